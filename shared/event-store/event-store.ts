@@ -1,0 +1,79 @@
+/**
+ * The event store port. Two adapters implement it (PostgreSQL and EventStoreDB) and one
+ * contract suite (test/contract/event-store.contract.ts) holds both to it.
+ *
+ * Positions are bigints: they order the global log, have gaps, and only grow.
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | bigint;
+
+export type EventMetadata = Record<string, unknown>;
+
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  /** Event id (uuid); generated when omitted. Consumers deduplicate on it. */
+  id?: string;
+  type: Type;
+  data: Data;
+  metadata?: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = any> {
+  id: string;
+  streamId: string;
+  /** 0-based position of the event inside its stream. */
+  revision: bigint;
+  /** Position in the global log. */
+  position: bigint;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  recordedAt: Date;
+}
+
+export interface AppendResult {
+  /** Revision of the last appended event: the expected revision of the next append. */
+  nextExpectedRevision: bigint;
+  /** Global position of the last appended event (for read-your-writes). */
+  position: bigint;
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; 0n (or -1n) reads from the start. */
+  after: bigint;
+  limit: number;
+}
+
+export interface SubscriptionHandler {
+  /** Receives each batch in position order; the subscription waits for it to settle. */
+  onEvents(events: RecordedEvent[]): Promise<void>;
+  onError?(error: unknown): void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'eventstoredb';
+  append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /** Events of one stream in revision order; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /** One batch of the global log, in position order. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest event a reader can see now (0n when empty). */
+  headPosition(): Promise<bigint>;
+  /** Catches up from `after`, then follows live; batches arrive one at a time, in order. */
+  subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}

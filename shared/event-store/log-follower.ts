@@ -1,0 +1,82 @@
+import type { ReadAllOptions, RecordedEvent, SubscriptionHandler } from './event-store.ts';
+
+const BATCH_SIZE = 500;
+/** Fallback poll when nothing wakes us: a writer's transaction may hide newer events a while. */
+const FIRST_RETRY_MS = 5;
+const MAX_IDLE_WAIT_MS = 500;
+
+/**
+ * Catch-up then live reading of the global log from a checkpoint, one batch at a time.
+ * A wake-up (LISTEN/NOTIFY) ends the wait early; short retries with backoff cover events
+ * that became visible without a notification (an older transaction finished).
+ */
+export class LogFollower {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private woken = false;
+
+  constructor(
+    private readonly read: (options: ReadAllOptions) => Promise<RecordedEvent[]>,
+    private position: bigint,
+    private readonly handler: SubscriptionHandler,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    let idleWait = FIRST_RETRY_MS;
+    while (this.running) {
+      let events: RecordedEvent[];
+      try {
+        this.woken = false;
+        events = await this.read({ after: this.position, limit: BATCH_SIZE });
+        if (events.length > 0) {
+          await this.handler.onEvents(events);
+          this.position = events[events.length - 1]!.position;
+          idleWait = FIRST_RETRY_MS;
+          continue;
+        }
+      } catch (error) {
+        if (!this.running) return;
+        this.handler.onError?.(error);
+        await this.sleep(MAX_IDLE_WAIT_MS);
+        continue;
+      }
+      if (this.woken) {
+        idleWait = FIRST_RETRY_MS;
+        continue;
+      }
+      await this.sleep(idleWait);
+      idleWait = Math.min(idleWait * 2, MAX_IDLE_WAIT_MS);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+}

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Pool } from '../db/pool.ts';
+
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+import { LogFollower } from './log-follower.ts';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type Subscription,
+  type SubscriptionHandler,
+} from './event-store.ts';
+
+const CHANNEL = 'event_store_appended';
+/** Positions are xid * 65536 + index in the append (see infra/migrations/001_event_store.sql). */
+const MAX_EVENTS_PER_APPEND = 65536;
+/** Highest position a reader may see: everything below the oldest transaction in flight. */
+const VISIBLE_LIMIT = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 65536';
+
+const STREAM_UPSERT: Record<'any' | 'no_stream' | 'exact', string> = {
+  any: `insert into event_streams (stream_id, revision) values ($1, $2 - 1)
+        on conflict (stream_id) do update set revision = event_streams.revision + $2
+        returning revision`,
+  no_stream: `insert into event_streams (stream_id, revision) values ($1, $2 - 1)
+              on conflict (stream_id) do nothing
+              returning revision`,
+  exact: `update event_streams set revision = revision + $2
+          where stream_id = $1 and revision = $7
+          returning revision`,
+};
+
+/** One statement: move the stream revision, insert the events, notify followers at commit. */
+function appendSql(mode: keyof typeof STREAM_UPSERT): string {
+  return `
+    with stream as (${STREAM_UPSERT[mode]}),
+    base as (
+      -- Further appends in the same transaction continue after its earlier ones.
+      select coalesce(max(position) + 1, x.id * 65536) as first
+      from (select pg_current_xact_id()::text::bigint as id) x
+      left join events on position >= x.id * 65536 and position < (x.id + 1) * 65536
+      group by x.id
+    ),
+    appended as (
+      insert into events (position, transaction_id, event_id, stream_id, revision, type, data, metadata)
+      select base.first + e.ord - 1, pg_current_xact_id(),
+             e.id, $1, stream.revision - $2 + e.ord, e.type, e.data, e.metadata
+      from stream, base,
+           unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as e(id, type, data, metadata, ord)
+      returning position, revision
+    ),
+    notified as (select pg_notify('${CHANNEL}', '') where exists (select 1 from appended))
+    select max(position) as position, max(revision) as revision, count(*) as count
+    from appended left join notified on true`;
+}
+
+const SQL = {
+  any: appendSql('any'),
+  no_stream: appendSql('no_stream'),
+  exact: appendSql('exact'),
+};
+
+const COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata, recorded_at';
+
+interface EventRow {
+  position: string;
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+  };
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private listener: pg.Client | undefined;
+  private listening: Promise<void> | undefined;
+  private readonly followers = new Set<LogFollower>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly url: string,
+  ) {}
+
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendWith(this.pool, streamId, events, expected);
+  }
+
+  /**
+   * Appends through a given connection, so a caller can append inside its own open
+   * transaction (together with operational rows, or to test late commits).
+   */
+  async appendWith(
+    executor: Queryable,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    if (events.length === 0 || events.length > MAX_EVENTS_PER_APPEND) {
+      throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_APPEND} events`);
+    }
+    const mode = typeof expected === 'bigint' ? 'exact' : expected;
+    const params: unknown[] = [
+      streamId,
+      events.length,
+      events.map((event) => event.id ?? randomUUID()),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data ?? null)),
+      events.map((event) => JSON.stringify(event.metadata ?? {})),
+    ];
+    if (mode === 'exact') params.push(String(expected));
+    const result = await executor.query<{ position: string | null; revision: string | null }>(SQL[mode], params);
+    const row = result.rows[0];
+    if (!row?.position || row.revision === null) {
+      throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(executor, streamId));
+    }
+    return { position: BigInt(row.position), nextExpectedRevision: BigInt(row.revision) };
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>(
+      `select ${COLUMNS} from events where stream_id = $1 order by revision`,
+      [streamId],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>(
+      `select ${COLUMNS} from events
+       where position > $1 and position < ${VISIBLE_LIMIT}
+       order by position limit $2`,
+      [String(after), limit],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  async headPosition(): Promise<bigint> {
+    const result = await this.pool.query<{ position: string | null }>(
+      `select max(position) as position from events where position < ${VISIBLE_LIMIT}`,
+    );
+    return BigInt(result.rows[0]?.position ?? 0);
+  }
+
+  subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription {
+    const follower = new LogFollower((options) => this.readAll(options), after, handler);
+    this.followers.add(follower);
+    this.startListening().catch((error) => handler.onError?.(error));
+    follower.start();
+    return {
+      stop: async () => {
+        this.followers.delete(follower);
+        await follower.stop();
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('select 1 from events limit 1');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.followers].map((follower) => follower.stop()));
+    this.followers.clear();
+    const listener = this.listener;
+    this.listener = undefined;
+    this.listening = undefined;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private async currentRevision(executor: Queryable, streamId: string): Promise<bigint | 'no_stream'> {
+    const result = await executor.query<{ revision: string }>(
+      'select revision from event_streams where stream_id = $1',
+      [streamId],
+    );
+    const revision = result.rows[0]?.revision;
+    return revision === undefined ? 'no_stream' : BigInt(revision);
+  }
+
+  /** One LISTEN connection per store wakes every follower when an append commits. */
+  private startListening(): Promise<void> {
+    this.listening ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('error', () => {
+        // Followers keep polling; a new LISTEN connection is made on the next subscription.
+        this.listener = undefined;
+        this.listening = undefined;
+      });
+      client.on('notification', () => {
+        for (const follower of this.followers) follower.wake();
+      });
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      this.listener = client;
+    })();
+    return this.listening;
+  }
+}

@@ -1,0 +1,15 @@
+import { createTestDatabase } from '../helpers/database.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import { describeEventStoreContract } from './event-store.contract.ts';
+
+describeEventStoreContract('PostgreSQL', async () => {
+  const database = await createTestDatabase();
+  const store = new PostgresEventStore(database.pool, database.url);
+  return {
+    store,
+    async close() {
+      await store.close();
+      await database.drop();
+    },
+  };
+});

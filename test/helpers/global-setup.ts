@@ -1,0 +1,35 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
+import { migrate } from '../../shared/db/migrate.ts';
+import { createPool, withDatabase } from '../../shared/db/pool.ts';
+
+export const TEMPLATE_DATABASE = 'onboarding_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresUrl: string;
+  }
+}
+
+/**
+ * One embedded PostgreSQL for the whole run. The migrated schema is kept as a template
+ * database, so each test file gets a fresh copy with one CREATE DATABASE.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'onboarding-test-'));
+  const server = await startEmbeddedPostgres({ dataDir, persistent: false, fast: true });
+  const admin = createPool(server.url, 1);
+  await admin.query(`create database ${TEMPLATE_DATABASE}`);
+  await admin.end();
+  const template = createPool(withDatabase(server.url, TEMPLATE_DATABASE), 1);
+  await migrate(template);
+  await template.end();
+  project.provide('postgresUrl', server.url);
+  return async () => {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { inTransaction } from '../../shared/db/pool.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+
+const WRITERS = 8;
+const EVENTS_PER_WRITER = 500;
+const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+
+let database: TestDatabase;
+let store: PostgresEventStore;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = new PostgresEventStore(database.pool, database.url);
+});
+afterAll(async () => {
+  await store.close();
+  await database.drop();
+});
+
+it('a live subscriber gets every event exactly once, in position order, although transactions commit late and out of order', async () => {
+  const received: RecordedEvent[] = [];
+  const total = WRITERS * EVENTS_PER_WRITER;
+  let finish!: () => void;
+  const allReceived = new Promise<void>((resolve) => (finish = resolve));
+  const subscription = store.subscribeToAll(0n, {
+    async onEvents(events) {
+      received.push(...events);
+      if (received.length >= total) finish();
+    },
+  });
+
+  const written: string[] = [];
+  async function writer(w: number) {
+    let n = 0;
+    while (n < EVENTS_PER_WRITER) {
+      const size = Math.min(1 + Math.floor(Math.random() * 3), EVENTS_PER_WRITER - n);
+      const ids = Array.from({ length: size }, () => randomUUID());
+      await inTransaction(database.pool, async (client) => {
+        // Take a transaction id early, then pause: later transactions commit first.
+        await client.query('select pg_current_xact_id()');
+        await pause();
+        await store.appendWith(
+          client,
+          `writer-${w}-${n % 7}`,
+          ids.map((id) => ({ id, type: 'written', data: { w, n } })),
+          'any',
+        );
+        await pause();
+      });
+      written.push(...ids);
+      n += size;
+    }
+  }
+  await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(w)));
+  await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  await new Promise((resolve) => setTimeout(resolve, 100)); // anything extra would show up now
+  await subscription.stop();
+
+  expect(received).toHaveLength(total);
+  expect(new Set(received.map((e) => e.id)).size).toBe(total);
+  expect(new Set(received.map((e) => e.id))).toEqual(new Set(written));
+  for (let i = 1; i < received.length; i++) {
+    expect(received[i]!.position > received[i - 1]!.position).toBe(true);
+  }
+});
+
+it('rolled-back appends are never seen', async () => {
+  const before = await store.headPosition();
+  await expect(
+    inTransaction(database.pool, async (client) => {
+      await store.appendWith(client, `rollback-${randomUUID()}`, [{ type: 'lost', data: {} }], 'any');
+      throw new Error('abort');
+    }),
+  ).rejects.toThrow('abort');
+  const after = await store.readAll({ after: before, limit: 10 });
+  expect(after.filter((e) => e.type === 'lost')).toEqual([]);
+});
