@@ -62,7 +62,10 @@ const settingsSchema = z.object({
     message: 'expected an http:// or https:// URL',
   }),
   DATA_DIR: z.string().optional().default('./.data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .optional()
+    .default('info'),
 });
 
 export type Settings = Omit<z.output<typeof settingsSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

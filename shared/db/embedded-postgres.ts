@@ -15,7 +15,7 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed (test runs only). */
   fast?: boolean;
-  onLog?: (message: string) => void;
+  onLog?: (message: unknown) => void;
 }
 
 const USER = 'onboarding';

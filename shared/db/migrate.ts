@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { Pool } from './pool.ts';
 import { inTransaction } from './pool.ts';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../infra/migrations');
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../infra/migrations',
+);
 
 /**
  * Forward-only migrations: every `NNN_name.sql` under infra/migrations runs once, in name

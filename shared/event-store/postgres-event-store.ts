@@ -128,10 +128,17 @@ export class PostgresEventStore implements EventStore {
       events.map((event) => JSON.stringify(event.metadata ?? {})),
     ];
     if (mode === 'exact') params.push(String(expected));
-    const result = await executor.query<{ position: string | null; revision: string | null }>(SQL[mode], params);
+    const result = await executor.query<{ position: string | null; revision: string | null }>(
+      SQL[mode],
+      params,
+    );
     const row = result.rows[0];
     if (!row?.position || row.revision === null) {
-      throw new WrongExpectedRevisionError(streamId, expected, await this.currentRevision(executor, streamId));
+      throw new WrongExpectedRevisionError(
+        streamId,
+        expected,
+        await this.currentRevision(executor, streamId),
+      );
     }
     return { position: BigInt(row.position), nextExpectedRevision: BigInt(row.revision) };
   }

@@ -12,7 +12,11 @@ export interface ContractTarget {
   close(): Promise<void>;
 }
 
-const event = (n: number): NewEvent => ({ type: 'thing_happened', data: { n }, metadata: { command_id: `c${n}` } });
+const event = (n: number): NewEvent => ({
+  type: 'thing_happened',
+  data: { n },
+  metadata: { command_id: `c${n}` },
+});
 
 async function collectUntil(
   store: EventStore,

@@ -33,7 +33,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url,
     pool,
     async drop() {
-      await pool.end();
+      if (!pool.ending) await pool.end();
       const cleanup = createPool(serverUrl, 1);
       await cleanup.query(`drop database if exists ${name} with (force)`);
       await cleanup.end();

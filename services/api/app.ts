@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { ServiceContext } from '../context.ts';
+import { handleError } from './error-handler.ts';
+import { healthRoutes } from './health-routes.ts';
+import { openApiDocs } from './openapi.ts';
+import { registerRoutes } from './routes.ts';
+
+/** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the rate limiter: a 429 carries neither request_id nor X-Request-Id. */
+    omitRequestId?: boolean;
+  }
+}
+
+export async function buildApp(context: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: context.logger as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: context.settings.TRUST_PROXY,
+    // Graceful shutdown: close idle keep-alive sockets, let requests in flight finish.
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: 'Not found', code: 'not_found', request_id: request.id }),
+  );
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
+  });
+
+  await openApiDocs(app);
+  await app.register(healthRoutes, { context });
+  await registerRoutes(app, context);
+  return app;
+}

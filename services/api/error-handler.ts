@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../shared/http/api-error.ts';
+
+/** Maps every thrown error to the spec's error body. Unknown errors are 500 and retryable. */
+export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
+    return reply.status(error.status).send(error.body(request.id));
+  }
+  if (error.statusCode === 413) {
+    return reply
+      .status(413)
+      .send(new ApiError(413, 'Request body too large', { code: 'payload_too_large' }).body(request.id));
+  }
+  if (error.statusCode === 415) {
+    return reply
+      .status(415)
+      .send(
+        new ApiError(415, 'Content-Type must be application/json', { code: 'unsupported_media_type' }).body(
+          request.id,
+        ),
+      );
+  }
+  if (error.validation || (error.statusCode === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
+    return reply
+      .status(400)
+      .send(new ApiError(400, 'Invalid request body', { code: 'invalid_body' }).body(request.id));
+  }
+  request.log.error({ err: error }, 'request failed');
+  const status = error.statusCode && error.statusCode >= 500 ? error.statusCode : 500;
+  return reply
+    .status(status)
+    .send(
+      new ApiError(status, 'Internal server error', { code: 'internal_error', retryable: true }).body(
+        request.id,
+      ),
+    );
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { ManualClock, systemClock } from '../shared/clock.ts';
+import type { Settings } from '../shared/config/settings.ts';
+import { startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { createPool, type Pool } from '../shared/db/pool.ts';
+import { createReadDb } from '../shared/db/read-db.ts';
+import { createEventStore } from '../shared/event-store/create-event-store.ts';
+import { createLogger, type Logger } from '../shared/logger.ts';
+import { allProjections } from '../projections/all-projections.ts';
+import { ProjectionRunner } from '../projections/runner.ts';
+import { buildApp } from './api/app.ts';
+import type { ServiceContext } from './context.ts';
+
+/** The shared parts over an open, migrated database. */
+export async function createContext(
+  settings: Settings,
+  logger: Logger,
+  pool: Pool,
+  databaseUrl: string,
+): Promise<ServiceContext> {
+  const eventStore = createEventStore(settings, pool, databaseUrl);
+  return {
+    settings,
+    logger,
+    clock: settings.TEST_CLOCK ? new ManualClock() : systemClock,
+    pool,
+    readDb: await createReadDb(databaseUrl),
+    eventStore,
+    projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
+  };
+}
+
+/** Stops the background work (checkpoints are stored with every batch) and closes the pools. */
+export async function stopContext(context: ServiceContext): Promise<void> {
+  await context.projections.stop();
+  await context.eventStore.close();
+  await context.readDb.end();
+  await context.pool.end();
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  context: ServiceContext;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Composes and starts the service: database (embedded when DATABASE_URL is unset),
+ * migrations, event store, projections, HTTP. `stop` undoes it in reverse order:
+ * stop accepting and finish requests in flight, store checkpoints, close pools, stop the
+ * embedded database.
+ */
+export async function startService(
+  settings: Settings,
+  logger: Logger = createLogger(settings.LOG_LEVEL),
+): Promise<RunningService> {
+  const database = settings.DATABASE_URL
+    ? { url: settings.DATABASE_URL, stop: async () => undefined }
+    : await startEmbeddedPostgres({ dataDir: settings.DATA_DIR, persistent: true });
+  const pool = createPool(database.url, 20);
+  try {
+    await migrate(pool);
+    const context = await createContext(settings, logger, pool, database.url);
+    await context.projections.start();
+    const app = await buildApp(context);
+    const url = await app.listen({ port: settings.PORT, host: settings.HOST });
+    return {
+      app,
+      context,
+      url,
+      async stop() {
+        await app.close();
+        await stopContext(context);
+        await database.stop();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Domain logic as deciders (in the style of Emmett's samples): pure functions, no I/O.
+ * `decide` returns the events a command causes or throws a DomainError; `evolve` folds
+ * an event into the state. The current time arrives in the command (from the Clock).
+ */
+export interface DomainEvent<Type extends string = string, Data = unknown> {
+  type: Type;
+  data: Data;
+}
+
+export interface Decider<State, Command, Event extends DomainEvent> {
+  initialState: () => State;
+  evolve: (state: State, event: Event) => State;
+  decide: (command: Command, state: State) => Event[];
+}
+
+/** A refused command. `code` names the rule; routes map codes to the spec's statuses and texts. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string = code,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export function fold<State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  events: Event[],
+): State {
+  return events.reduce(decider.evolve, decider.initialState());
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { ManualClock } from '../../shared/clock.ts';
+import { loadSettings } from '../../shared/config/settings.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { buildApp } from '../../services/api/app.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { createContext, stopContext } from '../../services/runtime.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token';
+
+export interface TestService {
+  url: string;
+  app: FastifyInstance;
+  context: ServiceContext;
+  clock: ManualClock;
+  database: TestDatabase;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service over real HTTP on a free loopback port, with a fresh database, the
+ * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings.
+ */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const settings = loadSettings({
+    PORT: '0',
+    ADMIN_TOKEN,
+    TEST_CLOCK: 'on',
+    LOG_LEVEL: 'silent',
+    ...env,
+    DATABASE_URL: database.url,
+  });
+  const context = await createContext(
+    settings,
+    createLogger(settings.LOG_LEVEL),
+    database.pool,
+    database.url,
+  );
+  await context.projections.start();
+  const app = await buildApp(context);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    app,
+    context,
+    clock: context.clock as ManualClock,
+    database,
+    async stop() {
+      await app.close();
+      await stopContext(context);
+      await database.drop();
+    },
+  };
+}
