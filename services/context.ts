@@ -4,6 +4,7 @@ import type { Pool } from '../shared/db/pool.ts';
 import type { DatabasePool } from '../shared/db/read-db.ts';
 import type { EventStore } from '../shared/event-store/event-store.ts';
 import type { Logger } from '../shared/logger.ts';
+import type { PersonalDataVault } from '../shared/privacy/personal-data-vault.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 
 /** What the running parts share. Built once in services/runtime.ts (and in tests). */
@@ -17,4 +18,6 @@ export interface ServiceContext {
   readDb: DatabasePool;
   eventStore: EventStore;
   projections: ProjectionRunner;
+  /** Keys for personal data in events (crypto-shredding on erasure). */
+  vault: PersonalDataVault;
 }

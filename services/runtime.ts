@@ -7,6 +7,7 @@ import { createPool, type Pool } from '../shared/db/pool.ts';
 import { createReadDb } from '../shared/db/read-db.ts';
 import { createEventStore } from '../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
+import { PersonalDataVault } from '../shared/privacy/personal-data-vault.ts';
 import { allProjections } from '../projections/all-projections.ts';
 import { ProjectionRunner } from '../projections/runner.ts';
 import { buildApp } from './api/app.ts';
@@ -28,6 +29,7 @@ export async function createContext(
     readDb: await createReadDb(databaseUrl),
     eventStore,
     projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
+    vault: new PersonalDataVault(pool),
   };
 }
 

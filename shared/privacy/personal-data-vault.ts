@@ -1,0 +1,132 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { Pool } from '../db/pool.ts';
+
+/** An encrypted personal value as stored inside event data. */
+export interface SealedValue {
+  pd: 'v1';
+  subject: string;
+  /** base64 of iv (12) + auth tag (16) + ciphertext */
+  box: string;
+}
+
+export const isSealed = (value: unknown): value is SealedValue =>
+  typeof value === 'object' && value !== null && (value as { pd?: unknown }).pd === 'v1';
+
+/** What a projection shows for a personal value whose key was erased. */
+export const ERASED = null;
+
+/**
+ * Per-subject keys for personal data in events (crypto-shredding). Keys are cached in
+ * this process; `erase` removes the key from the table and from the cache, so nothing in
+ * this process can read the subject's data afterwards. (Several processes would need a
+ * cache invalidation message, or no cache; see README.)
+ */
+export class PersonalDataVault {
+  private readonly cache = new Map<string, Buffer | null>();
+
+  constructor(private readonly pool: Pool) {}
+
+  async seal(
+    teamId: string,
+    subjectId: string,
+    value: string | null | undefined,
+  ): Promise<SealedValue | null> {
+    if (value === null || value === undefined) return null;
+    const key = await this.keyFor(teamId, subjectId);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    return {
+      pd: 'v1',
+      subject: subjectId,
+      box: Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64'),
+    };
+  }
+
+  /** The plain value, or null when the subject was erased (or the value was null). */
+  async open(value: SealedValue | string | null | undefined): Promise<string | null> {
+    if (value === null || value === undefined) return null;
+    if (!isSealed(value)) return value;
+    const key = await this.existingKey(value.subject);
+    return key ? decrypt(key, value) : ERASED;
+  }
+
+  /** Deletes the subject's key: every sealed value of it becomes unreadable for good. */
+  async erase(subjectId: string): Promise<void> {
+    await this.pool.query(
+      `insert into personal_data_keys (subject_id, team_id, key, erased_at)
+       values ($1, '00000000-0000-0000-0000-000000000000', null, now())
+       on conflict (subject_id) do update set key = null, erased_at = coalesce(personal_data_keys.erased_at, now())`,
+      [subjectId],
+    );
+    this.cache.set(subjectId, null);
+  }
+
+  async isErased(subjectId: string): Promise<boolean> {
+    return (await this.existingKey(subjectId)) === null;
+  }
+
+  private async keyFor(teamId: string, subjectId: string): Promise<Buffer> {
+    const cached = this.cache.get(subjectId);
+    if (cached) return cached;
+    const result = await this.pool.query<{ key: Buffer | null }>(
+      `with created as (
+         insert into personal_data_keys (subject_id, team_id, key) values ($1, $2, $3)
+         on conflict (subject_id) do nothing
+         returning key
+       )
+       select key from created union all select key from personal_data_keys where subject_id = $1 limit 1`,
+      [subjectId, teamId, randomBytes(32)],
+    );
+    const key = result.rows[0]?.key;
+    if (!key) throw new Error(`Personal data of ${subjectId} was erased`);
+    this.cache.set(subjectId, key);
+    return key;
+  }
+
+  private async existingKey(subjectId: string): Promise<Buffer | null> {
+    const cached = this.cache.get(subjectId);
+    if (cached !== undefined) return cached;
+    const result = await this.pool.query<{ key: Buffer | null }>(
+      'select key from personal_data_keys where subject_id = $1',
+      [subjectId],
+    );
+    const key = result.rows[0]?.key ?? null;
+    this.cache.set(subjectId, key);
+    return key;
+  }
+}
+
+type Queryable = Pick<Pool, 'query'>;
+
+/**
+ * Opens sealed values inside a projection's transaction (no cache: a rebuild after an
+ * erasure reads the key table as it is then, and gets the same nulls as the live rows).
+ */
+export async function openSealed(
+  db: Queryable,
+  values: Array<SealedValue | string | null | undefined>,
+): Promise<Array<string | null>> {
+  const subjects = [...new Set(values.filter(isSealed).map((value) => value.subject))];
+  const keys = new Map<string, Buffer>();
+  if (subjects.length > 0) {
+    const result = await db.query<{ subject_id: string; key: Buffer | null }>(
+      'select subject_id, key from personal_data_keys where subject_id = any($1::uuid[])',
+      [subjects],
+    );
+    for (const row of result.rows) if (row.key) keys.set(row.subject_id, row.key);
+  }
+  return values.map((value) => {
+    if (value === null || value === undefined) return null;
+    if (!isSealed(value)) return value;
+    const key = keys.get(value.subject);
+    return key ? decrypt(key, value) : ERASED;
+  });
+}
+
+function decrypt(key: Buffer, value: SealedValue): string {
+  const raw = Buffer.from(value.box, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
