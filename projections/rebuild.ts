@@ -8,6 +8,15 @@ const shadowName = (table: string) => `${table}__rebuild`;
 const quoted = (name: string) => `"${name}"`;
 const shadowTable = (table: string) => quoted(shadowName(table));
 const rebuildCheckpoint = (projection: Projection) => `${projection.name}__rebuild`;
+/** Session advisory lock key: one rebuild at a time per database. */
+const REBUILD_LOCK = 727275;
+
+export class RebuildInProgressError extends Error {
+  constructor() {
+    super('Another rebuild is running on this database');
+    this.name = 'RebuildInProgressError';
+  }
+}
 
 export interface RebuildProgress {
   events: number;
@@ -21,6 +30,9 @@ export interface RebuildProgress {
  * runs, then swaps them in atomically. The swap transaction locks the live checkpoints
  * (the live runner waits), applies the last events the live tables already have, and
  * renames the tables, so readers see either the old or the new tables, never a mix.
+ *
+ * One rebuild runs at a time per database (a second one fails with RebuildInProgressError);
+ * it holds one pool connection for that lock, so the pool needs at least two.
  */
 export async function rebuildProjections(
   pool: Pool,
@@ -28,12 +40,37 @@ export async function rebuildProjections(
   projections: Projection[],
   onProgress: (progress: RebuildProgress) => void = () => undefined,
 ): Promise<{ events: number }> {
+  const lock = await pool.connect();
+  try {
+    const locked = await lock.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
+      REBUILD_LOCK,
+    ]);
+    if (!locked.rows[0]?.locked) throw new RebuildInProgressError();
+    try {
+      return await replayAndSwap(pool, store, projections, onProgress);
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [REBUILD_LOCK]);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function replayAndSwap(
+  pool: Pool,
+  store: EventStore,
+  projections: Projection[],
+  onProgress: (progress: RebuildProgress) => void,
+): Promise<{ events: number }> {
   await prepareShadowTables(pool, projections);
   const startedAt = performance.now();
+  // Replay up to the head of the log as it is now: chasing a log that the service keeps
+  // writing to might never end. The swap brings the copy up to the live tables' position,
+  // and the live runner goes on from there.
   const head = await store.headPosition();
   let position = 0n;
   let count = 0;
-  for (;;) {
+  while (position < head) {
     const batch = await store.readAll({ after: position, limit: BATCH_SIZE });
     if (batch.length === 0) break;
     await Promise.all(
@@ -69,6 +106,11 @@ async function prepareShadowTables(pool: Pool, projections: Projection[]): Promi
 }
 
 async function swapIn(client: PoolClient, store: EventStore, projection: Projection, rebuilt: bigint) {
+  // The live checkpoint row must exist to be locked: a live runner that starts later must
+  // go on from the rebuilt position instead of applying the whole log a second time.
+  await client.query('insert into checkpoints (name, position) values ($1, 0) on conflict do nothing', [
+    projection.name,
+  ]);
   const live = await client.query<{ position: string }>(
     'select position from checkpoints where name = $1 for update',
     [projection.name],
@@ -86,8 +128,10 @@ async function swapIn(client: PoolClient, store: EventStore, projection: Project
   }
   for (const table of projection.tables) {
     await client.query(`lock table ${quoted(table)} in access exclusive mode`);
+    const names = await namesToKeep(client, table);
     await client.query(`drop table ${quoted(table)}`);
     await client.query(`alter table ${shadowTable(table)} rename to ${quoted(table)}`);
+    await names.restore();
   }
   // A live runner that was behind the rebuild goes on from the rebuilt position.
   await client.query('update checkpoints set position = greatest(position, $2) where name = $1', [
@@ -95,4 +139,72 @@ async function swapIn(client: PoolClient, store: EventStore, projection: Project
     String(position),
   ]);
   await client.query('delete from checkpoints where name = $1', [rebuildCheckpoint(projection)]);
+}
+
+interface NamedPart {
+  name: string;
+  /** The definition without its own or its table's name, to pair a copy's part with the original. */
+  shape: string;
+}
+
+/**
+ * `create table ... (like ...)` gives the copy's indexes (and so its primary key and unique
+ * constraints) and, on PostgreSQL 18, its not-null constraints names of its own. After the
+ * swap they get the live names back, so migrations that name them keep working after any
+ * number of rebuilds.
+ */
+async function namesToKeep(client: PoolClient, table: string) {
+  const indexes = (relation: string) =>
+    client
+      .query<{ name: string; definition: string }>(
+        `select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+         from pg_index i join pg_class c on c.oid = i.indexrelid
+         where i.indrelid = $1::regclass order by c.relname`,
+        [relation],
+      )
+      .then((result) =>
+        result.rows.map(
+          (row): NamedPart => ({
+            name: row.name,
+            shape: row.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, 'CREATE $1INDEX ON '),
+          }),
+        ),
+      );
+  // Constraints without an index of their own (check, not-null); the others follow their index.
+  const constraints = (relation: string) =>
+    client
+      .query<{ name: string; type: string; definition: string }>(
+        `select conname as name, contype as type, pg_get_constraintdef(oid) as definition
+         from pg_constraint where conrelid = $1::regclass and conindid = 0 order by conname`,
+        [relation],
+      )
+      .then((result) =>
+        result.rows.map((row): NamedPart => ({ name: row.name, shape: `${row.type} ${row.definition}` })),
+      );
+  const live = { indexes: await indexes(quoted(table)), constraints: await constraints(quoted(table)) };
+  const copy = {
+    indexes: await indexes(shadowTable(table)),
+    constraints: await constraints(shadowTable(table)),
+  };
+  const pairs = (originals: NamedPart[], copies: NamedPart[]) => {
+    const left = [...originals];
+    const renames: { from: string; to: string }[] = [];
+    for (const part of copies) {
+      const match = left.findIndex((original) => original.shape === part.shape);
+      if (match < 0) continue;
+      const [original] = left.splice(match, 1);
+      if (original!.name !== part.name) renames.push({ from: part.name, to: original!.name });
+    }
+    return renames;
+  };
+  return {
+    async restore() {
+      for (const { from, to } of pairs(live.indexes, copy.indexes)) {
+        await client.query(`alter index ${quoted(from)} rename to ${quoted(to)}`);
+      }
+      for (const { from, to } of pairs(live.constraints, copy.constraints)) {
+        await client.query(`alter table ${quoted(table)} rename constraint ${quoted(from)} to ${quoted(to)}`);
+      }
+    },
+  };
 }

@@ -11,6 +11,7 @@ import { PersonalDataVault } from '../shared/privacy/personal-data-vault.ts';
 import { allProjections } from '../projections/all-projections.ts';
 import { ProjectionRunner } from '../projections/runner.ts';
 import { buildApp } from './api/app.ts';
+import { startKafkaRelay } from './relay/start-relay.ts';
 import type { ServiceContext } from './context.ts';
 
 /** The shared parts over an open, migrated database. */
@@ -68,12 +69,14 @@ export async function startService(
     await context.projections.start();
     const app = await buildApp(context);
     const url = await app.listen({ port: settings.PORT, host: settings.HOST });
+    const relay = startKafkaRelay(context); // only when KAFKA_BROKERS is set
     return {
       app,
       context,
       url,
       async stop() {
         await app.close();
+        await relay?.stop();
         await stopContext(context);
         await database.stop();
       },

@@ -1,23 +1,42 @@
 import { z } from 'zod';
 
+/** An unset or blank variable takes its default. */
+const blankToUndefined = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
 /** Boolean settings accept on/off, true/false and 1/0 (operator-and-portal-api.md). */
 const booleanSetting = (fallback: boolean) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const normalized = value.trim().toLowerCase();
+      const normalized = blankToUndefined(value)?.toLowerCase();
+      if (normalized === undefined) return fallback;
       if (['on', 'true', '1'].includes(normalized)) return true;
       if (['off', 'false', '0'].includes(normalized)) return false;
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected on/off, true/false or 1/0' });
       return z.NEVER;
     });
 
-const optionalString = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+const optionalString = z.string().optional().transform(blankToUndefined);
+
+/**
+ * An optional URL whose scheme is one of `schemes`. `needsHost`: the URL must parse and
+ * name a host (PostgreSQL may leave it out for a Unix socket).
+ */
+const urlSetting = (schemes: string[], message: string, needsHost = true) =>
+  optionalString.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        const url = new URL(value);
+        return schemes.includes(url.protocol.slice(0, -1)) && (!needsHost || url.hostname !== '');
+      } catch {
+        return false;
+      }
+    },
+    { message },
+  );
 
 const commaList = z
   .string()
@@ -33,44 +52,52 @@ const settingsSchema = z.object({
   PORT: z
     .string()
     .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value === '') return 3000;
+    .transform((raw, ctx) => {
+      const value = blankToUndefined(raw);
+      if (value === undefined) return 3000;
       if (!/^\d+$/.test(value) || Number(value) > 65535) {
         ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected a port number from 0 to 65535' });
         return z.NEVER;
       }
       return Number(value);
     }),
-  HOST: z.string().optional().default('127.0.0.1'),
-  DATABASE_URL: optionalString.refine((value) => value === undefined || /^postgres(ql)?:\/\//.test(value), {
-    message: 'expected a postgres:// or postgresql:// URL',
-  }),
+  HOST: optionalString.transform((value) => value ?? '127.0.0.1'),
+  DATABASE_URL: urlSetting(['postgres', 'postgresql'], 'expected a postgres:// or postgresql:// URL', false),
+  // A connection string may list several cluster nodes (esdb://a:2113,b:2113), which URL does not parse.
   EVENTSTORE_URL: optionalString.refine(
-    (value) => value === undefined || /^(esdb|esdb\+discover|kurrentdb|kdb):\/\//.test(value),
+    (value) => value === undefined || /^(esdb|kurrentdb|kdb)(\+discover)?:\/\/[^\s/?#]+/.test(value),
     { message: 'expected an esdb:// URL' },
   ),
-  KAFKA_BROKERS: commaList,
-  SMTP_URL: optionalString.refine((value) => value === undefined || /^smtps?:\/\//.test(value), {
-    message: 'expected an smtp:// or smtps:// URL',
+  KAFKA_BROKERS: commaList.superRefine((brokers, ctx) => {
+    const bad = brokers.filter((broker) => !/^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):\d{1,5}$/.test(broker));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `expected comma-separated host:port brokers (not ${bad.join(', ')})`,
+      });
+    }
   }),
+  SMTP_URL: urlSetting(['smtp', 'smtps'], 'expected an smtp:// or smtps:// URL'),
   ADMIN_TOKEN: optionalString,
   TRUST_PROXY: booleanSetting(false),
   RATE_LIMITS: booleanSetting(true),
   HOOK_TARGET_ALLOWLIST: commaList.transform((hosts) => hosts.map((host) => host.toLowerCase())),
   TEST_CLOCK: booleanSetting(false),
-  PUBLIC_URL: optionalString.refine((value) => value === undefined || /^https?:\/\//.test(value), {
-    message: 'expected an http:// or https:// URL',
-  }),
-  DATA_DIR: z.string().optional().default('./.data'),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
-    .optional()
-    .default('info'),
+  PUBLIC_URL: urlSetting(['http', 'https'], 'expected an http:// or https:// URL'),
+  DATA_DIR: optionalString.transform((value) => value ?? './.data'),
+  LOG_LEVEL: optionalString
+    .transform((value) => value?.toLowerCase() ?? 'info')
+    .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
 });
 
 export type Settings = Omit<z.output<typeof settingsSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
 export class SettingsError extends Error {}
+
+/** A refused value is echoed in the message, without the password of a URL. */
+function shown(value: string | undefined): string {
+  return JSON.stringify((value ?? '').replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@'));
+}
 
 /** Reads and validates every setting once; a bad value names its variable. */
 export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -78,13 +105,15 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      return `${name}=${shown(env[name])}: ${issue.message}`;
     });
     throw new SettingsError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const settings = parsed.data;
+  // An IPv6 bind address needs brackets inside a URL.
+  const host = settings.HOST.includes(':') ? `[${settings.HOST}]` : settings.HOST;
   return {
     ...settings,
-    PUBLIC_URL: (settings.PUBLIC_URL ?? `http://${settings.HOST}:${settings.PORT}`).replace(/\/$/, ''),
+    PUBLIC_URL: (settings.PUBLIC_URL ?? `http://${host}:${settings.PORT}`).replace(/\/+$/, ''),
   };
 }

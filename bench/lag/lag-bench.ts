@@ -1,0 +1,120 @@
+import { allProjections } from '../../projections/all-projections.ts';
+import { ProjectionRunner } from '../../projections/runner.ts';
+import { createPool } from '../../shared/db/pool.ts';
+import type { ExpectedRevision, NewEvent } from '../../shared/event-store/event-store.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import type { BenchConfig } from '../lib/config.ts';
+import type { Figure } from '../lib/figures.ts';
+import { onboardingStreams, sealedPersonas, type Persona } from '../lib/onboarding-events.ts';
+import type { Progress } from '../lib/progress.ts';
+import { TEAM_ID } from '../lib/sample-event.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { createStandInTable, projectionsUnderTest } from '../lib/stand-in-projection.ts';
+import { percentile } from '../lib/stats.ts';
+
+const TIMEOUT_MS = 5000;
+
+interface Append {
+  streamId: string;
+  event: NewEvent;
+  expected: ExpectedRevision;
+}
+
+/** The service's appends one by one: each onboarding's streams, event by event. */
+function* appends(writer: number, personas: Persona[]): Generator<Append> {
+  for (let index = 0; ; index++) {
+    for (const stream of onboardingStreams(TEAM_ID, writer * 1_000_000 + index, personas)) {
+      for (const [revision, event] of stream.events.entries()) {
+        yield {
+          streamId: stream.streamId,
+          event,
+          expected: revision === 0 ? 'no_stream' : BigInt(revision - 1),
+        };
+      }
+    }
+  }
+}
+
+interface Lags {
+  lags: number[];
+  appendMs: number[];
+  timeouts: number;
+}
+
+/**
+ * Part 4, read your writes: the time from an append returning to the projection runner's
+ * checkpoint passing the appended position (ProjectionRunner.waitForPosition, as a GET
+ * after a command waits). The runner runs the service's projections over the project's
+ * adapter; one writer, then `lagWriters` concurrent writers (each appends, waits, appends).
+ */
+export async function runLagBench(
+  server: BenchServer,
+  config: BenchConfig,
+  progress: Progress,
+): Promise<{ figures: Figure[]; description: string }> {
+  const url = await server.createDatabase('bench_lag', { migrated: true });
+  const pool = createPool(url, 20);
+  const store = new PostgresEventStore(pool, url);
+  const { projections, description } = projectionsUnderTest(allProjections);
+  const runner = new ProjectionRunner(pool, store, projections);
+  try {
+    await createStandInTable(pool);
+    const personas = await sealedPersonas(pool, TEAM_ID, 64);
+    await runner.start();
+    const measure = async (writers: number, label: string, count = config.lagAppends): Promise<Lags> => {
+      const phase = progress.phase(label, count, 'appends');
+      const result: Lags = { lags: [], appendMs: [], timeouts: 0 };
+      let started = 0;
+      const writer = async (id: number) => {
+        const source = appends(writers * 100 + id, personas);
+        while (started < count) {
+          started++;
+          const { streamId, event, expected } = source.next().value as Append;
+          const before = performance.now();
+          const { position } = await store.append(streamId, [event], expected);
+          const appended = performance.now();
+          const seen = await runner.waitForPosition(position, TIMEOUT_MS);
+          result.appendMs.push(appended - before);
+          result.lags.push(performance.now() - appended);
+          if (!seen) result.timeouts++;
+          phase.update(result.lags.length);
+        }
+      };
+      await Promise.all(Array.from({ length: writers }, (_, id) => writer(id)));
+      phase.done(
+        `lag p50 ${percentile(result.lags, 50).toFixed(1)} ms, p99 ${percentile(result.lags, 99).toFixed(1)} ms`,
+      );
+      return result;
+    };
+    // Warm up the pool, the runner's subscription and the plans.
+    await measure(1, 'read-your-writes warm-up', 200);
+    const single = await measure(1, 'read-your-writes, 1 writer');
+    const many = await measure(config.lagWriters, `read-your-writes, ${config.lagWriters} writers`);
+    const figures: Figure[] = [];
+    for (const [label, lags] of [
+      ['1 writer', single],
+      [`${config.lagWriters} writers`, many],
+    ] as const) {
+      const note = `${lags.lags.length.toLocaleString('en-US')} appends; append p50 ${percentile(lags.appendMs, 50).toFixed(1)} ms${
+        lags.timeouts ? `; ${lags.timeouts} waits timed out at ${TIMEOUT_MS} ms` : ''
+      }`;
+      figures.push(
+        { part: '4 read your writes', name: `lag p50, ${label}`, value: percentile(lags.lags, 50), unit: 'ms', digits: 1, note },
+        {
+          part: '4 read your writes',
+          name: `lag p99, ${label}`,
+          value: percentile(lags.lags, 99),
+          unit: 'ms',
+          digits: 1,
+          target: { op: '<=', value: 50 },
+          note,
+        },
+      );
+    }
+    return { figures, description };
+  } finally {
+    await runner.stop();
+    await store.close();
+    await pool.end();
+  }
+}

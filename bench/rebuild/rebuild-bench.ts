@@ -1,0 +1,72 @@
+import { createPool } from '../../shared/db/pool.ts';
+import { runChild } from '../lib/child.ts';
+import type { BenchConfig } from '../lib/config.ts';
+import type { Figure } from '../lib/figures.ts';
+import type { Progress } from '../lib/progress.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { sealedPersonas } from '../lib/onboarding-events.ts';
+import { TEAM_ID } from '../lib/sample-event.ts';
+import { createStandInTable } from '../lib/stand-in-projection.ts';
+import { fillLog } from './fill-log.ts';
+import type { RebuildInput, RebuildOutput } from './rebuild-child.ts';
+
+const MB = 1024 * 1024;
+/** Data subjects whose sealed values the generated clients share. */
+const PERSONAS = 256;
+
+/**
+ * Part 5: fills a fresh database with `rebuildEvents` events (bench/rebuild/fill-log.ts),
+ * then replays them into fresh copies of the read models and swaps them in
+ * (projections/rebuild.ts) in a child process; events per second and peak memory.
+ */
+export async function runRebuildBench(
+  server: BenchServer,
+  config: BenchConfig,
+  progress: Progress,
+): Promise<{ figures: Figure[]; description: string; fillSeconds: number }> {
+  const url = await server.createDatabase('bench_rebuild', { migrated: true });
+  const pool = createPool(url, 4);
+  let fillSeconds: number;
+  try {
+    await createStandInTable(pool);
+    const fill = progress.phase('write the log to rebuild', config.rebuildEvents, 'events');
+    const started = performance.now();
+    const personas = await sealedPersonas(pool, TEAM_ID, PERSONAS);
+    const written = await fillLog(pool, config.rebuildEvents, fill, personas);
+    // A long-lived log has been vacuumed and analysed by autovacuum; a fresh bulk load not yet.
+    await pool.query('vacuum (analyze) events');
+    await pool.query('vacuum (analyze) event_streams');
+    fillSeconds = (performance.now() - started) / 1000;
+    fill.done(`${written.toLocaleString('en-US')} events in ${fillSeconds.toFixed(1)} s (vacuum analyze included)`);
+  } finally {
+    await pool.end();
+  }
+
+  const phase = progress.phase('rebuild', config.rebuildEvents, 'events');
+  const result = await runChild<RebuildInput, number, RebuildOutput>(
+    new URL('./rebuild-child.ts', import.meta.url),
+    { url },
+    (events) => phase.update(events),
+  );
+  const rate = (result.events * 1000) / result.ms;
+  phase.done(`${Math.round(rate).toLocaleString('en-US')} events/s, peak RSS ${Math.round(result.peakRssBytes / MB)} MB`);
+  const part = '5 rebuild';
+  const note = `${result.events.toLocaleString('en-US')} events in ${(result.ms / 1000).toFixed(1)} s`;
+  return {
+    description: result.description,
+    fillSeconds,
+    figures: [
+      { part, name: 'rebuild rate', value: rate, unit: 'events/s', target: { op: '>=', value: 20_000 }, note },
+      {
+        part,
+        name: 'rebuild peak RSS',
+        value: Math.max(result.peakRssBytes, result.maxRssBytes) / MB,
+        unit: 'MB',
+        target: { op: '<', value: 400 },
+        note: `child process; sampled peak ${Math.round(result.peakRssBytes / MB)} MB, maxRSS ${Math.round(
+          result.maxRssBytes / MB,
+        )} MB, at start ${Math.round(result.baselineRssBytes / MB)} MB`,
+      },
+    ],
+  };
+}

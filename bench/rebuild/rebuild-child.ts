@@ -1,0 +1,55 @@
+import { resourceUsage } from 'node:process';
+import { allProjections } from '../../projections/all-projections.ts';
+import { rebuildProjections } from '../../projections/rebuild.ts';
+import { createPool } from '../../shared/db/pool.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import { serveChild } from '../lib/child.ts';
+import { projectionsUnderTest } from '../lib/stand-in-projection.ts';
+
+export interface RebuildInput {
+  url: string;
+}
+
+export interface RebuildOutput {
+  events: number;
+  ms: number;
+  /** Highest RSS sampled every 50 ms during the rebuild, and the kernel's peak (maxRSS). */
+  peakRssBytes: number;
+  maxRssBytes: number;
+  /** RSS before the rebuild started (the loaded program). */
+  baselineRssBytes: number;
+  description: string;
+}
+
+/**
+ * Runs `rebuildProjections` (projections/rebuild.ts) in its own process, so that its peak
+ * memory is the rebuild's alone and not the bench's.
+ */
+serveChild<RebuildInput, number, RebuildOutput>(async ({ url }, progress) => {
+  const { projections, description } = projectionsUnderTest(allProjections);
+  const pool = createPool(url, 10);
+  const store = new PostgresEventStore(pool, url);
+  const baselineRssBytes = process.memoryUsage().rss;
+  let peakRssBytes = baselineRssBytes;
+  const sampler = setInterval(() => {
+    peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
+  }, 50);
+  try {
+    const started = performance.now();
+    const { events } = await rebuildProjections(pool, store, projections, (p) => progress(p.events));
+    const ms = performance.now() - started;
+    peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
+    return {
+      events,
+      ms,
+      peakRssBytes,
+      maxRssBytes: resourceUsage().maxRSS * 1024,
+      baselineRssBytes,
+      description,
+    };
+  } finally {
+    clearInterval(sampler);
+    await store.close();
+    await pool.end();
+  }
+});

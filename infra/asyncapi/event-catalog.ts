@@ -1,0 +1,425 @@
+import type { ApiKeyEvent } from '../../shared/domain/api-key/api-key-events.ts';
+import { SCOPES } from '../../shared/domain/api-key/scopes.ts';
+import type { ClientEmailEvent } from '../../shared/domain/client/client-email-index.ts';
+import type { ClientEvent } from '../../shared/domain/client/client-events.ts';
+import type { HookSubscriptionEvent } from '../../shared/domain/hook-subscription/hook-subscription-events.ts';
+import {
+  ONBOARDING_STATUSES,
+  type OnboardingEvent,
+} from '../../shared/domain/onboarding/onboarding-events.ts';
+import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
+import { PLANS } from '../../shared/domain/team/plans.ts';
+import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../shared/domain/team/team-events.ts';
+import type { TemplateEvent } from '../../shared/domain/template/template-events.ts';
+import {
+  anyValue,
+  arrayOf,
+  boolean,
+  constant,
+  date,
+  extend,
+  integer,
+  jsonObject,
+  nonEmpty,
+  nullable,
+  object,
+  oneOfValues,
+  ref,
+  string,
+  text,
+  timestamp,
+  uuid,
+  type JsonSchema,
+} from './json-schema.ts';
+
+/**
+ * The registry infra/asyncapi/onboarding-events.yaml is generated from
+ * (`npx tsx infra/asyncapi/generate-asyncapi.ts`): the JSON Schema of the `data` of every
+ * documented event type, and the shared schemas they use.
+ *
+ * Keys are typed against the domain's event unions, so a misspelt or removed type fails
+ * type-checking. A type that is not listed yet still travels (the document's message
+ * accepts any ce_type with data of the common shape, `EventData`); list it here and
+ * regenerate to document its data.
+ */
+export type DocumentedEventType =
+  | TeamEvent['type']
+  | ApiKeyEvent['type']
+  | ClientEvent['type']
+  | ClientEmailEvent['type']
+  | TemplateEvent['type']
+  | HookSubscriptionEvent['type']
+  | OnboardingEvent['type'];
+
+export interface EventTypeDoc {
+  /** One line: what happened. */
+  summary: string;
+  /** The stream it is appended to (ce_subject / Kafka key), as a pattern for readers. */
+  stream: string;
+  data: JsonSchema;
+}
+
+/** Shared schemas (components/schemas), referenced from the event data schemas. */
+export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
+  SealedValue: {
+    description:
+      "A personal value encrypted with its data subject's own key (crypto-shredding). Published sealed, as stored; unreadable for good once the subject is erased.",
+    ...object({
+      pd: constant('v1'),
+      subject: uuid,
+      box: string({ description: 'base64 of iv, auth tag and ciphertext' }),
+    }),
+  },
+  PersonalValue: {
+    description: 'A personal value: sealed, or plain text in events written before sealing.',
+    anyOf: [ref('SealedValue'), text],
+  },
+  PinHash: object({ salt: text, hash: text }),
+  OnboardingBase: {
+    description: 'Every onboarding event names its onboarding and team.',
+    ...object({ onboarding_id: uuid, team_id: uuid }),
+  },
+  TemplateField: object({
+    id: nonEmpty,
+    type: nonEmpty,
+    label: text,
+    sort_order: integer(),
+    is_required: boolean,
+    config: jsonObject,
+    conditional_rules: anyValue,
+    translations: anyValue,
+  }),
+  TemplateStep: object({
+    id: nonEmpty,
+    title: text,
+    sort_order: integer(),
+    is_optional: boolean,
+    conditional_rules: anyValue,
+    translations: anyValue,
+    fields: arrayOf(ref('TemplateField')),
+  }),
+  TemplateContent: object({
+    name: text,
+    description: nullable(text),
+    vertical: nullable(text),
+    settings: jsonObject,
+    translations: anyValue,
+    steps: arrayOf(ref('TemplateStep')),
+  }),
+};
+
+const teamSettings = {
+  name: text,
+  plan: oneOfValues(PLANS),
+  timezone: nonEmpty,
+  locale: nonEmpty,
+  date_format: oneOfValues(DATE_FORMATS),
+  email_sender_name: nullable(text),
+  sending_paused: boolean,
+  payments_connected: boolean,
+  monthly_onboarding_limit: {
+    anyOf: [integer({ minimum: 0 }), constant('unlimited'), { type: 'null' }],
+    description: "Override of the plan's monthly cap; null keeps the plan's.",
+  },
+  unpaid: boolean,
+  new_recipient_cap: nullable(integer({ minimum: 0 })),
+};
+
+const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
+
+const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
+const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
+
+export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
+  // Teams and members (stream team-<team_id>)
+  'team.created': {
+    summary: 'A team was created with its settings.',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, ...teamSettings, created_at: timestamp }),
+  },
+  'team.updated': {
+    summary: 'Team settings changed; only the changed settings are given.',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, changes: partial(teamSettings), updated_at: timestamp }),
+  },
+  'team.member_added': {
+    summary: 'A member joined the team.',
+    stream: 'team-<team_id>',
+    data: object({
+      team_id: uuid,
+      member_id: uuid,
+      name: text,
+      email: text,
+      role: oneOfValues(MEMBER_ROLES),
+      added_at: timestamp,
+    }),
+  },
+  'team.member_removed': {
+    summary: 'A member left the team.',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, member_id: uuid, removed_at: timestamp }),
+  },
+  'team.api_key_slot_taken': {
+    summary: "An API key took one of the team's key slots.",
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, api_key_id: uuid, expires_at: nullable(timestamp), taken_at: timestamp }),
+  },
+  'team.api_key_slot_released': {
+    summary: 'An API key gave its slot back (revoked or expired).',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, api_key_id: uuid, released_at: timestamp }),
+  },
+
+  // API keys (stream api_key-<api_key_id>)
+  'api_key.created': {
+    summary: 'An API key was created. Only the SHA-256 of its secret is kept.',
+    stream: 'api_key-<api_key_id>',
+    data: object({
+      api_key_id: uuid,
+      team_id: uuid,
+      name: text,
+      scopes: arrayOf(oneOfValues(SCOPES)),
+      key_hash: nonEmpty,
+      expires_at: nullable(timestamp),
+      created_at: timestamp,
+    }),
+  },
+  'api_key.revoked': {
+    summary: 'An API key was revoked.',
+    stream: 'api_key-<api_key_id>',
+    data: object({ api_key_id: uuid, team_id: uuid, revoked_at: timestamp }),
+  },
+
+  // Clients (stream client-<client_id>; email reservations client_email-<team_id>-<sha256>)
+  'client.created': {
+    summary: "A client was created. Personal fields are sealed with the client's key.",
+    stream: 'client-<client_id>',
+    data: object({
+      client_id: uuid,
+      team_id: uuid,
+      name: ref('PersonalValue'),
+      email: ref('PersonalValue'),
+      company: nullable(ref('PersonalValue')),
+      phone: nullable(ref('PersonalValue')),
+      notes: nullable(ref('PersonalValue')),
+      custom_fields: {
+        ...ref('PersonalValue'),
+        description: 'JSON text of the custom fields object, sealed',
+      },
+      locale: nonEmpty,
+      date_format: nonEmpty,
+      timezone: nonEmpty,
+      created_at: timestamp,
+    }),
+  },
+  'client_email.reserved': {
+    summary: 'A client holds an email address within its team (uniqueness on the write side).',
+    stream: 'client_email-<team_id>-<sha256 of email>',
+    data: object({ team_id: uuid, email_hash: string({ pattern: '^[0-9a-f]{64}$' }), client_id: uuid }),
+  },
+  'client_email.released': {
+    summary: 'A client gave its email address back (erasure).',
+    stream: 'client_email-<team_id>-<sha256 of email>',
+    data: object({ team_id: uuid, email_hash: string({ pattern: '^[0-9a-f]{64}$' }), client_id: uuid }),
+  },
+
+  // Templates (stream template-<template_id>)
+  'template.created': {
+    summary: 'A template was created (team_id null and gallery true for a gallery template).',
+    stream: 'template-<template_id>',
+    data: {
+      allOf: [
+        ref('TemplateContent'),
+        object({ template_id: uuid, team_id: nullable(uuid), gallery: boolean, created_at: timestamp }),
+      ],
+    },
+  },
+  'template.deleted': {
+    summary: 'A template was deleted.',
+    stream: 'template-<template_id>',
+    data: object({ template_id: uuid, team_id: nullable(uuid), deleted_at: timestamp }),
+  },
+
+  // Hook subscriptions (stream hook_subscription-<subscription_id>)
+  'hook_subscription.created': {
+    summary: 'A hook subscription was created for one public event type.',
+    stream: 'hook_subscription-<subscription_id>',
+    data: object({
+      subscription_id: uuid,
+      team_id: uuid,
+      event: oneOfValues(PUBLIC_EVENT_TYPES),
+      target_url: string({ format: 'uri' }),
+      api_key_id: nullable(uuid),
+      created_at: timestamp,
+    }),
+  },
+  'hook_subscription.deleted': {
+    summary: 'A hook subscription was deleted.',
+    stream: 'hook_subscription-<subscription_id>',
+    data: object({ subscription_id: uuid, team_id: uuid, deleted_at: timestamp }),
+  },
+
+  // Onboardings (stream onboarding-<onboarding_id>)
+  onboarding_created: {
+    summary: 'An onboarding was created from a template for a client (a draft).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      client_id: uuid,
+      template_id: uuid,
+      template_source: oneOfValues(['team', 'gallery']),
+      template_snapshot: ref('TemplateContent'),
+      token_hash: nonEmpty,
+      due_date: nullable(timestamp),
+      due_on: nullable(date),
+      due_timezone: nullable(nonEmpty),
+      expires_at: nullable(timestamp),
+      created_at: timestamp,
+    }),
+  },
+  onboarding_updated: {
+    summary: 'Due date or assignee changed; only the changed fields are given.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      changes: partial({
+        due_date: nullable(timestamp),
+        due_on: nullable(date),
+        due_timezone: nullable(nonEmpty),
+        assigned_to: nullable(nonEmpty),
+      }),
+      updated_at: timestamp,
+    }),
+  },
+  onboarding_marked_in_progress: {
+    summary: 'A sent onboarding was marked in progress by the team.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { from: constant('sent'), marked_at: timestamp }),
+  },
+  onboarding_cancelled: {
+    summary: 'The onboarding was cancelled; its link stops working.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { from: onboardingStatus, cancelled_at: timestamp }),
+  },
+  'onboarding.sent': {
+    summary: 'A send or resend happened and the invite email was queued (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      client_id: uuid,
+      send_number: integer({ minimum: 1 }),
+      resend: boolean,
+      from: oneOfValues(['draft', 'sent', 'in_progress']),
+      status: oneOfValues(['sent', 'in_progress']),
+      counted: boolean,
+      usage_month: nullable(string({ pattern: '^[0-9]{4}-[0-9]{2}$' })),
+      new_recipient: boolean,
+      token_hash: nonEmpty,
+      pin: nullable(ref('PinHash')),
+      pin_changed: boolean,
+      forced: boolean,
+      reminders_at: arrayOf(timestamp),
+      sent_at: timestamp,
+    }),
+  },
+  'onboarding.started': {
+    summary: 'The client opened the link, first time after a send (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      send_number: integer({ minimum: 1 }),
+      from: oneOfValues(['sent', 'in_progress']),
+      status: constant('in_progress'),
+      started_at: timestamp,
+    }),
+  },
+  answer_saved: {
+    summary: 'An answer was autosaved as a draft response. The value is personal data.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      response_id: nonEmpty,
+      value: anyValue,
+      saved_at: timestamp,
+    }),
+  },
+  'response.submitted': {
+    summary: 'The client submitted a step (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      step_id: nonEmpty,
+      responses: arrayOf(object({ response_id: nonEmpty, field_id: nonEmpty })),
+      progress_pct: integer({ minimum: 0, maximum: 100 }),
+      submitted_at: timestamp,
+    }),
+  },
+  'onboarding.completed': {
+    summary: 'The client finished every required step (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { progress_pct: constant(100), completed_at: timestamp }),
+  },
+  'signature.signed': {
+    summary: "A signature was recorded, the client's or a team member's (public event).",
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      signature_id: nonEmpty,
+      signer_name: ref('PersonalValue'),
+      signer_email: ref('PersonalValue'),
+      signer_role: oneOfValues(['client', 'team_member']),
+      member_id: nullable(uuid),
+      signed_at: timestamp,
+    }),
+  },
+  'file.uploaded': {
+    summary: 'The client uploaded a file (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      file_id: nonEmpty,
+      file_name: ref('PersonalValue'),
+      content_type: nonEmpty,
+      size_bytes: integer({ minimum: 0 }),
+      uploaded_at: timestamp,
+    }),
+  },
+  'payment.succeeded': {
+    summary: 'A one-time payment succeeded or a recurring subscription became active (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      payment_id: nonEmpty,
+      payment_intent_id: nonEmpty,
+      amount_cents: integer({ minimum: 0 }),
+      subscription_id: nullable(nonEmpty),
+      recurring: boolean,
+      interval: nullable(nonEmpty),
+      paid_at: timestamp,
+    }),
+  },
+  'onboarding.overdue': {
+    summary: 'A sent onboarding passed its due date; once per onboarding (public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      due_date: timestamp,
+      due_on: nullable(date),
+      due_timezone: nullable(nonEmpty),
+      overdue_at: timestamp,
+    }),
+  },
+  onboarding_expired: {
+    summary: 'The link passed its expiry; the onboarding is closed.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      from: oneOfValues(['sent', 'in_progress']),
+      expires_at: timestamp,
+      expired_at: timestamp,
+    }),
+  },
+  onboarding_archived: {
+    summary: 'The onboarding was archived.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { archived_at: timestamp }),
+  },
+  onboarding_client_erased: {
+    summary: 'The client was erased; the onboarding leaves every list and its link stops working.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { client_id: uuid, erased_at: timestamp }),
+  },
+};

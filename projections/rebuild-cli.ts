@@ -1,0 +1,129 @@
+/**
+ * `npm run rebuild`: replays the whole event log into fresh read-model tables and swaps
+ * them in, while the service may keep running.
+ *
+ * The database: DATABASE_URL when set; else the embedded PostgreSQL of a running
+ * `npm start` on the same DATA_DIR (its URL is in `<DATA_DIR>/database-url`); else an
+ * embedded PostgreSQL started here for the time of the rebuild. Migrations are applied
+ * first (as at a service start), so the tables to rebuild exist.
+ */
+import pg from 'pg';
+import { ProgressBar } from '../shared/cli/progress-bar.ts';
+import { loadSettings, SettingsError, type Settings } from '../shared/config/settings.ts';
+import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
+import { migrate } from '../shared/db/migrate.ts';
+import { createPool, type Pool } from '../shared/db/pool.ts';
+import { createEventStore } from '../shared/event-store/create-event-store.ts';
+import type { EventStore } from '../shared/event-store/event-store.ts';
+import { allProjections } from './all-projections.ts';
+import { rebuildProjections, type RebuildProgress } from './rebuild.ts';
+
+interface Database {
+  url: string;
+  /** Said on stderr: which database is rebuilt. */
+  description: string;
+  stop(): Promise<void>;
+}
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+async function reachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function openDatabase(settings: Settings): Promise<Database> {
+  const nothingToStop = async () => undefined;
+  if (settings.DATABASE_URL) {
+    return { url: settings.DATABASE_URL, description: 'the database of DATABASE_URL', stop: nothingToStop };
+  }
+  const running = await readEmbeddedDatabaseUrl(settings.DATA_DIR);
+  if (running && (await reachable(running))) {
+    return {
+      url: running,
+      description: `the running embedded PostgreSQL of ${settings.DATA_DIR}`,
+      stop: nothingToStop,
+    };
+  }
+  const started = await startEmbeddedPostgres({ dataDir: settings.DATA_DIR, persistent: true });
+  return {
+    url: started.url,
+    description: `an embedded PostgreSQL started on ${settings.DATA_DIR}`,
+    stop: started.stop,
+  };
+}
+
+/** How many events the rebuild will replay, as far as it can be known up front. */
+async function countEvents(pool: Pool, store: EventStore): Promise<number | undefined> {
+  if (store.kind !== 'postgres') return undefined;
+  const head = await store.headPosition();
+  const result = await pool.query<{ count: string }>('select count(*) as count from events where position <= $1', [
+    String(head),
+  ]);
+  return Number(result.rows[0]?.count ?? 0);
+}
+
+/** Without a count (EventStoreDB), the share of the log position read so far estimates it. */
+function estimatedTotal(known: number | undefined, progress: RebuildProgress): number {
+  if (known !== undefined) return Math.max(known, progress.events);
+  if (progress.position <= 0n || progress.head <= progress.position) return progress.events;
+  return Math.round(progress.events * (Number(progress.head) / Number(progress.position)));
+}
+
+async function main(): Promise<number> {
+  let settings: Settings;
+  try {
+    settings = loadSettings();
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    say(error.message);
+    return 1;
+  }
+
+  const database = await openDatabase(settings);
+  const pool = createPool(database.url, 8);
+  let store: EventStore | undefined;
+  try {
+    say(`rebuilding in ${database.description}`);
+    const applied = await migrate(pool);
+    if (applied.length > 0) say(`applied migrations: ${applied.join(', ')}`);
+    store = createEventStore(settings, pool, database.url);
+    const names = allProjections.map((projection) => projection.name);
+    say(`projections: ${names.length > 0 ? names.join(', ') : '(none)'}`);
+
+    const known = await countEvents(pool, store);
+    const bar = new ProgressBar(known ?? 0, { label: 'rebuild', unit: 'events' });
+    const startedAt = performance.now();
+    const result = await rebuildProjections(pool, store, allProjections, (progress) =>
+      bar.update(progress.events, estimatedTotal(known, progress)),
+    );
+    bar.finish();
+    const seconds = (performance.now() - startedAt) / 1000;
+    say(
+      `rebuilt ${names.length} projection(s) from ${result.events} events in ${seconds.toFixed(1)} s; ` +
+        'the new tables are live',
+    );
+    return 0;
+  } finally {
+    await store?.close().catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    await database.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    say(`rebuild failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { codedError } from '../../../shared/http/api-error.ts';
+import type { ServiceContext } from '../../context.ts';
+import { handleError } from '../error-handler.ts';
+import { adminApiKeyRoutes } from './admin-api-key-routes.ts';
+import { adminTokenCheck } from './admin-auth.ts';
+import { adminTeamRoutes } from './admin-team-routes.ts';
+import { adminTemplateRoutes } from './admin-template-routes.ts';
+
+export type AdminRoutePlugin = (app: FastifyInstance, options: { context: ServiceContext }) => Promise<void>;
+
+/**
+ * Route plugins of the operator API (`/admin/v1`). To add operator routes, append your
+ * plugin here; it then gets the prefix /admin/v1, the ADMIN_TOKEN check (404 for every
+ * route while ADMIN_TOKEN is unset, 401 code admin_token_invalid for a missing or wrong
+ * token) and validation errors as 400 invalid_body with `details.issues`. Give each route
+ * a zod schema (tags: ['operator']) so it appears in /openapi.json.
+ */
+export const adminRoutePlugins: AdminRoutePlugin[] = [
+  adminTeamRoutes,
+  adminApiKeyRoutes,
+  adminTemplateRoutes,
+];
+
+/** The operator API; registered with prefix /admin/v1 in services/api/routes.ts. */
+export async function adminApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
+  app.addHook('onRequest', adminTokenCheck(context.settings.ADMIN_TOKEN));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const issues = error.validation.map((issue) => ({
+        path: `${error.validationContext ?? ''}${issue.instancePath}`,
+        message: issue.message,
+      }));
+      return handleError(
+        codedError(400, 'invalid_body', 'Invalid request body', { details: { issues } }) as never,
+        request,
+        reply,
+      );
+    }
+    return handleError(error, request, reply);
+  });
+  for (const plugin of adminRoutePlugins) await app.register(plugin, { context });
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { handleCommand } from '../../../shared/commands/handle-command.ts';
+import { DomainError } from '../../../shared/domain/decider.ts';
+import { hookSubscriptionDecider } from '../../../shared/domain/hook-subscription/hook-subscription-decider.ts';
+import { hookSubscriptionStream } from '../../../shared/domain/hook-subscription/hook-subscription-events.ts';
+import { PUBLIC_EVENT_TYPES } from '../../../shared/domain/public-event-types.ts';
+import { textError } from '../../../shared/http/api-error.ts';
+import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../../shared/net/public-url.ts';
+import type { ServiceContext } from '../../context.ts';
+import { text } from '../error-schemas.ts';
+import { commandMetadata, isUuid } from './clients-routes.ts';
+import { publicErrorResponses } from './public-errors.ts';
+
+/*
+ * Hook subscriptions (client-onboarding-api.md: POST and DELETE
+ * /api/v1/automation/subscribe). Every subscribe creates a new active subscription; the
+ * target URL must be a public HTTPS URL (shared/net/public-url.ts, checked again at
+ * connect time by the deliveries). Another team's subscription is "Subscription not
+ * found", exactly like an unknown one.
+ */
+
+const REQUIRED = 'event and target_url are required';
+export const INVALID_EVENT = `Invalid event. Allowed values: ${PUBLIC_EVENT_TYPES.join(', ')}`;
+const NOT_PUBLIC = 'target_url must be a public HTTPS URL';
+const ID_REQUIRED = 'id is required';
+const NOT_FOUND = 'Subscription not found';
+
+const absent = (value: unknown) => value === undefined || value === null || value === '';
+
+const subscribeBody = z.object(
+  {
+    event: z.enum(PUBLIC_EVENT_TYPES, {
+      errorMap: (_issue, ctx) => ({ message: absent(ctx.data) ? REQUIRED : INVALID_EVENT }),
+    }),
+    target_url: z
+      .string({ errorMap: (_issue, ctx) => ({ message: absent(ctx.data) ? REQUIRED : NOT_PUBLIC }) })
+      .trim()
+      .min(1, REQUIRED)
+      .max(MAX_TARGET_URL_LENGTH, NOT_PUBLIC)
+      .describe(
+        'public HTTPS URL, at most 500 characters, no username or password; private, loopback, link-local and internal hosts (and names resolving to them) are refused',
+      ),
+  },
+  { required_error: REQUIRED, invalid_type_error: REQUIRED },
+);
+
+const unsubscribeBody = z.object(
+  { id: z.string({ errorMap: () => ({ message: ID_REQUIRED }) }).refine(isUuid, ID_REQUIRED) },
+  { required_error: ID_REQUIRED, invalid_type_error: ID_REQUIRED },
+);
+
+/** The message of a failed validation, with "required" ranked before everything else. */
+const firstMessage = (validation: ReadonlyArray<{ message?: string }>, required: string) => {
+  const messages = validation.map((issue) => issue.message ?? required);
+  return messages.find((message) => message === required) ?? messages[0] ?? required;
+};
+
+export async function hookSubscriptionsRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/automation/subscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      attachValidation: true,
+      schema: {
+        tags: ['hook subscriptions'],
+        summary: 'Subscribe a URL to one event type (every request is a new active subscription)',
+        body: subscribeBody,
+        response: {
+          201: z.object({ id: z.string().uuid() }),
+          ...publicErrorResponses({ body: true }),
+          400: text(`${REQUIRED} | ${INVALID_EVENT} | ${NOT_PUBLIC}`),
+        },
+      },
+      errorHandler: (error) => {
+        if ((error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+          throw textError(400, REQUIRED);
+        throw error;
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        throw textError(400, firstMessage(request.validationError.validation, REQUIRED));
+      }
+      const { event, target_url: targetUrl } = request.body;
+      const check = await checkTargetUrl(targetUrl, { allowlist: context.settings.HOOK_TARGET_ALLOWLIST });
+      if (!check.ok) throw textError(400, NOT_PUBLIC);
+      const id = randomUUID();
+      const result = await handleCommand(
+        context.eventStore,
+        hookSubscriptionStream(id),
+        hookSubscriptionDecider,
+        {
+          type: 'CreateHookSubscription',
+          data: {
+            subscription_id: id,
+            team_id: request.principal.teamId,
+            event,
+            target_url: targetUrl,
+            api_key_id: request.principal.apiKeyId,
+          },
+          metadata: { now: context.clock.now() },
+        },
+        commandMetadata(request),
+      );
+      if (result.position !== undefined) await context.projections.waitForPosition(result.position);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  app.delete(
+    '/automation/subscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      attachValidation: true,
+      schema: {
+        tags: ['hook subscriptions'],
+        summary: 'Delete a hook subscription',
+        body: unsubscribeBody,
+        response: {
+          200: z.object({ success: z.literal(true) }),
+          ...publicErrorResponses({ body: true }),
+          400: text('id is required (missing, or not a UUID)'),
+          404: text("Subscription not found (unknown, another team's, or already deleted)"),
+        },
+      },
+      errorHandler: (error) => {
+        if ((error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
+          throw textError(400, ID_REQUIRED);
+        throw error;
+      },
+    },
+    async (request) => {
+      if (request.validationError) throw textError(400, ID_REQUIRED);
+      try {
+        const result = await handleCommand(
+          context.eventStore,
+          hookSubscriptionStream(request.body.id),
+          hookSubscriptionDecider,
+          {
+            type: 'DeleteHookSubscription',
+            data: { subscription_id: request.body.id, team_id: request.principal.teamId },
+            metadata: { now: context.clock.now() },
+          },
+          commandMetadata(request),
+        );
+        if (result.position !== undefined) await context.projections.waitForPosition(result.position);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'subscription_not_found') {
+          throw textError(404, NOT_FOUND);
+        }
+        throw error;
+      }
+      return { success: true as const };
+    },
+  );
+}

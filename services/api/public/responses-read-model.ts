@@ -1,0 +1,97 @@
+import { sql, type DatabasePool } from 'slonik';
+import { z } from 'zod';
+
+/**
+ * Reads of the responses read model (projections/responses-projection.ts), shared by
+ * GET /api/v1/responses and the client portal. Oldest first (first answer's time, then
+ * log position).
+ */
+
+export const RESPONSE_STATUSES = [
+  'draft',
+  'pending',
+  'submitted',
+  'approved',
+  'rejected',
+  'changes_requested',
+] as const;
+
+export const responseSchema = z.object({
+  id: z.string().uuid(),
+  field_id: z.string().describe('the field answered'),
+  value: z.unknown().describe('depends on the field; null once the client was erased'),
+  status: z.enum(RESPONSE_STATUSES),
+  rejection_reason: z.string().nullable(),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+export type ResponseResource = z.infer<typeof responseSchema>;
+
+const responseRow = z.object({
+  id: z.string(),
+  field_id: z.string(),
+  value: z.unknown(),
+  status: z.enum(RESPONSE_STATUSES),
+  rejection_reason: z.string().nullable(),
+  created_at: z.date(),
+});
+
+const toResource = (row: z.infer<typeof responseRow>): ResponseResource => ({
+  id: row.id,
+  field_id: row.field_id,
+  value: row.value ?? null,
+  status: row.status,
+  rejection_reason: row.rejection_reason,
+  created_at: row.created_at.toISOString(),
+});
+
+const COLUMNS = sql.fragment`id, field_id, value, status, rejection_reason, created_at`;
+
+/** One page of an onboarding's responses, oldest first, with the total. */
+export async function listResponses(
+  db: DatabasePool,
+  onboardingId: string,
+  { page, limit }: { page: number; limit: number },
+): Promise<{ responses: ResponseResource[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.any(sql.type(responseRow)`
+      select ${COLUMNS} from responses where onboarding_id = ${onboardingId}
+      order by created_at, position, id
+      limit ${limit} offset ${(page - 1) * limit}`),
+    db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int as count from responses where onboarding_id = ${onboardingId}`),
+  ]);
+  return { responses: rows.map(toResource), total };
+}
+
+/** Every response of an onboarding, oldest first (the portal shows them all). */
+export async function allResponses(db: DatabasePool, onboardingId: string): Promise<ResponseResource[]> {
+  const rows = await db.any(sql.type(responseRow)`
+    select ${COLUMNS} from responses where onboarding_id = ${onboardingId}
+    order by created_at, position, id`);
+  return rows.map(toResource);
+}
+
+/** One response by id, within its onboarding. */
+export async function findResponse(
+  db: DatabasePool,
+  onboardingId: string,
+  responseId: string,
+): Promise<ResponseResource | undefined> {
+  const row = await db.maybeOne(sql.type(responseRow)`
+    select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and id = ${responseId}`);
+  return row ? toResource(row) : undefined;
+}
+
+/**
+ * The team's onboarding as GET /api/v1/onboardings/:id finds it (archived ones included;
+ * unknown, another team's and erased clients' are not found).
+ */
+export async function visibleOnboardingExists(db: DatabasePool, teamId: string, onboardingId: string) {
+  const found = await db.maybeOne(sql.type(z.object({ id: z.string() }))`
+    select o.id from onboardings o
+    join clients c on c.id = o.client_id and c.team_id = o.team_id
+    where o.id = ${onboardingId} and o.team_id = ${teamId}
+      and o.client_erased_at is null and c.erased_at is null and c.email is not null`);
+  return found !== null;
+}

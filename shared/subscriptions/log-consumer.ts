@@ -1,0 +1,110 @@
+import { inTransaction, type Pool } from '../db/pool.ts';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.ts';
+import type { Logger } from '../logger.ts';
+import {
+  assertConsumerName,
+  consumerCheckpoint,
+  wants,
+  type EventConsumer,
+  type RunningConsumer,
+} from './event-consumer.ts';
+import { Pause, backoffMs } from './pause.ts';
+import { PositionWatch } from './position-watch.ts';
+import { handleOnce } from './processed-events.ts';
+
+export interface LogConsumerDeps {
+  pool: Pool;
+  eventStore: EventStore;
+  logger?: Logger;
+}
+
+/**
+ * Adapter (a): the consumer reads the event log itself (catch-up, then live) from its
+ * checkpoint `consumer:<name>` in `checkpoints`. Each wanted event is handled in its own
+ * transaction that locks the checkpoint row, inserts the dedupe row, runs the handler and
+ * moves the checkpoint: a crash never loses an event or applies it twice, and a second
+ * instance of the service running the same consumer waits on the lock and then skips
+ * what the first one did.
+ */
+export async function startLogConsumer(
+  consumer: EventConsumer,
+  { pool, eventStore, logger }: LogConsumerDeps,
+): Promise<RunningConsumer> {
+  assertConsumerName(consumer.name);
+  const checkpoint = consumerCheckpoint(consumer.name);
+  await pool.query('insert into checkpoints (name) values ($1) on conflict do nothing', [checkpoint]);
+  const stored = await pool.query<{ position: string }>('select position from checkpoints where name = $1', [
+    checkpoint,
+  ]);
+  const watch = new PositionWatch(BigInt(stored.rows[0]?.position ?? 0));
+  const pause = new Pause();
+  const log = logger?.child({ consumer: consumer.name, adapter: 'log' });
+  let failures = 0;
+  let stopping = false;
+
+  /** Handles one event unless the checkpoint (moved by any instance) is already past it. */
+  const handleEvent = (event: RecordedEvent) =>
+    inTransaction(pool, async (tx) => {
+      const locked = await tx.query<{ position: string }>(
+        'select position from checkpoints where name = $1 for update',
+        [checkpoint],
+      );
+      if (BigInt(locked.rows[0]?.position ?? 0) >= event.position) return;
+      await handleOnce(tx, consumer, event);
+      await tx.query('update checkpoints set position = $2, updated_at = now() where name = $1', [
+        checkpoint,
+        String(event.position),
+      ]);
+    });
+
+  const onEvents = async (events: RecordedEvent[]) => {
+    for (const event of events) {
+      if (stopping) return;
+      if (!wants(consumer, event.type)) continue;
+      try {
+        await handleEvent(event);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        const wait = backoffMs(failures);
+        log?.error(
+          { err: error, eventId: event.id, type: event.type, failures, retryInMs: wait },
+          'consumer failed to handle an event; it is offered again',
+        );
+        await pause.sleep(wait);
+        // The subscription reads again from the start of this batch; done events are skipped.
+        throw error;
+      }
+      watch.advance(event.position);
+    }
+    // Events passed over at the end of the batch: move the checkpoint past them too.
+    const last = events[events.length - 1];
+    if (last && !stopping && last.position > watch.position) {
+      await pool.query(
+        `update checkpoints set position = greatest(position, $2), updated_at = now() where name = $1`,
+        [checkpoint, String(last.position)],
+      );
+      watch.advance(last.position);
+    }
+  };
+
+  const subscription: Subscription = eventStore.subscribeToAll(watch.position, {
+    onEvents,
+    // Failures are logged with their event in onEvents; this is reading the log.
+    onError: (error) => {
+      if (failures === 0) log?.error({ err: error }, 'consumer could not read the event log; retrying');
+    },
+  });
+
+  return {
+    name: consumer.name,
+    adapter: 'log',
+    caughtUp: (position, timeoutMs = 30_000) => watch.waitFor(position, timeoutMs),
+    async stop() {
+      stopping = true;
+      pause.interrupt();
+      await subscription.stop();
+      watch.release();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** A sleep that `interrupt` ends early (so that stopping never waits out a back-off). */
+export class Pause {
+  private wake: (() => void) | undefined;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        if (self.wake === done) self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  interrupt(): void {
+    this.wake?.();
+  }
+}
+
+/** Back-off after consecutive failures: 200 ms, doubling, at most `maxMs`. */
+export const backoffMs = (failures: number, maxMs = 30_000) =>
+  Math.min(maxMs, 200 * 2 ** Math.max(0, Math.min(failures - 1, 20)));

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, type IHeaders } from 'kafkajs';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { KafkaRelay } from '../../services/relay/kafka-relay.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import { fromKafkaMessage } from '../../shared/subscriptions/cloud-events.ts';
+import { createKafka, DEFAULT_TOPIC, RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { readTopic, startMokapi, type Mokapi, type ReceivedMessage } from '../helpers/mokapi.ts';
+
+const TOPIC = DEFAULT_TOPIC;
+const DEBUG = createLogger('warn');
+
+let mokapi: Mokapi;
+let database: TestDatabase;
+let store: PostgresEventStore;
+const relays: KafkaRelay[] = [];
+
+beforeEach(async () => {
+  [mokapi, database] = await Promise.all([startMokapi(), createTestDatabase()]);
+  store = new PostgresEventStore(database.pool, database.url);
+});
+
+afterEach(async () => {
+  await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+  await store?.close();
+  await Promise.all([mokapi?.stop(), database?.drop()]);
+});
+
+function startRelay(batchSize?: number): KafkaRelay {
+  const relay = new KafkaRelay(database.pool, store, createKafka(mokapi.brokers, 'test-relay', DEBUG), {
+    logger: DEBUG,
+    topic: TOPIC,
+    batchSize,
+  });
+  relays.push(relay);
+  relay.start();
+  return relay;
+}
+
+/** `count` events spread round-robin over `streams`, each with the metadata commands give. */
+async function appendEvents(count: number, streams: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = randomUUID();
+    ids.push(id);
+    await store.append(
+      streams[index % streams.length]!,
+      [
+        {
+          id,
+          type: 'test.item_added',
+          data: { item: index, added_at: new Date(Date.UTC(2025, 0, 1, 0, 0, index)).toISOString() },
+          metadata: { command_id: randomUUID(), correlation_id: `corr-${index}`, causation_id: null },
+        },
+      ],
+      'any',
+    );
+  }
+  return ids;
+}
+
+const allEvents = () => store.readAll({ after: 0n, limit: 100_000 });
+const head = () => store.headPosition();
+const idsOf = (messages: ReceivedMessage[]) => new Set(messages.map((message) => message.headers.ce_id));
+const until = (ids: string[]) => (messages: ReceivedMessage[]) => {
+  const seen = idsOf(messages);
+  return ids.every((id) => seen.has(id));
+};
+
+/** Per key: one partition, and revisions rising in partition order (first delivery of each event). */
+function expectOrderedPerKey(messages: ReceivedMessage[]) {
+  const byKey = new Map<string, ReceivedMessage[]>();
+  for (const message of messages) byKey.set(message.key!, [...(byKey.get(message.key!) ?? []), message]);
+  for (const [key, list] of byKey) {
+    expect(new Set(list.map((message) => message.partition)).size, `partitions of ${key}`).toBe(1);
+    const seen = new Set<string>();
+    const firstDeliveries = list.filter(
+      (message) => !seen.has(message.headers.ce_id!) && seen.add(message.headers.ce_id!),
+    );
+    const revisions = firstDeliveries.map((message) => Number(message.headers.ce_revision));
+    expect(revisions, `revisions of ${key}`).toEqual(revisions.map((_, index) => index));
+  }
+}
+
+describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () => {
+  test('publishes every event once, keyed by stream, with CloudEvents binary-mode headers, in order per key', async () => {
+    const sealed = { pd: 'v1', subject: randomUUID(), box: 'c2VhbGVkIGJ5IHRoZSB2YXVsdA==' };
+    await store.append(
+      'client-1',
+      [{ type: 'client.created', data: { client_id: randomUUID(), team_id: randomUUID(), name: sealed } }],
+      'no_stream',
+    );
+    const ids = await appendEvents(60, [
+      'onboarding-a',
+      'onboarding-b',
+      'onboarding-c',
+      'team-d',
+      'client-e',
+    ]);
+    const relay = startRelay();
+    expect(await relay.waitForPosition(await head(), 20_000)).toBe(true);
+
+    const events = await allEvents();
+    const messages = await readTopic(mokapi.brokers, TOPIC, (received) => received.length >= events.length);
+    expect(messages).toHaveLength(61);
+    expect(idsOf(messages)).toEqual(new Set(events.map((event) => event.id)));
+    expect(ids.every((id) => idsOf(messages).has(id))).toBe(true);
+
+    const byId = new Map(events.map((event) => [event.id, event]));
+    for (const message of messages) {
+      const event = byId.get(message.headers.ce_id!)!;
+      expect(message.key).toBe(event.streamId);
+      expect(message.headers).toEqual({
+        ce_specversion: '1.0',
+        ce_id: event.id,
+        ce_source: '/client-onboarding',
+        ce_type: event.type,
+        ce_time: event.recordedAt.toISOString(),
+        ce_subject: event.streamId,
+        'content-type': 'application/json',
+        ce_position: String(event.position),
+        ce_revision: String(event.revision),
+        ce_metadata: JSON.stringify(event.metadata),
+        ...(event.metadata.correlation_id ? { ce_correlationid: event.metadata.correlation_id } : {}),
+      });
+      // Binary mode: the value is the data, exactly; a sealed personal value stays sealed.
+      expect(JSON.parse(message.value!)).toEqual(event.data);
+      // And a consumer gets the recorded event back.
+      expect(
+        fromKafkaMessage({ key: null, value: Buffer.from(message.value!), headers: message.rawHeaders }),
+      ).toEqual(event);
+    }
+    const client = messages.find((message) => message.headers.ce_type === 'client.created')!;
+    expect(JSON.parse(client.value!).name).toEqual(sealed);
+
+    expectOrderedPerKey(messages);
+    expect(new Set(messages.map((message) => message.partition)).size).toBeGreaterThan(1);
+    const checkpoint = await database.pool.query<{ position: string }>(
+      'select position from checkpoints where name = $1',
+      [RELAY_CHECKPOINT],
+    );
+    expect(checkpoint.rows[0]?.position).toBe(String(await head()));
+  });
+
+  test('mokapi refuses a message that breaks the AsyncAPI document', async () => {
+    const kafka = new Kafka({
+      brokers: mokapi.brokers,
+      clientId: 'test-bad-producer',
+      logLevel: logLevel.NOTHING,
+    });
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    const id = randomUUID();
+    const good: IHeaders = {
+      ce_specversion: '1.0',
+      ce_id: id,
+      ce_source: '/client-onboarding',
+      ce_type: 'onboarding.completed',
+      ce_time: '2025-01-01T10:00:00.000Z',
+      ce_subject: `onboarding-${id}`,
+      'content-type': 'application/json',
+      ce_position: '42',
+      ce_revision: '7',
+      ce_metadata: '{}',
+    };
+    const data = {
+      onboarding_id: id,
+      team_id: randomUUID(),
+      progress_pct: 100,
+      completed_at: '2025-01-01T10:00:00Z',
+    };
+    const send = (headers: IHeaders, value: unknown = data, key: string | null = `onboarding-${id}`) =>
+      producer.send({ topic: TOPIC, messages: [{ key, value: JSON.stringify(value), headers }] });
+    const { ce_id: _withoutId, ...noId } = good;
+
+    try {
+      const rejections: [string, () => Promise<unknown>, RegExp][] = [
+        ['no ce_id header', () => send(noId), /required property 'ce_id' is missing/],
+        ['another specversion', () => send({ ...good, ce_specversion: '0.3' }), /does not match const '1.0'/],
+        ['ce_time not a time', () => send({ ...good, ce_time: 'yesterday' }), /format 'date-time'/],
+        [
+          'ce_type not an event type',
+          () => send({ ...good, ce_type: 'Onboarding Completed' }),
+          /regex pattern/,
+        ],
+        ['data not an object', () => send(good, [1, 2, 3]), /expected object but got array/],
+        [
+          'a timestamp that is not one',
+          () => send(good, { ...data, completed_at: 'soon' }),
+          /_at\$\/anyOf: does not match/,
+        ],
+        ['camelCase data', () => send(good, { ...data, teamId: 'x' }), /propertyNames/],
+        ['no key', () => send(good, data, null), /invalid key/],
+      ];
+      for (const [name, attempt, rule] of rejections) {
+        const logged = mokapi.logs().length;
+        const error = await attempt().then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error, name).toMatchObject({ name: 'KafkaJSProtocolError', type: 'INVALID_RECORD' });
+        // mokapi's log names the rule that was broken.
+        await expect.poll(() => mokapi.logs().slice(logged), { timeout: 2000 }).toMatch(rule);
+      }
+      // The same message with every rule kept is accepted.
+      const [accepted] = await send(good);
+      expect(accepted).toMatchObject({ topicName: TOPIC, errorCode: 0 });
+    } finally {
+      await producer.disconnect();
+    }
+    // Only the good message reached the topic.
+    const messages = await readTopic(mokapi.brokers, TOPIC, (received) => received.length >= 1, 10_000);
+    expect(messages.map((message) => message.headers.ce_id)).toEqual([id]);
+  });
+
+  test('a relay stopped mid-way and restarted loses nothing, even when its last checkpoint writes were lost', async () => {
+    const streams = [
+      'onboarding-1',
+      'onboarding-2',
+      'onboarding-3',
+      'client-4',
+      'team-5',
+      'onboarding-6',
+      'template-7',
+    ];
+    const first = await appendEvents(600, streams);
+    const firstEvents = await allEvents();
+    const at200 = firstEvents[199]!.position;
+
+    // Batches of 50: stop as soon as 200 events are acknowledged.
+    let relay = startRelay(50);
+    expect(await relay.waitForPosition(at200, 20_000)).toBe(true);
+    await relay.stop();
+    const stoppedAt = relay.position;
+    expect(stoppedAt).toBeGreaterThanOrEqual(at200);
+    expect(stoppedAt).toBeLessThan(firstEvents[599]!.position);
+
+    // A crash between Kafka's acknowledgement and the checkpoint write loses the last
+    // checkpoint moves: the relay will publish those events again.
+    const rewound = firstEvents[149]!.position;
+    await database.pool.query('update checkpoints set position = $2 where name = $1', [
+      RELAY_CHECKPOINT,
+      String(rewound),
+    ]);
+
+    const second = await appendEvents(300, streams);
+    relay = startRelay(50);
+    expect(await relay.waitForPosition(await head(), 30_000)).toBe(true);
+
+    const everything = [...first, ...second];
+    const messages = await readTopic(mokapi.brokers, TOPIC, until(everything), 30_000);
+    const received = idsOf(messages);
+    expect(everything.filter((id) => !received.has(id))).toEqual([]);
+    expect(received.size).toBe(900);
+    // At least once: the events after the rewound checkpoint up to the stop went out twice.
+    const republished = firstEvents.filter(
+      (event) => event.position > rewound && event.position <= stoppedAt,
+    );
+    expect(messages.length).toBe(900 + republished.length);
+    expectOrderedPerKey(messages);
+  });
+});

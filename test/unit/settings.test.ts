@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from '../../shared/config/settings.ts';
+
+/** The message of the SettingsError that `env` causes (fails the test when there is none). */
+function refusal(env: NodeJS.ProcessEnv): string {
+  try {
+    loadSettings(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SettingsError);
+    return (error as SettingsError).message;
+  }
+  throw new Error(`settings ${JSON.stringify(env)} were accepted`);
+}
+
+describe('defaults (nothing set)', () => {
+  const settings = loadSettings({});
+
+  it('gives every variable of the settings table its documented default', () => {
+    expect(settings).toEqual({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATABASE_URL: undefined,
+      EVENTSTORE_URL: undefined,
+      KAFKA_BROKERS: [],
+      SMTP_URL: undefined,
+      ADMIN_TOKEN: undefined,
+      TRUST_PROXY: false,
+      RATE_LIMITS: true,
+      HOOK_TARGET_ALLOWLIST: [],
+      TEST_CLOCK: false,
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      DATA_DIR: './.data',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('treats a blank variable as unset', () => {
+    const blank = loadSettings({
+      PORT: '',
+      HOST: ' ',
+      DATABASE_URL: '',
+      EVENTSTORE_URL: '',
+      KAFKA_BROKERS: '',
+      SMTP_URL: '',
+      ADMIN_TOKEN: '',
+      TRUST_PROXY: '',
+      RATE_LIMITS: '',
+      HOOK_TARGET_ALLOWLIST: '',
+      TEST_CLOCK: '',
+      PUBLIC_URL: '',
+      DATA_DIR: '',
+      LOG_LEVEL: '',
+    });
+    expect(blank).toEqual(settings);
+  });
+
+  it('ignores variables that are not settings', () => {
+    expect(loadSettings({ PATH: '/usr/bin', HOME: '/root' })).toEqual(settings);
+  });
+});
+
+describe('each setting', () => {
+  it('PORT: a port number', () => {
+    expect(loadSettings({ PORT: '8080' }).PORT).toBe(8080);
+    expect(loadSettings({ PORT: '0' }).PORT).toBe(0);
+    expect(loadSettings({ PORT: '65535' }).PORT).toBe(65535);
+  });
+
+  it('HOST: the bind address', () => {
+    expect(loadSettings({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadSettings({ HOST: '::' }).HOST).toBe('::');
+  });
+
+  it('DATABASE_URL: a postgres:// or postgresql:// URL', () => {
+    expect(loadSettings({ DATABASE_URL: 'postgres://u:p@db:5432/app' }).DATABASE_URL).toBe(
+      'postgres://u:p@db:5432/app',
+    );
+    expect(loadSettings({ DATABASE_URL: 'postgresql://db/app?sslmode=require' }).DATABASE_URL).toBe(
+      'postgresql://db/app?sslmode=require',
+    );
+    expect(loadSettings({ DATABASE_URL: 'postgres:///app?host=/var/run/postgresql' }).DATABASE_URL).toBe(
+      'postgres:///app?host=/var/run/postgresql',
+    );
+  });
+
+  it('EVENTSTORE_URL: an esdb:// connection string, also for a cluster', () => {
+    expect(loadSettings({ EVENTSTORE_URL: 'esdb://localhost:2113?tls=false' }).EVENTSTORE_URL).toBe(
+      'esdb://localhost:2113?tls=false',
+    );
+    expect(
+      loadSettings({ EVENTSTORE_URL: 'esdb+discover://a:2113,b:2113,c:2113?tls=false' }).EVENTSTORE_URL,
+    ).toBe('esdb+discover://a:2113,b:2113,c:2113?tls=false');
+    expect(loadSettings({ EVENTSTORE_URL: 'kurrentdb://admin:changeit@kdb:2113' }).EVENTSTORE_URL).toBe(
+      'kurrentdb://admin:changeit@kdb:2113',
+    );
+  });
+
+  it('KAFKA_BROKERS: a comma-separated list of host:port', () => {
+    expect(loadSettings({ KAFKA_BROKERS: 'kafka:9092' }).KAFKA_BROKERS).toEqual(['kafka:9092']);
+    expect(loadSettings({ KAFKA_BROKERS: ' a:9092, b.example.com:19092 ,,[::1]:9092 ' }).KAFKA_BROKERS).toEqual(
+      ['a:9092', 'b.example.com:19092', '[::1]:9092'],
+    );
+  });
+
+  it('SMTP_URL: an smtp:// or smtps:// URL', () => {
+    expect(loadSettings({ SMTP_URL: 'smtp://localhost:2525' }).SMTP_URL).toBe('smtp://localhost:2525');
+    expect(loadSettings({ SMTP_URL: 'smtps://user:pass@mail.example.com:465' }).SMTP_URL).toBe(
+      'smtps://user:pass@mail.example.com:465',
+    );
+  });
+
+  it('ADMIN_TOKEN: any non-blank text', () => {
+    expect(loadSettings({ ADMIN_TOKEN: 's3cret-token' }).ADMIN_TOKEN).toBe('s3cret-token');
+  });
+
+  it.each(['TRUST_PROXY', 'RATE_LIMITS', 'TEST_CLOCK'] as const)(
+    '%s: on/off, true/false and 1/0, in any case',
+    (name) => {
+      for (const value of ['on', 'true', '1', 'ON', 'True', ' on ']) {
+        expect(loadSettings({ [name]: value })[name], value).toBe(true);
+      }
+      for (const value of ['off', 'false', '0', 'OFF', 'False']) {
+        expect(loadSettings({ [name]: value })[name], value).toBe(false);
+      }
+    },
+  );
+
+  it('HOOK_TARGET_ALLOWLIST: a comma-separated list of hosts, lower-cased', () => {
+    expect(
+      loadSettings({ HOOK_TARGET_ALLOWLIST: 'localhost, 127.0.0.1,Hooks.Test.Local,' }).HOOK_TARGET_ALLOWLIST,
+    ).toEqual(['localhost', '127.0.0.1', 'hooks.test.local']);
+  });
+
+  it('PUBLIC_URL: an http(s) URL without a trailing slash, by default http://HOST:PORT', () => {
+    expect(loadSettings({ PUBLIC_URL: 'https://onboard.example.com/' }).PUBLIC_URL).toBe(
+      'https://onboard.example.com',
+    );
+    expect(loadSettings({ PUBLIC_URL: 'http://localhost:8080/base' }).PUBLIC_URL).toBe(
+      'http://localhost:8080/base',
+    );
+    expect(loadSettings({ HOST: '0.0.0.0', PORT: '8080' }).PUBLIC_URL).toBe('http://0.0.0.0:8080');
+    expect(loadSettings({ HOST: '::1', PORT: '8080' }).PUBLIC_URL).toBe('http://[::1]:8080');
+  });
+
+  it('DATA_DIR and LOG_LEVEL (outside the table): the embedded data folder and the log level', () => {
+    expect(loadSettings({ DATA_DIR: '/var/lib/onboarding' }).DATA_DIR).toBe('/var/lib/onboarding');
+    expect(loadSettings({ LOG_LEVEL: 'debug' }).LOG_LEVEL).toBe('debug');
+    expect(loadSettings({ LOG_LEVEL: 'WARN' }).LOG_LEVEL).toBe('warn');
+  });
+});
+
+describe('bad values stop the start with a message naming the variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'localhost:5432'],
+    ['DATABASE_URL', 'postgres//missing-colon'],
+    ['EVENTSTORE_URL', 'http://localhost:2113'],
+    ['EVENTSTORE_URL', 'esdb://'],
+    ['KAFKA_BROKERS', 'kafka'],
+    ['KAFKA_BROKERS', 'a:9092,b'],
+    ['KAFKA_BROKERS', 'kafka://a:9092'],
+    ['SMTP_URL', 'http://mail'],
+    ['SMTP_URL', 'smtp://'],
+    ['TRUST_PROXY', 'maybe'],
+    ['RATE_LIMITS', 'yes'],
+    ['TEST_CLOCK', '2'],
+    ['PUBLIC_URL', 'ftp://example.com'],
+    ['PUBLIC_URL', 'example.com'],
+    ['LOG_LEVEL', 'loud'],
+  ])('%s=%s', (name, value) => {
+    const message = refusal({ [name]: value });
+    expect(message).toContain(`${name}=${JSON.stringify(value)}`);
+    expect(message.split('\n')).toHaveLength(2);
+  });
+
+  it('says what PORT expects', () => {
+    expect(refusal({ PORT: 'abc' })).toBe(
+      'Invalid settings:\n  PORT="abc": expected a port number from 0 to 65535',
+    );
+  });
+
+  it('says what a boolean expects', () => {
+    expect(refusal({ TRUST_PROXY: 'maybe' })).toContain('TRUST_PROXY="maybe": expected on/off, true/false or 1/0');
+  });
+
+  it('names every bad variable at once', () => {
+    const message = refusal({ PORT: 'abc', TRUST_PROXY: 'maybe', DATABASE_URL: 'mysql://x', HOST: 'ok' });
+    expect(message).toContain('PORT=');
+    expect(message).toContain('TRUST_PROXY=');
+    expect(message).toContain('DATABASE_URL=');
+    expect(message).not.toContain('HOST=');
+  });
+
+  it('does not echo the password of a refused URL', () => {
+    const message = refusal({ DATABASE_URL: 'mysql://app:hunter2@db/app' });
+    expect(message).toContain('DATABASE_URL="mysql://app:***@db/app"');
+    expect(message).not.toContain('hunter2');
+  });
+});
