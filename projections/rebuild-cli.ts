@@ -66,9 +66,10 @@ async function openDatabase(settings: Settings): Promise<Database> {
 async function countEvents(pool: Pool, store: EventStore): Promise<number | undefined> {
   if (store.kind !== 'postgres') return undefined;
   const head = await store.headPosition();
-  const result = await pool.query<{ count: string }>('select count(*) as count from events where position <= $1', [
-    String(head),
-  ]);
+  const result = await pool.query<{ count: string }>(
+    'select count(*) as count from events where position <= $1',
+    [String(head)],
+  );
   return Number(result.rows[0]?.count ?? 0);
 }
 

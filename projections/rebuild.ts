@@ -163,12 +163,10 @@ async function namesToKeep(client: PoolClient, table: string) {
         [relation],
       )
       .then((result) =>
-        result.rows.map(
-          (row): NamedPart => ({
-            name: row.name,
-            shape: row.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, 'CREATE $1INDEX ON '),
-          }),
-        ),
+        result.rows.map((row): NamedPart => ({
+          name: row.name,
+          shape: row.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, 'CREATE $1INDEX ON '),
+        })),
       );
   // Constraints without an index of their own (check, not-null); the others follow their index.
   const constraints = (relation: string) =>

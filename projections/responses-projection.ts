@@ -17,7 +17,10 @@ import type { Projection } from './projection.ts';
 type Queryable = Pick<PoolClient, 'query'>;
 
 /** The value of an answer as stored in answer_saved: sealed JSON text, or (older events, tests) a plain value. */
-export async function openAnswerValue(db: Queryable, value: unknown): Promise<{ erased: boolean; value: unknown }> {
+export async function openAnswerValue(
+  db: Queryable,
+  value: unknown,
+): Promise<{ erased: boolean; value: unknown }> {
   if (!isSealed(value)) return { erased: false, value };
   const [opened] = await openSealed(db, [value]);
   if (opened === null || opened === undefined) return { erased: true, value: null };
@@ -158,10 +161,10 @@ export const responsesProjection: Projection = {
           );
           break;
         case 'onboarding_client_erased':
-          await client.query(`update ${responses} set value = null, updated_at = $2 where onboarding_id = $1`, [
-            event.data.onboarding_id,
-            event.data.erased_at,
-          ]);
+          await client.query(
+            `update ${responses} set value = null, updated_at = $2 where onboarding_id = $1`,
+            [event.data.onboarding_id, event.data.erased_at],
+          );
           break;
         case 'client.erased':
           await client.query(`update ${responses} set value = null, updated_at = $2 where client_id = $1`, [

@@ -5,7 +5,9 @@ import type { DatabasePool } from '../shared/db/read-db.ts';
 import type { EventStore } from '../shared/event-store/event-store.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { PersonalDataVault } from '../shared/privacy/personal-data-vault.ts';
+import type { EventConsumers } from '../shared/subscriptions/consumers.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
+import type { DuePass } from './work/due-pass.ts';
 
 /** What the running parts share. Built once in services/runtime.ts (and in tests). */
 export interface ServiceContext {
@@ -20,4 +22,8 @@ export interface ServiceContext {
   projections: ProjectionRunner;
   /** Keys for personal data in events (crypto-shredding on erasure). */
   vault: PersonalDataVault;
+  /** The running event consumers (POST /admin/v1/work/drain waits for them). */
+  consumers: EventConsumers;
+  /** Work due by the service clock: run by the scheduler loop and by work/drain (services/work/due-pass.ts). */
+  duePasses: DuePass[];
 }

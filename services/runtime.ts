@@ -8,10 +8,14 @@ import { createReadDb } from '../shared/db/read-db.ts';
 import { createEventStore } from '../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { PersonalDataVault } from '../shared/privacy/personal-data-vault.ts';
+import { EventConsumers } from '../shared/subscriptions/consumers.ts';
 import { allProjections } from '../projections/all-projections.ts';
 import { ProjectionRunner } from '../projections/runner.ts';
 import { buildApp } from './api/app.ts';
+import { outboundDuePasses, startOutboundConsumers } from './automation/outbound-work.ts';
 import { startKafkaRelay } from './relay/start-relay.ts';
+import { onboardingTimersPass } from './scheduler/onboarding-timers-pass.ts';
+import { startScheduler } from './scheduler/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
 
 /** The shared parts over an open, migrated database. */
@@ -22,7 +26,7 @@ export async function createContext(
   databaseUrl: string,
 ): Promise<ServiceContext> {
   const eventStore = createEventStore(settings, pool, databaseUrl);
-  return {
+  const context: ServiceContext = {
     settings,
     logger,
     clock: settings.TEST_CLOCK ? new ManualClock() : systemClock,
@@ -31,11 +35,16 @@ export async function createContext(
     eventStore,
     projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
     vault: new PersonalDataVault(pool),
+    consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    duePasses: [onboardingTimersPass, ...outboundDuePasses],
   };
+  await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
+  return context;
 }
 
 /** Stops the background work (checkpoints are stored with every batch) and closes the pools. */
 export async function stopContext(context: ServiceContext): Promise<void> {
+  await context.consumers.stop();
   await context.projections.stop();
   await context.eventStore.close();
   await context.readDb.end();
@@ -70,12 +79,14 @@ export async function startService(
     const app = await buildApp(context);
     const url = await app.listen({ port: settings.PORT, host: settings.HOST });
     const relay = startKafkaRelay(context); // only when KAFKA_BROKERS is set
+    const scheduler = startScheduler(context); // timers due by the service clock, every few seconds
     return {
       app,
       context,
       url,
       async stop() {
         await app.close();
+        await scheduler.stop();
         await relay?.stop();
         await stopContext(context);
         await database.stop();

@@ -36,7 +36,7 @@ export interface KafkaRelayOptions {
  * service runs while the brokers are down and the relay catches up when they return.
  */
 export class KafkaRelay {
-  private readonly producer: Producer;
+  private producer: Producer;
   private readonly watch = new PositionWatch();
   private readonly pause = new Pause();
   private readonly source: string;
@@ -53,12 +53,7 @@ export class KafkaRelay {
     private readonly kafka: Kafka,
     private readonly options: KafkaRelayOptions,
   ) {
-    this.producer = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-    });
+    this.producer = this.createProducer();
     this.source = options.source ?? DEFAULT_CE_SOURCE;
     this.batchSize = options.batchSize ?? 500;
     this.checkpoint = options.checkpoint ?? RELAY_CHECKPOINT;
@@ -156,16 +151,31 @@ export class KafkaRelay {
    * whatever part of it had been written is delivered twice, which at least once allows.
    */
   private async resetProducer(cause: unknown): Promise<void> {
-    this.options.logger?.warn({ err: cause }, 'relay resets its idempotent producer');
+    this.options.logger?.warn({ err: cause }, 'relay replaces its idempotent producer');
     await this.producer.disconnect().catch(() => undefined);
+    // kafkajs keeps a producer's id across reconnects: only a new producer asks for a new one.
+    this.producer = this.createProducer();
     await this.producer.connect().catch(() => undefined);
   }
 
+  /** Idempotent: acks from all in-sync replicas, one request in flight, retries without duplicates. */
+  private createProducer(): Producer {
+    return this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  }
+
   private async readCheckpoint(): Promise<bigint> {
-    await this.pool.query('insert into checkpoints (name) values ($1) on conflict do nothing', [this.checkpoint]);
-    const result = await this.pool.query<{ position: string }>('select position from checkpoints where name = $1', [
+    await this.pool.query('insert into checkpoints (name) values ($1) on conflict do nothing', [
       this.checkpoint,
     ]);
+    const result = await this.pool.query<{ position: string }>(
+      'select position from checkpoints where name = $1',
+      [this.checkpoint],
+    );
     return BigInt(result.rows[0]?.position ?? 0);
   }
 
@@ -181,18 +191,26 @@ export class KafkaRelay {
         topics: [{ topic: this.options.topic, numPartitions: this.options.partitions ?? 6 }],
       });
     } catch (error) {
-      this.options.logger?.warn({ err: error, topic: this.options.topic }, 'could not check or create the topic');
+      this.options.logger?.warn(
+        { err: error, topic: this.options.topic },
+        'could not check or create the topic',
+      );
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
   }
 }
 
-const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH']);
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
 
 /** A produce error that only a new producer id cures (kafkajs may wrap it in a retry error). */
 function isProducerStateError(error: unknown): boolean {
-  for (let current = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined; current; ) {
+  let current = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
     if (typeof current.type === 'string' && PRODUCER_STATE_ERRORS.has(current.type)) return true;
     current = (current.originalError ?? current.cause) as typeof current;
   }

@@ -54,6 +54,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const speedFlags = options.fast
     ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
     : [];
+  // The last lines PostgreSQL wrote, for the error when it does not start.
+  const recent: string[] = [];
+  const log = (message: unknown) => {
+    recent.push(message instanceof Error ? `${message.message}\n` : String(message));
+    if (recent.length > 20) recent.shift();
+    options.onLog?.(message);
+  };
   const server = new EmbeddedPostgres({
     databaseDir,
     user: USER,
@@ -72,11 +79,20 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       'max_connections=300',
       ...speedFlags,
     ],
-    onLog: options.onLog ?? (() => undefined),
-    onError: options.onLog ?? (() => undefined),
+    onLog: log,
+    onError: log,
   });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  try {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  } catch (error) {
+    // The package rejects without a reason when PostgreSQL exits; its own log says why
+    // (for example another server already running on this DATA_DIR).
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    throw new Error(`PostgreSQL did not start on ${databaseDir}${reason}\n${recent.join('').trim()}`, {
+      cause: error,
+    });
+  }
 
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const urlFile = databaseUrlFile(options.dataDir);
@@ -89,7 +105,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       running.delete(stop);
       if (running.size === 0) removeSignalHandlers();
       // Only remove the file when it is still ours (a later server may have written its own).
-      if ((await readEmbeddedDatabaseUrl(options.dataDir)) === url) await unlink(urlFile).catch(() => undefined);
+      if ((await readEmbeddedDatabaseUrl(options.dataDir)) === url)
+        await unlink(urlFile).catch(() => undefined);
       if (child && (child.exitCode !== null || child.signalCode !== null)) {
         // PostgreSQL has already stopped (for example a SIGTERM sent to the whole process
         // group made it shut down once the last session ended): the package would wait

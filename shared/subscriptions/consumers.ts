@@ -87,6 +87,8 @@ export class EventConsumers {
  */
 async function committedHead({ eventStore, pool }: ConsumerDeps): Promise<bigint> {
   if (eventStore.kind !== 'postgres') return eventStore.headPosition();
-  const result = await pool.query<{ position: string | null }>('select max(position) as position from events');
+  const result = await pool.query<{ position: string | null }>(
+    'select max(position) as position from events',
+  );
   return BigInt(result.rows[0]?.position ?? 0);
 }

@@ -1,5 +1,5 @@
 import type { Admin, Consumer, Kafka } from 'kafkajs';
-import { inTransaction, type Pool } from '../db/pool.ts';
+import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../logger.ts';
 import { fromKafkaMessage, NotAnEventMessageError } from './cloud-events.ts';
 import { assertConsumerName, wants, type EventConsumer, type RunningConsumer } from './event-consumer.ts';
@@ -29,8 +29,11 @@ class StoppingError extends Error {}
  * by their dedupe rows.
  *
  * `caughtUp(position)` waits until the relay's checkpoint has reached `position` (so the
- * event is on the topic), then until the group's committed offset of every partition has
- * reached that partition's end.
+ * event is on the topic), then until the consumer has handled every partition up to its
+ * end. The offsets it compares are its own (`kafka_consumer_offsets`, written in the
+ * handling transaction), so the answer covers every instance of the group and restarts,
+ * and needs no group-offset API of the broker (mokapi refuses OffsetFetch from a client
+ * that is not a member of the group).
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
@@ -45,19 +48,34 @@ export async function startKafkaConsumer(
   await client.subscribe({ topic, fromBeginning: true });
   await client.run({
     eachMessage: async ({ message, partition, heartbeat }) => {
+      const next = String(BigInt(message.offset) + 1n);
+      const recordOffset = (db: Pick<PoolClient, 'query'>) =>
+        db.query(
+          `insert into kafka_consumer_offsets (consumer, topic, partition, next_offset) values ($1, $2, $3, $4)
+           on conflict (consumer, topic, partition) do update
+           set next_offset = greatest(kafka_consumer_offsets.next_offset, excluded.next_offset), updated_at = now()`,
+          [consumer.name, topic, partition, next],
+        );
       let event;
       try {
         event = fromKafkaMessage(message);
       } catch (error) {
         if (!(error instanceof NotAnEventMessageError)) throw error;
         log?.warn({ partition, offset: message.offset, reason: error.message }, 'skipping a foreign message');
+        await recordOffset(pool);
         return;
       }
-      if (!wants(consumer, event.type)) return;
-      for (let failures = 0; ; ) {
+      if (!wants(consumer, event.type)) {
+        await recordOffset(pool);
+        return;
+      }
+      for (let failures = 0; ;) {
         if (stopping) throw new StoppingError('consumer stopping; the message is offered again');
         try {
-          await inTransaction(pool, (tx) => handleOnce(tx, consumer, event));
+          await inTransaction(pool, async (tx) => {
+            await handleOnce(tx, consumer, event);
+            await recordOffset(tx);
+          });
           return;
         } catch (error) {
           failures++;
@@ -79,12 +97,14 @@ export async function startKafkaConsumer(
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   const relayCheckpoint = async () => {
-    const result = await pool.query<{ position: string }>('select position from checkpoints where name = $1', [
-      RELAY_CHECKPOINT,
-    ]);
+    const result = await pool.query<{ position: string }>(
+      'select position from checkpoints where name = $1',
+      [RELAY_CHECKPOINT],
+    );
     return BigInt(result.rows[0]?.position ?? 0);
   };
 
+  /** Every partition's end offset reached by this consumer's recorded offsets (any instance). */
   const groupAtEnd = async () => {
     admin ??= (async () => {
       const created = kafka.admin();
@@ -96,16 +116,12 @@ export async function startKafkaConsumer(
       throw error;
     });
     const ends = await connected.fetchTopicOffsets(topic);
-    // A group the coordinator does not know yet (still joining) has committed nothing.
-    const [committed] = await connected
-      .fetchOffsets({ groupId: consumer.name, topics: [topic] })
-      .catch((error: { type?: string }) => {
-        if (error.type === 'UNKNOWN_MEMBER_ID' || error.type === 'GROUP_ID_NOT_FOUND') return [];
-        throw error;
-      });
-    const offsetOf = (partition: number) =>
-      BigInt(committed?.partitions.find((entry) => entry.partition === partition)?.offset ?? '-1');
-    return ends.every((end) => BigInt(end.high) === 0n || offsetOf(end.partition) >= BigInt(end.high));
+    const recorded = await pool.query<{ partition: number; next_offset: string }>(
+      'select partition, next_offset from kafka_consumer_offsets where consumer = $1 and topic = $2',
+      [consumer.name, topic],
+    );
+    const offsets = new Map(recorded.rows.map((row) => [row.partition, BigInt(row.next_offset)]));
+    return ends.every((end) => BigInt(end.high) <= (offsets.get(end.partition) ?? BigInt(end.low)));
   };
 
   return {

@@ -21,7 +21,8 @@ export interface KafkaStreamSettings {
   source: string;
 }
 
-const blank = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+const blank = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
 
 const schema = z.object({
   KAFKA_TOPIC: z
@@ -46,7 +47,10 @@ const schema = z.object({
     .pipe(z.string().min(1).default(DEFAULT_CE_SOURCE)),
 });
 
-export function kafkaStreamSettings(brokers: string[], env: NodeJS.ProcessEnv = process.env): KafkaStreamSettings {
+export function kafkaStreamSettings(
+  brokers: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): KafkaStreamSettings {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);

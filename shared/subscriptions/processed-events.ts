@@ -7,7 +7,11 @@ import type { EventConsumer } from './event-consumer.ts';
  * handler, or does nothing when the event id was handled before (a duplicate delivery).
  * The dedupe row and the consumer's writes commit or roll back together.
  */
-export async function handleOnce(tx: PoolClient, consumer: EventConsumer, event: RecordedEvent): Promise<boolean> {
+export async function handleOnce(
+  tx: PoolClient,
+  consumer: EventConsumer,
+  event: RecordedEvent,
+): Promise<boolean> {
   const inserted = await tx.query(
     `insert into processed_events (consumer, event_id, position) values ($1, $2, $3)
      on conflict (consumer, event_id) do nothing`,

@@ -184,7 +184,11 @@ describe('log consumer adapter', () => {
   });
 
   test('drain waits until every consumer has handled the log head', async () => {
-    const consumers = new EventConsumers({ settings: { KAFKA_BROKERS: [] }, pool: database.pool, eventStore: store });
+    const consumers = new EventConsumers({
+      settings: { KAFKA_BROKERS: [] },
+      pool: database.pool,
+      eventStore: store,
+    });
     const a = recordingConsumer(`drain-a-${randomUUID().slice(0, 8)}`);
     const b = recordingConsumer(`drain-b-${randomUUID().slice(0, 8)}`, { eventTypes: ['test.none'] });
     const started = await Promise.all([consumers.start(a.consumer), consumers.start(b.consumer)]);
@@ -192,7 +196,9 @@ describe('log consumer adapter', () => {
     const ids = await appendEvents(25, ['d-a', 'd-b']);
 
     const result = await consumers.drain(10_000);
-    const committed = await database.pool.query<{ position: string }>('select max(position) as position from events');
+    const committed = await database.pool.query<{ position: string }>(
+      'select max(position) as position from events',
+    );
     expect(result).toEqual({ drained: true, position: BigInt(committed.rows[0]!.position), pending: [] });
     expect(a.calls.map((event) => event.id)).toEqual(await logOrder(ids));
     expect(b.calls).toHaveLength(0);

@@ -41,15 +41,19 @@ function capturingLogger(): { logger: Logger; lines: LogLine[] } {
 
 /** A plain request on its own connection (no keep-alive), resolving with status, headers and body. */
 function request(url: string, path: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const call = http.get(`${url}${path}`, { agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
-    });
-    call.on('error', reject);
-  });
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const call = http.get(`${url}${path}`, { agent: false }, (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      });
+      call.on('error', reject);
+    },
+  );
 }
 
 function connects(port: number): Promise<boolean> {
@@ -99,7 +103,11 @@ describe('health checks (startTestService)', () => {
     try {
       const response = await app.inject({ method: 'GET', url: '/readyz' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ status: 'not_ready', database: 'unreachable', event_store: 'unreachable' });
+      expect(response.json()).toEqual({
+        status: 'not_ready',
+        database: 'unreachable',
+        event_store: 'unreachable',
+      });
       expect(response.headers['x-request-id']).toMatch(UUID);
       // Alive all the same.
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
@@ -112,7 +120,9 @@ describe('health checks (startTestService)', () => {
 
   it('GET /readyz answers 503 when only the event store is unreachable', async () => {
     const eventStore = Object.create(service.context.eventStore) as ServiceContext['eventStore'];
-    Object.defineProperty(eventStore, 'ping', { value: () => Promise.reject(new Error('connection refused')) });
+    Object.defineProperty(eventStore, 'ping', {
+      value: () => Promise.reject(new Error('connection refused')),
+    });
     const app = await buildApp({ ...service.context, eventStore });
     try {
       const response = await app.inject({ method: 'GET', url: '/readyz' });
@@ -186,7 +196,11 @@ describe('request ids, logging and graceful shutdown (the app over real HTTP)', 
       expect(messages, paths[index]).toContain('request completed');
     }
     const own = lines.filter((line) => line.reqId === ids[2]);
-    expect(own.map((line) => line.msg)).toEqual(['incoming request', 'handler says hello', 'request completed']);
+    expect(own.map((line) => line.msg)).toEqual([
+      'incoming request',
+      'handler says hello',
+      'request completed',
+    ]);
     expect(lines.filter((line) => line.reqId === ids[3]).map((line) => line.msg)).toContain('request failed');
     // Every line about a request names its request.
     for (const line of lines.filter((l) => l.req !== undefined || l.res !== undefined)) {
@@ -230,13 +244,18 @@ describe('request ids, logging and graceful shutdown (the app over real HTTP)', 
 
     // Then the background work stops with its checkpoints stored, and the pools close.
     const id = randomUUID();
-    const appended = await context.eventStore.append(`shutdown-${id}`, [{ type: 'noted', data: {} }], 'no_stream');
+    const appended = await context.eventStore.append(
+      `shutdown-${id}`,
+      [{ type: 'noted', data: {} }],
+      'no_stream',
+    );
     expect(await context.projections.waitForPosition(appended.position)).toBe(true);
     await stopContext(context);
     const check = createPool(database.url, 1);
     try {
       const checkpoints = await check.query<{ position: string }>('select position from checkpoints');
-      for (const row of checkpoints.rows) expect(BigInt(row.position)).toBeGreaterThanOrEqual(appended.position);
+      for (const row of checkpoints.rows)
+        expect(BigInt(row.position)).toBeGreaterThanOrEqual(appended.position);
     } finally {
       await check.end();
     }

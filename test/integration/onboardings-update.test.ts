@@ -61,6 +61,8 @@ async function completed() {
   await saveAnswer(service, id, token, step1!.fieldIds[0]!);
   await submitStep(service, id, token, step1!.stepId);
   expect(await status(id)).toBe('completed');
+  // Completion cancels the pending reminders.
+  expect((await timers(service, id)).map((timer) => timer.status)).toEqual(['cancelled', 'cancelled']);
   return id;
 }
 

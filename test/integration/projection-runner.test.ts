@@ -71,8 +71,11 @@ async function statsProjection(options: StatsOptions = {}, suffix = randomUUID()
       )
     ).rows;
   const applications = async () =>
-    (await database.pool.query<{ event_id: string; tag: string | null }>(`select event_id, tag from ${applied}`))
-      .rows;
+    (
+      await database.pool.query<{ event_id: string; tag: string | null }>(
+        `select event_id, tag from ${applied}`,
+      )
+    ).rows;
   const checkpoint = async () => {
     const result = await database.pool.query<{ position: string }>(
       'select position from checkpoints where name = $1',
@@ -207,19 +210,20 @@ describe('projection runner', () => {
     const writers = 4;
     const perWriter = 100;
     const streams = new Map<string, number>();
+    let last = 0n;
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
         for (let n = 0; n < perWriter; n++) {
           const stream = one.stream(`${(w * 7 + n) % 10}`);
-          await store.append(stream, events(`t${n % 3}`), 'any');
+          const { position } = await store.append(stream, events(`t${n % 3}`), 'any');
+          if (position > last) last = position;
           streams.set(stream, (streams.get(stream) ?? 0) + 1);
           if (n % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 2));
         }
       }),
     );
-    const head = await store.headPosition();
-    expect(await runnerOne.waitForPosition(head, 15_000)).toBe(true);
-    expect(await runnerTwo.waitForPosition(head, 15_000)).toBe(true);
+    expect(await runnerOne.waitForPosition(last, 15_000)).toBe(true);
+    expect(await runnerTwo.waitForPosition(last, 15_000)).toBe(true);
 
     const applications = await one.applications();
     expect(applications).toHaveLength(writers * perWriter);
@@ -228,7 +232,7 @@ describe('projection runner', () => {
     expect(Object.fromEntries(rows.map((row) => [row.stream_id, row.events]))).toEqual(
       Object.fromEntries(streams),
     );
-    expect(await one.checkpoint()).toBe(head);
+    expect(await one.checkpoint()).toBeGreaterThanOrEqual(last);
   });
 
   it('stop() lets the batch in flight finish and leaves its checkpoint stored', async () => {

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { readTopic, startMokapi, type Mokapi, type ReceivedMessage } from '../helpers/mokapi.ts';
 
 const TOPIC = DEFAULT_TOPIC;
-const DEBUG = createLogger('warn');
+const DEBUG = process.env.TEST_LOG_LEVEL ? createLogger(process.env.TEST_LOG_LEVEL) : undefined;
 
 let mokapi: Mokapi;
 let database: TestDatabase;
@@ -229,8 +229,9 @@ describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () =
     const firstEvents = await allEvents();
     const at200 = firstEvents[199]!.position;
 
-    // Batches of 50: stop as soon as 200 events are acknowledged.
-    let relay = startRelay(50);
+    // One event per produce request (mokapi 0.52 mishandles the sequence numbers of a second
+    // multi-record batch; see the next test): stop as soon as 200 events are acknowledged.
+    let relay = startRelay(1);
     expect(await relay.waitForPosition(at200, 20_000)).toBe(true);
     await relay.stop();
     const stoppedAt = relay.position;
@@ -246,7 +247,7 @@ describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () =
     ]);
 
     const second = await appendEvents(300, streams);
-    relay = startRelay(50);
+    relay = startRelay(1);
     expect(await relay.waitForPosition(await head(), 30_000)).toBe(true);
 
     const everything = [...first, ...second];
@@ -260,5 +261,17 @@ describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () =
     );
     expect(messages.length).toBe(900 + republished.length);
     expectOrderedPerKey(messages);
+  });
+
+  test('a producer whose sequence numbers the broker refuses is replaced, and nothing is lost or doubled', async () => {
+    // mokapi 0.52 answers OUT_OF_ORDER_SEQUENCE_NUMBER to every multi-record batch after a
+    // producer's first one on a partition: the relay must get a new producer id and resend.
+    const ids = await appendEvents(30, ['onboarding-single']);
+    const relay = startRelay(10);
+    expect(await relay.waitForPosition(await head(), 20_000)).toBe(true);
+    expect(mokapi.logs()).toMatch(/expected sequence number/);
+
+    const messages = await readTopic(mokapi.brokers, TOPIC, until(ids), 20_000);
+    expect(messages.map((message) => message.headers.ce_id)).toEqual(ids);
   });
 });

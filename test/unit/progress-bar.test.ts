@@ -15,7 +15,13 @@ describe('progress bar', () => {
   it('shows bar, percent, done/total and rate', () => {
     const clock = fakeClock();
     const { stream } = fakeStream(false);
-    const bar = new ProgressBar(4000, { label: 'rebuild', unit: 'events', stream, width: 10, now: clock.now });
+    const bar = new ProgressBar(4000, {
+      label: 'rebuild',
+      unit: 'events',
+      stream,
+      width: 10,
+      now: clock.now,
+    });
     clock.advance(2000);
     bar.update(1000);
     expect(bar.render()).toBe('rebuild [███░░░░░░░]  25% 1,000/4,000 events 500 events/s');

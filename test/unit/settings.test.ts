@@ -97,9 +97,9 @@ describe('each setting', () => {
 
   it('KAFKA_BROKERS: a comma-separated list of host:port', () => {
     expect(loadSettings({ KAFKA_BROKERS: 'kafka:9092' }).KAFKA_BROKERS).toEqual(['kafka:9092']);
-    expect(loadSettings({ KAFKA_BROKERS: ' a:9092, b.example.com:19092 ,,[::1]:9092 ' }).KAFKA_BROKERS).toEqual(
-      ['a:9092', 'b.example.com:19092', '[::1]:9092'],
-    );
+    expect(
+      loadSettings({ KAFKA_BROKERS: ' a:9092, b.example.com:19092 ,,[::1]:9092 ' }).KAFKA_BROKERS,
+    ).toEqual(['a:9092', 'b.example.com:19092', '[::1]:9092']);
   });
 
   it('SMTP_URL: an smtp:// or smtps:// URL', () => {
@@ -184,7 +184,9 @@ describe('bad values stop the start with a message naming the variable', () => {
   });
 
   it('says what a boolean expects', () => {
-    expect(refusal({ TRUST_PROXY: 'maybe' })).toContain('TRUST_PROXY="maybe": expected on/off, true/false or 1/0');
+    expect(refusal({ TRUST_PROXY: 'maybe' })).toContain(
+      'TRUST_PROXY="maybe": expected on/off, true/false or 1/0',
+    );
   });
 
   it('names every bad variable at once', () => {

@@ -3,7 +3,12 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { handleError } from '../error-handler.ts';
 import { adminApiKeyRoutes } from './admin-api-key-routes.ts';
+import { clientErasureRoutes } from './client-erasure-routes.ts';
+import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
+import { emailsRoutes } from './emails-routes.ts';
+import { operatorOnboardingRoutes } from './operator-onboarding-routes.ts';
 import { adminTokenCheck } from './admin-auth.ts';
+import { automationRulesRoutes } from './automation-rules-routes.ts';
 import { adminTeamRoutes } from './admin-team-routes.ts';
 import { adminTemplateRoutes } from './admin-template-routes.ts';
 
@@ -20,6 +25,11 @@ export const adminRoutePlugins: AdminRoutePlugin[] = [
   adminTeamRoutes,
   adminApiKeyRoutes,
   adminTemplateRoutes,
+  operatorOnboardingRoutes,
+  clientErasureRoutes,
+  emailsRoutes,
+  clockAndWorkRoutes,
+  automationRulesRoutes,
 ];
 
 /** The operator API; registered with prefix /admin/v1 in services/api/routes.ts. */

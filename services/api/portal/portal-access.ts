@@ -1,7 +1,11 @@
 import type { Clock } from '../../../shared/clock.ts';
 import { readOnboarding } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import type { Pool } from '../../../shared/db/pool.ts';
-import { CLIENT_TOKEN_PATTERN, hashClientToken, verifyPin } from '../../../shared/domain/onboarding/link-secrets.ts';
+import {
+  CLIENT_TOKEN_PATTERN,
+  hashClientToken,
+  verifyPin,
+} from '../../../shared/domain/onboarding/link-secrets.ts';
 import { ERROR_TEXTS, type Onboarding } from '../../../shared/domain/onboarding/onboarding-decider.ts';
 import type { EventStore } from '../../../shared/event-store/event-store.ts';
 import { ApiError, codedError } from '../../../shared/http/api-error.ts';
@@ -103,7 +107,8 @@ export class PortalAccess {
 
   private countFailure(tokenHash: string, windowStart: number): void {
     if (this.failures.size > 10_000) {
-      for (const [key, value] of this.failures) if (value.windowStart !== windowStart) this.failures.delete(key);
+      for (const [key, value] of this.failures)
+        if (value.windowStart !== windowStart) this.failures.delete(key);
     }
     const entry = this.failures.get(tokenHash) ?? { windowStart, count: 0 };
     entry.count++;

@@ -324,7 +324,7 @@ export async function onboardingsRoutes(plain: FastifyInstance, { context }: { c
           ...publicErrorResponses({ validation: 'invalid_body', body: true }),
           ...commandErrors({
             400: 'invalid_body, invalid_assignee, invalid_deadline or invalid_idempotency_key',
-            404: 'target_unavailable (unknown, another team’s, or archived)',
+            404: "target_unavailable (unknown, another team's, or archived)",
           }),
           409: codedOrForce.describe('invalid_state or external_command_conflict'),
         },
@@ -371,7 +371,7 @@ export async function onboardingsRoutes(plain: FastifyInstance, { context }: { c
           ...commandErrors({
             400: 'invalid_body, invalid_payment (details), payment_not_connected or invalid_idempotency_key',
             403: 'api_key_scope_denied, api_key_plan_required, payment_plan_required, sending_paused or limit_reached',
-            404: 'target_unavailable (unknown, another team’s, or archived) or client_scope_missing',
+            404: "target_unavailable (unknown, another team's, or archived) or client_scope_missing",
             410: 'client_erasure_pending',
           }),
           409: codedOrForce.describe(

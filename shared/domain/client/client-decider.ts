@@ -111,7 +111,7 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
         if (state.status === 'absent') return state;
         return { ...state, status: 'erased', erasedAt: event.data.erased_at };
       default: {
-        const _exhaustive: never = event.type;
+        const _exhaustive: never = event;
         return state;
       }
     }
@@ -123,7 +123,7 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
       case 'EraseClient':
         return erase(command, state);
       default: {
-        const _exhaustive: never = command.type;
+        const _exhaustive: never = command;
         throw new DomainError('unknown_command');
       }
     }

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import type { Deadline } from './onboarding-events.ts';
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,4 +34,4 @@ export function usageMonth(now: Date, timezone: string): string {
 
 /** A time zone luxon knows, else UTC (a team's setting is validated where it is written). */
 export const knownZone = (timezone: string | null | undefined): string =>
-  timezone && DateTime.now().setZone(timezone).isValid ? timezone : 'UTC';
+  timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC';

@@ -213,7 +213,7 @@ const base = (state: Onboarding) => ({ onboarding_id: state.id, team_id: state.t
 /** The error texts of the API (codes map to statuses in the route's error table). */
 export const ERROR_TEXTS = {
   target_unavailable: 'Onboarding not found',
-  invalid_state: 'This change is not allowed in the onboarding’s current status',
+  invalid_state: 'This change is not allowed in the current status of the onboarding',
   template_missing: 'Template not found',
   client_scope_missing: 'Client not found',
   client_erasure_pending: 'Client has been erased',

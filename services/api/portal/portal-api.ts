@@ -1,0 +1,25 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { MAX_FILE_BYTES } from '../../../shared/files/onboarding-files.ts';
+import type { ServiceContext } from '../../context.ts';
+import { portalRoutes } from './portal-routes.ts';
+
+/**
+ * The client portal API; registered with prefix /portal/v1 in services/api/routes.ts. No
+ * API key: the client access token in the path is the credential (plus the link's PIN).
+ * Error bodies are the full ones of the onboarding endpoints (services/api/error-handler.ts).
+ */
+export async function portalApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
+  // File uploads (multipart/form-data): one file of at most MAX_FILE_BYTES per request.
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, fields: 20, parts: 30 } });
+
+  // A POST without a body may still say application/json (steps/:id/submit): an empty body is no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return defaultJson(request, body as string, done);
+  });
+
+  await app.register(portalRoutes, { context });
+}

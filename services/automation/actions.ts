@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { inTransaction } from '../../shared/db/pool.ts';
+import { fillPlaceholders } from '../../shared/domain/automation-rule/placeholders.ts';
+import { safePost } from '../../shared/net/safe-http.ts';
+import type { ServiceContext } from '../context.ts';
+import { judge, outboundOptions } from '../hooks/outbound.ts';
+import type { FinishRun, QueuedRun } from './automation-queue.ts';
+import {
+  firmName,
+  isValidEmail,
+  onboardingFacts,
+  placeholderValues,
+  SERVICE_SENDER_NAME,
+  teamRow,
+} from './run-facts.ts';
+
+/**
+ * Send webhook: POST of the body built when the event occurred, with
+ * `Content-Type: application/json`, `X-Service-Event-Id` and `Idempotency-Key` (both the
+ * body's id); no signature header. The same id and body on every retry.
+ */
+export async function sendWebhook(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+  if (run.action.type !== 'send_webhook' || run.request_body === null) {
+    throw new Error(`run ${run.id} is not a webhook run with a body`);
+  }
+  const attemptAt = context.clock.now();
+  const outcome = await safePost(
+    {
+      url: run.action.url,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Service-Event-Id': run.id,
+        'Idempotency-Key': run.id,
+      },
+      body: run.request_body,
+    },
+    outboundOptions(context),
+  );
+  await inTransaction(context.pool, (tx) => finish(tx, judge(outcome, attemptAt)));
+}
+
+const NO_EMAIL = 'client has no valid email address';
+
+/**
+ * Send email: to the onboarding's client, from the firm name, plain text (line breaks kept,
+ * HTML shown as typed), placeholders filled now. Queued in mail_outbox (kind automation)
+ * in the transaction that records the run as succeeded; the mailer sends it. A client
+ * without a valid email address (none, erased) stops the run without retry.
+ */
+export async function sendEmail(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+  if (run.action.type !== 'send_email') throw new Error(`run ${run.id} is not a send_email run`);
+  const { subject, body } = run.action;
+  await inTransaction(context.pool, async (tx) => {
+    const team = await teamRow(tx, run.team_id);
+    const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
+    if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
+    const to = facts.client_email;
+    if (!isValidEmail(to)) return finish(tx, { kind: 'stop', reason: NO_EMAIL, status: null });
+    const from = firmName(team);
+    const values = placeholderValues(facts, from, run.trigger, {
+      date_format: facts.client_date_format ?? team.date_format,
+      timezone: facts.client_timezone ?? team.timezone,
+    });
+    await queueMail(tx, {
+      teamId: run.team_id,
+      kind: 'automation',
+      to,
+      fromName: from,
+      subject: oneLine(fillPlaceholders(subject, values)),
+      text: fillPlaceholders(body, values),
+      onboardingId: run.onboarding_id,
+      at: context.clock.now(),
+    });
+    await finish(tx, { kind: 'succeeded', status: null });
+  });
+}
+
+export const notificationSubject = (teamName: string) => `[${teamName}] Workflow notification`;
+
+/** The body of Notify team member: the heading, the message, a line naming the rule's team. */
+export const notificationText = (teamName: string, message: string) =>
+  ['Workflow notification', '', message, '', `Sent by an automation rule of the team ${teamName}.`].join('\n');
+
+/**
+ * Notify team member: emailed from the service itself (SERVICE_SENDER_NAME) to the member,
+ * subject `[<team name>] Workflow notification`; placeholders filled now ({{team_name}} is
+ * the team's name). A member who left the team since stops the run without retry.
+ */
+export async function notifyMember(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+  if (run.action.type !== 'notify_member') throw new Error(`run ${run.id} is not a notify_member run`);
+  const { member_id: memberId, message } = run.action;
+  await inTransaction(context.pool, async (tx) => {
+    const team = await teamRow(tx, run.team_id);
+    const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
+    if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
+    const member = await tx.query<{ email: string }>(
+      'select email from team_members where id = $1 and team_id = $2 and removed_at is null',
+      [memberId, run.team_id],
+    );
+    const to = member.rows[0]?.email;
+    if (!to) return finish(tx, { kind: 'stop', reason: 'team member left the team', status: null });
+    if (!isValidEmail(to)) return finish(tx, { kind: 'stop', reason: 'team member has no valid email address', status: null });
+    const values = placeholderValues(facts, team.name, run.trigger, team);
+    await queueMail(tx, {
+      teamId: run.team_id,
+      kind: 'notification',
+      to,
+      fromName: SERVICE_SENDER_NAME,
+      subject: notificationSubject(team.name),
+      text: notificationText(team.name, fillPlaceholders(message, values)),
+      onboardingId: run.onboarding_id,
+      at: context.clock.now(),
+    });
+    await finish(tx, { kind: 'succeeded', status: null });
+  });
+}
+
+/** A subject is one line: line breaks a placeholder brought in become spaces. */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+
+interface Mail {
+  teamId: string;
+  kind: 'automation' | 'notification';
+  to: string;
+  fromName: string;
+  subject: string;
+  text: string;
+  onboardingId: string;
+  at: Date;
+}
+
+async function queueMail(tx: Parameters<FinishRun>[0], mail: Mail): Promise<void> {
+  await tx.query(
+    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, null, $9, 'queued')`,
+    [randomUUID(), mail.teamId, mail.kind, mail.to, mail.fromName, mail.subject, mail.text, mail.onboardingId, mail.at],
+  );
+}

@@ -1,0 +1,158 @@
+import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
+import type { AutomationAction } from '../../shared/domain/automation-rule/automation-rule-events.ts';
+import { MAX_ATTEMPTS, nextAttemptAt } from '../../shared/domain/automation-rule/run-policy.ts';
+import { hasAutomations, isPlan } from '../../shared/domain/team/plans.ts';
+import type { ServiceContext } from '../context.ts';
+import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
+import type { DuePass } from '../work/due-pass.ts';
+import { notifyMember, sendEmail, sendWebhook } from './actions.ts';
+import { createOnboardingAction } from './create-onboarding-action.ts';
+
+/**
+ * The automation queue (client-onboarding-api.md, Run rules; table automation_runs). Runs
+ * are queued by the automation-rules consumer; `runDueAutomationActions` works the ones
+ * due by the service clock: at every 5-minute pass (the scheduler loop looks every few
+ * seconds; POST /admin/v1/work/drain runs it too). Each run:
+ *
+ * 1. the team's plan is checked again: without automations the run is skipped (state
+ *    skipped), not retried, and the latest-run line stays as it was;
+ * 2. the action runs from the copy taken when the event occurred;
+ * 3. the verdict moves the run (queued -> succeeded | failed+retrying | failed+stopped;
+ *    failed+retrying -> succeeded | failed+retrying | failed+stopped; at most 10 attempts,
+ *    the wait roughly doubling, shared/domain/automation-rule/run-policy.ts) and writes the
+ *    rule's latest-run line, in the same transaction as the action's own writes (the
+ *    email queued, the onboarding sent).
+ *
+ * Runs are independent: they run side by side and one failure does not stop another. A
+ * worker holds a run with a lease (database clock) while it works on it; a run whose
+ * worker died is taken again when the lease ends (at least once; a Send webhook repeats
+ * the same id and body).
+ */
+
+export interface QueuedRun {
+  id: string;
+  rule_id: string;
+  team_id: string;
+  rule_name: string;
+  trigger: string;
+  event_id: string;
+  onboarding_id: string;
+  action: AutomationAction;
+  request_body: string | null;
+  attempts: number;
+  created_onboarding_id: string | null;
+}
+
+/** Writes the verdict of the run's attempt (and the latest-run line) inside `tx`. */
+export type FinishRun = (tx: PoolClient, verdict: AttemptVerdict) => Promise<void>;
+
+const BATCH = 25;
+const LEASE = "interval '5 minutes'";
+
+/** Works every run due by `now` (service clock); resolves to the number of runs worked (skipped included). */
+export function runDueAutomationActions(context: ServiceContext, now: Date = context.clock.now()): Promise<number> {
+  return oneAtATime(context, 'automation-queue', async () => {
+    let worked = 0;
+    for (;;) {
+      const { rows } = await context.pool.query<QueuedRun>(
+        `update automation_runs set leased_until = now() + ${LEASE}
+         where id in (
+           select id from automation_runs
+           where state in ('queued', 'failed') and next_attempt_at <= $1
+             and (leased_until is null or leased_until < now())
+           order by next_attempt_at, queued_at, id
+           limit $2
+           for update skip locked)
+         returning id, rule_id, team_id, rule_name, trigger, event_id, onboarding_id, action, request_body,
+                   attempts, created_onboarding_id`,
+        [now, BATCH],
+      );
+      if (rows.length === 0) return worked;
+      await Promise.all(rows.map((run) => workRun(context, run)));
+      worked += rows.length;
+    }
+  });
+}
+
+export const automationQueuePass: DuePass = {
+  name: 'automation-queue',
+  runDue: (context) => runDueAutomationActions(context),
+};
+
+async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
+  const attemptAt = context.clock.now();
+  const finish: FinishRun = (tx, verdict) => finishRun(tx, run, verdict, attemptAt);
+  try {
+    const plan = await context.pool.query<{ plan: string }>('select plan from teams where id = $1', [run.team_id]);
+    const teamPlan = plan.rows[0]?.plan;
+    if (!teamPlan || !isPlan(teamPlan) || !hasAutomations(teamPlan)) {
+      await skipRun(context, run, attemptAt);
+      return;
+    }
+    switch (run.action.type) {
+      case 'send_webhook':
+        return await sendWebhook(context, run, finish);
+      case 'send_email':
+        return await sendEmail(context, run, finish);
+      case 'notify_member':
+        return await notifyMember(context, run, finish);
+      case 'create_onboarding':
+        return await createOnboardingAction(context, run, finish);
+      default: {
+        const unknown: never = run.action;
+        await inTransaction(context.pool, (tx) =>
+          finish(tx, { kind: 'stop', reason: `unknown action ${JSON.stringify(unknown)}`, status: null }),
+        );
+      }
+    }
+  } catch (error) {
+    context.logger.error({ err: error, runId: run.id, ruleId: run.rule_id }, 'automation run failed; retrying');
+    await inTransaction(context.pool, (tx) =>
+      finish(tx, { kind: 'retry', reason: 'internal error', status: null }),
+    ).catch((recordError: unknown) =>
+      context.logger.error({ err: recordError, runId: run.id }, 'could not record an automation run'),
+    );
+  }
+}
+
+async function skipRun(context: ServiceContext, run: QueuedRun, at: Date): Promise<void> {
+  await context.pool.query(
+    `update automation_runs
+     set state = 'skipped', failure = null, next_attempt_at = null, leased_until = null,
+         finished_at = $2, updated_at = $2
+     where id = $1`,
+    [run.id, at],
+  );
+}
+
+async function finishRun(tx: PoolClient, run: QueuedRun, verdict: AttemptVerdict, attemptAt: Date): Promise<void> {
+  const attempts = run.attempts + 1;
+  let state: 'succeeded' | 'failed';
+  let failure: 'retrying' | 'stopped' | null = null;
+  let next: Date | null = null;
+  if (verdict.kind === 'succeeded') state = 'succeeded';
+  else if (verdict.kind === 'stop' || attempts >= MAX_ATTEMPTS) {
+    state = 'failed';
+    failure = 'stopped';
+  } else {
+    state = 'failed';
+    failure = 'retrying';
+    next = nextAttemptAt(attemptAt, attempts, verdict.retryAfterSeconds);
+  }
+  const reason = verdict.kind === 'succeeded' ? null : verdict.reason;
+  await tx.query(
+    `update automation_runs
+     set state = $2, failure = $3, attempts = $4, next_attempt_at = $5, last_status_code = $6,
+         last_error = $7, leased_until = null, updated_at = $8,
+         finished_at = case when $5::timestamptz is null then $8::timestamptz else null end
+     where id = $1`,
+    [run.id, state, failure, attempts, next, verdict.status, reason, attemptAt],
+  );
+  await tx.query(
+    `insert into automation_rule_latest_runs (rule_id, team_id, run_id, outcome, reason, ran_at)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (rule_id) do update
+       set run_id = excluded.run_id, outcome = excluded.outcome, reason = excluded.reason, ran_at = excluded.ran_at`,
+    [run.rule_id, run.team_id, run.id, failure ?? 'succeeded', reason, attemptAt],
+  );
+}

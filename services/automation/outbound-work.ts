@@ -1,0 +1,27 @@
+import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
+import type { ServiceContext } from '../context.ts';
+import { hookDeliveriesConsumer, hookDeliveriesPass } from '../hooks/hook-deliveries.ts';
+import { mailerPass } from '../mailer/mailer.ts';
+import type { DuePass } from '../work/due-pass.ts';
+import { automationQueuePass } from './automation-queue.ts';
+import { automationRulesConsumer } from './automation-consumer.ts';
+
+/**
+ * What issue 6's outbound side adds to a running service (services/runtime.ts):
+ *
+ * - consumers on the subscription port: `hook-deliveries` (queues a delivery per
+ *   subscription) and `automation-rules` (keeps the rules, queues action runs);
+ * - due passes (the scheduler loop and POST /admin/v1/work/drain): hook deliveries due
+ *   (`deliverDueHooks`), the automation queue (`runDueAutomationActions`, on the 5-minute
+ *   passes) and the mailer (`sendQueuedMail`, only with SMTP_URL), in that order so that
+ *   mail an action queues goes out in the same round.
+ */
+export const outboundDuePasses: DuePass[] = [hookDeliveriesPass, automationQueuePass, mailerPass];
+
+export function outboundConsumers(context: ServiceContext): EventConsumer[] {
+  return [hookDeliveriesConsumer(context), automationRulesConsumer(context)];
+}
+
+export async function startOutboundConsumers(context: ServiceContext): Promise<void> {
+  for (const consumer of outboundConsumers(context)) await context.consumers.start(consumer);
+}

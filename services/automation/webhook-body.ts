@@ -1,0 +1,107 @@
+import type { Onboarding } from '../../shared/domain/onboarding/onboarding-decider.ts';
+import type {
+  OnboardingOverdue,
+  PaymentSucceeded,
+  SignatureSigned,
+} from '../../shared/domain/onboarding/onboarding-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
+import { isoMicros } from '../hooks/event-moment.ts';
+
+/**
+ * The Send webhook body (client-onboarding-api.md, Send webhook request), built when the
+ * trigger event is handled, from the values of that moment, and sent unchanged on every
+ * retry:
+ *
+ *   id            the run's id (also X-Service-Event-Id and Idempotency-Key)
+ *   event         the trigger's event name
+ *   timestamp     when the event occurred: UTC, microseconds, offset (2026-11-21T10:15:00.123000+00:00)
+ *   data          onboarding_id, client_id, template_id, client_name, client_email,
+ *                 template_name, status, progress_pct, created_at (the onboarding's
+ *                 creation, same format), then the trigger's extras:
+ *     payment.succeeded, one-time:   payment_id, field_id, payment_intent_id, amount_cents
+ *     payment.succeeded, recurring:  subscription_id (the service's id of the subscription
+ *                                    payment), field_id, payment_intent_id (the processor's
+ *                                    subscription ID), amount_cents, recurring (true), interval
+ *     signature.signed:              signature_id, field_id, signer_name, signer_email, signer_role
+ *     onboarding.overdue:            due_date, due_on, due_timezone
+ *     onboarding.completed:          none
+ *
+ * client_name and client_email are null when the client was erased by then; signer_name
+ * and signer_email are null when the signer's client was erased.
+ */
+export interface WebhookClient {
+  name: string | null;
+  email: string | null;
+}
+
+export async function webhookBody(
+  runId: string,
+  event: RecordedEvent,
+  onboarding: Onboarding,
+  client: WebhookClient,
+  occurredAt: string,
+  vault: Pick<PersonalDataVault, 'open'>,
+): Promise<Record<string, unknown>> {
+  return {
+    id: runId,
+    event: event.type,
+    timestamp: isoMicros(occurredAt),
+    data: {
+      onboarding_id: onboarding.id,
+      client_id: onboarding.client_id,
+      template_id: onboarding.template_id,
+      client_name: client.name,
+      client_email: client.email,
+      template_name: onboarding.snapshot.name,
+      status: onboarding.status,
+      progress_pct: onboarding.progress_pct,
+      created_at: isoMicros(onboarding.created_at),
+      ...(await extras(event, vault)),
+    },
+  };
+}
+
+async function extras(
+  event: RecordedEvent,
+  vault: Pick<PersonalDataVault, 'open'>,
+): Promise<Record<string, unknown>> {
+  switch (event.type) {
+    case 'payment.succeeded': {
+      const data = event.data as PaymentSucceeded['data'];
+      if (data.recurring || data.subscription_id !== null) {
+        return {
+          subscription_id: data.payment_id,
+          field_id: data.field_id,
+          payment_intent_id: data.subscription_id ?? data.payment_intent_id,
+          amount_cents: data.amount_cents,
+          recurring: true,
+          interval: data.interval,
+        };
+      }
+      return {
+        payment_id: data.payment_id,
+        field_id: data.field_id,
+        payment_intent_id: data.payment_intent_id,
+        amount_cents: data.amount_cents,
+      };
+    }
+    case 'signature.signed': {
+      const data = event.data as SignatureSigned['data'];
+      const open = (value: unknown) => vault.open(value as SealedValue | string | null);
+      return {
+        signature_id: data.signature_id,
+        field_id: data.field_id,
+        signer_name: await open(data.signer_name),
+        signer_email: await open(data.signer_email),
+        signer_role: data.signer_role,
+      };
+    }
+    case 'onboarding.overdue': {
+      const data = event.data as OnboardingOverdue['data'];
+      return { due_date: data.due_date, due_on: data.due_on, due_timezone: data.due_timezone };
+    }
+    default:
+      return {};
+  }
+}

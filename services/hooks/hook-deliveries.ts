@@ -1,0 +1,177 @@
+import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
+import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
+import { safePost } from '../../shared/net/safe-http.ts';
+import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
+import type { ServiceContext } from '../context.ts';
+import type { DuePass } from '../work/due-pass.ts';
+import { onboardingAt } from './event-moment.ts';
+import { hookBody, webhookId } from './hook-payload.ts';
+import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
+
+/**
+ * Hook deliveries: every active subscription receives its own copy of every event of its
+ * type, at least once.
+ *
+ * - The consumer `hook-deliveries` (subscription port: the log or a Kafka group) queues
+ *   one delivery per (event, subscription that was active when the event occurred) in
+ *   table hook_deliveries, in the transaction that marks the event handled: nothing is
+ *   lost and nothing queued twice.
+ * - `deliverDueHooks` (a due pass: the scheduler loop every few seconds, and
+ *   POST /admin/v1/work/drain) sends the deliveries due by the service clock through
+ *   shared/net/safe-http.ts and records each attempt in hook_delivery_attempts.
+ *
+ * Retries (the Standard Webhooks schedule): after a failed attempt the next one waits 5
+ * seconds, then 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours, 10 hours: 8 attempts
+ * over about 27 hours. A Retry-After of at most 1 hour is honoured (never sooner). Any 2xx
+ * is delivered; a 4xx other than 408 and 429 fails the delivery at once; everything else is
+ * retried. The body and webhook-id are the same on every attempt.
+ */
+
+export const HOOK_RETRY_WAITS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
+export const MAX_HOOK_ATTEMPTS = HOOK_RETRY_WAITS_SECONDS.length + 1;
+const BATCH = 20;
+const LEASE = "interval '2 minutes'";
+
+export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
+  return {
+    name: 'hook-deliveries',
+    eventTypes: PUBLIC_EVENT_TYPES,
+    async handle(event, tx) {
+      const teamId = (event.data as { team_id?: unknown } | null)?.team_id;
+      if (typeof teamId !== 'string') return;
+      await awaitReadModels(context, event.position);
+      // Subscriptions made before the event (by log position) that are still active.
+      const { rows: subscriptions } = await tx.query<{ id: string; target_url: string }>(
+        `select id, target_url from hook_subscriptions
+         where team_id = $1 and event = $2 and active and position < $3
+         order by position`,
+        [teamId, event.type, String(event.position)],
+      );
+      if (subscriptions.length === 0) return;
+      const body = JSON.stringify(hookBody(event, await onboardingAt(context.eventStore, event)));
+      const now = context.clock.now();
+      await tx.query(
+        `insert into hook_deliveries
+           (id, subscription_id, team_id, event_id, event_type, target_url, body, state,
+            next_attempt_at, created_at, updated_at)
+         select d.id, d.subscription_id, $1, $2, $3, d.target_url, $4, 'pending', $5, $5, $5
+         from unnest($6::uuid[], $7::uuid[], $8::text[]) as d(id, subscription_id, target_url)
+         on conflict (subscription_id, event_id) do nothing`,
+        [
+          teamId,
+          event.id,
+          event.type,
+          body,
+          now,
+          subscriptions.map((subscription) => webhookId(event.id, subscription.id)),
+          subscriptions.map((subscription) => subscription.id),
+          subscriptions.map((subscription) => subscription.target_url),
+        ],
+      );
+    },
+  };
+}
+
+interface DueDelivery {
+  id: string;
+  target_url: string;
+  body: string;
+  attempts: number;
+}
+
+/** Sends every delivery due by `now` (service clock); resolves to the number of attempts made. */
+export function deliverDueHooks(context: ServiceContext, now: Date = context.clock.now()): Promise<number> {
+  return oneAtATime(context, 'hook-deliveries', async () => {
+    let attempted = 0;
+    for (;;) {
+      const { rows } = await context.pool.query<DueDelivery>(
+        `update hook_deliveries set leased_until = now() + ${LEASE}
+         where id in (
+           select id from hook_deliveries
+           where state in ('pending', 'retrying') and next_attempt_at <= $1
+             and (leased_until is null or leased_until < now())
+           order by next_attempt_at, created_at
+           limit $2
+           for update skip locked)
+         returning id, target_url, body, attempts`,
+        [now, BATCH],
+      );
+      if (rows.length === 0) return attempted;
+      await Promise.all(rows.map((delivery) => attempt(context, delivery)));
+      attempted += rows.length;
+    }
+  });
+}
+
+export const hookDeliveriesPass: DuePass = {
+  name: 'hook-deliveries',
+  runDue: (context) => deliverDueHooks(context),
+};
+
+async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<void> {
+  const attemptAt = context.clock.now();
+  const started = Date.now();
+  let verdict: AttemptVerdict;
+  try {
+    const outcome = await safePost(
+      {
+        url: delivery.target_url,
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(Math.floor(attemptAt.getTime() / 1000)),
+        },
+        body: delivery.body,
+      },
+      outboundOptions(context),
+    );
+    verdict = judge(outcome, attemptAt);
+  } catch (error) {
+    context.logger.error({ err: error, deliveryId: delivery.id }, 'hook delivery attempt failed unexpectedly');
+    verdict = { kind: 'retry', reason: 'internal error', status: null };
+  }
+  const attempts = delivery.attempts + 1;
+  // When recording fails the lease runs out and the delivery is tried again (at least once).
+  await inTransaction(context.pool, (tx) =>
+    record(tx, delivery, attempts, verdict, attemptAt, Date.now() - started),
+  ).catch((error: unknown) =>
+    context.logger.error({ err: error, deliveryId: delivery.id }, 'could not record a hook delivery attempt'),
+  );
+}
+
+async function record(
+  tx: PoolClient,
+  delivery: DueDelivery,
+  attempts: number,
+  verdict: AttemptVerdict,
+  attemptAt: Date,
+  durationMs: number,
+): Promise<void> {
+  const error = verdict.kind === 'succeeded' ? null : verdict.reason;
+  await tx.query(
+    `insert into hook_delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
+     values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
+    [delivery.id, attempts, attemptAt, verdict.status, error, durationMs],
+  );
+  let state: 'delivered' | 'retrying' | 'failed';
+  let next: Date | null = null;
+  if (verdict.kind === 'succeeded') state = 'delivered';
+  else if (verdict.kind === 'stop' || attempts >= MAX_HOOK_ATTEMPTS) state = 'failed';
+  else {
+    state = 'retrying';
+    next = nextHookAttemptAt(attemptAt, attempts, verdict.retryAfterSeconds);
+  }
+  await tx.query(
+    `update hook_deliveries
+     set state = $2, attempts = $3, next_attempt_at = $4, last_status_code = $5, last_error = $6,
+         leased_until = null, updated_at = $7, delivered_at = case when $2 = 'delivered' then $7::timestamptz else null end
+     where id = $1`,
+    [delivery.id, state, attempts, next, verdict.status, error, attemptAt],
+  );
+}
+
+/** The next attempt after the `attempts`-th failed at `attemptAt`: the schedule's wait, or a longer Retry-After (≤ 1 h). */
+export function nextHookAttemptAt(attemptAt: Date, attempts: number, retryAfter?: number): Date {
+  const wait = HOOK_RETRY_WAITS_SECONDS[Math.min(attempts, HOOK_RETRY_WAITS_SECONDS.length) - 1] ?? 0;
+  return new Date(attemptAt.getTime() + Math.max(wait, retryAfter ?? 0) * 1000);
+}

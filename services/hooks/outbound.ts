@@ -1,0 +1,71 @@
+import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../../shared/domain/automation-rule/run-policy.ts';
+import type { SafeHttpOptions, SafeHttpOutcome } from '../../shared/net/safe-http.ts';
+import type { ServiceContext } from '../context.ts';
+
+/**
+ * What hook deliveries and Send webhook actions share: the outbound HTTP options of a
+ * running service, how an answer is judged, and one pass at a time per process.
+ */
+
+const extraTrust = new WeakMap<ServiceContext, string[]>();
+
+/**
+ * Tests: trust these PEM certificates (a local receiver's self-signed one) for this
+ * service's outbound requests. Production trusts Node's store and NODE_EXTRA_CA_CERTS.
+ */
+export function trustCertificatesForTests(context: ServiceContext, pem: string | string[]): void {
+  extraTrust.set(context, [pem].flat());
+}
+
+export function outboundOptions(context: ServiceContext): SafeHttpOptions {
+  return { allowlist: context.settings.HOOK_TARGET_ALLOWLIST, ca: extraTrust.get(context) };
+}
+
+/**
+ * An attempt's verdict (client-onboarding-api.md, Run rules 5 and 6; hook deliveries keep
+ * the same rules): any 2xx succeeds; a 4xx other than 408 and 429 stops; every other
+ * answer and every failure to get one (network, TLS, time-out, a refused address or
+ * redirect) is retried. `retryAfterSeconds`: a Retry-After of at most 1 hour.
+ */
+export type AttemptVerdict =
+  | { kind: 'succeeded'; status: number | null }
+  | { kind: 'stop'; reason: string; status: number | null }
+  | { kind: 'retry'; reason: string; status: number | null; retryAfterSeconds?: number };
+
+export function judge(outcome: SafeHttpOutcome, now: Date): AttemptVerdict {
+  if (outcome.kind !== 'response') return { kind: 'retry', reason: outcome.reason, status: null };
+  const { status } = outcome;
+  if (status >= 200 && status < 300) return { kind: 'succeeded', status };
+  const reason = `HTTP ${status}`;
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return { kind: 'stop', reason, status };
+  const wait = retryAfterSeconds(outcome.headers['retry-after'], now);
+  return wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS
+    ? { kind: 'retry', reason, status, retryAfterSeconds: wait }
+    : { kind: 'retry', reason, status };
+}
+
+const running = new WeakMap<ServiceContext, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `work` after the same-named pass of this process has finished: the scheduler loop
+ * and POST /admin/v1/work/drain never work one queue at the same time, so a drain returns
+ * only after the attempts in flight are recorded. (Other processes are kept apart by row
+ * leases.)
+ */
+export function oneAtATime<T>(context: ServiceContext, name: string, work: () => Promise<T>): Promise<T> {
+  let passes = running.get(context);
+  if (!passes) running.set(context, (passes = new Map()));
+  const previous = passes.get(name) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(work);
+  passes.set(name, next);
+  void next.finally(() => {
+    if (passes.get(name) === next) passes.delete(name);
+  }).catch(() => undefined);
+  return next;
+}
+
+/** Consumers read read models (subscriptions, clients, teams): wait until they have seen the event. */
+export async function awaitReadModels(context: ServiceContext, position: bigint): Promise<void> {
+  if (await context.projections.waitForPosition(position, 10_000)) return;
+  throw new Error(`read models have not reached position ${position}; the event is offered again`);
+}

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { teamFacts } from '../../shared/commands/onboarding-facts.ts';
+import {
+  inCommandTransaction,
+  readOnboarding,
+  runOnboardingCommand,
+} from '../../shared/commands/onboarding-unit-of-work.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import type { TimerKind } from '../../shared/domain/onboarding/onboarding-timers.ts';
+import type { ServiceContext } from '../context.ts';
+import { activeTokenHash, clearTokenFromInvites } from '../work/client-link.ts';
+import type { DuePass } from '../work/due-pass.ts';
+import { reminderEmail } from './reminder-email.ts';
+
+/**
+ * Works the onboarding timers (table onboarding_timers, scheduled by the onboarding
+ * commands) that are due by the service clock:
+ *
+ * - reminder: queues a reminder email (mail_outbox, kind reminder) to the client, unless
+ *   the timer belongs to an earlier send or the onboarding is no longer sent or in
+ *   progress (cancelled, completed, expired, archived, erased, link expired): then the
+ *   timer is cancelled instead;
+ * - overdue: MarkOverdue (onboarding.overdue, once per onboarding);
+ * - link_expiry: ExpireOnboarding (onboarding_expired: the status becomes expired and the
+ *   link stops working; a sent or in_progress onboarding only).
+ *
+ * Each timer runs in its own transaction together with its effects (the command's events
+ * with the PostgreSQL event store, the email) and its status moving to fired (or
+ * cancelled). Two passes that race (two processes, the loop and a drain) never fire a
+ * timer twice: a pass claims its row with `for update skip locked`, and takes a
+ * transaction advisory lock per onboarding without waiting (a timer of an onboarding
+ * another pass is working on is left for later), so their timer updates never deadlock.
+ * With EventStoreDB a crash between the append and the commit can fire a timer again;
+ * the commands decide nothing the second time.
+ */
+
+interface ClaimedTimer {
+  id: string;
+  onboarding_id: string;
+  team_id: string;
+  kind: TimerKind;
+  key: string;
+  due_at: Date;
+}
+
+type Fired = { status: 'fired' | 'cancelled'; position?: bigint };
+
+/** Most timers worked in one pass (the next pass goes on). */
+const PASS_LIMIT = 500;
+
+export const onboardingTimersPass: DuePass = {
+  name: 'onboarding-timers',
+  runDue: (context) => runDueTimers(context),
+};
+
+/** Works every timer due by the service clock now; resolves to the number of timers fired or cancelled. */
+export async function runDueTimers(context: ServiceContext, limit = PASS_LIMIT): Promise<number> {
+  const dueBy = context.clock.now();
+  const skipped = new Set<string>();
+  let handled = 0;
+  while (handled < limit) {
+    let result: Awaited<ReturnType<typeof workNextTimer>>;
+    try {
+      result = await workNextTimer(context, dueBy, [...skipped]);
+    } catch (error) {
+      const onboardingId = (error as { onboardingId?: string }).onboardingId;
+      context.logger.error({ err: error, onboardingId }, 'an onboarding timer failed; it stays scheduled');
+      if (!onboardingId) break;
+      skipped.add(onboardingId);
+      continue;
+    }
+    if (result === undefined) break;
+    if (result.busy !== undefined) {
+      skipped.add(result.busy);
+      continue;
+    }
+    handled++;
+    if (result.position !== undefined) await context.projections.waitForPosition(result.position);
+  }
+  return handled;
+}
+
+async function workNextTimer(context: ServiceContext, dueBy: Date, skipped: string[]) {
+  let claimed: ClaimedTimer | undefined;
+  try {
+    return await inCommandTransaction(context.pool, async (tx) => {
+      const { rows } = await tx.query<ClaimedTimer>(
+        `select id, onboarding_id, team_id, kind, key, due_at from onboarding_timers
+         where status = 'scheduled' and due_at <= $1 and not (onboarding_id = any($2::uuid[]))
+         order by due_at, id
+         limit 1
+         for update skip locked`,
+        [dueBy, skipped],
+      );
+      const timer = rows[0];
+      claimed = timer;
+      if (!timer) return undefined;
+      const locked = await tx.query<{ ok: boolean }>(
+        'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as ok',
+        [`onboarding-timers:${timer.onboarding_id}`],
+      );
+      if (!locked.rows[0]?.ok) return { busy: timer.onboarding_id, position: undefined };
+      const now = context.clock.now();
+      const outcome = await fire(context, tx, timer, now);
+      // By id, whatever the command's timer sync did to the row meanwhile.
+      await tx.query('update onboarding_timers set status = $2, updated_at = $3 where id = $1', [
+        timer.id,
+        outcome.status,
+        now,
+      ]);
+      return { busy: undefined, ...outcome };
+    });
+  } catch (error) {
+    if (claimed && error instanceof Error) Object.assign(error, { onboardingId: claimed.onboarding_id });
+    throw error;
+  }
+}
+
+function metadataOf(timer: ClaimedTimer): CommandMetadata {
+  return {
+    command_id: randomUUID(),
+    idempotency_key: null,
+    api_key_id: null,
+    causation_id: timer.id,
+    correlation_id: timer.id,
+    timer_kind: timer.kind,
+    timer_key: timer.key,
+  };
+}
+
+async function fire(context: ServiceContext, tx: PoolClient, timer: ClaimedTimer, now: Date): Promise<Fired> {
+  const deps = { pool: context.pool, eventStore: context.eventStore };
+  switch (timer.kind) {
+    case 'overdue': {
+      const outcome = await runOnboardingCommand(
+        deps,
+        tx,
+        timer.onboarding_id,
+        () => ({ type: 'MarkOverdue', data: {}, metadata: { now } }),
+        metadataOf(timer),
+      );
+      return { status: 'fired', position: outcome.position };
+    }
+    case 'link_expiry': {
+      const outcome = await runOnboardingCommand(
+        deps,
+        tx,
+        timer.onboarding_id,
+        () => ({ type: 'ExpireOnboarding', data: {}, metadata: { now } }),
+        metadataOf(timer),
+      );
+      return { status: 'fired', position: outcome.position };
+    }
+    case 'reminder':
+      return (await queueReminder(context, tx, timer, now)) ? { status: 'fired' } : { status: 'cancelled' };
+    default: {
+      const unknown: never = timer.kind;
+      throw new Error(`Unknown timer kind ${String(unknown)}`);
+    }
+  }
+}
+
+/** Queues the reminder email; false when the reminder no longer applies. */
+async function queueReminder(context: ServiceContext, tx: PoolClient, timer: ClaimedTimer, now: Date) {
+  const { state } = await readOnboarding(context.eventStore, timer.onboarding_id);
+  if (state.status !== 'sent' && state.status !== 'in_progress') return false;
+  const sendNumber = Number(timer.key.split(':')[1]);
+  const tokenHash = activeTokenHash(state, now);
+  if (state.send_count !== sendNumber || tokenHash === null) return false;
+  const client = await tx.query<{ name: string | null; email: string | null }>(
+    'select name, email from clients where id = $1 and team_id = $2 and erased_at is null',
+    [state.client_id, state.team_id],
+  );
+  const recipient = client.rows[0];
+  const team = await teamFacts(tx, state.team_id);
+  if (!recipient?.email || !team) return false;
+  const fromName = team.email_sender_name ?? team.name;
+  const email = reminderEmail({
+    publicUrl: context.settings.PUBLIC_URL,
+    token: await clearTokenFromInvites(tx, state.id, tokenHash),
+    fromName,
+    clientName: recipient.name,
+    templateName: state.snapshot.name,
+    dueDate: state.due?.due_date ?? null,
+    dueOn: state.due?.due_on ?? null,
+    pinRequired: state.pin !== null,
+  });
+  await tx.query(
+    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
+     values ($1, $2, 'reminder', $3, $4, $5, $6, $7, null, $8, 'queued')`,
+    [randomUUID(), state.team_id, recipient.email, fromName, email.subject, email.text, state.id, now],
+  );
+  return true;
+}

@@ -1,0 +1,61 @@
+import type { ServiceContext } from '../context.ts';
+
+/**
+ * POST /admin/v1/work/drain: settles the service, so a test (or an operator) can look at
+ * the read models, the outbox and the feed with nothing left in flight. Rounds of:
+ *
+ * 1. wait until every projection has applied the log up to its committed head;
+ * 2. wait until every consumer (context.consumers) has handled the log up to it;
+ * 3. run every due pass (context.duePasses: timers due by the service clock, ...);
+ *
+ * until a round runs nothing and the log head has not moved. Bounded by `timeoutMs` and
+ * MAX_ROUNDS: when the work does not settle, the answer says what is still pending.
+ */
+
+export const DRAIN_TIMEOUT_MS = 30_000;
+const MAX_ROUNDS = 50;
+
+export interface DrainOutcome {
+  drained: boolean;
+  /** The log head everything has caught up with. */
+  position: bigint;
+  /** Items the due passes handled (timers fired or cancelled, ...). */
+  handled: number;
+  /** What had not caught up when time ran out: `projections`, consumer names, or `due_passes`. */
+  pending: string[];
+}
+
+/** The position of the newest committed event (not only what readers may see now: see consumers.ts). */
+export async function committedHead(context: ServiceContext): Promise<bigint> {
+  if (context.eventStore.kind !== 'postgres') return context.eventStore.headPosition();
+  const result = await context.pool.query<{ position: string | null }>(
+    'select max(position) as position from events',
+  );
+  return BigInt(result.rows[0]?.position ?? 0);
+}
+
+export async function drainWork(
+  context: ServiceContext,
+  timeoutMs = DRAIN_TIMEOUT_MS,
+): Promise<DrainOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  const remaining = () => Math.max(1, deadline - Date.now());
+  let handled = 0;
+  let head = 0n;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    head = await committedHead(context);
+    if (!(await context.projections.waitForPosition(head, remaining()))) {
+      return { drained: false, position: head, handled, pending: ['projections'] };
+    }
+    const consumers = await context.consumers.caughtUp(head, remaining());
+    if (!consumers.drained) return { drained: false, position: head, handled, pending: consumers.pending };
+    let ran = 0;
+    for (const pass of context.duePasses) ran += await pass.runDue(context);
+    handled += ran;
+    if (ran === 0 && (await committedHead(context)) === head) {
+      return { drained: true, position: head, handled, pending: [] };
+    }
+    if (Date.now() >= deadline) break;
+  }
+  return { drained: false, position: head, handled, pending: ['due_passes'] };
+}
