@@ -1,4 +1,9 @@
 import type { ApiKeyEvent } from '../../shared/domain/api-key/api-key-events.ts';
+import {
+  AUTOMATION_TRIGGERS,
+  RULE_LIMITS,
+  type AutomationRuleEvent,
+} from '../../shared/domain/automation-rule/automation-rule-events.ts';
 import { SCOPES } from '../../shared/domain/api-key/scopes.ts';
 import type { ClientEmailEvent } from '../../shared/domain/client/client-email-index.ts';
 import type { ClientEvent } from '../../shared/domain/client/client-events.ts';
@@ -49,6 +54,7 @@ export type DocumentedEventType =
   | ClientEmailEvent['type']
   | TemplateEvent['type']
   | HookSubscriptionEvent['type']
+  | AutomationRuleEvent['type']
   | OnboardingEvent['type'];
 
 export interface EventTypeDoc {
@@ -78,6 +84,23 @@ export const SHARED_SCHEMAS: Record<string, JsonSchema> = {
   OnboardingBase: {
     description: 'Every onboarding event names its onboarding and team.',
     ...object({ onboarding_id: uuid, team_id: uuid }),
+  },
+  AutomationAction: {
+    description: 'The action a rule takes, as the operator API writes it.',
+    anyOf: [
+      object({
+        type: constant('send_email'),
+        subject: string({ maxLength: RULE_LIMITS.subject }),
+        body: string({ maxLength: RULE_LIMITS.body }),
+      }),
+      object({ type: constant('send_webhook'), url: string({ format: 'uri', maxLength: RULE_LIMITS.url }) }),
+      object({ type: constant('create_onboarding'), template_id: uuid }),
+      object({
+        type: constant('notify_member'),
+        member_id: uuid,
+        message: string({ maxLength: RULE_LIMITS.message }),
+      }),
+    ],
   },
   TemplateField: object({
     id: nonEmpty,
@@ -128,6 +151,8 @@ const teamSettings = {
 const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
 
 const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
+const sha256 = string({ pattern: '^[0-9a-f]{64}$' });
+const rule = { rule_id: uuid, team_id: uuid };
 const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
 
 export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
@@ -209,18 +234,24 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       locale: nonEmpty,
       date_format: nonEmpty,
       timezone: nonEmpty,
+      email_hash: { ...sha256, description: 'sha256 of the email: names the email-index stream' },
       created_at: timestamp,
     }),
+  },
+  'client.erased': {
+    summary: 'The client was erased: its key is deleted, so its sealed values are unreadable for good.',
+    stream: 'client-<client_id>',
+    data: object({ client_id: uuid, team_id: uuid, erased_at: timestamp }),
   },
   'client_email.reserved': {
     summary: 'A client holds an email address within its team (uniqueness on the write side).',
     stream: 'client_email-<team_id>-<sha256 of email>',
-    data: object({ team_id: uuid, email_hash: string({ pattern: '^[0-9a-f]{64}$' }), client_id: uuid }),
+    data: object({ team_id: uuid, email_hash: sha256, client_id: uuid }),
   },
   'client_email.released': {
     summary: 'A client gave its email address back (erasure).',
     stream: 'client_email-<team_id>-<sha256 of email>',
-    data: object({ team_id: uuid, email_hash: string({ pattern: '^[0-9a-f]{64}$' }), client_id: uuid }),
+    data: object({ team_id: uuid, email_hash: sha256, client_id: uuid }),
   },
 
   // Templates (stream template-<template_id>)
@@ -257,6 +288,44 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     summary: 'A hook subscription was deleted.',
     stream: 'hook_subscription-<subscription_id>',
     data: object({ subscription_id: uuid, team_id: uuid, deleted_at: timestamp }),
+  },
+
+  // Automation rules (stream automation_rule-<rule_id>)
+  'automation_rule.created': {
+    summary: 'An automation rule was created: one trigger, one action.',
+    stream: 'automation_rule-<rule_id>',
+    data: object({
+      ...rule,
+      name: string({ maxLength: RULE_LIMITS.name }),
+      trigger: oneOfValues(AUTOMATION_TRIGGERS),
+      action: ref('AutomationAction'),
+      enabled: boolean,
+      created_at: timestamp,
+    }),
+  },
+  'automation_rule.updated': {
+    summary: 'An automation rule changed; only the changed name or action is given.',
+    stream: 'automation_rule-<rule_id>',
+    data: object({
+      ...rule,
+      changes: partial({ name: string({ maxLength: RULE_LIMITS.name }), action: ref('AutomationAction') }),
+      updated_at: timestamp,
+    }),
+  },
+  'automation_rule.enabled': {
+    summary: 'An automation rule was switched on.',
+    stream: 'automation_rule-<rule_id>',
+    data: object({ ...rule, enabled_at: timestamp }),
+  },
+  'automation_rule.disabled': {
+    summary: 'An automation rule was switched off.',
+    stream: 'automation_rule-<rule_id>',
+    data: object({ ...rule, disabled_at: timestamp }),
+  },
+  'automation_rule.deleted': {
+    summary: 'An automation rule was deleted.',
+    stream: 'automation_rule-<rule_id>',
+    data: object({ ...rule, deleted_at: timestamp }),
   },
 
   // Onboardings (stream onboarding-<onboarding_id>)

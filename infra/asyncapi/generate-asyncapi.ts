@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 import { buildAsyncApiDocument } from './asyncapi-document.ts';
 import { toYaml } from './yaml.ts';
 
@@ -14,10 +15,14 @@ export const DOCUMENT_PATH = path.join(
   'onboarding-events.yaml',
 );
 
-export const renderAsyncApiDocument = (): string => toYaml(buildAsyncApiDocument());
+/** The document as written: our YAML, formatted by the repository's prettier settings. */
+export async function renderAsyncApiDocument(): Promise<string> {
+  const options = (await resolveConfig(DOCUMENT_PATH)) ?? {};
+  return format(toYaml(buildAsyncApiDocument()), { ...options, parser: 'yaml' });
+}
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const rendered = renderAsyncApiDocument();
+  const rendered = await renderAsyncApiDocument();
   if (process.argv.includes('--check')) {
     const current = await readFile(DOCUMENT_PATH, 'utf8').catch(() => '');
     if (current !== rendered) {

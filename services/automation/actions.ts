@@ -79,14 +79,20 @@ export const notificationSubject = (teamName: string) => `[${teamName}] Workflow
 
 /** The body of Notify team member: the heading, the message, a line naming the rule's team. */
 export const notificationText = (teamName: string, message: string) =>
-  ['Workflow notification', '', message, '', `Sent by an automation rule of the team ${teamName}.`].join('\n');
+  ['Workflow notification', '', message, '', `Sent by an automation rule of the team ${teamName}.`].join(
+    '\n',
+  );
 
 /**
  * Notify team member: emailed from the service itself (SERVICE_SENDER_NAME) to the member,
  * subject `[<team name>] Workflow notification`; placeholders filled now ({{team_name}} is
  * the team's name). A member who left the team since stops the run without retry.
  */
-export async function notifyMember(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+export async function notifyMember(
+  context: ServiceContext,
+  run: QueuedRun,
+  finish: FinishRun,
+): Promise<void> {
   if (run.action.type !== 'notify_member') throw new Error(`run ${run.id} is not a notify_member run`);
   const { member_id: memberId, message } = run.action;
   await inTransaction(context.pool, async (tx) => {
@@ -99,7 +105,8 @@ export async function notifyMember(context: ServiceContext, run: QueuedRun, fini
     );
     const to = member.rows[0]?.email;
     if (!to) return finish(tx, { kind: 'stop', reason: 'team member left the team', status: null });
-    if (!isValidEmail(to)) return finish(tx, { kind: 'stop', reason: 'team member has no valid email address', status: null });
+    if (!isValidEmail(to))
+      return finish(tx, { kind: 'stop', reason: 'team member has no valid email address', status: null });
     const values = placeholderValues(facts, team.name, run.trigger, team);
     await queueMail(tx, {
       teamId: run.team_id,
@@ -133,6 +140,16 @@ async function queueMail(tx: Parameters<FinishRun>[0], mail: Mail): Promise<void
   await tx.query(
     `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
      values ($1, $2, $3, $4, $5, $6, $7, $8, null, $9, 'queued')`,
-    [randomUUID(), mail.teamId, mail.kind, mail.to, mail.fromName, mail.subject, mail.text, mail.onboardingId, mail.at],
+    [
+      randomUUID(),
+      mail.teamId,
+      mail.kind,
+      mail.to,
+      mail.fromName,
+      mail.subject,
+      mail.text,
+      mail.onboardingId,
+      mail.at,
+    ],
   );
 }

@@ -110,7 +110,10 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
   if (rules.length === 0) return;
   const onboarding = await onboardingAt(context.eventStore, event);
   if (!onboarding) {
-    context.logger.warn({ eventId: event.id, type: event.type }, 'trigger event without an onboarding; no runs');
+    context.logger.warn(
+      { eventId: event.id, type: event.type },
+      'trigger event without an onboarding; no runs',
+    );
     return;
   }
   await awaitReadModels(context, event.position);
@@ -151,4 +154,5 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
 }
 
 /** The run of one rule for one event: a UUID derived from both (the same on a redelivery). */
-export const runIdOf = (ruleId: string, eventId: string) => derivedUuid(`automation-run:${ruleId}:${eventId}`);
+export const runIdOf = (ruleId: string, eventId: string) =>
+  derivedUuid(`automation-run:${ruleId}:${eventId}`);

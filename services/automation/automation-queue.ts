@@ -50,7 +50,10 @@ const BATCH = 25;
 const LEASE = "interval '5 minutes'";
 
 /** Works every run due by `now` (service clock); resolves to the number of runs worked (skipped included). */
-export function runDueAutomationActions(context: ServiceContext, now: Date = context.clock.now()): Promise<number> {
+export function runDueAutomationActions(
+  context: ServiceContext,
+  now: Date = context.clock.now(),
+): Promise<number> {
   return oneAtATime(context, 'automation-queue', async () => {
     let worked = 0;
     for (;;) {
@@ -83,7 +86,9 @@ async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
   const attemptAt = context.clock.now();
   const finish: FinishRun = (tx, verdict) => finishRun(tx, run, verdict, attemptAt);
   try {
-    const plan = await context.pool.query<{ plan: string }>('select plan from teams where id = $1', [run.team_id]);
+    const plan = await context.pool.query<{ plan: string }>('select plan from teams where id = $1', [
+      run.team_id,
+    ]);
     const teamPlan = plan.rows[0]?.plan;
     if (!teamPlan || !isPlan(teamPlan) || !hasAutomations(teamPlan)) {
       await skipRun(context, run, attemptAt);
@@ -106,7 +111,10 @@ async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
       }
     }
   } catch (error) {
-    context.logger.error({ err: error, runId: run.id, ruleId: run.rule_id }, 'automation run failed; retrying');
+    context.logger.error(
+      { err: error, runId: run.id, ruleId: run.rule_id },
+      'automation run failed; retrying',
+    );
     await inTransaction(context.pool, (tx) =>
       finish(tx, { kind: 'retry', reason: 'internal error', status: null }),
     ).catch((recordError: unknown) =>
@@ -125,7 +133,12 @@ async function skipRun(context: ServiceContext, run: QueuedRun, at: Date): Promi
   );
 }
 
-async function finishRun(tx: PoolClient, run: QueuedRun, verdict: AttemptVerdict, attemptAt: Date): Promise<void> {
+async function finishRun(
+  tx: PoolClient,
+  run: QueuedRun,
+  verdict: AttemptVerdict,
+  attemptAt: Date,
+): Promise<void> {
   const attempts = run.attempts + 1;
   let state: 'succeeded' | 'failed';
   let failure: 'retrying' | 'stopped' | null = null;

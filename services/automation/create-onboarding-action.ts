@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { createOnboarding, sendOnboarding, type CommandDeps } from '../../shared/commands/onboarding-commands.ts';
+import {
+  createOnboarding,
+  sendOnboarding,
+  type CommandDeps,
+} from '../../shared/commands/onboarding-commands.ts';
 import { clientFacts, sendFacts, teamFacts, templateFacts } from '../../shared/commands/onboarding-facts.ts';
 import { readOnboarding } from '../../shared/commands/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
@@ -57,7 +61,8 @@ export async function createOnboardingAction(
   run: QueuedRun,
   finish: FinishRun,
 ): Promise<void> {
-  if (run.action.type !== 'create_onboarding') throw new Error(`run ${run.id} is not a create_onboarding run`);
+  if (run.action.type !== 'create_onboarding')
+    throw new Error(`run ${run.id} is not a create_onboarding run`);
   const templateId = run.action.template_id;
   const deps: CommandDeps = {
     pool: context.pool,
@@ -82,33 +87,33 @@ export async function createOnboardingAction(
         let created: string | null;
         try {
           created = await transaction(connection, async (tx) => {
-          const now = context.clock.now();
-          const trigger = await tx.query<{ client_id: string }>(
-            'select client_id from onboardings where id = $1 and team_id = $2',
-            [run.onboarding_id, run.team_id],
-          );
-          const clientId = trigger.rows[0]?.client_id;
-          if (!clientId) {
-            await finish(tx, stop('client_scope_missing'));
-            return null;
-          }
-          const refusal = await refusalOf(tx, run.team_id, templateId, clientId, now);
-          if (refusal !== null) {
-            await finish(tx, stop(refusal));
-            return null;
-          }
-          const outcome = await createOnboarding(
-            deps,
-            tx,
-            { team_id: run.team_id, template_id: templateId, client_id: clientId },
-            now,
-            metadata(),
-          );
-          await tx.query('update automation_runs set created_onboarding_id = $2 where id = $1', [
-            run.id,
-            outcome.onboardingId,
-          ]);
-          return outcome.onboardingId;
+            const now = context.clock.now();
+            const trigger = await tx.query<{ client_id: string }>(
+              'select client_id from onboardings where id = $1 and team_id = $2',
+              [run.onboarding_id, run.team_id],
+            );
+            const clientId = trigger.rows[0]?.client_id;
+            if (!clientId) {
+              await finish(tx, stop('client_scope_missing'));
+              return null;
+            }
+            const refusal = await refusalOf(tx, run.team_id, templateId, clientId, now);
+            if (refusal !== null) {
+              await finish(tx, stop(refusal));
+              return null;
+            }
+            const outcome = await createOnboarding(
+              deps,
+              tx,
+              { team_id: run.team_id, template_id: templateId, client_id: clientId },
+              now,
+              metadata(),
+            );
+            await tx.query('update automation_runs set created_onboarding_id = $2 where id = $1', [
+              run.id,
+              outcome.onboardingId,
+            ]);
+            return outcome.onboardingId;
           });
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
@@ -136,11 +141,16 @@ export async function createOnboardingAction(
       } catch (error) {
         // Only when the facts changed in between despite the lock (an operator edit): the draft stays.
         if (!(error instanceof DomainError)) throw error;
-        context.logger.warn({ runId: run.id, code: error.code }, 'automation created a draft it could not send');
+        context.logger.warn(
+          { runId: run.id, code: error.code },
+          'automation created a draft it could not send',
+        );
         await transaction(connection, (tx) => finish(tx, stop(error.code)));
       }
     } finally {
-      await connection.query('select pg_advisory_unlock(hashtextextended($1, 0))', [sendLockKey(run.team_id)]);
+      await connection.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
+        sendLockKey(run.team_id),
+      ]);
     }
   } finally {
     connection.release();

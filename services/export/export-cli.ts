@@ -43,7 +43,8 @@ function parseArguments(argv: string[]): Arguments | 'help' {
   });
   if (values.help) return 'help';
   const from = values.from ?? '0';
-  if (!/^\d+$/.test(from)) throw new UsageError(`--from: expected a log position (digits), got ${JSON.stringify(from)}`);
+  if (!/^\d+$/.test(from))
+    throw new UsageError(`--from: expected a log position (digits), got ${JSON.stringify(from)}`);
   const batch = values['batch-size'] ?? '1000';
   if (!/^\d+$/.test(batch) || Number(batch) < 1 || Number(batch) > 100_000) {
     throw new UsageError(`--batch-size: expected a number from 1 to 100000, got ${JSON.stringify(batch)}`);
@@ -88,7 +89,8 @@ async function main(): Promise<number> {
     args = parseArguments(process.argv.slice(2));
     settings = loadSettings();
   } catch (error) {
-    if (!(error instanceof UsageError || error instanceof SettingsError || error instanceof TypeError)) throw error;
+    if (!(error instanceof UsageError || error instanceof SettingsError || error instanceof TypeError))
+      throw error;
     console.error(`${error.message}\n\n${USAGE}`);
     return 2;
   }

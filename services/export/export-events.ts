@@ -57,7 +57,11 @@ export interface ExportResult {
  * (exclusive) to the head as it was when the export began, reading in batches and
  * honouring the stream's back-pressure.
  */
-export async function exportEvents(store: EventStore, out: Writable, options: ExportOptions): Promise<ExportResult> {
+export async function exportEvents(
+  store: EventStore,
+  out: Writable,
+  options: ExportOptions,
+): Promise<ExportResult> {
   const batchSize = options.batchSize ?? 1000;
   const until = options.until ?? (await store.headPosition());
   const exact = options.count && until > options.from ? await options.count(options.from, until) : undefined;
@@ -66,7 +70,9 @@ export async function exportEvents(store: EventStore, out: Writable, options: Ex
   let after = options.from;
   options.progress?.update(0, total);
   while (after < until) {
-    const batch = (await store.readAll({ after, limit: batchSize })).filter((event) => event.position <= until);
+    const batch = (await store.readAll({ after, limit: batchSize })).filter(
+      (event) => event.position <= until,
+    );
     if (batch.length === 0) break;
     const text = batch.map((event) => `${JSON.stringify(toExportLine(event))}\n`).join('');
     if (!out.write(text)) await waitForDrain(out);

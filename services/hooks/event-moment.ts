@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { fold } from '../../shared/domain/decider.ts';
+import { onboardingDecider, type Onboarding } from '../../shared/domain/onboarding/onboarding-decider.ts';
 import {
-  onboardingDecider,
-  type Onboarding,
-} from '../../shared/domain/onboarding/onboarding-decider.ts';
-import { onboardingStreamId, type OnboardingEvent } from '../../shared/domain/onboarding/onboarding-events.ts';
+  onboardingStreamId,
+  type OnboardingEvent,
+} from '../../shared/domain/onboarding/onboarding-events.ts';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 /**
@@ -28,6 +28,7 @@ export async function onboardingAt(store: EventStore, event: RecordedEvent): Pro
  * digits are zeros.
  */
 export function isoMicros(value: string | Date): string {
-  const at = typeof value === 'string' ? DateTime.fromISO(value, { setZone: true }) : DateTime.fromJSDate(value);
+  const at =
+    typeof value === 'string' ? DateTime.fromISO(value, { setZone: true }) : DateTime.fromJSDate(value);
   return at.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS'000+00:00'");
 }

@@ -27,7 +27,15 @@ import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdic
  * retried. The body and webhook-id are the same on every attempt.
  */
 
-export const HOOK_RETRY_WAITS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
+export const HOOK_RETRY_WAITS_SECONDS = [
+  5,
+  5 * 60,
+  30 * 60,
+  2 * 3600,
+  5 * 3600,
+  10 * 3600,
+  10 * 3600,
+] as const;
 export const MAX_HOOK_ATTEMPTS = HOOK_RETRY_WAITS_SECONDS.length + 1;
 const BATCH = 20;
 const LEASE = "interval '2 minutes'";
@@ -127,7 +135,10 @@ async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<
     );
     verdict = judge(outcome, attemptAt);
   } catch (error) {
-    context.logger.error({ err: error, deliveryId: delivery.id }, 'hook delivery attempt failed unexpectedly');
+    context.logger.error(
+      { err: error, deliveryId: delivery.id },
+      'hook delivery attempt failed unexpectedly',
+    );
     verdict = { kind: 'retry', reason: 'internal error', status: null };
   }
   const attempts = delivery.attempts + 1;

@@ -1,4 +1,7 @@
-import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../../shared/domain/automation-rule/run-policy.ts';
+import {
+  MAX_RETRY_AFTER_SECONDS,
+  retryAfterSeconds,
+} from '../../shared/domain/automation-rule/run-policy.ts';
 import type { SafeHttpOptions, SafeHttpOutcome } from '../../shared/net/safe-http.ts';
 import type { ServiceContext } from '../context.ts';
 
@@ -37,7 +40,8 @@ export function judge(outcome: SafeHttpOutcome, now: Date): AttemptVerdict {
   const { status } = outcome;
   if (status >= 200 && status < 300) return { kind: 'succeeded', status };
   const reason = `HTTP ${status}`;
-  if (status >= 400 && status < 500 && status !== 408 && status !== 429) return { kind: 'stop', reason, status };
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return { kind: 'stop', reason, status };
   const wait = retryAfterSeconds(outcome.headers['retry-after'], now);
   return wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS
     ? { kind: 'retry', reason, status, retryAfterSeconds: wait }
@@ -58,9 +62,11 @@ export function oneAtATime<T>(context: ServiceContext, name: string, work: () =>
   const previous = passes.get(name) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(work);
   passes.set(name, next);
-  void next.finally(() => {
-    if (passes.get(name) === next) passes.delete(name);
-  }).catch(() => undefined);
+  void next
+    .finally(() => {
+      if (passes.get(name) === next) passes.delete(name);
+    })
+    .catch(() => undefined);
   return next;
 }
 

@@ -114,7 +114,11 @@ async function sendOne(context: ServiceContext, transport: Transporter, domain: 
       [row.id, attempts, attemptAt],
     );
   } catch (error) {
-    const { responseCode, code, message } = error as { responseCode?: number; code?: string; message?: string };
+    const { responseCode, code, message } = error as {
+      responseCode?: number;
+      code?: string;
+      message?: string;
+    };
     const permanent = typeof responseCode === 'number' && responseCode >= 500;
     const failed = permanent || attempts >= MAX_MAIL_ATTEMPTS;
     const text = (responseCode ? `SMTP ${responseCode}: ` : code ? `${code}: ` : '') + (message ?? 'error');

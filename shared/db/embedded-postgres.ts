@@ -102,8 +102,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
-      running.delete(stop);
-      if (running.size === 0) removeSignalHandlers();
       // Only remove the file when it is still ours (a later server may have written its own).
       if ((await readEmbeddedDatabaseUrl(options.dataDir)) === url)
         await unlink(urlFile).catch(() => undefined);
@@ -113,9 +111,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         // forever for an exit that has happened.
         (server as unknown as { process?: ChildProcess }).process = undefined;
         if (!options.persistent) await rm(databaseDir, { recursive: true, force: true });
-        return;
+      } else {
+        await server.stop();
       }
-      await server.stop();
+      running.delete(stop);
+      if (running.size === 0) removeSignalHandlers();
     })());
   running.add(stop);
   installSignalHandlers();

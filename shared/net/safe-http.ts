@@ -177,7 +177,9 @@ export async function safePost(request: SafeRequest, options: SafeHttpOptions): 
 
 function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).filter(([name]) => !['content-type', 'content-length'].includes(name.toLowerCase())),
+    Object.entries(headers).filter(
+      ([name]) => !['content-type', 'content-length'].includes(name.toLowerCase()),
+    ),
   );
 }
 
@@ -273,7 +275,10 @@ function guardedLookup(allowlisted: boolean, resolve?: (host: string) => Promise
   return lookup as unknown as LookupFunction;
 }
 
-async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ body: string; truncated: boolean }> {
+async function readBody(
+  response: IncomingMessage,
+  maxBytes: number,
+): Promise<{ body: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -281,7 +286,6 @@ async function readBody(response: IncomingMessage, maxBytes: number): Promise<{ 
     const room = maxBytes - size;
     if (chunk.length > room) {
       chunks.push(chunk.subarray(0, room));
-      size = maxBytes;
       truncated = true;
       response.destroy();
       break;
@@ -327,7 +331,8 @@ const TLS_CODES = new Set([
 /** A short reason for the delivery log and the latest-run line. */
 function failureText(error: unknown, signal: AbortSignal, timeoutMs: number): string {
   if (signal.aborted || error instanceof DeadlineError) {
-    return `no answer within ${Math.round(timeoutMs / 1000)} seconds`;
+    const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+    return `no answer within ${seconds} second${seconds === 1 ? '' : 's'}`;
   }
   const code = (error as { code?: string }).code ?? '';
   if (code === 'ECONNREFUSED') return 'connection refused';

@@ -4,13 +4,12 @@ export class Pause {
 
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        if (self.wake === done) self.wake = undefined;
+        if (this.wake === done) this.wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }

@@ -20,20 +20,25 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = promisify(execFile);
 
 let dataDir: string;
+/** Process groups of the commands started here (each runs in its own group). */
+const groups: number[] = [];
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'onboarding-e2e-'));
 });
 afterAll(async () => {
   // Should there be anything left (a failed test), end it before removing its folder.
-  for (const pid of await processesUsing(dataDir)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }
+  for (const group of groups) killGroup(group);
+  await new Promise((resolve) => setTimeout(resolve, 200));
   await rm(dataDir, { recursive: true, force: true });
 });
+
+function killGroup(group: number) {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // nothing left in it
+  }
+}
 
 /** The environment of a user with none of the service's settings. */
 function userEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
@@ -72,7 +77,10 @@ interface Started {
 }
 
 function npm(args: string[], env: NodeJS.ProcessEnv): Omit<Started, 'url'> {
-  const child = spawn('npm', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: signals below go to npm's pid only (as `kill <pid>` does), and
+  // the test can still find and end everything it started.
+  const child = spawn('npm', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  groups.push(child.pid!);
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,7 +102,7 @@ async function npmStart(): Promise<Started & { secondsToHealthy: number }> {
     if (exitedEarly) throw new Error(`npm start exited early:\n${started.output()}`);
     const seconds = (performance.now() - startedAt) / 1000;
     if (seconds > 30) {
-      started.child.kill('SIGKILL');
+      killGroup(started.child.pid!);
       throw new Error(`GET /healthz did not answer within 30 seconds:\n${started.output()}`);
     }
     const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
@@ -106,14 +114,20 @@ async function npmStart(): Promise<Started & { secondsToHealthy: number }> {
   }
 }
 
-/** Pids of the processes whose command line names `folder` (postgres runs with -D <DATA_DIR>/postgres). */
-async function processesUsing(folder: string): Promise<number[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
+/**
+ * Processes whose command line names `folder` (postgres runs with -D <DATA_DIR>/postgres),
+ * or that belong to process group `group`, as "pid command".
+ */
+async function processesUsing(folder: string, group?: number): Promise<string[]> {
+  const { stdout } = await run('ps', ['-eo', 'pid=,pgid=,args=']);
   return stdout
     .split('\n')
-    .filter((line) => line.includes(folder))
-    .map((line) => Number.parseInt(line.trim(), 10))
-    .filter((pid) => pid !== process.pid);
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, pgid, ...args]) => {
+      if (!pid || Number(pid) === process.pid) return false;
+      return args.join(' ').includes(folder) || (group !== undefined && Number(pgid) === group);
+    })
+    .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
 }
 
 async function stopWithSigterm(started: Started) {
@@ -124,14 +138,20 @@ async function stopWithSigterm(started: Started) {
       setTimeout(() => reject(new Error(`no exit 20 s after SIGTERM:\n${started.output()}`)), 20_000),
     ),
   ]);
-  expect(exit, started.output()).toEqual({ code: 0, signal: null });
-  // Nothing of it is left: no postgres (nor anything else) running on the data folder.
-  let left = await processesUsing(dataDir);
+  // Nothing of it is left: no postgres on the data folder, nothing npm started.
+  const group = started.child.pid!;
+  let left = await processesUsing(dataDir, group);
   for (let attempt = 0; left.length > 0 && attempt < 20; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    left = await processesUsing(dataDir);
+    left = await processesUsing(dataDir, group);
   }
-  expect(left, `processes left on ${dataDir}`).toEqual([]);
+  killGroup(group); // so that a failure here does not spill into the next test
+  // npm runs the script through `sh -c`, which does not pass SIGTERM on unless it execs it.
+  const hint = left.some((line) => line.includes('services/main.ts'))
+    ? 'npm did not pass SIGTERM on to the service: the start script must exec it ("start": "exec tsx services/main.ts")\n'
+    : '';
+  expect(exit, `${hint}${started.output()}`).toEqual({ code: 0, signal: null });
+  expect(left, 'processes left behind').toEqual([]);
   expect(await readEmbeddedDatabaseUrl(dataDir), 'the database-url file is removed').toBeUndefined();
 }
 

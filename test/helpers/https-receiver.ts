@@ -121,7 +121,8 @@ export async function startHttpsReceiver(host = '127.0.0.1'): Promise<HttpsRecei
       };
       requests.push(received);
       const reply =
-        queue.shift() ?? (typeof receiver.fallback === 'function' ? receiver.fallback(received) : receiver.fallback);
+        queue.shift() ??
+        (typeof receiver.fallback === 'function' ? receiver.fallback(received) : receiver.fallback);
       setTimeout(() => {
         response.writeHead(reply.status, reply.headers ?? {});
         response.end(reply.body ?? '');

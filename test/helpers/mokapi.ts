@@ -64,7 +64,7 @@ const canConnect = (port: number) =>
  * Starts mokapi (a Kafka wire-protocol broker driven by an AsyncAPI document; it checks
  * every produced record against the channel's message and refuses a mismatch with
  * INVALID_RECORD) on free ports, from a temporary folder holding a copy of the document.
- * Its health and MCP endpoints (port 8080 by default) are switched off.
+ * Its health and MCP endpoints (port 8080 by default) and search index (in /tmp) are off.
  */
 export async function startMokapi(options: MokapiOptions = {}): Promise<Mokapi> {
   const dir = await mkdtemp(path.join(tmpdir(), 'mokapi-'));
@@ -88,6 +88,7 @@ export async function startMokapi(options: MokapiOptions = {}): Promise<Mokapi> 
       String(apiPort),
       '--health-enabled=false',
       '--mcp-server-enabled=false',
+      '--api-search-enabled=false',
       '--providers-file-directory',
       dir,
     ],

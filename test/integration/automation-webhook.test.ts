@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import type { TestService } from '../helpers/service.ts';
-import { adminRequest, updateTeam } from '../helpers/tenant.ts';
+import { addMember, adminRequest, request, updateTeam } from '../helpers/tenant.ts';
 import {
   advance,
   completeOnboarding,
@@ -11,7 +11,16 @@ import {
   minutes,
   startOutboundService,
 } from './automation-fixtures.ts';
-import { createClient, createTenant, getOnboarding, type Tenant } from './onboardings-fixtures.ts';
+import {
+  createClient,
+  createOnboarding,
+  createTenant,
+  getOnboarding,
+  latestToken,
+  sendOnboarding,
+  templateIds,
+  type Tenant,
+} from './onboardings-fixtures.ts';
 
 /*
  * Send webhook end to end: a rule of the team, an onboarding completed through the
@@ -100,7 +109,6 @@ describe('Send webhook', () => {
       request.path === '/flaky' && requestsTo('/flaky').length === 1 ? { status: 500 } : { status: 200 };
     await completeOnboarding(service, tenant);
     await nextPass();
-    console.log(service.clock.now(), (await service.database.pool.query('select * from automation_runs where rule_id = $1', [rule.id])).rows, receiver.requests.map(r => r.path));
     expect(requestsTo('/flaky')).toHaveLength(1);
     expect(await latestRun(service, tenant.teamId, rule.id)).toBe('Failed, trying again: HTTP 500');
 
@@ -276,5 +284,139 @@ describe('Send webhook', () => {
     expect(await latestRun(service, tenant.teamId, off.id)).toBe('Has not run yet');
     expect(await latestRun(service, tenant.teamId, other.id)).toBe('Has not run yet');
     receiver.fallback = { status: 200 };
+  });
+
+  it('per-trigger extras: payment (one-time and recurring), signature (client and team member), overdue', async () => {
+    const tenant: Tenant = await createTenant(service, {
+      template: {
+        name: 'Engagement',
+        steps: [
+          {
+            title: 'Sign and pay',
+            sort_order: 1,
+            fields: [
+              {
+                type: 'signature',
+                label: 'Letter',
+                sort_order: 1,
+                is_required: true,
+                config: { agreement_text: 'We agree.', is_sample_text: false },
+              },
+              {
+                type: 'payment',
+                label: 'Fee',
+                sort_order: 2,
+                config: { amount_cents: 5000, currency: 'usd' },
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const member = await addMember(service, tenant.teamId, {
+      name: 'Mia Partner',
+      email: 'mia@acme.example.com',
+    });
+    for (const trigger of ['payment.succeeded', 'signature.signed', 'onboarding.overdue']) {
+      await createRule(service, tenant.teamId, {
+        name: trigger,
+        trigger,
+        action: { type: 'send_webhook', url: `${receiver.url}/extras/${trigger}` },
+      });
+    }
+    const [step] = await templateIds(service, tenant, tenant.templateId);
+    const [signatureField, paymentField] = step!.fieldIds;
+    const { id } = await createOnboarding(service, tenant, { due_date: '2026-11-22' });
+    expect((await sendOnboarding(service, tenant, id)).status).toBe(200);
+    const token = await latestToken(service, id);
+    expect((await request(service, 'GET', `/portal/v1/onboardings/${token}`)).status).toBe(200);
+    const signed = await request(
+      service,
+      'POST',
+      `/portal/v1/onboardings/${token}/fields/${signatureField}/signature`,
+      {
+        body: { signer_name: 'Ada Lovelace', signer_email: 'ADA@example.com' },
+      },
+    );
+    expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+    const payments = [
+      { field_id: paymentField, amount_cents: 5000, payment_intent_id: 'pi_one' },
+      {
+        field_id: paymentField,
+        amount_cents: 2500,
+        payment_intent_id: 'pi_two',
+        subscription_id: 'sub_123',
+        interval: 'month',
+      },
+    ];
+    const paymentIds: string[] = [];
+    for (const payment of payments) {
+      const answer = await adminRequest(service, 'POST', `/onboardings/${id}/payments`, payment);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      paymentIds.push(answer.body.payment.id);
+    }
+    const countersigned = await adminRequest(service, 'POST', `/onboardings/${id}/countersign`, {
+      field_id: signatureField,
+      member_id: member.id,
+    });
+    expect(countersigned.status, JSON.stringify(countersigned.body)).toBe(201);
+    await advance(service, 2 * 24 * 3600); // overdue after the end of Nov 22 (UTC)
+    await nextPass();
+
+    const bodies = (trigger: string) => requestsTo(`/extras/${trigger}`).map((request) => request.json());
+    const common = {
+      onboarding_id: id,
+      client_id: tenant.clientId,
+      template_id: tenant.templateId,
+      template_name: 'Engagement',
+    };
+    const [oneTime, recurring] = bodies('payment.succeeded');
+    expect(oneTime.data).toEqual({
+      ...common,
+      client_name: 'Ada Lovelace',
+      client_email: expect.any(String),
+      status: 'in_progress',
+      progress_pct: 0,
+      created_at: expect.any(String),
+      payment_id: paymentIds[0],
+      field_id: paymentField,
+      payment_intent_id: 'pi_one',
+      amount_cents: 5000,
+    });
+    expect(recurring.data).toMatchObject({
+      subscription_id: paymentIds[1],
+      field_id: paymentField,
+      payment_intent_id: 'sub_123',
+      amount_cents: 2500,
+      recurring: true,
+      interval: 'month',
+    });
+    expect(recurring.data).not.toHaveProperty('payment_id');
+    const signatures = bodies('signature.signed').map((body) => body.data);
+    expect(signatures).toEqual([
+      expect.objectContaining({
+        ...common,
+        field_id: signatureField,
+        signer_name: 'Ada Lovelace',
+        signer_email: 'ada@example.com',
+        signer_role: 'client',
+        signature_id: signed.body.signature?.id ?? expect.any(String),
+      }),
+      expect.objectContaining({
+        field_id: signatureField,
+        signer_name: 'Mia Partner',
+        signer_email: 'mia@acme.example.com',
+        signer_role: 'team_member',
+      }),
+    ]);
+    const [late] = bodies('onboarding.overdue');
+    expect(late.event).toBe('onboarding.overdue');
+    expect(late.data).toMatchObject({
+      ...common,
+      due_on: '2026-11-22',
+      due_timezone: 'UTC',
+      due_date: expect.stringMatching(/^2026-11-22T23:59:59/),
+    });
+    expect(late.timestamp).toMatch(/^2026-11-2\dT\d{2}:\d{2}:\d{2}\.\d{3}000\+00:00$/);
   });
 });

@@ -87,7 +87,7 @@ const effects = async (name: string) =>
 const head = () => store.headPosition();
 const sorted = (ids: string[]) => [...ids].sort();
 
-describe('Kafka consumer adapter (consumer groups against mokapi)', () => {
+describe('Kafka consumer adapter (consumer groups against mokapi)', { timeout: 90_000 }, () => {
   test('handles every relayed event once, as the recorded event, and skips a replay of the topic', async () => {
     const ids = await appendEvents(20, ['onboarding-a', 'onboarding-b', 'client-c', 'team-d']);
     let relay = startRelay();

@@ -6,6 +6,7 @@ import { documentedEventTypes } from '../../infra/asyncapi/asyncapi-document.ts'
 import type { DocumentedEventType } from '../../infra/asyncapi/event-catalog.ts';
 import { DOCUMENT_PATH, renderAsyncApiDocument } from '../../infra/asyncapi/generate-asyncapi.ts';
 import type { ApiKeyEvent } from '../../shared/domain/api-key/api-key-events.ts';
+import type { AutomationRuleEvent } from '../../shared/domain/automation-rule/automation-rule-events.ts';
 import type { ClientEmailEvent } from '../../shared/domain/client/client-email-index.ts';
 import type { ClientEvent } from '../../shared/domain/client/client-events.ts';
 import type { HookSubscriptionEvent } from '../../shared/domain/hook-subscription/hook-subscription-events.ts';
@@ -22,6 +23,7 @@ type DomainEvent =
   | ClientEmailEvent
   | TemplateEvent
   | HookSubscriptionEvent
+  | AutomationRuleEvent
   | OnboardingEvent;
 type DataOf<Type extends DomainEvent['type']> = Extract<DomainEvent, { type: Type }>['data'];
 
@@ -29,6 +31,7 @@ const id = () => randomUUID();
 const team_id = id();
 const onboarding_id = id();
 const client_id = id();
+const rule_id = id();
 const at = '2025-03-01T10:00:00.000Z';
 const atWithOffset = '2025-03-01T11:00:00.000+01:00';
 const sealed = { pd: 'v1' as const, subject: client_id, box: 'aXYgKyB0YWcgKyBjaXBoZXJ0ZXh0' };
@@ -114,8 +117,10 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     locale: 'en-US',
     date_format: 'MM/DD/YYYY',
     timezone: 'America/New_York',
+    email_hash: 'e'.repeat(64),
     created_at: at,
   },
+  'client.erased': { client_id, team_id, erased_at: at },
   'client_email.reserved': { team_id, email_hash: 'b'.repeat(64), client_id },
   'client_email.released': { team_id, email_hash: 'b'.repeat(64), client_id },
   'template.created': { ...template, template_id: id(), team_id: null, gallery: true, created_at: at },
@@ -129,6 +134,24 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     created_at: at,
   },
   'hook_subscription.deleted': { subscription_id: id(), team_id, deleted_at: at },
+  'automation_rule.created': {
+    rule_id,
+    team_id,
+    name: 'Welcome mail',
+    trigger: 'onboarding.completed',
+    action: { type: 'send_email', subject: 'Thanks {{client_name}}', body: 'Line one\nLine two' },
+    enabled: true,
+    created_at: at,
+  },
+  'automation_rule.updated': {
+    rule_id,
+    team_id,
+    changes: { action: { type: 'send_webhook', url: 'https://hooks.example.com/x' } },
+    updated_at: at,
+  },
+  'automation_rule.enabled': { rule_id, team_id, enabled_at: at },
+  'automation_rule.disabled': { rule_id, team_id, disabled_at: at },
+  'automation_rule.deleted': { rule_id, team_id, deleted_at: at },
   onboarding_created: {
     ...base,
     client_id,
@@ -287,7 +310,7 @@ afterAll(async () => {
 
 describe('AsyncAPI document infra/asyncapi/onboarding-events.yaml', () => {
   test('is generated from the event catalog and up to date', async () => {
-    expect(await readFile(DOCUMENT_PATH, 'utf8')).toBe(renderAsyncApiDocument());
+    expect(await readFile(DOCUMENT_PATH, 'utf8')).toBe(await renderAsyncApiDocument());
     expect(documentedEventTypes()).toEqual(Object.keys(SAMPLES).sort());
   });
 
@@ -338,6 +361,11 @@ describe('AsyncAPI document infra/asyncapi/onboarding-events.yaml', () => {
       ['onboarding.sent', { ...SAMPLES['onboarding.sent'], reminders_at: ['next week'] }],
       ['api_key.created', { ...SAMPLES['api_key.created'], scopes: ['root'] }],
       ['hook_subscription.created', { ...SAMPLES['hook_subscription.created'], event: 'client_created' }],
+      [
+        'automation_rule.created',
+        { ...SAMPLES['automation_rule.created'], action: { type: 'send_email', subject: 'no body' } },
+      ],
+      ['automation_rule.created', { ...SAMPLES['automation_rule.created'], trigger: 'onboarding.sent' }],
     ];
     for (const [type, value] of cases)
       expect(await send(type, value), `${type} ${JSON.stringify(value)}`).toBe('refused');

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { ServiceContext } from '../../services/context.ts';
 import { KafkaRelay } from '../../services/relay/kafka-relay.ts';
+import { startKafkaRelay } from '../../services/relay/start-relay.ts';
+import { loadSettings } from '../../shared/config/settings.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { fromKafkaMessage } from '../../shared/subscriptions/cloud-events.ts';
 import { createKafka, DEFAULT_TOPIC, RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
@@ -84,7 +87,7 @@ function expectOrderedPerKey(messages: ReceivedMessage[]) {
   }
 }
 
-describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () => {
+describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', { timeout: 90_000 }, () => {
   test('publishes every event once, keyed by stream, with CloudEvents binary-mode headers, in order per key', async () => {
     const sealed = { pd: 'v1', subject: randomUUID(), box: 'c2VhbGVkIGJ5IHRoZSB2YXVsdA==' };
     await store.append(
@@ -142,6 +145,24 @@ describe('Kafka relay (kafkajs against mokapi with the AsyncAPI document)', () =
       [RELAY_CHECKPOINT],
     );
     expect(checkpoint.rows[0]?.position).toBe(String(await head()));
+  });
+
+  test('the service starts the relay only when KAFKA_BROKERS is set', async () => {
+    const context = (brokers: string) =>
+      ({
+        settings: loadSettings({ KAFKA_BROKERS: brokers }),
+        logger: createLogger('silent'),
+        pool: database.pool,
+        eventStore: store,
+      }) as unknown as ServiceContext;
+    expect(startKafkaRelay(context(''))).toBeUndefined();
+
+    const ids = await appendEvents(3, ['onboarding-r']);
+    const relay = startKafkaRelay(context(mokapi.brokers.join(',')), {})!;
+    relays.push(relay);
+    expect(await relay.waitForPosition(await head(), 20_000)).toBe(true);
+    const messages = await readTopic(mokapi.brokers, TOPIC, until(ids));
+    expect(messages.map((message) => message.headers.ce_id)).toEqual(ids);
   });
 
   test('mokapi refuses a message that breaks the AsyncAPI document', async () => {

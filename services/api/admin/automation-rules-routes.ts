@@ -67,7 +67,11 @@ const actionSchema = z
     }),
     z.object({
       type: z.literal('send_webhook'),
-      url: z.string({ required_error: 'url is required' }).trim().min(1, 'url is required').max(RULE_LIMITS.url, URL_TEXT),
+      url: z
+        .string({ required_error: 'url is required' })
+        .trim()
+        .min(1, 'url is required')
+        .max(RULE_LIMITS.url, URL_TEXT),
     }),
     z.object({
       type: z.literal('create_onboarding'),
@@ -109,7 +113,11 @@ const ruleSchema = z.object({
   trigger: z.enum(AUTOMATION_TRIGGERS),
   action: actionSchema,
   enabled: z.boolean(),
-  latest_run: z.string().describe('Has not run yet | Last ran <date and time> | Failed, trying again: <reason> | Failed: <reason> (stopped)'),
+  latest_run: z
+    .string()
+    .describe(
+      'Has not run yet | Last ran <date and time> | Failed, trying again: <reason> | Failed: <reason> (stopped)',
+    ),
   action_warning: z.enum(['Former team member', 'Deleted template']).nullable(),
 });
 
@@ -133,7 +141,10 @@ interface TeamInfo {
   timezone: string;
 }
 
-export async function automationRulesRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function automationRulesRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   async function team(teamId: string): Promise<TeamInfo> {
@@ -176,10 +187,12 @@ export async function automationRulesRoutes(plain: FastifyInstance, { context }:
         return;
       }
       case 'create_onboarding':
-        if (!(await templateIsTeams(teamId, action.template_id))) throw invalid(TEMPLATE_TEXT, '/action/template_id');
+        if (!(await templateIsTeams(teamId, action.template_id)))
+          throw invalid(TEMPLATE_TEXT, '/action/template_id');
         return;
       case 'notify_member':
-        if (!(await memberIsCurrent(teamId, action.member_id))) throw invalid(MEMBER_TEXT, '/action/member_id');
+        if (!(await memberIsCurrent(teamId, action.member_id)))
+          throw invalid(MEMBER_TEXT, '/action/member_id');
         return;
       case 'send_email':
         return;
@@ -301,7 +314,10 @@ export async function automationRulesRoutes(plain: FastifyInstance, { context }:
         summary: 'An automation rule with its latest-run line',
         params: ruleParams,
         response: {
-          200: z.object({ rule: ruleSchema, latest_run: z.string().describe('the same line as rule.latest_run') }),
+          200: z.object({
+            rule: ruleSchema,
+            latest_run: z.string().describe('the same line as rule.latest_run'),
+          }),
           ...adminErrors(),
           404: notFound,
         },

@@ -94,7 +94,8 @@ export function ruleProblems(name: string | undefined, action: AutomationAction 
   }
   if (action?.type === 'notify_member') {
     if (action.message.trim() === '') problems.push('message is required');
-    if (action.message.length > RULE_LIMITS.message) problems.push('message must be 10,000 characters or fewer');
+    if (action.message.length > RULE_LIMITS.message)
+      problems.push('message must be 10,000 characters or fewer');
   }
   if (action?.type === 'send_webhook' && action.url.length > RULE_LIMITS.url) {
     problems.push('url must be a public HTTPS URL');
@@ -187,7 +188,10 @@ export function decideAutomationRule(
   }
 }
 
-export function evolveAutomationRule(state: AutomationRuleState, event: AutomationRuleEvent): AutomationRuleState {
+export function evolveAutomationRule(
+  state: AutomationRuleState,
+  event: AutomationRuleEvent,
+): AutomationRuleState {
   if (event.type === 'automation_rule.created') {
     const { data } = event;
     return {
@@ -219,8 +223,9 @@ export function evolveAutomationRule(state: AutomationRuleState, event: Automati
   }
 }
 
-export const automationRuleDecider: Decider<AutomationRuleState, AutomationRuleCommand, AutomationRuleEvent> = {
-  initialState: () => ({ status: 'absent' }),
-  evolve: evolveAutomationRule,
-  decide: decideAutomationRule,
-};
+export const automationRuleDecider: Decider<AutomationRuleState, AutomationRuleCommand, AutomationRuleEvent> =
+  {
+    initialState: () => ({ status: 'absent' }),
+    evolve: evolveAutomationRule,
+    decide: decideAutomationRule,
+  };

@@ -31,7 +31,11 @@ export const retryWaitMs = (attempts: number) =>
 /** The pass of the next attempt after the `attempts`-th attempt failed at `attemptAt`. */
 export function nextAttemptAt(attemptAt: Date, attempts: number, retryAfterSeconds?: number): Date {
   const waited = passOf(attemptAt).getTime() + retryWaitMs(attempts);
-  if (retryAfterSeconds !== undefined && retryAfterSeconds >= 0 && retryAfterSeconds <= MAX_RETRY_AFTER_SECONDS) {
+  if (
+    retryAfterSeconds !== undefined &&
+    retryAfterSeconds >= 0 &&
+    retryAfterSeconds <= MAX_RETRY_AFTER_SECONDS
+  ) {
     const named = passAtOrAfter(new Date(attemptAt.getTime() + retryAfterSeconds * 1000)).getTime();
     return new Date(Math.max(waited, named));
   }
