@@ -12,6 +12,15 @@ import type { LoadInput, LoadOutput } from './load-child.ts';
 import { listOnboardingIds, provisionTenant } from './provision.ts';
 
 const PART = '3 API';
+/**
+ * Connections of the command scenarios: at most this many commands in flight. Kept below
+ * the service's pool (20 connections, services/runtime.ts): a command holds its
+ * transaction's connection while it reads the stream through a second one (see
+ * bench/analysis.md), so 20 concurrent commands deadlock the pool.
+ */
+const COMMAND_CONNECTIONS = 16;
+const QUERY_CONNECTIONS = 64;
+const STOP_TIMEOUT_MS = 30_000;
 
 /** The routes part 3 drives; while one is missing the part reports "not available yet". */
 const ROUTES: { method: 'GET' | 'POST'; url: string }[] = [
@@ -86,6 +95,7 @@ export async function runApiBench(
     }
     const base = service.url;
     const tenant = await provisionTenant(base, adminToken);
+    progress.log(`  service at ${base}, tenant provisioned through the operator API`);
     const headers = { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' };
     const load = async (scenario: Scenario): Promise<LoadOutput> => {
       const total = scenario.rate * config.apiSeconds;
@@ -121,7 +131,7 @@ export async function runApiBench(
       paths: ['/api/v1/onboardings'],
       body: JSON.stringify({ template_id: tenant.templateId, client_id: tenant.clientId }),
       rate: rates.create,
-      connections: 32,
+      connections: COMMAND_CONNECTIONS,
       collectIds: true,
       p99Target: { op: '<=', value: 30 },
       errorTarget: true,
@@ -139,7 +149,7 @@ export async function runApiBench(
         paths: ids.map((id) => `/api/v1/onboardings/${id}/send`),
         body: '{}',
         rate: rates.send,
-        connections: 32,
+        connections: COMMAND_CONNECTIONS,
       },
       {
         key: 'list',
@@ -147,7 +157,7 @@ export async function runApiBench(
         method: 'GET',
         paths: ['/api/v1/onboardings?limit=50'],
         rate: rates.list,
-        connections: 64,
+        connections: QUERY_CONNECTIONS,
       },
       {
         key: 'get',
@@ -155,14 +165,18 @@ export async function runApiBench(
         method: 'GET',
         paths: ids.map((id) => `/api/v1/onboardings/${id}`),
         rate: rates.get,
-        connections: 64,
+        connections: QUERY_CONNECTIONS,
         p99Target: { op: '<=', value: 10 },
       },
     ];
     for (const scenario of scenarios) figures.push(...scenarioFigures(scenario, await load(scenario)));
     return { figures, available: true };
   } finally {
-    await service.stop();
+    const stopped = await Promise.race([
+      service.stop().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_TIMEOUT_MS).unref()),
+    ]);
+    if (!stopped) progress.log(`  the service did not stop within ${STOP_TIMEOUT_MS / 1000} s (requests stuck)`);
   }
 }
 

@@ -24,7 +24,9 @@ import { webhookBody } from './webhook-body.ts';
  * - A trigger event queues one run per enabled rule of the event's team with that trigger
  *   (table automation_runs, in the transaction that marks the event handled), with a copy
  *   of the rule's action as it is at that moment; a Send webhook run also gets its body,
- *   built from the values of that moment. The run is due at the next 5-minute queue pass.
+ *   built from the values of that moment. The run is due at the first 5-minute queue pass
+ *   at or after the moment the event occurred (its own time, not when this consumer gets
+ *   to it).
  *
  * On the log adapter, rule events and trigger events arrive in one order, so a trigger
  * meets exactly the rules that existed before it. (Kafka keeps order per stream only: an
@@ -123,7 +125,8 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
   );
   const client = { name: rows[0]?.name ?? null, email: rows[0]?.email ?? null };
   const occurredAt = toAuditRecord(event)?.occurredAt ?? event.recordedAt.toISOString();
-  const now = context.clock.now();
+  // Queued when the event occurred (its own time), whenever this consumer gets to it.
+  const queuedAt = new Date(occurredAt);
   for (const rule of rules) {
     const runId = runIdOf(rule.rule_id, event.id);
     const body =
@@ -146,8 +149,8 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
         onboarding.id,
         JSON.stringify(rule.action),
         body,
-        passAtOrAfter(now),
-        now,
+        passAtOrAfter(queuedAt),
+        queuedAt,
       ],
     );
   }

@@ -86,7 +86,7 @@ export class KafkaRelay {
     if (!this.running) return;
     this.running = false;
     this.pause.interrupt();
-    await this.starting;
+    // A connection still being attempted is not waited for: connectAndFollow lets it go.
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.producer.disconnect().catch(() => undefined);
@@ -99,7 +99,10 @@ export class KafkaRelay {
         await this.producer.connect();
         await this.ensureTopic();
         const position = await this.readCheckpoint();
-        if (!this.running) return;
+        if (!this.running) {
+          await this.producer.disconnect().catch(() => undefined);
+          return;
+        }
         this.watch.advance(position);
         this.subscription = this.store.subscribeToAll(position, {
           onEvents: (events) => this.publish(events),

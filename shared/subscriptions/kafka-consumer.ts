@@ -1,4 +1,4 @@
-import type { Admin, Consumer, Kafka } from 'kafkajs';
+import type { Admin, Consumer, EachMessageHandler, Kafka } from 'kafkajs';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../logger.ts';
 import { fromKafkaMessage, NotAnEventMessageError } from './cloud-events.ts';
@@ -43,55 +43,90 @@ export async function startKafkaConsumer(
   const log = logger?.child({ consumer: consumer.name, adapter: 'kafka' });
   const pause = new Pause();
   let stopping = false;
-  const client: Consumer = kafka.consumer({ groupId: consumer.name });
-  await client.connect();
-  await client.subscribe({ topic, fromBeginning: true });
-  await client.run({
-    eachMessage: async ({ message, partition, heartbeat }) => {
-      const next = String(BigInt(message.offset) + 1n);
-      const recordOffset = (db: Pick<PoolClient, 'query'>) =>
-        db.query(
-          `insert into kafka_consumer_offsets (consumer, topic, partition, next_offset) values ($1, $2, $3, $4)
-           on conflict (consumer, topic, partition) do update
-           set next_offset = greatest(kafka_consumer_offsets.next_offset, excluded.next_offset), updated_at = now()`,
-          [consumer.name, topic, partition, next],
-        );
-      let event;
+  const eachMessage: EachMessageHandler = async ({ message, partition, heartbeat }) => {
+    const next = String(BigInt(message.offset) + 1n);
+    const recordOffset = (db: Pick<PoolClient, 'query'>) =>
+      db.query(
+        `insert into kafka_consumer_offsets (consumer, topic, partition, next_offset) values ($1, $2, $3, $4)
+         on conflict (consumer, topic, partition) do update
+         set next_offset = greatest(kafka_consumer_offsets.next_offset, excluded.next_offset), updated_at = now()`,
+        [consumer.name, topic, partition, next],
+      );
+    let event;
+    try {
+      event = fromKafkaMessage(message);
+    } catch (error) {
+      if (!(error instanceof NotAnEventMessageError)) throw error;
+      log?.warn({ partition, offset: message.offset, reason: error.message }, 'skipping a foreign message');
+      await recordOffset(pool);
+      return;
+    }
+    if (!wants(consumer, event.type)) {
+      await recordOffset(pool);
+      return;
+    }
+    for (let failures = 0; ;) {
+      if (stopping) throw new StoppingError('consumer stopping; the message is offered again');
       try {
-        event = fromKafkaMessage(message);
+        await inTransaction(pool, async (tx) => {
+          await handleOnce(tx, consumer, event);
+          await recordOffset(tx);
+        });
+        return;
       } catch (error) {
-        if (!(error instanceof NotAnEventMessageError)) throw error;
-        log?.warn({ partition, offset: message.offset, reason: error.message }, 'skipping a foreign message');
-        await recordOffset(pool);
-        return;
-      }
-      if (!wants(consumer, event.type)) {
-        await recordOffset(pool);
-        return;
-      }
-      for (let failures = 0; ;) {
-        if (stopping) throw new StoppingError('consumer stopping; the message is offered again');
-        try {
-          await inTransaction(pool, async (tx) => {
-            await handleOnce(tx, consumer, event);
-            await recordOffset(tx);
-          });
-          return;
-        } catch (error) {
-          failures++;
-          const wait = backoffMs(failures);
-          log?.error(
-            { err: error, eventId: event.id, type: event.type, partition, failures, retryInMs: wait },
-            'consumer failed to handle an event; it is offered again',
-          );
-          for (let waited = 0; waited < wait && !stopping; waited += 1000) {
-            await pause.sleep(Math.min(1000, wait - waited));
-            await heartbeat().catch(() => undefined);
-          }
+        failures++;
+        const wait = backoffMs(failures);
+        log?.error(
+          { err: error, eventId: event.id, type: event.type, partition, failures, retryInMs: wait },
+          'consumer failed to handle an event; it is offered again',
+        );
+        for (let waited = 0; waited < wait && !stopping; waited += 1000) {
+          await pause.sleep(Math.min(1000, wait - waited));
+          await heartbeat().catch(() => undefined);
         }
       }
-    },
-  });
+    }
+  };
+
+  // Connects in the background and keeps trying: the service runs while Kafka is down.
+  let client: Consumer | undefined;
+  let connecting: Consumer | undefined;
+  const connectLoop = async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      const candidate = kafka.consumer({ groupId: consumer.name });
+      connecting = candidate;
+      try {
+        await candidate.connect();
+        if (stopping) break;
+        await candidate.subscribe({ topic, fromBeginning: true });
+        candidate.on(candidate.events.CRASH, ({ payload }) => {
+          // kafkajs restarts after retriable errors; after the others, join again.
+          if (payload.restart || stopping) return;
+          log?.error({ err: payload.error }, 'consumer crashed; joining the group again');
+          client = undefined;
+          void candidate.disconnect().finally(() => {
+            if (!stopping) begin();
+          });
+        });
+        await candidate.run({ eachMessage });
+        if (stopping) break;
+        client = candidate;
+        return;
+      } catch (error) {
+        await candidate.disconnect().catch(() => undefined);
+        const wait = backoffMs(attempt);
+        log?.error({ err: error, retryInMs: wait }, 'consumer cannot reach Kafka; retrying');
+        await pause.sleep(wait);
+      }
+    }
+  };
+  const begin = () =>
+    void connectLoop().finally(async () => {
+      // Stopped while connecting: let go of what was half set up.
+      if (stopping && connecting && connecting !== client)
+        await connecting.disconnect().catch(() => undefined);
+    });
+  begin();
 
   let admin: Promise<Admin> | undefined;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -147,7 +182,8 @@ export async function startKafkaConsumer(
     async stop() {
       stopping = true;
       pause.interrupt();
-      await client.disconnect();
+      // A connection still being attempted is not waited for: connectLoop lets it go.
+      await client?.disconnect();
       await (await admin?.catch(() => undefined))?.disconnect();
     },
   };

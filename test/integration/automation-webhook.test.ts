@@ -370,7 +370,9 @@ describe('Send webhook', () => {
       template_id: tenant.templateId,
       template_name: 'Engagement',
     };
-    const [oneTime, recurring] = bodies('payment.succeeded');
+    const payload = (intent: string) =>
+      bodies('payment.succeeded').find((body) => body.data.payment_intent_id === intent);
+    const [oneTime, recurring] = [payload('pi_one'), payload('sub_123')];
     expect(oneTime.data).toEqual({
       ...common,
       client_name: 'Ada Lovelace',

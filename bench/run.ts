@@ -1,0 +1,107 @@
+import os from 'node:os';
+import { runApiBench } from './api/api-bench.ts';
+import { runEventStoreBench } from './eventstore/event-store-bench.ts';
+import { runLagBench } from './lag/lag-bench.ts';
+import { loadBenchConfig } from './lib/config.ts';
+import type { Figure } from './lib/figures.ts';
+import { createProgress } from './lib/progress.ts';
+import { figuresTable, summary, writeResults, type RunContext } from './lib/report.ts';
+import { serverSettings, startBenchServer } from './lib/server.ts';
+import { runRebuildBench } from './rebuild/rebuild-bench.ts';
+
+/**
+ * npm run bench: every part against one embedded PostgreSQL (default durability), then the
+ * table of figures and targets on stdout and in bench/RESULTS.md. BENCH_SCALE=0.1 for a
+ * quick run. Parts run one after the other; a part that fails is reported and the others
+ * still run.
+ */
+const config = loadBenchConfig();
+const progress = createProgress();
+const startedAt = new Date();
+const figures: Figure[] = [];
+const context: RunContext = { startedAt, seconds: 0, scale: config.scale, server: {}, load: [], notes: [] };
+
+progress.log(
+  `npm run bench: BENCH_SCALE=${config.scale}, ${os.cpus().length} cores, ` +
+    `${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB, load ${os.loadavg()[0]!.toFixed(1)}`,
+);
+const server = await startBenchServer();
+
+async function part(name: string, work: () => Promise<void>): Promise<void> {
+  progress.log(`\n== ${name}`);
+  const before = os.loadavg()[0]!;
+  const started = performance.now();
+  try {
+    await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    progress.log(`  ${name} failed: ${message}`);
+    figures.push({ part: name, name: 'part failed', value: null, unit: '', note: message.split('\n')[0] });
+  }
+  context.load.push({ part: name, before, after: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 });
+}
+
+try {
+  context.server = await serverSettings(server.url);
+  await part('1-2 event stores', async () => {
+    const result = await runEventStoreBench(server, config, progress);
+    figures.push(...result.figures);
+    context.plans = result.plans;
+    context.notes.push(
+      'Parts 1–2: the project adapter, Emmett 0.42 (`getPostgreSQLEventStore`, `appendToStream`, `readMessagesBatch`) and ' +
+        'raw single-row INSERTs each use their own database on the one server and a pg pool of 64. Each append writes one ' +
+        'event to a new stream. Per concurrency, after a warm-up, rounds run every contender in rotating order; ' +
+        'figures are medians of rounds, ratios medians of per-round ratios. Emmett keeps its own (global) pg type ' +
+        'parsers; the project side gets pg defaults per pool.',
+      `Global-log read: each log filled to the same size with its own append (100 events per append), then read from ` +
+        `the start in batches of ${config.readBatch}, one unmeasured scan first, stores alternating.`,
+    );
+  });
+  await part('3 API', async () => {
+    const result = await runApiBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(
+      result.available
+        ? `Part 3: services/runtime.ts startService in the bench process (DATABASE_URL of the bench server, RATE_LIMITS=off, ` +
+            `ADMIN_TOKEN set), a Business team, key, template and client made through the operator and public API; ` +
+            `autocannon in a child process at fixed rates for ${config.apiSeconds} s each: create (16 connections), send ` +
+            `of the created onboardings (16), list limit=50 (64), get by id (64). Latencies of every answer.`
+        : `Part 3: ${result.note}.`,
+    );
+  });
+  await part('4 read your writes', async () => {
+    const result = await runLagBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(
+      `Part 4: appends of the generated onboarding log one event at a time through the adapter; lag = append ` +
+        `returned → ProjectionRunner.waitForPosition resolved. Projections: ${result.description}.`,
+    );
+  });
+  await part('5 rebuild', async () => {
+    const result = await runRebuildBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(
+      `Part 5: ${config.rebuildEvents.toLocaleString('en-US')} events (onboardings of 9 events: client.created + 8 ` +
+        `onboarding events, domain types, client fields sealed with real keys) written in ${result.fillSeconds.toFixed(0)} s ` +
+        `by bench/rebuild/fill-log.ts: multi-row INSERTs of ~10,800 events per transaction in the adapter's format ` +
+        `(position = xid × 65536 + index, transaction_id = pg_current_xact_id(), event_streams rows), then VACUUM ANALYZE. ` +
+        `projections/rebuild.ts rebuildProjections ran in a child process. Projections: ${result.description}.`,
+    );
+  });
+} finally {
+  context.seconds = (Date.now() - startedAt.getTime()) / 1000;
+  // A service left with stuck requests may still hold connections that the server's
+  // shutdown terminates; that is expected here and must not crash the report.
+  process.on('uncaughtException', (error: Error & { code?: string }) => {
+    if (error.code === '57P01') return;
+    console.error(error);
+    process.exit(1);
+  });
+  await server.stop();
+}
+
+const table = figuresTable(figures);
+process.stdout.write(`\n${table}\n\n${summary(figures)}\n`);
+await writeResults(new URL('./RESULTS.md', import.meta.url), new URL('./analysis.md', import.meta.url), figures, context);
+progress.log('written to bench/RESULTS.md');
+process.exit(0);
