@@ -8,7 +8,8 @@ export default defineConfig({
       'services/**/*.test.ts',
       'projections/**/*.test.ts',
     ],
-    exclude: ['test/containers/**', 'node_modules/**'],
+    // End-to-end tests start `npm start` as a process; they run first, alone (test/e2e/vitest.config.ts).
+    exclude: ['test/containers/**', 'test/e2e/**', 'node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
