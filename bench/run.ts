@@ -38,7 +38,12 @@ async function part(name: string, work: () => Promise<void>): Promise<void> {
     progress.log(`  ${name} failed: ${message}`);
     figures.push({ part: name, name: 'part failed', value: null, unit: '', note: message.split('\n')[0] });
   }
-  context.load.push({ part: name, before, after: os.loadavg()[0]!, seconds: (performance.now() - started) / 1000 });
+  context.load.push({
+    part: name,
+    before,
+    after: os.loadavg()[0]!,
+    seconds: (performance.now() - started) / 1000,
+  });
 }
 
 try {
@@ -102,6 +107,11 @@ try {
 
 const table = figuresTable(figures);
 process.stdout.write(`\n${table}\n\n${summary(figures)}\n`);
-await writeResults(new URL('./RESULTS.md', import.meta.url), new URL('./analysis.md', import.meta.url), figures, context);
+await writeResults(
+  new URL('./RESULTS.md', import.meta.url),
+  new URL('./analysis.md', import.meta.url),
+  figures,
+  context,
+);
 progress.log('written to bench/RESULTS.md');
 process.exit(0);

@@ -176,7 +176,8 @@ export async function runApiBench(
       service.stop().then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), STOP_TIMEOUT_MS).unref()),
     ]);
-    if (!stopped) progress.log(`  the service did not stop within ${STOP_TIMEOUT_MS / 1000} s (requests stuck)`);
+    if (!stopped)
+      progress.log(`  the service did not stop within ${STOP_TIMEOUT_MS / 1000} s (requests stuck)`);
   }
 }
 
@@ -209,8 +210,22 @@ function scenarioFigures(scenario: Scenario, result: LoadOutput): Figure[] {
 
 function notAvailable(note: string): Figure[] {
   return [
-    { part: PART, name: 'POST onboardings p99', value: null, unit: 'ms', target: { op: '<=', value: 30 }, note },
-    { part: PART, name: 'POST onboardings errors', value: null, unit: '', target: { op: '==', value: 0 }, note },
+    {
+      part: PART,
+      name: 'POST onboardings p99',
+      value: null,
+      unit: 'ms',
+      target: { op: '<=', value: 30 },
+      note,
+    },
+    {
+      part: PART,
+      name: 'POST onboardings errors',
+      value: null,
+      unit: '',
+      target: { op: '==', value: 0 },
+      note,
+    },
     { part: PART, name: 'GET by id p99', value: null, unit: 'ms', target: { op: '<=', value: 10 }, note },
   ];
 }

@@ -24,7 +24,10 @@ async function call(url: string, token: string, method: string, path: string, bo
  * step with three fields, and one client made through the public API.
  */
 export async function provisionTenant(url: string, adminToken: string): Promise<Tenant> {
-  const { team } = await call(url, adminToken, 'POST', '/admin/v1/teams', { name: 'Bench team', plan: 'business' });
+  const { team } = await call(url, adminToken, 'POST', '/admin/v1/teams', {
+    name: 'Bench team',
+    plan: 'business',
+  });
   const key = await call(url, adminToken, 'POST', `/admin/v1/teams/${team.id}/api-keys`, {
     name: 'bench',
     scopes: [...SCOPES],

@@ -101,7 +101,13 @@ export function appendFigures({ rates }: AppendRates, config: BenchConfig): Figu
     if (fix) {
       const diagnostic = 'diagnostic: adapter statement without pg_notify';
       figures.push(
-        { part: '1 diagnostic', name: `ours w/o NOTIFY, c=${concurrency}`, value: median(fix), unit: 'events/s', note: diagnostic },
+        {
+          part: '1 diagnostic',
+          name: `ours w/o NOTIFY, c=${concurrency}`,
+          value: median(fix),
+          unit: 'events/s',
+          note: diagnostic,
+        },
         {
           part: '1 diagnostic',
           name: `ours w/o NOTIFY / Emmett, c=${concurrency}`,

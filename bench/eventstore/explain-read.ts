@@ -51,7 +51,10 @@ export async function explainReads(ourUrl: string, emmettUrl: string, batch: num
     const emmettMiddle = await emmettPool.query<{ position: string }>(
       'select global_position as position from emt_messages order by global_position offset (select count(*) / 2 from emt_messages) limit 1',
     );
-    await readMessagesBatch(recorder as never, { after: BigInt(emmettMiddle.rows[0]!.position), batchSize: batch });
+    await readMessagesBatch(recorder as never, {
+      after: BigInt(emmettMiddle.rows[0]!.position),
+      batchSize: batch,
+    });
     const emmett = await profile(emmettPool, captured!);
     return { ours, emmett };
   } finally {

@@ -12,7 +12,10 @@ import type { Contender } from './contender.ts';
  * shows what appends cost without that. Returns undefined when the statement no longer
  * has the expected shape (the adapter changed), and the diagnostic is left out.
  */
-export async function oursWithoutNotifyContender(url: string, poolSize: number): Promise<Contender | undefined> {
+export async function oursWithoutNotifyContender(
+  url: string,
+  poolSize: number,
+): Promise<Contender | undefined> {
   const statement = await capturedAppendStatement(url);
   const withoutNotify = statement && stripNotify(statement);
   if (!withoutNotify) return undefined;

@@ -93,13 +93,18 @@ export async function runLagBench(
     const single = await measure(1, 'read-your-writes, 1 writer');
     const many = await measure(config.lagWriters, `read-your-writes, ${config.lagWriters} writers`);
     const setting = await asyncCommitPool.query<{ synchronous_commit: string }>('show synchronous_commit');
-    if (setting.rows[0]?.synchronous_commit !== 'off') throw new Error('synchronous_commit=off was not applied');
+    if (setting.rows[0]?.synchronous_commit !== 'off')
+      throw new Error('synchronous_commit=off was not applied');
     await runner.stop();
     runner = new ProjectionRunner(asyncCommitPool, store, projections);
     await runner.start();
     const half = Math.max(100, Math.round(config.lagAppends / 2));
     const asyncSingle = await measure(1, 'diagnostic async commit, 1 writer', half);
-    const asyncMany = await measure(config.lagWriters, `diagnostic async commit, ${config.lagWriters} writers`, half);
+    const asyncMany = await measure(
+      config.lagWriters,
+      `diagnostic async commit, ${config.lagWriters} writers`,
+      half,
+    );
     const figures: Figure[] = [];
     for (const [label, lags] of [
       ['1 writer', single],
@@ -109,7 +114,14 @@ export async function runLagBench(
         lags.timeouts ? `; ${lags.timeouts} waits timed out at ${TIMEOUT_MS} ms` : ''
       }`;
       figures.push(
-        { part: '4 read your writes', name: `lag p50, ${label}`, value: percentile(lags.lags, 50), unit: 'ms', digits: 1, note },
+        {
+          part: '4 read your writes',
+          name: `lag p50, ${label}`,
+          value: percentile(lags.lags, 50),
+          unit: 'ms',
+          digits: 1,
+          note,
+        },
         {
           part: '4 read your writes',
           name: `lag p99, ${label}`,

@@ -17,22 +17,54 @@ export function runChild<Input, Progress, Result>(
   input: Input,
   onProgress: (progress: Progress) => void = () => undefined,
 ): Promise<Result> {
+  return runChildUntil<Input, Progress, Result>(file, input, onProgress, 0).then((result) => result!);
+}
+
+/**
+ * The same with a deadline: after `deadlineMs` (0: none) the child is stopped and the
+ * promise resolves to undefined (the caller keeps what progress told it).
+ */
+export function runChildUntil<Input, Progress, Result>(
+  file: URL,
+  input: Input,
+  onProgress: (progress: Progress) => void,
+  deadlineMs: number,
+): Promise<Result | undefined> {
   return new Promise((resolve, reject) => {
     const child = fork(file, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
+    const timer =
+      deadlineMs > 0
+        ? setTimeout(() => {
+            settled = true;
+            child.kill('SIGKILL');
+            resolve(undefined);
+          }, deadlineMs)
+        : undefined;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
     child.on('message', (message: ChildMessage<Progress, Result>) => {
+      if (settled) return;
       if (message.kind === 'progress') onProgress(message.progress);
       else if (message.kind === 'result') {
-        settled = true;
+        settle();
         resolve(message.result);
       } else {
-        settled = true;
+        settle();
         reject(new Error(message.message));
       }
     });
-    child.on('error', reject);
+    child.on('error', (error) => {
+      if (settled) return;
+      settle();
+      reject(error);
+    });
     child.on('exit', (code) => {
-      if (!settled) reject(new Error(`${file.pathname} exited with code ${code} before giving a result`));
+      if (settled) return;
+      settle();
+      reject(new Error(`${file.pathname} exited with code ${code} before giving a result`));
     });
     child.send({ input });
   });
@@ -48,7 +80,10 @@ export function serveChild<Input, Progress, Result>(
     work(message.input, (progress) => void send({ kind: 'progress', progress }))
       .then((result) => send({ kind: 'result', result }))
       .catch((error: unknown) =>
-        send({ kind: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+        send({
+          kind: 'error',
+          message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        }),
       )
       .finally(() => process.exit(0));
   });

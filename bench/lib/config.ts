@@ -19,10 +19,21 @@ export interface BenchConfig {
   lagAppends: number;
   lagWriters: number;
   rebuildEvents: number;
+  /** The rebuild is stopped after this many seconds (0: never); its rate is that of the part replayed. */
+  rebuildSeconds: number;
 }
 
 function scaled(value: number, scale: number, floor: number): number {
   return Math.max(floor, Math.round(value * scale));
+}
+
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    throw new Error(`BENCH_REBUILD_SECONDS=${JSON.stringify(value)}: expected whole seconds, 0 for no limit`);
+  }
+  return parsed;
 }
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -44,8 +55,9 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     readRounds: 3,
     apiSeconds: scaled(10, scale, 3),
     apiRates: { create: 300, send: 300, list: 1000, get: 1000 },
-    lagAppends: scaled(2000, scale, 300),
+    lagAppends: scaled(1500, scale, 300),
     lagWriters: 16,
     rebuildEvents: scaled(1_000_000, scale, 50_000),
+    rebuildSeconds: seconds(env.BENCH_REBUILD_SECONDS, 150),
   };
 }

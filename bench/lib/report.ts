@@ -50,7 +50,9 @@ function machine(context: RunContext): string {
     `- Node.js ${process.version}; PostgreSQL (embedded, one server for every part, default durability): ${server}`,
     `- Load average (1 min) at the start/end of each part — the machine is shared, so absolute figures drift; ` +
       `figures that matter are paired against a peer in the same run: ` +
-      context.load.map((l) => `${l.part} ${l.before.toFixed(1)}/${l.after.toFixed(1)} (${Math.round(l.seconds)} s)`).join(', '),
+      context.load
+        .map((l) => `${l.part} ${l.before.toFixed(1)}/${l.after.toFixed(1)} (${Math.round(l.seconds)} s)`)
+        .join(', '),
   ].join('\n');
 }
 
@@ -72,9 +74,9 @@ function plans(context: RunContext): string {
   return [
     '## Global log read: query plans',
     '',
-    block("Project adapter (readAll)", context.plans.ours),
+    block('Project adapter (readAll)', context.plans.ours),
     '',
-    block("Emmett (readMessagesBatch)", context.plans.emmett),
+    block('Emmett (readMessagesBatch)', context.plans.emmett),
   ].join('\n');
 }
 
@@ -100,7 +102,9 @@ export async function writeResults(
     '',
     `Summary: ${summary(figures)}.`,
     '',
-    ...(context.notes.length > 0 ? ['## How the figures were made', '', ...context.notes.map((n) => `- ${n}`), ''] : []),
+    ...(context.notes.length > 0
+      ? ['## How the figures were made', '', ...context.notes.map((n) => `- ${n}`), '']
+      : []),
     plans(context),
     '',
     ...(analysis ? [analysis.replace(/^# /m, '## '), ''] : []),

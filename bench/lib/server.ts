@@ -64,14 +64,22 @@ export async function serverSettings(url: string): Promise<Record<string, string
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const names = ['server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'wal_level', 'max_connections'];
+    const names = [
+      'server_version',
+      'fsync',
+      'synchronous_commit',
+      'shared_buffers',
+      'wal_level',
+      'max_connections',
+    ];
     const result = await client.query<{ name: string; setting: string; unit: string | null }>(
       'select name, setting, unit from pg_settings where name = any($1)',
       [names],
     );
     const settings: Record<string, string> = {};
     for (const row of result.rows) {
-      settings[row.name] = row.name === 'shared_buffers' ? `${(Number(row.setting) * 8) / 1024} MB` : row.setting;
+      settings[row.name] =
+        row.name === 'shared_buffers' ? `${(Number(row.setting) * 8) / 1024} MB` : row.setting;
     }
     return settings;
   } finally {

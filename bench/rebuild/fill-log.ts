@@ -21,7 +21,12 @@ const WRITERS = 2;
  * array parameters). Two chunks are written at a time. Events are the generated
  * onboarding log (bench/lib/onboarding-events.ts); recorded_at is the time of the insert.
  */
-export async function fillLog(pool: Pool, total: number, phase: Phase, personas: Persona[] = []): Promise<number> {
+export async function fillLog(
+  pool: Pool,
+  total: number,
+  phase: Phase,
+  personas: Persona[] = [],
+): Promise<number> {
   const onboardings = Math.ceil(total / EVENTS_PER_ONBOARDING);
   const chunks = Math.ceil(onboardings / CHUNK_ONBOARDINGS);
   let written = 0;

@@ -10,6 +10,16 @@ export interface RebuildInput {
   url: string;
 }
 
+/** Sent after every replayed batch. */
+export interface RebuildTick {
+  events: number;
+  /** events per second of the replay so far (projections/rebuild.ts) */
+  eventsPerSecond: number;
+  peakRssBytes: number;
+  maxRssBytes: number;
+  baselineRssBytes: number;
+}
+
 export interface RebuildOutput {
   events: number;
   ms: number;
@@ -25,7 +35,7 @@ export interface RebuildOutput {
  * Runs `rebuildProjections` (projections/rebuild.ts) in its own process, so that its peak
  * memory is the rebuild's alone and not the bench's.
  */
-serveChild<RebuildInput, number, RebuildOutput>(async ({ url }, progress) => {
+serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url }, progress) => {
   const { projections, description } = projectionsUnderTest(allProjections);
   const pool = createPool(url, 10);
   const store = new PostgresEventStore(pool, url);
@@ -36,7 +46,15 @@ serveChild<RebuildInput, number, RebuildOutput>(async ({ url }, progress) => {
   }, 50);
   try {
     const started = performance.now();
-    const { events } = await rebuildProjections(pool, store, projections, (p) => progress(p.events));
+    const { events } = await rebuildProjections(pool, store, projections, (p) =>
+      progress({
+        events: p.events,
+        eventsPerSecond: p.eventsPerSecond,
+        peakRssBytes,
+        maxRssBytes: resourceUsage().maxRSS * 1024,
+        baselineRssBytes,
+      }),
+    );
     const ms = performance.now() - started;
     peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
     return {

@@ -7,7 +7,8 @@
 -- automation_runs: one queued action run per (rule, trigger event), with a copy of the
 --   rule's action taken when the event occurred (later edits do not change it). id is the
 --   Send webhook body's `id` (also X-Service-Event-Id and Idempotency-Key); request_body is
---   that exact body, built from the event moment's values, sent unchanged on every retry.
+--   that exact body, built from the event moment's values, sent unchanged on every retry
+--   (it holds the client's name and email: cleared once the run is finished).
 --   state / failure, the run states of the spec:
 --     queued                          waiting for its first attempt
 --     succeeded                       the action completed

@@ -47,6 +47,7 @@ export interface QueuedRun {
 export type FinishRun = (tx: PoolClient, verdict: AttemptVerdict) => Promise<void>;
 
 const BATCH = 25;
+const PARALLEL_RUNS = 8;
 const LEASE = "interval '5 minutes'";
 
 /** Works every run due by `now` (service clock); resolves to the number of runs worked (skipped included). */
@@ -71,7 +72,16 @@ export function runDueAutomationActions(
         [now, BATCH],
       );
       if (rows.length === 0) return worked;
-      await Promise.all(rows.map((run) => workRun(context, run)));
+      // Create new onboarding holds the team's send lock on a connection of its own: one at
+      // a time, so waiting runs never take up the pool. The other actions run side by side.
+      const creates = rows.filter((run) => run.action.type === 'create_onboarding');
+      const others = rows.filter((run) => run.action.type !== 'create_onboarding');
+      await Promise.all([
+        (async () => {
+          for (const run of creates) await workRun(context, run);
+        })(),
+        inParallel(others, PARALLEL_RUNS, (run) => workRun(context, run)),
+      ]);
       worked += rows.length;
     }
   });
@@ -127,7 +137,7 @@ async function skipRun(context: ServiceContext, run: QueuedRun, at: Date): Promi
   await context.pool.query(
     `update automation_runs
      set state = 'skipped', failure = null, next_attempt_at = null, leased_until = null,
-         finished_at = $2, updated_at = $2
+         finished_at = $2, updated_at = $2, request_body = null
      where id = $1`,
     [run.id, at],
   );
@@ -157,7 +167,9 @@ async function finishRun(
     `update automation_runs
      set state = $2, failure = $3, attempts = $4, next_attempt_at = $5, last_status_code = $6,
          last_error = $7, leased_until = null, updated_at = $8,
-         finished_at = case when $5::timestamptz is null then $8::timestamptz else null end
+         finished_at = case when $5::timestamptz is null then $8::timestamptz else null end,
+         -- The body holds the client's name and email: kept only while a retry may need it.
+         request_body = case when $5::timestamptz is null then null else request_body end
      where id = $1`,
     [run.id, state, failure, attempts, next, verdict.status, reason, attemptAt],
   );
@@ -168,4 +180,13 @@ async function finishRun(
        set run_id = excluded.run_id, outcome = excluded.outcome, reason = excluded.reason, ran_at = excluded.ran_at`,
     [run.rule_id, run.team_id, run.id, failure ?? 'succeeded', reason, attemptAt],
   );
+}
+
+/** Runs `work` over `items` with at most `limit` at a time. */
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
 }

@@ -78,83 +78,98 @@ export async function createOnboardingAction(
     automation_rule_id: run.rule_id,
     automation_run_id: run.id,
   });
-  const connection = await context.pool.connect();
-  try {
-    await connection.query('select pg_advisory_lock(hashtextextended($1, 0))', [sendLockKey(run.team_id)]);
-    try {
-      let onboardingId = run.created_onboarding_id;
-      if (onboardingId === null) {
-        let created: string | null;
-        try {
-          created = await transaction(connection, async (tx) => {
-            const now = context.clock.now();
-            const trigger = await tx.query<{ client_id: string }>(
-              'select client_id from onboardings where id = $1 and team_id = $2',
-              [run.onboarding_id, run.team_id],
-            );
-            const clientId = trigger.rows[0]?.client_id;
-            if (!clientId) {
-              await finish(tx, stop('client_scope_missing'));
-              return null;
-            }
-            const refusal = await refusalOf(tx, run.team_id, templateId, clientId, now);
-            if (refusal !== null) {
-              await finish(tx, stop(refusal));
-              return null;
-            }
-            const outcome = await createOnboarding(
-              deps,
-              tx,
-              { team_id: run.team_id, template_id: templateId, client_id: clientId },
-              now,
-              metadata(),
-            );
-            await tx.query('update automation_runs set created_onboarding_id = $2 where id = $1', [
-              run.id,
-              outcome.onboardingId,
-            ]);
-            return outcome.onboardingId;
-          });
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          await transaction(connection, (tx) => finish(tx, stop(error.code)));
-          return;
-        }
-        if (created === null) return;
-        onboardingId = created;
-      }
-      const sentId = onboardingId;
+  await withTeamSendLock(context, run.team_id, async (connection) => {
+    let onboardingId = run.created_onboarding_id;
+    if (onboardingId === null) {
+      let created: string | null;
       try {
-        await transaction(connection, async (tx) => {
-          const { state } = await readOnboarding(context.eventStore, sentId);
-          if (state.status === 'draft') {
-            await sendOnboarding(
-              deps,
-              tx,
-              { team_id: run.team_id, onboarding_id: sentId, force: false },
-              context.clock.now(),
-              metadata(),
-            );
+        created = await transaction(connection, async (tx) => {
+          const now = context.clock.now();
+          const trigger = await tx.query<{ client_id: string }>(
+            'select client_id from onboardings where id = $1 and team_id = $2',
+            [run.onboarding_id, run.team_id],
+          );
+          const clientId = trigger.rows[0]?.client_id;
+          if (!clientId) {
+            await finish(tx, stop('client_scope_missing'));
+            return null;
           }
-          await finish(tx, { kind: 'succeeded', status: null });
+          const refusal = await refusalOf(tx, run.team_id, templateId, clientId, now);
+          if (refusal !== null) {
+            await finish(tx, stop(refusal));
+            return null;
+          }
+          const outcome = await createOnboarding(
+            deps,
+            tx,
+            { team_id: run.team_id, template_id: templateId, client_id: clientId },
+            now,
+            metadata(),
+          );
+          await tx.query('update automation_runs set created_onboarding_id = $2 where id = $1', [
+            run.id,
+            outcome.onboardingId,
+          ]);
+          return outcome.onboardingId;
         });
       } catch (error) {
-        // Only when the facts changed in between despite the lock (an operator edit): the draft stays.
         if (!(error instanceof DomainError)) throw error;
-        context.logger.warn(
-          { runId: run.id, code: error.code },
-          'automation created a draft it could not send',
-        );
         await transaction(connection, (tx) => finish(tx, stop(error.code)));
+        return;
       }
-    } finally {
-      await connection.query('select pg_advisory_unlock(hashtextextended($1, 0))', [
-        sendLockKey(run.team_id),
-      ]);
+      if (created === null) return;
+      onboardingId = created;
     }
-  } finally {
-    connection.release();
+    const sentId = onboardingId;
+    try {
+      await transaction(connection, async (tx) => {
+        const { state } = await readOnboarding(context.eventStore, sentId);
+        if (state.status === 'draft') {
+          await sendOnboarding(
+            deps,
+            tx,
+            { team_id: run.team_id, onboarding_id: sentId, force: false },
+            context.clock.now(),
+            metadata(),
+          );
+        }
+        await finish(tx, { kind: 'succeeded', status: null });
+      });
+    } catch (error) {
+      // Only when the facts changed in between despite the lock (an operator edit): the draft stays.
+      if (!(error instanceof DomainError)) throw error;
+      context.logger.warn(
+        { runId: run.id, code: error.code },
+        'automation created a draft it could not send',
+      );
+      await transaction(connection, (tx) => finish(tx, stop(error.code)));
+    }
+  });
+}
+
+/**
+ * Runs `work` on a connection of its own that holds the team's send lock (session level)
+ * over several transactions. A connection that failed is destroyed rather than returned
+ * to the pool, so the lock can never outlive the work.
+ */
+async function withTeamSendLock(
+  context: ServiceContext,
+  teamId: string,
+  work: (connection: PoolClient) => Promise<void>,
+): Promise<void> {
+  const connection = await context.pool.connect();
+  try {
+    await connection.query('select pg_advisory_lock(hashtextextended($1, 0))', [sendLockKey(teamId)]);
+    try {
+      await work(connection);
+    } finally {
+      await connection.query('select pg_advisory_unlock(hashtextextended($1, 0))', [sendLockKey(teamId)]);
+    }
+  } catch (error) {
+    connection.release(true);
+    throw error;
   }
+  connection.release();
 }
 
 /** The first refusal the create-and-send would meet now (its error code), or null. */

@@ -114,10 +114,15 @@ export async function safePost(request: SafeRequest, options: SafeHttpOptions): 
   try {
     for (let redirects = 0; ; redirects++) {
       const refusal = (text: string) => (redirects === 0 ? text : `redirect refused: ${text}`);
-      const check = await withDeadline(
-        checkTargetUrl(url, { allowlist: options.allowlist, resolve: options.resolve }),
-        controller.signal,
-      );
+      let check: Awaited<ReturnType<typeof checkTargetUrl>>;
+      try {
+        check = await withDeadline(
+          checkTargetUrl(url, { allowlist: options.allowlist, resolve: options.resolve }),
+          controller.signal,
+        );
+      } catch (error) {
+        return { kind: 'failed', reason: failureText(error, controller.signal, timeoutMs), url, redirects };
+      }
       if (!check.ok) {
         return { kind: 'refused', reason: refusal(PROBLEM_TEXT[check.problem]), url, redirects };
       }

@@ -27,7 +27,6 @@ export async function startOutboundService(env: Record<string, string> = {}): Pr
     RATE_LIMITS: 'off',
     HOOK_TARGET_ALLOWLIST: '127.0.0.1,localhost',
     PUBLIC_URL: 'https://forms.example.com',
-    LOG_LEVEL: 'error',
     ...env,
   });
   service.clock.set(START);
