@@ -51,6 +51,7 @@ export async function sendEmail(context: ServiceContext, run: QueuedRun, finish:
   if (run.action.type !== 'send_email') throw new Error(`run ${run.id} is not a send_email run`);
   const { subject, body } = run.action;
   await inTransaction(context.pool, async (tx) => {
+    await holdRun(tx, run.id);
     const team = await teamRow(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
@@ -96,6 +97,7 @@ export async function notifyMember(
   if (run.action.type !== 'notify_member') throw new Error(`run ${run.id} is not a notify_member run`);
   const { member_id: memberId, message } = run.action;
   await inTransaction(context.pool, async (tx) => {
+    await holdRun(tx, run.id);
     const team = await teamRow(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
@@ -120,6 +122,15 @@ export async function notifyMember(
     });
     await finish(tx, { kind: 'succeeded', status: null });
   });
+}
+
+/**
+ * Locks the run's row for the rest of the transaction, before anything about the client is
+ * read: an erasure of the client waits for the email this action queues, or this action
+ * waits for the erasure (./client-erasure-runs.ts).
+ */
+async function holdRun(tx: Parameters<FinishRun>[0], runId: string): Promise<void> {
+  await tx.query('select 1 from automation_runs where id = $1 for update', [runId]);
 }
 
 /** A subject is one line: line breaks a placeholder brought in become spaces. */

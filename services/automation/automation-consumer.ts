@@ -14,6 +14,7 @@ import type { ServiceContext } from '../context.ts';
 import { derivedUuid } from '../hooks/derived-id.ts';
 import { onboardingAt } from '../hooks/event-moment.ts';
 import { awaitReadModels } from '../hooks/outbound.ts';
+import { CLIENT_NOT_ERASED } from './run-facts.ts';
 import { webhookBody } from './webhook-body.ts';
 
 /**
@@ -120,7 +121,7 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
   }
   await awaitReadModels(context, event.position);
   const { rows } = await tx.query<{ name: string | null; email: string | null }>(
-    'select name, email from clients where id = $1 and team_id = $2',
+    `select name, email from clients c where c.id = $1 and c.team_id = $2 and ${CLIENT_NOT_ERASED}`,
     [onboarding.client_id, teamId],
   );
   const client = { name: rows[0]?.name ?? null, email: rows[0]?.email ?? null };

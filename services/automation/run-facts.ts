@@ -49,6 +49,14 @@ export function firmName(team: Pick<TeamRow, 'name' | 'email_sender_name' | 'own
   return team.name;
 }
 
+/**
+ * SQL condition on the clients row `c`: the client is not erased. Its personal data key
+ * is checked too: an erasure deletes it first, before the clients read model catches up,
+ * so nothing read while an erasure is under way copies the client's data anywhere.
+ */
+export const CLIENT_NOT_ERASED = `c.erased_at is null and not exists (
+  select 1 from personal_data_keys k where k.subject_id = c.id and k.erased_at is not null)`;
+
 export interface OnboardingFacts {
   status: string;
   progress_pct: number;
@@ -72,7 +80,7 @@ export async function onboardingFacts(
             c.name as client_name, c.email as client_email, c.company as client_company,
             c.date_format as client_date_format, c.timezone as client_timezone
      from onboardings o
-     left join clients c on c.id = o.client_id and c.team_id = o.team_id and c.erased_at is null
+     left join clients c on c.id = o.client_id and c.team_id = o.team_id and ${CLIENT_NOT_ERASED}
      where o.id = $1 and o.team_id = $2`,
     [onboardingId, teamId],
   );

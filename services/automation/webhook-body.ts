@@ -28,7 +28,8 @@ import { isoMicros } from '../hooks/event-moment.ts';
  *     onboarding.completed:          none
  *
  * client_name and client_email are null when the client was erased by then; signer_name
- * and signer_email are null when the signer's client was erased.
+ * and signer_email are null when the signer's client was erased. A run still pending when
+ * its client is erased keeps its body with those four values null (`withoutPersonalData`).
  */
 export interface WebhookClient {
   name: string | null;
@@ -104,4 +105,18 @@ async function extras(
     default:
       return {};
   }
+}
+
+/** The body's personal values: the client's, and the signer's (entered in the client's portal). */
+const PERSONAL_DATA_FIELDS = ['client_name', 'client_email', 'signer_name', 'signer_email'] as const;
+
+/**
+ * A stored body with its personal values null (the client was erased while the run was
+ * pending): what a body built after the erasure holds. Keys and their order are kept.
+ */
+export function withoutPersonalData(body: string): string {
+  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+  const data = parsed.data;
+  if (data) for (const field of PERSONAL_DATA_FIELDS) if (field in data) data[field] = null;
+  return JSON.stringify(parsed);
 }

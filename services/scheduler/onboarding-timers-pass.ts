@@ -7,6 +7,7 @@ import {
   runOnboardingCommand,
 } from '../../shared/commands/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
+import { onboardingEmailFacts } from '../../shared/domain/onboarding/client-email.ts';
 import type { TimerKind } from '../../shared/domain/onboarding/onboarding-timers.ts';
 import type { ServiceContext } from '../context.ts';
 import { activeTokenHash, clearTokenFromInvites } from '../work/client-link.ts';
@@ -181,10 +182,7 @@ async function queueReminder(context: ServiceContext, tx: PoolClient, timer: Cla
     token: await clearTokenFromInvites(tx, state.id, tokenHash),
     fromName,
     clientName: recipient.name,
-    templateName: state.snapshot.name,
-    dueDate: state.due?.due_date ?? null,
-    dueOn: state.due?.due_on ?? null,
-    pinRequired: state.pin !== null,
+    ...onboardingEmailFacts(state),
   });
   await tx.query(
     `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)

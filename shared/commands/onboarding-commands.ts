@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../db/pool.ts';
 import { DomainError } from '../domain/decider.ts';
 import { parseDeadline } from '../domain/onboarding/deadlines.ts';
+import { onboardingEmailFacts } from '../domain/onboarding/client-email.ts';
 import { inviteEmail } from '../domain/onboarding/invite-email.ts';
 import { hashPin, issueClientToken } from '../domain/onboarding/link-secrets.ts';
 import type { Deadline } from '../domain/onboarding/onboarding-events.ts';
@@ -199,10 +200,7 @@ export async function sendOnboarding(
           token,
           fromName: team.email_sender_name ?? team.name,
           clientName: client.name,
-          templateName: state.snapshot.name,
-          dueDate: state.due?.due_date ?? null,
-          dueOn: state.due?.due_on ?? null,
-          pinRequired: state.pin !== null,
+          ...onboardingEmailFacts(state),
         });
         await tx.query(
           `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)

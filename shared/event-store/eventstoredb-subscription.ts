@@ -6,6 +6,7 @@ import {
 } from '@eventstore/db-client';
 import type { RecordedEvent, SubscriptionHandler } from './event-store.ts';
 import { isSystemEvent, toReadPosition, toRecorded } from './eventstoredb-mapping.ts';
+import { WakeableSleep } from './wakeable-sleep.ts';
 
 const BATCH_SIZE = 500;
 const RETRY_MS = 500;
@@ -58,7 +59,7 @@ export class EventStoreDBSubscription {
   private running = false;
   private loop: Promise<void> | undefined;
   private current: (Readable & { unsubscribe(): Promise<void> }) | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeableSleep();
 
   constructor(
     private readonly client: EventStoreDBClient,
@@ -73,7 +74,7 @@ export class EventStoreDBSubscription {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wakeUp?.();
+    this.pause.wake();
     const current = this.current;
     if (current) {
       await current.unsubscribe().catch(() => undefined);
@@ -99,7 +100,7 @@ export class EventStoreDBSubscription {
         await subscription.unsubscribe().catch(() => undefined);
         subscription.destroy();
       }
-      if (this.running) await this.sleep(RETRY_MS);
+      if (this.running) await this.pause.sleep(RETRY_MS);
     }
   }
 
@@ -117,16 +118,5 @@ export class EventStoreDBSubscription {
       await this.handler.onEvents(events);
       this.position = events[events.length - 1]!.position;
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = done;
-    });
   }
 }

@@ -1,4 +1,5 @@
 import type { ReadAllOptions, RecordedEvent, SubscriptionHandler } from './event-store.ts';
+import { WakeableSleep } from './wakeable-sleep.ts';
 
 const BATCH_SIZE = 500;
 /** Fallback poll when nothing wakes us: a writer's transaction may hide newer events a while. */
@@ -13,7 +14,7 @@ const MAX_IDLE_WAIT_MS = 500;
 export class LogFollower {
   private running = false;
   private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly pause = new WakeableSleep();
   private woken = false;
 
   constructor(
@@ -29,7 +30,7 @@ export class LogFollower {
 
   wake(): void {
     this.woken = true;
-    this.wakeUp?.();
+    this.pause.wake();
   }
 
   async stop(): Promise<void> {
@@ -54,29 +55,15 @@ export class LogFollower {
       } catch (error) {
         if (!this.running) return;
         this.handler.onError?.(error);
-        await this.sleep(MAX_IDLE_WAIT_MS);
+        await this.pause.sleep(MAX_IDLE_WAIT_MS);
         continue;
       }
       if (this.woken) {
         idleWait = FIRST_RETRY_MS;
         continue;
       }
-      await this.sleep(idleWait);
+      await this.pause.sleep(idleWait);
       idleWait = Math.min(idleWait * 2, MAX_IDLE_WAIT_MS);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
   }
 }

@@ -2,12 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { DOCUMENT_BROKER } from '../../infra/asyncapi/asyncapi-document.ts';
+import { freePort } from '../../shared/net/free-port.ts';
 import { headerText } from '../../shared/subscriptions/cloud-events.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -36,18 +37,6 @@ function mokapiBinary(): string {
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
   const platform = process.platform === 'win32' ? 'win32' : process.platform;
   return require(`@go-mokapi/${platform}-${arch}`) as string;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const canConnect = (port: number) =>

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '../../projections/all-projections.ts';
 import { rebuildProjections } from '../../projections/rebuild.ts';
-import { exportEvents } from '../../services/export/export-events.ts';
+import { containsAny, exportText, tablesHolding } from '../helpers/personal-data.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest } from '../helpers/tenant.ts';
 import {
@@ -38,38 +37,10 @@ let draftId: string;
 let token: string;
 let erasure: Awaited<ReturnType<typeof adminRequest>>;
 
-const containsPersonalData = (text: string) =>
-  NEEDLES.some((needle) => text.toLowerCase().includes(needle.toLowerCase()));
+const containsPersonalData = (text: string) => containsAny(NEEDLES, text);
 
 /** Every table of the database whose rows, as text, hold the name or the email. */
-async function tablesHoldingPersonalData(): Promise<string[]> {
-  const { rows: tables } = await service.database.pool.query<{ table_name: string }>(
-    `select table_name from information_schema.tables
-     where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
-  );
-  const found: string[] = [];
-  for (const { table_name: table } of tables) {
-    const { rows } = await service.database.pool.query<{ count: number }>(
-      `select count(*)::int as count from "${table}" t
-       where ${NEEDLES.map((_, index) => `t::text ilike '%' || $${index + 1} || '%'`).join(' or ')}`,
-      NEEDLES,
-    );
-    if ((rows[0]?.count ?? 0) > 0) found.push(table);
-  }
-  return found;
-}
-
-async function exportText(): Promise<string> {
-  const chunks: string[] = [];
-  const out = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  await exportEvents(service.context.eventStore, out, { from: 0n });
-  return chunks.join('');
-}
+const tablesHoldingPersonalData = () => tablesHolding(service.database.pool, NEEDLES);
 
 beforeAll(async () => {
   service = await startTestService({ RATE_LIMITS: 'off' });
@@ -186,7 +157,7 @@ describe('erasing a client', () => {
   });
 
   it('no export line holds them', async () => {
-    const text = await exportText();
+    const text = await exportText(service.context.eventStore);
     expect(text).toContain('client.erased');
     expect(containsPersonalData(text)).toBe(false);
   });

@@ -13,8 +13,9 @@ import type { HookSubscriptionEvent } from '../../shared/domain/hook-subscriptio
 import type { OnboardingEvent, TemplateSnapshot } from '../../shared/domain/onboarding/onboarding-events.ts';
 import type { TeamEvent, TeamSettings } from '../../shared/domain/team/team-events.ts';
 import type { TemplateEvent } from '../../shared/domain/template/template-events.ts';
+import { freePort } from '../../shared/net/free-port.ts';
 import { DEFAULT_TOPIC } from '../../shared/subscriptions/kafka.ts';
-import { freePort, startMokapi, type Mokapi } from '../helpers/mokapi.ts';
+import { startMokapi, type Mokapi } from '../helpers/mokapi.ts';
 
 type DomainEvent =
   | TeamEvent

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { handleCommand, type CommandResult } from '../../../shared/commands/handle-command.ts';
 import { DomainError, type Decider, type DomainEvent } from '../../../shared/domain/decider.ts';
 import { WrongExpectedRevisionError } from '../../../shared/event-store/event-store.ts';
 import { ApiError, codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
+import { requestMetadata } from '../request-metadata.ts';
 
 /** HTTP status of each domain error code of the operator API. */
 const STATUS_OF: Record<string, number> = {
@@ -40,14 +40,7 @@ export async function runCommand<State, Command, Event extends DomainEvent>(
   command: Command,
 ): Promise<CommandResult<State, Event>> {
   try {
-    return await handleCommand(context.eventStore, streamId, decider, command, {
-      command_id: randomUUID(),
-      request_id: request.id,
-      idempotency_key: null,
-      api_key_id: null, // operator commands carry no API key
-      causation_id: null,
-      correlation_id: request.id,
-    });
+    return await handleCommand(context.eventStore, streamId, decider, command, requestMetadata(request));
   } catch (error) {
     throw toApiError(error);
   }

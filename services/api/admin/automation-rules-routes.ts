@@ -23,6 +23,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import { checkTargetUrl } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
+import { requestMetadata } from '../request-metadata.ts';
 import { adminErrors } from './admin-schemas.ts';
 import { toApiError } from './admin-commands.ts';
 
@@ -249,14 +250,7 @@ export async function automationRulesRoutes(
         automationRuleStreamId(ruleId),
         automationRuleDecider,
         command,
-        {
-          command_id: randomUUID(),
-          request_id: request.id,
-          idempotency_key: null,
-          api_key_id: null,
-          causation_id: null,
-          correlation_id: request.id,
-        },
+        requestMetadata(request),
       );
       return result.state as Rule;
     } catch (error) {

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
+import { requestMetadata } from '../request-metadata.ts';
 import { adminErrors } from './admin-schemas.ts';
 import { eraseClientData } from './client-erasure.ts';
 
@@ -42,14 +42,7 @@ export async function clientErasureRoutes(plain: FastifyInstance, { context }: {
       const { team_id: teamId, client_id: clientId } = request.params;
       const team = await context.pool.query('select 1 from teams where id = $1', [teamId]);
       if (team.rowCount === 0) throw codedError(404, 'team_not_found', 'Team not found');
-      const outcome = await eraseClientData(context, teamId, clientId, {
-        command_id: randomUUID(),
-        request_id: request.id,
-        idempotency_key: null,
-        api_key_id: null,
-        causation_id: null,
-        correlation_id: request.id,
-      });
+      const outcome = await eraseClientData(context, teamId, clientId, requestMetadata(request));
       if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
       return reply.status(202).send({
         success: true as const,

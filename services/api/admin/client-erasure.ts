@@ -21,6 +21,7 @@ import {
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { deleteClientFiles } from '../../../shared/files/onboarding-files.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
+import { eraseClientFromRuns } from '../../automation/client-erasure-runs.ts';
 import type { ServiceContext } from '../../context.ts';
 
 /**
@@ -32,7 +33,7 @@ import type { ServiceContext } from '../../context.ts';
  * Kafka, exports, backups) without rewriting history. In order, each step safe to repeat
  * (a failed erasure is finished by calling it again):
  *
- * 1. note the client's email address while it can still be read (for step 6);
+ * 1. note the client's email address while it can still be read (for step 7);
  * 2. delete the key (vault.erase): from now on nothing can seal new values for the client
  *    nor open old ones, so no projection can write its data again;
  * 3. release its email in the team's email index (client_email.released), so a new client
@@ -42,10 +43,12 @@ import type { ServiceContext } from '../../context.ts';
  *    for it answers 410 client_erasure_pending;
  * 5. EraseClient on each of its onboardings (onboarding_client_erased): they leave every
  *    list and get, their links stop working, their timers are cancelled;
- * 6. scrub the outbox: emails of those onboardings or to that address keep their ids and
+ * 6. run CLIENT_ERASURE_STEPS (other features' own tables: the automation runs). They run
+ *    before the outbox scrub, so an email that a feature's work in flight queued is
+ *    scrubbed with the others. (Hook deliveries hold ids and facts only: nothing to scrub.)
+ * 7. scrub the outbox: emails of those onboardings or to that address keep their ids and
  *    kinds, lose recipient, subject and text; queued ones are marked failed (never sent);
- * 7. delete the files it uploaded;
- * 8. run CLIENT_ERASURE_STEPS (other features' own tables: hook deliveries, automation runs).
+ * 8. delete the files it uploaded.
  */
 
 export interface ErasedClient {
@@ -58,7 +61,7 @@ export interface ErasedClient {
 
 /** Further scrubbing of other features' tables, inside the erasure's last transaction. */
 export type ClientErasureStep = (tx: PoolClient, client: ErasedClient) => Promise<void>;
-export const CLIENT_ERASURE_STEPS: ClientErasureStep[] = [];
+export const CLIENT_ERASURE_STEPS: ClientErasureStep[] = [eraseClientFromRuns];
 
 export const ERASED_TEXT = '(erased with the client’s personal data)';
 
@@ -138,6 +141,7 @@ export async function eraseClientData(
 
   // 6-8
   await inCommandTransaction(context.pool, async (tx) => {
+    for (const step of CLIENT_ERASURE_STEPS) await step(tx, { teamId, clientId, email, onboardingIds });
     await tx.query(
       `update mail_outbox
        set "to" = '', subject = $4, text = $4,
@@ -146,7 +150,6 @@ export async function eraseClientData(
       [teamId, onboardingIds, email?.toLowerCase() ?? null, ERASED_TEXT],
     );
     await deleteClientFiles(tx, teamId, clientId);
-    for (const step of CLIENT_ERASURE_STEPS) await step(tx, { teamId, clientId, email, onboardingIds });
   });
 
   return { clientId, erasedAt, onboardings: onboardingIds.length, position };

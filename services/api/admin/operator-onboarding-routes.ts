@@ -2,18 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toDomainEvent, type CommandMetadata } from '../../../shared/commands/handle-command.ts';
-import {
-  inCommandTransaction,
-  readOnboarding,
-  runOnboardingCommand,
-  type OnboardingOutcome,
-} from '../../../shared/commands/onboarding-unit-of-work.ts';
-import { DomainError } from '../../../shared/domain/decider.ts';
+import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
+import { readOnboarding } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import { portalLink } from '../../../shared/domain/onboarding/invite-email.ts';
 import {
   ERROR_TEXTS,
-  type Onboarding,
   type OnboardingCommand,
   type OnboardingState,
 } from '../../../shared/domain/onboarding/onboarding-decider.ts';
@@ -26,7 +19,7 @@ import {
 import type { ServiceContext } from '../../context.ts';
 import { activeTokenHash, clearTokenFromInvites } from '../../work/client-link.ts';
 import { coded } from '../error-schemas.ts';
-import { onboardingApiError } from '../onboarding-errors.ts';
+import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../public/onboardings-read-model.ts';
 import { adminErrors } from './admin-schemas.ts';
 
@@ -132,39 +125,11 @@ export async function operatorOnboardingRoutes(
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
-  const metadataOf = (request: FastifyRequest): CommandMetadata => ({
-    command_id: randomUUID(),
-    request_id: request.id,
-    idempotency_key: null,
-    api_key_id: null, // operator commands carry no API key
-    causation_id: null,
-    correlation_id: request.id,
-  });
-
-  async function run(
+  const run = (
     request: FastifyRequest,
     onboardingId: string,
     build: (state: OnboardingState) => OnboardingCommand,
-  ): Promise<OnboardingOutcome & { state: Onboarding }> {
-    let outcome: OnboardingOutcome;
-    try {
-      outcome = await inCommandTransaction(context.pool, (tx) =>
-        runOnboardingCommand(
-          { pool: context.pool, eventStore: context.eventStore },
-          tx,
-          onboardingId,
-          build,
-          metadataOf(request),
-        ),
-      );
-    } catch (error) {
-      if (error instanceof DomainError) throw onboardingApiError(error);
-      throw error;
-    }
-    if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
-    if (outcome.state.status === 'absent') throw notFound();
-    return outcome as OnboardingOutcome & { state: Onboarding };
-  }
+  ) => runOnboardingRouteCommand(context, request, onboardingId, build, notFound);
 
   app.get(
     '/onboardings/:onboarding_id/link',

@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { CommandMetadata } from '../../../shared/commands/handle-command.ts';
-import {
-  inCommandTransaction,
-  runOnboardingCommand,
-  type OnboardingOutcome,
-  type RunOptions,
-} from '../../../shared/commands/onboarding-unit-of-work.ts';
-import { DomainError } from '../../../shared/domain/decider.ts';
+import type { RunOptions } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import type {
   Onboarding,
   OnboardingCommand,
@@ -21,7 +14,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { onboardingApiError } from '../onboarding-errors.ts';
+import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
 import { allResponses, findResponse, responseSchema } from '../public/responses-read-model.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
 
@@ -116,42 +109,13 @@ export async function portalRoutes(plain: FastifyInstance, { context }: { contex
   const open = (request: FastifyRequest) =>
     access.open((request.params as { token: string }).token, request.headers[PIN_HEADER]);
 
-  const metadataOf = (request: FastifyRequest): CommandMetadata => ({
-    command_id: randomUUID(),
-    request_id: request.id,
-    idempotency_key: null,
-    api_key_id: null, // the client acts through its link
-    causation_id: null,
-    correlation_id: request.id,
-  });
-
   /** One onboarding command of the client; refusals become the portal's error bodies. */
-  async function run(
+  const run = (
     request: FastifyRequest,
     link: PortalLink,
     build: (state: OnboardingState) => OnboardingCommand,
     options?: RunOptions,
-  ): Promise<OnboardingOutcome & { state: Onboarding }> {
-    let outcome: OnboardingOutcome;
-    try {
-      outcome = await inCommandTransaction(context.pool, (tx) =>
-        runOnboardingCommand(
-          { pool: context.pool, eventStore: context.eventStore },
-          tx,
-          link.onboardingId,
-          build,
-          metadataOf(request),
-          options,
-        ),
-      );
-    } catch (error) {
-      if (error instanceof DomainError) throw onboardingApiError(error);
-      throw error;
-    }
-    if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
-    if (outcome.state.status === 'absent') throw linkInactive();
-    return outcome as OnboardingOutcome & { state: Onboarding };
-  }
+  ) => runOnboardingRouteCommand(context, request, link.onboardingId, build, linkInactive, options);
 
   /** Seals a value the client entered with the client's key (link_inactive when the client was just erased). */
   async function seal(link: PortalLink, value: string): Promise<SealedValue> {

@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IANAZone } from 'luxon';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { createClient } from '../../../shared/commands/create-client.ts';
-import type { CommandMetadata } from '../../../shared/commands/handle-command.ts';
 import { DomainError } from '../../../shared/domain/decider.ts';
 import { DATE_FORMATS } from '../../../shared/domain/team/team-events.ts';
 import { ApiError, textError } from '../../../shared/http/api-error.ts';
 import { offsetPaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
+import { requestMetadata } from '../request-metadata.ts';
+import { emptyBodyAnswers, firstMessage } from './body-errors.ts';
 import { publicErrorResponses } from './public-errors.ts';
 
 /*
@@ -141,27 +141,6 @@ export const isUuid = (value: string) => UUID.test(value);
 const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
 
-/**
- * The highest-ranked message of a failed body validation: a missing name or email comes
- * before everything else, then the fields in the order of the body schema.
- */
-function firstMessage(validation: ReadonlyArray<{ message?: string }>): string {
-  const messages = validation.map((issue) => issue.message ?? REQUIRED);
-  return messages.find((message) => message === REQUIRED) ?? messages[0] ?? REQUIRED;
-}
-
-/** Metadata every event carries (ARCHITECTURE.md). */
-export function commandMetadata(request: FastifyRequest): CommandMetadata {
-  return {
-    command_id: randomUUID(),
-    request_id: request.id,
-    idempotency_key: null,
-    api_key_id: request.principal.apiKeyId,
-    causation_id: null,
-    correlation_id: request.id,
-  };
-}
-
 export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
@@ -263,15 +242,11 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
         },
       },
       // An empty JSON body is a body without name and email.
-      errorHandler: (error) => {
-        if ((error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-          throw textError(400, REQUIRED);
-        throw error;
-      },
+      errorHandler: emptyBodyAnswers(REQUIRED),
     },
     async (request, reply) => {
       if (request.validationError) {
-        throw textError(400, firstMessage(request.validationError.validation));
+        throw textError(400, firstMessage(request.validationError.validation, REQUIRED));
       }
       const body = request.body as CreateClientBody;
       const teamId = request.principal.teamId;
@@ -293,7 +268,7 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
             timezone: body.timezone ?? defaults.timezone,
           },
           context.clock.now(),
-          commandMetadata(request),
+          requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
         );
       } catch (error) {
         if (error instanceof DomainError && error.code === 'link_blocked') {

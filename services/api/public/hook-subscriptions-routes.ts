@@ -11,7 +11,9 @@ import { textError } from '../../../shared/http/api-error.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
-import { commandMetadata, isUuid } from './clients-routes.ts';
+import { requestMetadata } from '../request-metadata.ts';
+import { emptyBodyAnswers, firstMessage } from './body-errors.ts';
+import { isUuid } from './clients-routes.ts';
 import { publicErrorResponses } from './public-errors.ts';
 
 /*
@@ -52,12 +54,6 @@ const unsubscribeBody = z.object(
   { required_error: ID_REQUIRED, invalid_type_error: ID_REQUIRED },
 );
 
-/** The message of a failed validation, with "required" ranked before everything else. */
-const firstMessage = (validation: ReadonlyArray<{ message?: string }>, required: string) => {
-  const messages = validation.map((issue) => issue.message ?? required);
-  return messages.find((message) => message === required) ?? messages[0] ?? required;
-};
-
 export async function hookSubscriptionsRoutes(
   plain: FastifyInstance,
   { context }: { context: ServiceContext },
@@ -79,11 +75,7 @@ export async function hookSubscriptionsRoutes(
           400: text(`${REQUIRED} | ${INVALID_EVENT} | ${NOT_PUBLIC}`),
         },
       },
-      errorHandler: (error) => {
-        if ((error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-          throw textError(400, REQUIRED);
-        throw error;
-      },
+      errorHandler: emptyBodyAnswers(REQUIRED),
     },
     async (request, reply) => {
       if (request.validationError) {
@@ -108,7 +100,7 @@ export async function hookSubscriptionsRoutes(
           },
           metadata: { now: context.clock.now() },
         },
-        commandMetadata(request),
+        requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
       );
       if (result.position !== undefined) await context.projections.waitForPosition(result.position);
       return reply.status(201).send({ id });
@@ -131,11 +123,7 @@ export async function hookSubscriptionsRoutes(
           404: text("Subscription not found (unknown, another team's, or already deleted)"),
         },
       },
-      errorHandler: (error) => {
-        if ((error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY')
-          throw textError(400, ID_REQUIRED);
-        throw error;
-      },
+      errorHandler: emptyBodyAnswers(ID_REQUIRED),
     },
     async (request) => {
       if (request.validationError) throw textError(400, ID_REQUIRED);
@@ -149,7 +137,7 @@ export async function hookSubscriptionsRoutes(
             data: { subscription_id: request.body.id, team_id: request.principal.teamId },
             metadata: { now: context.clock.now() },
           },
-          commandMetadata(request),
+          requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
         );
         if (result.position !== undefined) await context.projections.waitForPosition(result.position);
       } catch (error) {

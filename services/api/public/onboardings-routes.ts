@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,6 +23,7 @@ import { offsetPaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { onboardingErrorAnswer } from '../onboarding-errors.ts';
+import { requestMetadata } from '../request-metadata.ts';
 import { publicErrorResponses } from './public-errors.ts';
 import {
   ARCHIVED_FILTERS,
@@ -181,14 +181,7 @@ export async function onboardingsRoutes(plain: FastifyInstance, { context }: { c
   ) {
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
     const { principal } = request;
-    const metadata: CommandMetadata = {
-      command_id: randomUUID(),
-      request_id: request.id,
-      idempotency_key: key ?? null,
-      api_key_id: principal.apiKeyId,
-      causation_id: null,
-      correlation_id: request.id,
-    };
+    const metadata = requestMetadata(request, { apiKeyId: principal.apiKeyId, idempotencyKey: key });
     const answer = await runIdempotent(
       context,
       key === undefined

@@ -1,0 +1,17 @@
+import { createServer } from 'node:net';
+
+/**
+ * A TCP port on 127.0.0.1 that is free right now (the system picks it for a probe that is
+ * closed again at once), for a child process that must be told its port up front.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
