@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Pool } from '../db/pool.ts';
-
-type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 import { LogFollower } from './log-follower.ts';
 import {
   WrongExpectedRevisionError,
@@ -15,6 +13,8 @@ import {
   type Subscription,
   type SubscriptionHandler,
 } from './event-store.ts';
+
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
 const CHANNEL = 'event_store_appended';
 /** Positions are xid * 65536 + index in the append (see infra/migrations/001_event_store.sql). */
@@ -34,8 +34,13 @@ const STREAM_UPSERT: Record<'any' | 'no_stream' | 'exact', string> = {
           returning revision`,
 };
 
-/** One statement: move the stream revision, insert the events, notify followers at commit. */
-function appendSql(mode: keyof typeof STREAM_UPSERT): string {
+/**
+ * One statement: move the stream revision, insert the events. With `notifyAtCommit` it
+ * also queues a NOTIFY, delivered when the caller's transaction commits. A NOTIFY takes a
+ * cluster-wide lock while its transaction commits, which serialises concurrent appends;
+ * so appends that commit on their own notify after the commit instead (see `append`).
+ */
+function appendSql(mode: keyof typeof STREAM_UPSERT, notifyAtCommit: boolean): string {
   return `
     with stream as (${STREAM_UPSERT[mode]}),
     base as (
@@ -53,15 +58,20 @@ function appendSql(mode: keyof typeof STREAM_UPSERT): string {
            unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as e(id, type, data, metadata, ord)
       returning position, revision
     ),
-    notified as (select pg_notify('${CHANNEL}', '') where exists (select 1 from appended))
+    notified as (select pg_notify('${CHANNEL}', '') where ${notifyAtCommit} and exists (select 1 from appended))
     select max(position) as position, max(revision) as revision, count(*) as count
     from appended left join notified on true`;
 }
 
-const SQL = {
-  any: appendSql('any'),
-  no_stream: appendSql('no_stream'),
-  exact: appendSql('exact'),
+const APPEND_ALONE = {
+  any: appendSql('any', false),
+  no_stream: appendSql('no_stream', false),
+  exact: appendSql('exact', false),
+};
+const APPEND_IN_TRANSACTION = {
+  any: appendSql('any', true),
+  no_stream: appendSql('no_stream', true),
+  exact: appendSql('exact', true),
 };
 
 const COLUMNS = 'position, event_id, stream_id, revision, type, data, metadata, recorded_at';
@@ -95,25 +105,40 @@ export class PostgresEventStore implements EventStore {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
   private readonly followers = new Set<LogFollower>();
+  private notifying = false;
+  private notifyAgain = false;
 
   constructor(
     private readonly pool: Pool,
     private readonly url: string,
   ) {}
 
-  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return this.appendWith(this.pool, streamId, events, expected);
+  /** Commits on its own; followers are woken after the commit (see `announceAppend`). */
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const result = await this.appendStatement(this.pool, streamId, events, expected, APPEND_ALONE);
+    this.announceAppend();
+    return result;
   }
 
   /**
    * Appends through a given connection, so a caller can append inside its own open
    * transaction (together with operational rows, or to test late commits).
    */
-  async appendWith(
+  appendWith(
     executor: Queryable,
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    return this.appendStatement(executor, streamId, events, expected, APPEND_IN_TRANSACTION);
+  }
+
+  private async appendStatement(
+    executor: Queryable,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+    statements: typeof APPEND_ALONE,
   ): Promise<AppendResult> {
     if (events.length === 0 || events.length > MAX_EVENTS_PER_APPEND) {
       throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_APPEND} events`);
@@ -129,7 +154,7 @@ export class PostgresEventStore implements EventStore {
     ];
     if (mode === 'exact') params.push(String(expected));
     const result = await executor.query<{ position: string | null; revision: string | null }>(
-      SQL[mode],
+      statements[mode],
       params,
     );
     const row = result.rows[0];
@@ -152,10 +177,15 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+    // The LIMIT sits inside so the planner always walks the primary key in order and stops
+    // after `limit` rows; the visible rows of that window are a prefix of it, because
+    // positions grow with transaction ids.
     const result = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from events
-       where position > $1 and position < ${VISIBLE_LIMIT}
-       order by position limit $2`,
+      `select ${COLUMNS} from (
+         select ${COLUMNS} from events where position > $1 order by position limit $2
+       ) window_rows
+       where position < ${VISIBLE_LIMIT}
+       order by position`,
       [String(after), limit],
     );
     return result.rows.map(toRecorded);
@@ -201,6 +231,29 @@ export class PostgresEventStore implements EventStore {
     );
     const revision = result.rows[0]?.revision;
     return revision === undefined ? 'no_stream' : BigInt(revision);
+  }
+
+  /**
+   * After an append committed: wake this process's followers at once, and tell other
+   * processes with one NOTIFY per burst of appends (at most one in flight, one queued).
+   */
+  private announceAppend(): void {
+    for (const follower of this.followers) follower.wake();
+    if (this.notifying) {
+      this.notifyAgain = true;
+      return;
+    }
+    this.notifying = true;
+    const send = (): Promise<void> =>
+      this.pool.query(`select pg_notify('${CHANNEL}', '')`).then(
+        () => {
+          if (!this.notifyAgain) return;
+          this.notifyAgain = false;
+          return send();
+        },
+        () => undefined,
+      );
+    void send().finally(() => (this.notifying = false));
   }
 
   /** One LISTEN connection per store wakes every follower when an append commits. */

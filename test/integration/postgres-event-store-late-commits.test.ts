@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../shared/db/pool.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
@@ -77,4 +78,29 @@ it('rolled-back appends are never seen', async () => {
   ).rejects.toThrow('abort');
   const after = await store.readAll({ after: before, limit: 10 });
   expect(after.filter((e) => e.type === 'lost')).toEqual([]);
+});
+
+it('an append that commits on its own tells other processes with a NOTIFY after its commit', async () => {
+  const other = new pg.Client({ connectionString: database.url });
+  await other.connect();
+  try {
+    await other.query('listen event_store_appended');
+    const notified = new Promise<void>((resolve) => other.once('notification', () => resolve()));
+    const { position } = await store.append(
+      `notify-${randomUUID()}`,
+      [{ type: 'told', data: {} }],
+      'no_stream',
+    );
+    await notified;
+    // The append was committed before the notification went out: a reader finds it (as
+    // soon as transactions of other test files that began earlier have ended).
+    let seen = await store.readAll({ after: position - 1n, limit: 1 });
+    for (let attempt = 0; seen.length === 0 && attempt < 100; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await store.readAll({ after: position - 1n, limit: 1 });
+    }
+    expect(seen.map((event) => event.position)).toEqual([position]);
+  } finally {
+    await other.end();
+  }
 });
