@@ -1,4 +1,6 @@
+import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { runApiBench } from './api/api-bench.ts';
 import { runEventStoreBench } from './eventstore/event-store-bench.ts';
 import { runLagBench } from './lag/lag-bench.ts';
@@ -6,7 +8,8 @@ import { loadBenchConfig } from './lib/config.ts';
 import type { Figure } from './lib/figures.ts';
 import { createProgress } from './lib/progress.ts';
 import { figuresTable, summary, writeResults, type RunContext } from './lib/report.ts';
-import { serverSettings, startBenchServer } from './lib/server.ts';
+import { LAST_RUN, RESULTS_FILE, ANALYSIS_FILE } from './lib/results-files.ts';
+import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 
 /**
@@ -54,10 +57,12 @@ try {
     context.plans = result.plans;
     context.notes.push(
       'Parts 1–2: the project adapter, Emmett 0.42 (`getPostgreSQLEventStore`, `appendToStream`, `readMessagesBatch`) and ' +
-        'raw single-row INSERTs each use their own database on the one server and a pg pool of 64. Each append writes one ' +
-        'event to a new stream. Per concurrency, after a warm-up, rounds run every contender in rotating order; ' +
-        'figures are medians of rounds, ratios medians of per-round ratios. Emmett keeps its own (global) pg type ' +
-        'parsers; the project side gets pg defaults per pool.',
+        'raw single-row INSERTs each use their own database on the one server. Each append writes one event to a new ' +
+        'stream. Per concurrency, rounds run every contender in rotating order; each turn opens the contender with a pg ' +
+        'pool of that concurrency, warms it up unmeasured, measures, closes it. Figures are medians of rounds, ratios ' +
+        'medians of per-round ratios. Emmett keeps its own (global) pg type parsers; the project side gets pg defaults ' +
+        'per pool. "ours, prepared" is a diagnostic: the adapter\'s append statement, captured from it, sent as a named ' +
+        'statement.',
       `Global-log read: each log filled to the same size with its own append (100 events per append), then read from ` +
         `the start in batches of ${config.readBatch}, one unmeasured scan first, stores alternating.`,
     );
@@ -90,7 +95,9 @@ try {
         `onboarding events, domain types, client fields sealed with real keys) written in ${result.fillSeconds.toFixed(0)} s ` +
         `by bench/rebuild/fill-log.ts: multi-row INSERTs of ~10,800 events per transaction in the adapter's format ` +
         `(position = xid × 65536 + index, transaction_id = pg_current_xact_id(), event_streams rows), then VACUUM ANALYZE. ` +
-        `projections/rebuild.ts rebuildProjections ran in a child process. Projections: ${result.description}.`,
+        `projections/rebuild.ts rebuildProjections ran in a child process, stopped after ${config.rebuildSeconds} s ` +
+        `(BENCH_REBUILD_SECONDS, 0 = no limit) if not done; then the same log into the set-based stand-in alone ` +
+        `(diagnostic). Projections: ${result.description}.`,
     );
   });
 } finally {
@@ -105,13 +112,10 @@ try {
   await server.stop();
 }
 
+await mkdir(WORK_DIR, { recursive: true });
+await writeFile(path.join(WORK_DIR, LAST_RUN), JSON.stringify({ figures, context }, null, 1));
 const table = figuresTable(figures);
 process.stdout.write(`\n${table}\n\n${summary(figures)}\n`);
-await writeResults(
-  new URL('./RESULTS.md', import.meta.url),
-  new URL('./analysis.md', import.meta.url),
-  figures,
-  context,
-);
+await writeResults(RESULTS_FILE, ANALYSIS_FILE, figures, context);
 progress.log('written to bench/RESULTS.md');
 process.exit(0);

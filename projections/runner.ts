@@ -64,10 +64,19 @@ export class ProjectionRunner {
     });
   }
 
+  /**
+   * All projections in one transaction: one commit per batch instead of one per projection.
+   * The commit does not wait for the disk flush: a crash can only lose read-model rows
+   * together with their checkpoint, and those events are applied again after the restart
+   * (the event log itself is written with full durability).
+   */
   private async applyBatch(events: RecordedEvent[]): Promise<void> {
-    for (const projection of this.projections) {
-      await applyToProjection(this.pool, projection, events, liveTable);
-    }
+    await inTransaction(this.pool, async (client) => {
+      await client.query('set local synchronous_commit = off');
+      for (const projection of this.projections) {
+        await applyInTransaction(client, projection, events, liveTable);
+      }
+    });
     this.position = events[events.length - 1]!.position;
     this.progress.emit('moved');
   }

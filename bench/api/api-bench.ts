@@ -195,6 +195,8 @@ function scenarioFigures(scenario: Scenario, result: LoadOutput): Figure[] {
       name: `${name} throughput`,
       value: result.throughput,
       unit: 'req/s',
+      // The targets hold "at" the rate: the rate must be reached (5% slack for ramp-up).
+      target: scenario.p99Target ? { op: '>=', value: Math.round(scenario.rate * 0.95) } : undefined,
       note: `${result.requests.toLocaleString('en-US')} requests; ${codes}`,
     },
     {

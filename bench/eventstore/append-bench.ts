@@ -4,24 +4,26 @@ import type { Figure } from '../lib/figures.ts';
 import type { Progress } from '../lib/progress.ts';
 import { sampleEvent } from '../lib/sample-event.ts';
 import { median, perSecond, runConcurrently } from '../lib/stats.ts';
-import type { Contender } from './contender.ts';
+import type { Contender, ContenderFactory } from './contender.ts';
 
 export interface AppendRates {
   /** events per second, by concurrency, contender key, round. */
   rates: Record<number, Record<string, number[]>>;
 }
 
-const WARM_UP = 200;
+/** Unmeasured appends at the start of every turn: the turn's connections are opened then. */
+const warmUp = (concurrency: number) => Math.max(50, 2 * concurrency);
 
 /**
  * Single-event appends to distinct (new) streams, the way a create command appends.
  * At each concurrency every contender runs the same number of appends per round; rounds
  * alternate the contenders in rotating order (ours, emmett, raw / emmett, raw, ours / ...)
  * so that drift of a shared machine hits all of them alike. Ratios are taken per round
- * (paired) and the median of those is reported.
+ * (paired) and the median of those is reported. Every turn opens the contender with a pool
+ * of the turn's concurrency, warms it up unmeasured, measures, and closes it.
  */
 export async function runAppendBench(
-  contenders: Contender[],
+  contenders: ContenderFactory[],
   config: BenchConfig,
   progress: Progress,
 ): Promise<AppendRates> {
@@ -29,7 +31,7 @@ export async function runAppendBench(
   for (const concurrency of config.concurrencies) {
     const perRound = config.appendsPerRound[concurrency]!;
     rates[concurrency] = Object.fromEntries(contenders.map((contender) => [contender.key, []]));
-    const total = contenders.length * (WARM_UP + perRound * config.appendRounds);
+    const total = contenders.length * (warmUp(concurrency) + perRound) * config.appendRounds;
     const phase = progress.phase(`append c=${concurrency}`, total);
     let finished = 0;
     const run = (contender: Contender, count: number) =>
@@ -39,12 +41,17 @@ export async function runAppendBench(
         () => contender.appendOne(`onboarding-${randomUUID()}`, sampleEvent(randomUUID(), 0)),
         () => phase.update(++finished),
       );
-    for (const contender of contenders) await run(contender, WARM_UP);
     for (let round = 0; round < config.appendRounds; round++) {
       const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
-      for (const contender of order) {
-        const ms = await run(contender, perRound);
-        rates[concurrency]![contender.key]!.push(perSecond(perRound, ms));
+      for (const factory of order) {
+        const contender = await factory.open(concurrency);
+        try {
+          await run(contender, warmUp(concurrency));
+          const ms = await run(contender, perRound);
+          rates[concurrency]![factory.key]!.push(perSecond(perRound, ms));
+        } finally {
+          await contender.close();
+        }
       }
     }
     const summary = contenders
@@ -54,6 +61,11 @@ export async function runAppendBench(
   }
   return { rates };
 }
+
+/** Diagnostic contenders (proposed changes to the adapter) and their labels in the table. */
+const DIAGNOSTICS: [string, string, string][] = [
+  ['ours-prepared', 'ours, prepared', "the adapter's append statement as a named (prepared) statement"],
+];
 
 /** Median of the per-round ratios a/b. */
 export function pairedRatio(a: number[], b: number[]): number {
@@ -97,29 +109,30 @@ export function appendFigures({ rates }: AppendRates, config: BenchConfig): Figu
         note: paired,
       },
     );
-    const fix = at['ours-no-notify'];
-    if (fix) {
-      const diagnostic = 'diagnostic: adapter statement without pg_notify';
+    for (const [key, label, what] of DIAGNOSTICS) {
+      const rates = at[key];
+      if (!rates) continue;
+      const part = '1 diagnostic';
       figures.push(
         {
-          part: '1 diagnostic',
-          name: `ours w/o NOTIFY, c=${concurrency}`,
-          value: median(fix),
+          part,
+          name: `${label}, c=${concurrency}`,
+          value: median(rates),
           unit: 'events/s',
-          note: diagnostic,
+          note: `diagnostic: ${what}`,
         },
         {
-          part: '1 diagnostic',
-          name: `ours w/o NOTIFY / Emmett, c=${concurrency}`,
-          value: pairedRatio(fix, at.emmett!),
+          part,
+          name: `${label} / Emmett, c=${concurrency}`,
+          value: pairedRatio(rates, at.emmett!),
           unit: '×',
           digits: 2,
           note: paired,
         },
         {
-          part: '1 diagnostic',
-          name: `ours w/o NOTIFY / raw, c=${concurrency}`,
-          value: pairedRatio(fix, at.raw!),
+          part,
+          name: `${label} / raw, c=${concurrency}`,
+          value: pairedRatio(rates, at.raw!),
           unit: '×',
           digits: 2,
           note: paired,

@@ -17,3 +17,13 @@ export interface Contender {
   diagnostic?: boolean;
   close(): Promise<void>;
 }
+
+/**
+ * How the append bench gets a contender: opened for one turn with a pool of the turn's
+ * concurrency and closed after it, so that the idle connections of five contenders never
+ * add up past the server's max_connections (300).
+ */
+export interface ContenderFactory {
+  key: string;
+  open(poolSize: number): Promise<Contender>;
+}

@@ -4,14 +4,16 @@ import { saveGlobalTypes } from '../lib/pg-types.ts';
 import type { Progress } from '../lib/progress.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { appendFigures, runAppendBench } from './append-bench.ts';
-import type { Contender } from './contender.ts';
+import type { Contender, ContenderFactory } from './contender.ts';
 import { emmettContender } from './emmett-contender.ts';
 import { explainReads, type ReadPlans } from './explain-read.ts';
 import { ourContender } from './ours-contender.ts';
-import { oursInnerLimitReader } from './ours-inner-limit-reader.ts';
-import { oursWithoutNotifyContender } from './ours-without-notify-contender.ts';
+import { oursPreparedContender } from './ours-prepared-contender.ts';
 import { rawContender } from './raw-contender.ts';
 import { readFigures, runReadBench } from './read-bench.ts';
+
+/** Pool of the read part's stores (filling uses 8 connections, reading one). */
+const READ_POOL = 8;
 
 export interface EventStoreBenchResult {
   figures: Figure[];
@@ -27,28 +29,32 @@ export async function runEventStoreBench(
   config: BenchConfig,
   progress: Progress,
 ): Promise<EventStoreBenchResult> {
-  const poolSize = Math.max(...config.concurrencies);
   const ourUrl = await server.createDatabase('bench_ours', { migrated: true });
   const emmettUrl = await server.createDatabase('bench_emmett');
   const rawUrl = await server.createDatabase('bench_raw');
   const globalTypes = saveGlobalTypes();
   const contenders: Contender[] = [];
   try {
-    contenders.push(ourContender(ourUrl, poolSize));
-    contenders.push(await emmettContender(emmettUrl, poolSize));
-    contenders.push(await rawContender(rawUrl, poolSize));
-    const diagnostic = await oursWithoutNotifyContender(
-      await server.createDatabase('bench_ours_no_notify', { migrated: true }),
-      poolSize,
-    );
-    if (diagnostic) contenders.push(diagnostic);
-    else progress.log('  (diagnostic without NOTIFY left out: the adapter statement changed shape)');
-    const appends = await runAppendBench(contenders, config, progress);
-    const innerLimit = await oursInnerLimitReader(ourUrl);
-    if (innerLimit) contenders.push(innerLimit);
-    else progress.log('  (diagnostic read with inner LIMIT left out: the adapter statement changed shape)');
-    const stores = contenders.filter((contender) => contender.readAll);
-    const reads = await runReadBench(stores, config, progress);
+    const factories: ContenderFactory[] = [
+      { key: 'ours', open: async (poolSize) => ourContender(ourUrl, poolSize) },
+      { key: 'emmett', open: (poolSize) => emmettContender(emmettUrl, poolSize) },
+      { key: 'raw', open: (poolSize) => rawContender(rawUrl, poolSize) },
+    ];
+    const preparedUrl = await server.createDatabase('bench_ours_prepared', { migrated: true });
+    const probe = await oursPreparedContender(preparedUrl, 1);
+    if (probe) {
+      await probe.close();
+      factories.push({
+        key: probe.key,
+        open: async (poolSize) => (await oursPreparedContender(preparedUrl, poolSize))!,
+      });
+    } else {
+      progress.log('  (diagnostic with a prepared append left out: the adapter statement changed shape)');
+    }
+    const appends = await runAppendBench(factories, config, progress);
+
+    contenders.push(ourContender(ourUrl, READ_POOL), await emmettContender(emmettUrl, READ_POOL));
+    const reads = await runReadBench(contenders, config, progress);
     const plans = await explainReads(ourUrl, emmettUrl, config.readBatch);
     return { figures: [...appendFigures(appends, config), ...readFigures(reads, config)], plans };
   } finally {

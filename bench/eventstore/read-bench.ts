@@ -99,24 +99,5 @@ export function readFigures({ rows, returned, rates }: ReadRates, config: BenchC
       note: 'median of per-round ratios',
     },
   ];
-  if (rates['ours-inner-limit']) {
-    figures.push(
-      {
-        part: '1 diagnostic',
-        name: 'ours, read with inner LIMIT',
-        value: median(rates['ours-inner-limit']),
-        unit: 'events/s',
-        note: 'diagnostic: proposed readAll statement' + shortfall('ours-inner-limit'),
-      },
-      {
-        part: '1 diagnostic',
-        name: 'inner LIMIT / ours, global log',
-        value: ratio('ours-inner-limit', 'ours'),
-        unit: '×',
-        digits: 2,
-        note: 'median of per-round ratios',
-      },
-    );
-  }
   return figures;
 }

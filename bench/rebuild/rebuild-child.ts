@@ -4,10 +4,12 @@ import { rebuildProjections } from '../../projections/rebuild.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { serveChild } from '../lib/child.ts';
-import { projectionsUnderTest } from '../lib/stand-in-projection.ts';
+import { projectionsUnderTest, standInProjection } from '../lib/stand-in-projection.ts';
 
 export interface RebuildInput {
   url: string;
+  /** Diagnostic: replay into the set-based stand-in projection only (bench/lib/stand-in-projection.ts). */
+  standInOnly?: boolean;
 }
 
 /** Sent after every replayed batch. */
@@ -35,8 +37,10 @@ export interface RebuildOutput {
  * Runs `rebuildProjections` (projections/rebuild.ts) in its own process, so that its peak
  * memory is the rebuild's alone and not the bench's.
  */
-serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url }, progress) => {
-  const { projections, description } = projectionsUnderTest(allProjections);
+serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url, standInOnly }, progress) => {
+  const { projections, description } = standInOnly
+    ? { projections: [standInProjection], description: 'bench stand-in only' }
+    : projectionsUnderTest(allProjections);
   const pool = createPool(url, 10);
   const store = new PostgresEventStore(pool, url);
   const baselineRssBytes = process.memoryUsage().rss;

@@ -32,7 +32,7 @@ export async function runOnboardingRouteCommand(
 ): Promise<OnboardingOutcome & { state: Onboarding }> {
   let outcome: OnboardingOutcome;
   try {
-    outcome = await inCommandTransaction(context.pool, (tx) =>
+    outcome = await inCommandTransaction(context, (tx) =>
       runOnboardingCommand(
         { pool: context.pool, eventStore: context.eventStore },
         tx,

@@ -85,7 +85,7 @@ export async function runDueTimers(context: ServiceContext, limit = PASS_LIMIT):
 async function workNextTimer(context: ServiceContext, dueBy: Date, skipped: string[]) {
   let claimed: ClaimedTimer | undefined;
   try {
-    return await inCommandTransaction(context.pool, async (tx) => {
+    return await inCommandTransaction(context, async (tx) => {
       const { rows } = await tx.query<ClaimedTimer>(
         `select id, onboarding_id, team_id, kind, key, due_at from onboarding_timers
          where status = 'scheduled' and due_at <= $1 and not (onboarding_id = any($2::uuid[]))

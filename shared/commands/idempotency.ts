@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import type { EventStore } from '../event-store/event-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { codedError } from '../http/api-error.ts';
@@ -131,11 +132,11 @@ interface RecordRow {
  * with the record. `run` returns the answer; a 4xx answer is kept like a success.
  */
 export async function runIdempotent(
-  deps: { pool: Pool; clock: Clock },
+  deps: { pool: Pool; eventStore: EventStore; clock: Clock },
   request: IdempotencyRequest | undefined,
   run: (tx: PoolClient) => Promise<CommandAnswer>,
 ): Promise<CommandAnswer & { replayed: boolean }> {
-  return inCommandTransaction(deps.pool, async (tx) => {
+  return inCommandTransaction(deps, async (tx) => {
     if (!request) return { ...(await run(tx)), replayed: false };
     const now = deps.clock.now();
     const fingerprint = fingerprintOf(request);

@@ -60,18 +60,31 @@ export interface RunOptions {
 const MAX_ATTEMPTS = 5;
 
 /** Runs `work` in a transaction; a concurrency conflict on an append runs it again. */
-export async function inCommandTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
+export async function inCommandTransaction<T>(
+  deps: Pool | OnboardingDeps,
+  work: (tx: PoolClient) => Promise<T>,
+): Promise<T> {
+  const { pool, store } = 'eventStore' in deps ? { pool: deps.pool, store: deps.eventStore } : { pool: deps };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(pool, work);
+      const result = await inTransaction(pool, work);
+      // Appends inside the transaction did not NOTIFY at commit (a cluster-wide lock that
+      // would serialise every command's commit): tell the followers now.
+      if (store instanceof PostgresEventStore) store.announceAppend();
+      return result;
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
     }
   }
 }
 
-export async function readOnboarding(store: EventStore, onboardingId: string) {
-  const recorded = await store.readStream(onboardingStreamId(onboardingId));
+/** With `tx` (PostgreSQL store) the stream is read through the command's own connection. */
+export async function readOnboarding(store: EventStore, onboardingId: string, tx?: PoolClient) {
+  const streamId = onboardingStreamId(onboardingId);
+  const recorded =
+    tx && store instanceof PostgresEventStore
+      ? await store.readStreamWith(tx, streamId)
+      : await store.readStream(streamId);
   const state = fold(onboardingDecider, recorded.map(toDomainEvent<OnboardingEvent>));
   const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded.at(-1)!.revision;
   return { state, expected };
@@ -90,7 +103,7 @@ export async function runOnboardingCommand(
   metadata: CommandMetadata,
   options: RunOptions = {},
 ): Promise<OnboardingOutcome> {
-  const { state: before, expected } = await readOnboarding(deps.eventStore, onboardingId);
+  const { state: before, expected } = await readOnboarding(deps.eventStore, onboardingId, tx);
   const command = await build(before);
   const events = onboardingDecider.decide(command, before);
   if (events.length === 0) {
@@ -119,7 +132,9 @@ export function appendInTransaction(
   events: NewEvent[],
   expected: ExpectedRevision,
 ): Promise<AppendResult> {
-  if (store instanceof PostgresEventStore) return store.appendWith(tx, streamId, events, expected);
+  if (store instanceof PostgresEventStore) {
+    return store.appendWith(tx, streamId, events, expected, { notifyAtCommit: false });
+  }
   return store.append(streamId, events, expected);
 }
 

@@ -8,7 +8,9 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
 export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max });
+  // A request that cannot get a connection within 10 s fails (500, retryable) instead of
+  // waiting for ever.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => undefined);
   return pool;

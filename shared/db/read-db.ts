@@ -11,6 +11,9 @@ export function createReadDb(url: string, maximumPoolSize = 10): Promise<Databas
   const keepDefault = new Set(['timestamptz', 'timestamp', 'int8', 'date']);
   return createPool(url, {
     maximumPoolSize,
+    // The default runs DISCARD ALL on every release: a round trip per query, and the query
+    // side sets no session state that would need it.
+    resetConnection: async () => undefined,
     typeParsers: createTypeParserPreset().filter((parser) => !keepDefault.has(parser.name)),
   });
 }

@@ -129,8 +129,16 @@ export class PostgresEventStore implements EventStore {
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
+    { notifyAtCommit = true }: { notifyAtCommit?: boolean } = {},
   ): Promise<AppendResult> {
-    return this.appendStatement(executor, streamId, events, expected, APPEND_IN_TRANSACTION);
+    // Without notifyAtCommit the caller calls announceAppend() once its transaction committed.
+    return this.appendStatement(
+      executor,
+      streamId,
+      events,
+      expected,
+      notifyAtCommit ? APPEND_IN_TRANSACTION : APPEND_ALONE,
+    );
   }
 
   private async appendStatement(
@@ -153,10 +161,12 @@ export class PostgresEventStore implements EventStore {
       events.map((event) => JSON.stringify(event.metadata ?? {})),
     ];
     if (mode === 'exact') params.push(String(expected));
-    const result = await executor.query<{ position: string | null; revision: string | null }>(
-      statements[mode],
-      params,
-    );
+    // Named (prepared once per connection): planning the statement costs more than running it.
+    const result = await executor.query<{ position: string | null; revision: string | null }>({
+      name: `event_store_append_${mode}_${statements === APPEND_ALONE ? 'alone' : 'in_transaction'}`,
+      text: statements[mode],
+      values: params,
+    });
     const row = result.rows[0];
     if (!row?.position || row.revision === null) {
       throw new WrongExpectedRevisionError(
@@ -168,11 +178,17 @@ export class PostgresEventStore implements EventStore {
     return { position: BigInt(row.position), nextExpectedRevision: BigInt(row.revision) };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from events where stream_id = $1 order by revision`,
-      [streamId],
-    );
+  readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.readStreamWith(this.pool, streamId);
+  }
+
+  /** Reads through a given connection: a command holding a transaction needs no second one. */
+  async readStreamWith(executor: Queryable, streamId: string): Promise<RecordedEvent[]> {
+    const result = await executor.query<EventRow>({
+      name: 'event_store_read_stream',
+      text: `select ${COLUMNS} from events where stream_id = $1 order by revision`,
+      values: [streamId],
+    });
     return result.rows.map(toRecorded);
   }
 
@@ -180,14 +196,15 @@ export class PostgresEventStore implements EventStore {
     // The LIMIT sits inside so the planner always walks the primary key in order and stops
     // after `limit` rows; the visible rows of that window are a prefix of it, because
     // positions grow with transaction ids.
-    const result = await this.pool.query<EventRow>(
-      `select ${COLUMNS} from (
+    const result = await this.pool.query<EventRow>({
+      name: 'event_store_read_all',
+      text: `select ${COLUMNS} from (
          select ${COLUMNS} from events where position > $1 order by position limit $2
        ) window_rows
        where position < ${VISIBLE_LIMIT}
        order by position`,
-      [String(after), limit],
-    );
+      values: [String(after), limit],
+    });
     return result.rows.map(toRecorded);
   }
 
@@ -237,7 +254,7 @@ export class PostgresEventStore implements EventStore {
    * After an append committed: wake this process's followers at once, and tell other
    * processes with one NOTIFY per burst of appends (at most one in flight, one queued).
    */
-  private announceAppend(): void {
+  announceAppend(): void {
     for (const follower of this.followers) follower.wake();
     if (this.notifying) {
       this.notifyAgain = true;

@@ -160,7 +160,7 @@ export async function runCommand(
   build: (now: Date, state: OnboardingState) => OnboardingCommand,
 ) {
   const { context } = service;
-  const outcome = await inCommandTransaction(context.pool, (tx) =>
+  const outcome = await inCommandTransaction(context, (tx) =>
     runOnboardingCommand(context, tx, onboardingId, (state) => build(context.clock.now(), state), metadata()),
   );
   if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);

@@ -127,7 +127,7 @@ export async function eraseClientData(
   );
   const onboardingIds = rows.map((row) => row.id);
   for (const onboardingId of onboardingIds) {
-    const outcome = await inCommandTransaction(context.pool, (tx) =>
+    const outcome = await inCommandTransaction(context, (tx) =>
       runOnboardingCommand(
         { pool: context.pool, eventStore: context.eventStore },
         tx,
@@ -140,7 +140,7 @@ export async function eraseClientData(
   }
 
   // 6-8
-  await inCommandTransaction(context.pool, async (tx) => {
+  await inCommandTransaction(context, async (tx) => {
     for (const step of CLIENT_ERASURE_STEPS) await step(tx, { teamId, clientId, email, onboardingIds });
     await tx.query(
       `update mail_outbox
