@@ -1,7 +1,7 @@
 import { inTransaction, type Pool, type PoolClient } from '../shared/db/pool.ts';
-import type { EventStore } from '../shared/event-store/event-store.ts';
+import type { EventStore, RecordedEvent } from '../shared/event-store/event-store.ts';
 import type { Projection } from './projection.ts';
-import { applyInTransaction, applyToProjection } from './runner.ts';
+import { applyInTransaction } from './runner.ts';
 
 const BATCH_SIZE = 2000;
 const shadowName = (table: string) => `${table}__rebuild`;
@@ -70,15 +70,16 @@ async function replayAndSwap(
   const head = await store.headPosition();
   let position = 0n;
   let count = 0;
+  // The next batch is read while the current one is applied.
+  let nextBatch = store.readAll({ after: position, limit: BATCH_SIZE });
   while (position < head) {
-    const batch = await store.readAll({ after: position, limit: BATCH_SIZE });
+    const batch = await nextBatch;
     if (batch.length === 0) break;
-    await Promise.all(
-      projections.map((projection) =>
-        applyToProjection(pool, projection, batch, shadowTable, rebuildCheckpoint(projection)),
-      ),
-    );
-    position = batch[batch.length - 1]!.position;
+    const last = batch[batch.length - 1]!.position;
+    nextBatch = last < head ? store.readAll({ after: last, limit: BATCH_SIZE }) : Promise.resolve([]);
+    nextBatch.catch(() => undefined); // its error surfaces when awaited, not as an unhandled rejection
+    await Promise.all(projections.map((projection) => applyToShadow(pool, projection, batch)));
+    position = last;
     count += batch.length;
     const seconds = (performance.now() - startedAt) / 1000;
     onProgress({ events: count, position, head, eventsPerSecond: seconds > 0 ? count / seconds : 0 });
@@ -87,6 +88,17 @@ async function replayAndSwap(
     for (const projection of projections) await swapIn(client, store, projection, position);
   });
   return { events: count };
+}
+
+/**
+ * Shadow tables are invisible until the swap, and a rebuild that stops half-way starts over,
+ * so their commits need not wait for the disk flush.
+ */
+function applyToShadow(pool: Pool, projection: Projection, batch: RecordedEvent[]): Promise<void> {
+  return inTransaction(pool, async (client) => {
+    await client.query('set local synchronous_commit = off');
+    await applyInTransaction(client, projection, batch, shadowTable, rebuildCheckpoint(projection));
+  });
 }
 
 async function prepareShadowTables(pool: Pool, projections: Projection[]): Promise<void> {
