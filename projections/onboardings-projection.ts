@@ -7,117 +7,221 @@ import type { Projection } from './projection.ts';
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the
  * onboarding streams: event data only, so a rebuild gives the same rows.
+ *
+ * Batch-style: the rows a batch touches are loaded with one select per table, the events
+ * are folded into them in memory in log order, and each table gets one multi-row upsert.
+ * Timestamps, positions and jsonb travel as PostgreSQL text, so rows round-trip exactly;
+ * due_at is always due_date as timestamptz and is derived in the upsert.
  */
+
+interface OnboardingRow {
+  id: string;
+  team_id: string;
+  client_id: string;
+  template_id: string;
+  template_source: string;
+  template_name: string;
+  /** jsonb as text */
+  template_snapshot: string;
+  status: string;
+  progress_pct: number;
+  created_at: string;
+  due_date: string | null;
+  due_on: string | null;
+  due_timezone: string | null;
+  expires_at: string | null;
+  assigned_to: string | null;
+  archived_at: string | null;
+  client_erased_at: string | null;
+  send_count: number;
+  last_sent_at: string | null;
+  updated_at: string;
+  position: string;
+}
+
+interface LinkRow {
+  token_hash: string;
+  onboarding_id: string;
+  team_id: string;
+  send_number: number;
+  issued_at: string;
+  deactivated_at: string | null;
+}
+
+const uuidKey = (id: string) => id.toLowerCase();
+
 export const onboardingsProjection: Projection = {
   name: 'onboardings',
   tables: ['onboardings', 'onboarding_links'],
   async apply(client, events, table) {
     const onboardings = table('onboardings');
     const links = table('onboarding_links');
-    const update = (id: string, set: string, values: unknown[]) =>
-      client.query(`update ${onboardings} set ${set} where id = $1`, [id, ...values]);
-    const deactivateLinks = (id: string, at: string) =>
-      client.query(
-        `update ${links} set deactivated_at = $2 where onboarding_id = $1 and deactivated_at is null`,
-        [id, at],
-      );
 
-    for (const recorded of events) {
-      if (!isOnboardingEventType(recorded.type)) continue;
+    const relevant = events.filter((recorded) => isOnboardingEventType(recorded.type));
+    if (relevant.length === 0) return;
+
+    const ids = new Set<string>();
+    const tokens = new Set<string>();
+    for (const recorded of relevant) {
+      const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
+      ids.add(uuidKey(event.data.onboarding_id));
+      if (event.type === 'onboarding_created' || event.type === 'onboarding.sent') {
+        tokens.add(event.data.token_hash);
+      }
+    }
+
+    const loadedOnboardings = await client.query<OnboardingRow>(
+      `select id, team_id, client_id, template_id, template_source, template_name,
+              template_snapshot::text as template_snapshot, status, progress_pct,
+              created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
+              archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
+              last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position
+       from ${onboardings} where id = any($1::uuid[])`,
+      [[...ids]],
+    );
+    const loadedLinks = await client.query<LinkRow>(
+      `select token_hash, onboarding_id, team_id, send_number, issued_at::text as issued_at,
+              deactivated_at::text as deactivated_at
+       from ${links} where onboarding_id = any($1::uuid[]) or token_hash = any($2::text[])`,
+      [[...ids], [...tokens]],
+    );
+
+    const rows = new Map<string, OnboardingRow>(loadedOnboardings.rows.map((row) => [uuidKey(row.id), row]));
+    const dirtyRows = new Set<string>();
+    const linkRows = new Map<string, LinkRow>(loadedLinks.rows.map((row) => [row.token_hash, row]));
+    /** token hashes per onboarding, in no particular order */
+    const linksOf = new Map<string, string[]>();
+    const indexLink = (row: LinkRow) => {
+      const key = uuidKey(row.onboarding_id);
+      const list = linksOf.get(key);
+      if (list) list.push(row.token_hash);
+      else linksOf.set(key, [row.token_hash]);
+    };
+    for (const row of loadedLinks.rows) indexLink(row);
+    const dirtyLinks = new Set<string>();
+
+    const update = (id: string, changes: Partial<OnboardingRow>) => {
+      const key = uuidKey(id);
+      const row = rows.get(key);
+      if (!row) return;
+      Object.assign(row, changes);
+      dirtyRows.add(key);
+    };
+    const deactivateLinks = (id: string, at: string) => {
+      for (const tokenHash of linksOf.get(uuidKey(id)) ?? []) {
+        const link = linkRows.get(tokenHash)!;
+        if (link.deactivated_at !== null) continue;
+        link.deactivated_at = at;
+        dirtyLinks.add(tokenHash);
+      }
+    };
+    const insertLink = (row: LinkRow) => {
+      if (linkRows.has(row.token_hash)) return;
+      linkRows.set(row.token_hash, row);
+      indexLink(row);
+      dirtyLinks.add(row.token_hash);
+    };
+
+    for (const recorded of relevant) {
       const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
       const id = event.data.onboarding_id;
       switch (event.type) {
         case 'onboarding_created': {
           const { data } = event;
-          await client.query(
-            `insert into ${onboardings}
-               (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
-                status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
-                assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position)
-             values ($1, $2, $3, $4, $5, $6, $7::jsonb, 'draft', 0, $8, $9::text, $9::text::timestamptz, $10, $11, $12,
-                     null, null, null, 0, null, $8, $13)
-             on conflict (id) do nothing`,
-            [
+          const key = uuidKey(id);
+          if (!rows.has(key)) {
+            rows.set(key, {
               id,
-              data.team_id,
-              data.client_id,
-              data.template_id,
-              data.template_source,
-              data.template_snapshot.name,
-              JSON.stringify(data.template_snapshot),
-              data.created_at,
-              data.due_date,
-              data.due_on,
-              data.due_timezone,
-              data.expires_at,
-              String(recorded.position),
-            ],
-          );
-          await client.query(
-            `insert into ${links} (token_hash, onboarding_id, team_id, send_number, issued_at)
-             values ($1, $2, $3, 0, $4) on conflict (token_hash) do nothing`,
-            [data.token_hash, id, data.team_id, data.created_at],
-          );
+              team_id: data.team_id,
+              client_id: data.client_id,
+              template_id: data.template_id,
+              template_source: data.template_source,
+              template_name: data.template_snapshot.name,
+              template_snapshot: JSON.stringify(data.template_snapshot),
+              status: 'draft',
+              progress_pct: 0,
+              created_at: data.created_at,
+              due_date: data.due_date ?? null,
+              due_on: data.due_on ?? null,
+              due_timezone: data.due_timezone ?? null,
+              expires_at: data.expires_at ?? null,
+              assigned_to: null,
+              archived_at: null,
+              client_erased_at: null,
+              send_count: 0,
+              last_sent_at: null,
+              updated_at: data.created_at,
+              position: String(recorded.position),
+            });
+            dirtyRows.add(key);
+          }
+          insertLink({
+            token_hash: data.token_hash,
+            onboarding_id: id,
+            team_id: data.team_id,
+            send_number: 0,
+            issued_at: data.created_at,
+            deactivated_at: null,
+          });
           break;
         }
         case 'onboarding_updated': {
           const { changes, updated_at } = event.data;
           if ('due_date' in changes) {
-            await update(
-              id,
-              'due_date = $2::text, due_at = $2::text::timestamptz, due_on = $3, due_timezone = $4',
-              [changes.due_date ?? null, changes.due_on ?? null, changes.due_timezone ?? null],
-            );
+            update(id, {
+              due_date: changes.due_date ?? null,
+              due_on: changes.due_on ?? null,
+              due_timezone: changes.due_timezone ?? null,
+            });
           }
-          if (changes.assigned_to !== undefined) await update(id, 'assigned_to = $2', [changes.assigned_to]);
-          await update(id, 'updated_at = $2', [updated_at]);
+          if (changes.assigned_to !== undefined) update(id, { assigned_to: changes.assigned_to });
+          update(id, { updated_at });
           break;
         }
         case 'onboarding_marked_in_progress':
-          await update(id, `status = 'in_progress', updated_at = $2`, [event.data.marked_at]);
+          update(id, { status: 'in_progress', updated_at: event.data.marked_at });
           break;
         case 'onboarding_cancelled':
-          await update(id, `status = 'cancelled', updated_at = $2`, [event.data.cancelled_at]);
-          await deactivateLinks(id, event.data.cancelled_at);
+          update(id, { status: 'cancelled', updated_at: event.data.cancelled_at });
+          deactivateLinks(id, event.data.cancelled_at);
           break;
         case 'onboarding.sent': {
           const { data } = event;
-          await update(id, 'status = $2, send_count = $3, last_sent_at = $4, updated_at = $4', [
-            data.status,
-            data.send_number,
-            data.sent_at,
-          ]);
-          await deactivateLinks(id, data.sent_at);
-          await client.query(
-            `insert into ${links} (token_hash, onboarding_id, team_id, send_number, issued_at)
-             values ($1, $2, $3, $4, $5) on conflict (token_hash) do nothing`,
-            [data.token_hash, id, data.team_id, data.send_number, data.sent_at],
-          );
+          update(id, {
+            status: data.status,
+            send_count: data.send_number,
+            last_sent_at: data.sent_at,
+            updated_at: data.sent_at,
+          });
+          deactivateLinks(id, data.sent_at);
+          insertLink({
+            token_hash: data.token_hash,
+            onboarding_id: id,
+            team_id: data.team_id,
+            send_number: data.send_number,
+            issued_at: data.sent_at,
+            deactivated_at: null,
+          });
           break;
         }
         case 'onboarding.started':
-          await update(id, `status = 'in_progress', updated_at = $2`, [event.data.started_at]);
+          update(id, { status: 'in_progress', updated_at: event.data.started_at });
           break;
         case 'response.submitted':
-          await update(id, 'progress_pct = $2, updated_at = $3', [
-            event.data.progress_pct,
-            event.data.submitted_at,
-          ]);
+          update(id, { progress_pct: event.data.progress_pct, updated_at: event.data.submitted_at });
           break;
         case 'onboarding.completed':
-          await update(id, `status = 'completed', progress_pct = 100, updated_at = $2`, [
-            event.data.completed_at,
-          ]);
+          update(id, { status: 'completed', progress_pct: 100, updated_at: event.data.completed_at });
           break;
         case 'onboarding_expired':
-          await update(id, `status = 'expired', updated_at = $2`, [event.data.expired_at]);
+          update(id, { status: 'expired', updated_at: event.data.expired_at });
           break;
         case 'onboarding_archived':
-          await update(id, 'archived_at = $2, updated_at = $2', [event.data.archived_at]);
+          update(id, { archived_at: event.data.archived_at, updated_at: event.data.archived_at });
           break;
         case 'onboarding_client_erased':
-          await update(id, 'client_erased_at = $2, updated_at = $2', [event.data.erased_at]);
-          await deactivateLinks(id, event.data.erased_at);
+          update(id, { client_erased_at: event.data.erased_at, updated_at: event.data.erased_at });
+          deactivateLinks(id, event.data.erased_at);
           break;
         case 'answer_saved':
         case 'signature.signed':
@@ -130,6 +234,43 @@ export const onboardingsProjection: Projection = {
           break;
         }
       }
+    }
+
+    if (dirtyRows.size > 0) {
+      await client.query(
+        `insert into ${onboardings}
+           (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
+            status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
+            assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position)
+         select id, team_id, client_id, template_id, template_source, template_name, template_snapshot::jsonb,
+                status, progress_pct, created_at, due_date, due_date::timestamptz, due_on, due_timezone, expires_at,
+                assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position
+         from jsonb_to_recordset($1::jsonb) as r(
+           id uuid, team_id uuid, client_id uuid, template_id uuid, template_source text, template_name text,
+           template_snapshot text, status text, progress_pct integer, created_at timestamptz, due_date text,
+           due_on text, due_timezone text, expires_at text, assigned_to uuid, archived_at timestamptz,
+           client_erased_at timestamptz, send_count integer, last_sent_at timestamptz,
+           updated_at timestamptz, position bigint)
+         on conflict (id) do update
+           set status = excluded.status, progress_pct = excluded.progress_pct,
+               due_date = excluded.due_date, due_at = excluded.due_at, due_on = excluded.due_on,
+               due_timezone = excluded.due_timezone, assigned_to = excluded.assigned_to,
+               archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
+               send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
+               updated_at = excluded.updated_at`,
+        [JSON.stringify([...dirtyRows].map((key) => rows.get(key)!))],
+      );
+    }
+    if (dirtyLinks.size > 0) {
+      await client.query(
+        `insert into ${links} (token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at)
+         select token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at
+         from jsonb_to_recordset($1::jsonb) as r(
+           token_hash text, onboarding_id uuid, team_id uuid, send_number integer,
+           issued_at timestamptz, deactivated_at timestamptz)
+         on conflict (token_hash) do update set deactivated_at = excluded.deactivated_at`,
+        [JSON.stringify([...dirtyLinks].map((tokenHash) => linkRows.get(tokenHash)!))],
+      );
     }
   },
 };
