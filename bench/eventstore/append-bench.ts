@@ -63,9 +63,7 @@ export async function runAppendBench(
 }
 
 /** Diagnostic contenders (proposed changes to the adapter) and their labels in the table. */
-const DIAGNOSTICS: [string, string, string][] = [
-  ['ours-prepared', 'ours, prepared', "the adapter's append statement as a named (prepared) statement"],
-];
+const DIAGNOSTICS: [string, string, string][] = [];
 
 /** Median of the per-round ratios a/b. */
 export function pairedRatio(a: number[], b: number[]): number {

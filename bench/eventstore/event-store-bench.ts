@@ -8,7 +8,6 @@ import type { Contender, ContenderFactory } from './contender.ts';
 import { emmettContender } from './emmett-contender.ts';
 import { explainReads, type ReadPlans } from './explain-read.ts';
 import { ourContender } from './ours-contender.ts';
-import { oursPreparedContender } from './ours-prepared-contender.ts';
 import { rawContender } from './raw-contender.ts';
 import { readFigures, runReadBench } from './read-bench.ts';
 
@@ -40,17 +39,6 @@ export async function runEventStoreBench(
       { key: 'emmett', open: (poolSize) => emmettContender(emmettUrl, poolSize) },
       { key: 'raw', open: (poolSize) => rawContender(rawUrl, poolSize) },
     ];
-    const preparedUrl = await server.createDatabase('bench_ours_prepared', { migrated: true });
-    const probe = await oursPreparedContender(preparedUrl, 1);
-    if (probe) {
-      await probe.close();
-      factories.push({
-        key: probe.key,
-        open: async (poolSize) => (await oursPreparedContender(preparedUrl, poolSize))!,
-      });
-    } else {
-      progress.log('  (diagnostic with a prepared append left out: the adapter statement changed shape)');
-    }
     const appends = await runAppendBench(factories, config, progress);
 
     contenders.push(ourContender(ourUrl, READ_POOL), await emmettContender(emmettUrl, READ_POOL));

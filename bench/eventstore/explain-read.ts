@@ -37,8 +37,9 @@ export async function explainReads(ourUrl: string, emmettUrl: string, batch: num
     );
     let captured: Captured | undefined;
     const recorder = {
-      query: async (text: string, values: unknown[]) => {
-        captured = { text, values };
+      // The adapter sends a named statement ({ name, text, values }); Emmett sends text and values.
+      query: async (statement: string | { text: string; values: unknown[] }, values: unknown[]) => {
+        captured = typeof statement === 'string' ? { text: statement, values } : statement;
         return { rows: [] };
       },
     };
