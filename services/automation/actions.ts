@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from '../../shared/domain/automation-rule/placeholders.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
@@ -135,32 +135,3 @@ async function holdRun(tx: Parameters<FinishRun>[0], runId: string): Promise<voi
 
 /** A subject is one line: line breaks a placeholder brought in become spaces. */
 const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-
-interface Mail {
-  teamId: string;
-  kind: 'automation' | 'notification';
-  to: string;
-  fromName: string;
-  subject: string;
-  text: string;
-  onboardingId: string;
-  at: Date;
-}
-
-async function queueMail(tx: Parameters<FinishRun>[0], mail: Mail): Promise<void> {
-  await tx.query(
-    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, null, $9, 'queued')`,
-    [
-      randomUUID(),
-      mail.teamId,
-      mail.kind,
-      mail.to,
-      mail.fromName,
-      mail.subject,
-      mail.text,
-      mail.onboardingId,
-      mail.at,
-    ],
-  );
-}

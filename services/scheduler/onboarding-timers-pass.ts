@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { queueMail } from '../../shared/mail/outbox.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { teamFacts } from '../../shared/commands/onboarding-facts.ts';
 import {
@@ -184,10 +185,15 @@ async function queueReminder(context: ServiceContext, tx: PoolClient, timer: Cla
     clientName: recipient.name,
     ...onboardingEmailFacts(state),
   });
-  await tx.query(
-    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
-     values ($1, $2, 'reminder', $3, $4, $5, $6, $7, null, $8, 'queued')`,
-    [randomUUID(), state.team_id, recipient.email, fromName, email.subject, email.text, state.id, now],
-  );
+  await queueMail(tx, {
+    teamId: state.team_id,
+    kind: 'reminder',
+    to: recipient.email,
+    fromName,
+    subject: email.subject,
+    text: email.text,
+    onboardingId: state.id,
+    at: now,
+  });
   return true;
 }

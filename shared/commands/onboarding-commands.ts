@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { queueMail } from '../mail/outbox.ts';
 import type { PoolClient } from '../db/pool.ts';
 import { DomainError } from '../domain/decider.ts';
 import { parseDeadline } from '../domain/onboarding/deadlines.ts';
@@ -202,21 +203,17 @@ export async function sendOnboarding(
           clientName: client.name,
           ...onboardingEmailFacts(state),
         });
-        await tx.query(
-          `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
-           values ($1, $2, 'invite', $3, $4, $5, $6, $7, $8, $9, 'queued')`,
-          [
-            randomUUID(),
-            team.id,
-            client.email,
-            team.email_sender_name ?? team.name,
-            email.subject,
-            email.text,
-            state.id,
-            eventIds[index],
-            now,
-          ],
-        );
+        await queueMail(tx, {
+          teamId: team.id,
+          kind: 'invite',
+          to: client.email,
+          fromName: team.email_sender_name ?? team.name,
+          subject: email.subject,
+          text: email.text,
+          onboardingId: state.id,
+          eventId: eventIds[index],
+          at: now,
+        });
       },
     },
   );
