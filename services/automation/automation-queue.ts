@@ -3,6 +3,8 @@ import type { AutomationAction } from '../../shared/domain/automation-rule/autom
 import { MAX_ATTEMPTS, nextAttemptAt } from '../../shared/domain/automation-rule/run-policy.ts';
 import { hasAutomations, isPlan } from '../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../context.ts';
+import { fairClaimSql } from '../hooks/fair-claims.ts';
+import { dispatchFairly } from '../hooks/fair-dispatch.ts';
 import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
 import type { DuePass } from '../work/due-pass.ts';
 import { notifyMember, sendEmail, sendWebhook } from './actions.ts';
@@ -23,7 +25,8 @@ import { createOnboardingAction } from './create-onboarding-action.ts';
  *    rule's latest-run line, in the same transaction as the action's own writes (the
  *    email queued, the onboarding sent).
  *
- * Runs are independent: they run side by side and one failure does not stop another. A
+ * Runs are independent: they run side by side and one failure does not stop another; they
+ * are claimed fairly, so one team's slow webhook endpoint delays only its own runs. A
  * worker holds a run with a lease (database clock) while it works on it; a run whose
  * worker died is taken again when the lease ends (at least once; a Send webhook repeats
  * the same id and body).
@@ -46,50 +49,71 @@ export interface QueuedRun {
 /** Writes the verdict of the run's attempt (and the latest-run line) inside `tx`. */
 export type FinishRun = (tx: PoolClient, verdict: AttemptVerdict) => Promise<void>;
 
-const BATCH = 25;
-const PARALLEL_RUNS = 8;
+/** Runs worked at once per process; Send webhook requests in flight per endpoint (a team's target host). */
+export const AUTOMATION_LANES = 8;
+export const WEBHOOK_ENDPOINT_LANES = 4;
+const PASS_BUDGET_MS = 5_000;
+const POLL_MS = 250;
 const LEASE = "interval '5 minutes'";
 
-/** Works every run due by `now` (service clock); resolves to the number of runs worked (skipped included). */
+const CLAIM_DUE_RUNS = fairClaimSql({
+  table: 'automation_runs',
+  endpoint: 'endpoint_host',
+  queuedAt: 'queued_at',
+  due: "$row.state in ('queued', 'failed') and $row.next_attempt_at <= $1",
+  lease: LEASE,
+  returning: `id, rule_id, team_id, rule_name, trigger, event_id, onboarding_id, action, request_body,
+              attempts, created_onboarding_id`,
+});
+
+export interface AutomationPassOptions {
+  /** Stops claiming (the runs in flight are finished and recorded). */
+  signal?: AbortSignal;
+  budgetMs?: number;
+}
+
+/**
+ * Works the runs due (by `now`, or by the service clock at each claim), fairly across teams
+ * and webhook endpoints (services/hooks/fair-claims.ts), for at most a pass budget;
+ * resolves to the number of runs worked (skipped included).
+ */
 export function runDueAutomationActions(
   context: ServiceContext,
-  now: Date = context.clock.now(),
+  now?: Date,
+  options: AutomationPassOptions = {},
 ): Promise<number> {
-  return oneAtATime(context, 'automation-queue', async () => {
-    let worked = 0;
-    for (;;) {
-      const { rows } = await context.pool.query<QueuedRun>(
-        `update automation_runs set leased_until = now() + ${LEASE}
-         where id in (
-           select id from automation_runs
-           where state in ('queued', 'failed') and next_attempt_at <= $1
-             and (leased_until is null or leased_until < now())
-           order by next_attempt_at, queued_at, id
-           limit $2
-           for update skip locked)
-         returning id, rule_id, team_id, rule_name, trigger, event_id, onboarding_id, action, request_body,
-                   attempts, created_onboarding_id`,
-        [now, BATCH],
-      );
-      if (rows.length === 0) return worked;
-      // Create new onboarding holds the team's send lock on a connection of its own: one at
-      // a time, so waiting runs never take up the pool. The other actions run side by side.
-      const creates = rows.filter((run) => run.action.type === 'create_onboarding');
-      const others = rows.filter((run) => run.action.type !== 'create_onboarding');
-      await Promise.all([
-        (async () => {
-          for (const run of creates) await workRun(context, run);
-        })(),
-        inParallel(others, PARALLEL_RUNS, (run) => workRun(context, run)),
-      ]);
-      worked += rows.length;
-    }
+  return oneAtATime(context, 'automation-queue', () => {
+    // Create new onboarding holds the team's send lock on a connection of its own: one at
+    // a time, so waiting runs never take up the pool. The other actions run side by side.
+    let creates: Promise<void> = Promise.resolve();
+    const work = (run: QueuedRun): Promise<void> => {
+      if (run.action.type !== 'create_onboarding') return workRun(context, run);
+      creates = creates.catch(() => undefined).then(() => workRun(context, run));
+      return creates;
+    };
+    return dispatchFairly<QueuedRun>({
+      claim: async (slots) =>
+        (
+          await context.pool.query<QueuedRun>(CLAIM_DUE_RUNS, [
+            now ?? context.clock.now(),
+            slots,
+            WEBHOOK_ENDPOINT_LANES,
+          ])
+        ).rows,
+      work,
+      lanes: AUTOMATION_LANES,
+      pollMs: POLL_MS,
+      budgetMs: options.budgetMs ?? PASS_BUDGET_MS,
+      signal: options.signal,
+    });
   });
 }
 
 export const automationQueuePass: DuePass = {
   name: 'automation-queue',
-  runDue: (context) => runDueAutomationActions(context),
+  // A stop signal, when the caller passes one, ends the claiming between items.
+  runDue: (context: ServiceContext, signal?: AbortSignal) =>
+    runDueAutomationActions(context, undefined, { signal }),
 };
 
 async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
@@ -180,13 +204,4 @@ async function finishRun(
        set run_id = excluded.run_id, outcome = excluded.outcome, reason = excluded.reason, ran_at = excluded.ran_at`,
     [run.rule_id, run.team_id, run.id, failure ?? 'succeeded', reason, attemptAt],
   );
-}
-
-/** Runs `work` over `items` with at most `limit` at a time. */
-async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(lanes);
 }

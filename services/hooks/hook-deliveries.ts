@@ -6,6 +6,9 @@ import type { ServiceContext } from '../context.ts';
 import type { DuePass } from '../work/due-pass.ts';
 import { onboardingAt } from './event-moment.ts';
 import { hookBody, webhookId } from './hook-payload.ts';
+import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
+import { dispatchFairly } from './fair-dispatch.ts';
+import { fairClaimSql } from './fair-claims.ts';
 import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
 
 /**
@@ -19,6 +22,11 @@ import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdic
  * - `deliverDueHooks` (a due pass: the scheduler loop every few seconds, and
  *   POST /admin/v1/work/drain) sends the deliveries due by the service clock through
  *   shared/net/safe-http.ts and records each attempt in hook_delivery_attempts.
+ * - Fairness: deliveries are claimed round-robin by team and endpoint (a team's target
+ *   host) with at most HOOK_ENDPOINT_LANES in flight per endpoint (./fair-claims.ts), and
+ *   worked in lanes that claim again as soon as one is free (./fair-dispatch.ts); an
+ *   endpoint that gives no answer rests between rounds of probes (./endpoint-rest.ts). One
+ *   team's dead endpoint delays only its own deliveries.
  *
  * Retries (the Standard Webhooks schedule): after a failed attempt the next one waits 5
  * seconds, then 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours, 10 hours: 8 attempts
@@ -37,7 +45,6 @@ export const HOOK_RETRY_WAITS_SECONDS = [
   10 * 3600,
 ] as const;
 export const MAX_HOOK_ATTEMPTS = HOOK_RETRY_WAITS_SECONDS.length + 1;
-const BATCH = 20;
 const LEASE = "interval '2 minutes'";
 
 export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
@@ -82,44 +89,79 @@ export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
 
 interface DueDelivery {
   id: string;
+  team_id: string;
+  target_host: string;
   target_url: string;
   body: string;
   attempts: number;
 }
 
-/** Sends every delivery due by `now` (service clock); resolves to the number of attempts made. */
-export function deliverDueHooks(context: ServiceContext, now: Date = context.clock.now()): Promise<number> {
-  return oneAtATime(context, 'hook-deliveries', async () => {
-    let attempted = 0;
-    for (;;) {
-      const { rows } = await context.pool.query<DueDelivery>(
-        `update hook_deliveries set leased_until = now() + ${LEASE}
-         where id in (
-           select id from hook_deliveries
-           where state in ('pending', 'retrying') and next_attempt_at <= $1
-             and (leased_until is null or leased_until < now())
-           order by next_attempt_at, created_at
-           limit $2
-           for update skip locked)
-         returning id, target_url, body, attempts`,
-        [now, BATCH],
-      );
-      if (rows.length === 0) return attempted;
-      await Promise.all(rows.map((delivery) => attempt(context, delivery)));
-      attempted += rows.length;
-    }
-  });
+/** Requests in flight at once per process, and per endpoint (a team's target host) overall. */
+export const HOOK_LANES = 16;
+export const HOOK_ENDPOINT_LANES = 4;
+/** A pass stops claiming after this long (then finishes its requests), so the other passes get their turn. */
+export const HOOK_PASS_BUDGET_MS = 5_000;
+/** While requests are in flight, how often a pass looks for deliveries that fell due meanwhile. */
+export const HOOK_POLL_MS = 250;
+
+const CLAIM_DUE_DELIVERIES = fairClaimSql({
+  table: 'hook_deliveries',
+  endpoint: 'target_host',
+  queuedAt: 'created_at',
+  due: "$row.state in ('pending', 'retrying') and $row.next_attempt_at <= $1",
+  claimable: `not exists (
+    select 1 from hook_endpoint_backoffs b
+    where b.team_id = $row.team_id and b.target_host = $row.target_host and b.resting_until > $1)`,
+  lease: LEASE,
+  returning: 'id, team_id, target_host, target_url, body, attempts',
+});
+
+export interface DeliveryPassOptions {
+  /** Stops claiming (the requests in flight are finished and recorded). */
+  signal?: AbortSignal;
+  budgetMs?: number;
+}
+
+/**
+ * Sends the deliveries due (by `now`, or by the service clock at each claim, so one that
+ * falls due during the pass is taken too), fairly across teams and endpoints
+ * (./fair-claims.ts), for at most a pass budget; resolves to the number of attempts made.
+ */
+export function deliverDueHooks(
+  context: ServiceContext,
+  now?: Date,
+  options: DeliveryPassOptions = {},
+): Promise<number> {
+  return oneAtATime(context, 'hook-deliveries', () =>
+    dispatchFairly<DueDelivery>({
+      claim: async (slots) =>
+        (
+          await context.pool.query<DueDelivery>(CLAIM_DUE_DELIVERIES, [
+            now ?? context.clock.now(),
+            slots,
+            HOOK_ENDPOINT_LANES,
+          ])
+        ).rows,
+      work: (delivery) => attempt(context, delivery),
+      lanes: HOOK_LANES,
+      pollMs: HOOK_POLL_MS,
+      budgetMs: options.budgetMs ?? HOOK_PASS_BUDGET_MS,
+      signal: options.signal,
+    }),
+  );
 }
 
 export const hookDeliveriesPass: DuePass = {
   name: 'hook-deliveries',
-  runDue: (context) => deliverDueHooks(context),
+  // A stop signal, when the caller passes one, ends the claiming between items.
+  runDue: (context: ServiceContext, signal?: AbortSignal) => deliverDueHooks(context, undefined, { signal }),
 };
 
 async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<void> {
   const attemptAt = context.clock.now();
   const started = Date.now();
   let verdict: AttemptVerdict;
+  let answered: boolean | undefined;
   try {
     const outcome = await safePost(
       {
@@ -134,6 +176,8 @@ async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<
       outboundOptions(context),
     );
     verdict = judge(outcome, attemptAt);
+    // A refused URL was never asked: it says nothing about the endpoint.
+    if (outcome.kind !== 'refused') answered = outcome.kind === 'response';
   } catch (error) {
     context.logger.error(
       { err: error, deliveryId: delivery.id },
@@ -143,9 +187,12 @@ async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<
   }
   const attempts = delivery.attempts + 1;
   // When recording fails the lease runs out and the delivery is tried again (at least once).
-  await inTransaction(context.pool, (tx) =>
-    record(tx, delivery, attempts, verdict, attemptAt, Date.now() - started),
-  ).catch((error: unknown) =>
+  await inTransaction(context.pool, async (tx) => {
+    await record(tx, delivery, attempts, verdict, attemptAt, Date.now() - started);
+    if (answered === true) await wakeEndpoint(tx, delivery.team_id, delivery.target_host);
+    if (answered === false)
+      await restEndpoint(tx, delivery.team_id, delivery.target_host, attemptAt, context.clock.now());
+  }).catch((error: unknown) =>
     context.logger.error({ err: error, deliveryId: delivery.id }, 'could not record a hook delivery attempt'),
   );
 }
