@@ -53,7 +53,7 @@ export type FinishRun = (tx: PoolClient, verdict: AttemptVerdict) => Promise<voi
 export const AUTOMATION_LANES = 8;
 export const WEBHOOK_ENDPOINT_LANES = 4;
 const PASS_BUDGET_MS = 5_000;
-const POLL_MS = 250;
+const POLL_MS = 500;
 const LEASE = "interval '5 minutes'";
 
 const CLAIM_DUE_RUNS = fairClaimSql({

@@ -48,7 +48,7 @@ export function fairClaimSql(shape: FairClaimShape): string {
     due as (
       select d.id, d.team_id, d.${endpoint} as endpoint, d.next_attempt_at,
              row_number() over (
-               partition by d.team_id, d.${endpoint} order by d.next_attempt_at, d.${queuedAt}, d.id
+               partition by d.team_id, d.${endpoint} order by d.next_attempt_at, d.${queuedAt}
              ) as endpoint_turn
       from ${table} d
       where ${on('d', shape.due)}

@@ -102,7 +102,7 @@ export const HOOK_ENDPOINT_LANES = 4;
 /** A pass stops claiming after this long (then finishes its requests), so the other passes get their turn. */
 export const HOOK_PASS_BUDGET_MS = 5_000;
 /** While requests are in flight, how often a pass looks for deliveries that fell due meanwhile. */
-export const HOOK_POLL_MS = 250;
+export const HOOK_POLL_MS = 500;
 
 const CLAIM_DUE_DELIVERIES = fairClaimSql({
   table: 'hook_deliveries',

@@ -62,7 +62,9 @@ describe('dispatchFairly', () => {
     const started = Date.now();
     await dispatchFairly<number>({
       claim: async () => [++claims],
-      work: () => sleep(30),
+      work: async () => {
+        await sleep(30);
+      },
       lanes: 1,
       pollMs: 10,
       budgetMs: 100,
