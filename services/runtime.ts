@@ -3,7 +3,7 @@ import { ManualClock, systemClock } from '../shared/clock.ts';
 import type { Settings } from '../shared/config/settings.ts';
 import { startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createPool, type Pool } from '../shared/db/pool.ts';
+import { createPool, type ConnectionErrorListener, type Pool } from '../shared/db/pool.ts';
 import { createReadDb } from '../shared/db/read-db.ts';
 import { createEventStore } from '../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
@@ -17,6 +17,7 @@ import { startKafkaRelay } from './relay/start-relay.ts';
 import { onboardingTimersPass } from './scheduler/onboarding-timers-pass.ts';
 import { startScheduler } from './scheduler/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
+import { settleWithin } from './work/settle-within.ts';
 
 /** The shared parts over an open, migrated database. */
 export async function createContext(
@@ -59,10 +60,25 @@ export interface RunningService {
 }
 
 /**
+ * Bounds of an orderly stop, together well within the 10 seconds a SIGTERM is given
+ * (services/main.ts). Whatever is cut short is safe: a request in flight fails on a closed
+ * connection, a lease in flight runs out and its work is taken again at the next start,
+ * checkpoints are stored with every batch.
+ */
+export const STOP_BUDGET_MS = {
+  /** Requests in flight finish (the background passes are told to stop meanwhile). */
+  requests: 3000,
+  /** The relay hands its batch to Kafka. */
+  relay: 1000,
+  /** Consumers and projections finish the event in hand; the pools close. */
+  background: 2000,
+} as const;
+
+/**
  * Composes and starts the service: database (embedded when DATABASE_URL is unset),
  * migrations, event store, projections, HTTP. `stop` undoes it in reverse order:
  * stop accepting and finish requests in flight, store checkpoints, close pools, stop the
- * embedded database.
+ * embedded database; every step within its share of STOP_BUDGET_MS.
  */
 export async function startService(
   settings: Settings,
@@ -71,7 +87,7 @@ export async function startService(
   const database = settings.DATABASE_URL
     ? { url: settings.DATABASE_URL, stop: async () => undefined }
     : await startEmbeddedPostgres({ dataDir: settings.DATA_DIR, persistent: true });
-  const pool = createPool(database.url, 20);
+  const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {
     await migrate(pool);
     const context = await createContext(settings, logger, pool, database.url);
@@ -85,10 +101,11 @@ export async function startService(
       context,
       url,
       async stop() {
-        await app.close();
-        await scheduler.stop();
-        await relay?.stop();
-        await stopContext(context);
+        await Promise.all([closeHttp(app, STOP_BUDGET_MS.requests), scheduler.stop(STOP_BUDGET_MS.requests)]);
+        await settleWithin(relay?.stop(), STOP_BUDGET_MS.relay);
+        if (!(await settleWithin(stopContext(context), STOP_BUDGET_MS.background))) {
+          logger.warn('background work did not stop in time; the database stop ends its sessions');
+        }
         await database.stop();
       },
     };
@@ -97,4 +114,28 @@ export async function startService(
     await database.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/** Stops accepting, lets requests in flight finish for `ms`, then closes what is left. */
+async function closeHttp(app: FastifyInstance, ms: number): Promise<void> {
+  const closing = app.close();
+  if (await settleWithin(closing, ms)) return;
+  app.log.warn('requests still in flight at stop; closing their connections');
+  app.server.closeAllConnections();
+  await settleWithin(closing, 500);
+}
+
+/** Logs a lost database connection, at most once a second (a restart breaks every connection at once). */
+function reportConnectionLoss(logger: Logger): ConnectionErrorListener {
+  let lastAt = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - lastAt < 1000) return;
+    lastAt = now;
+    const { code } = error as { code?: unknown };
+    logger.warn(
+      { code, error: error.message },
+      'database connection lost; new connections are made as needed',
+    );
+  };
 }

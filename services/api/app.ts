@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ServiceContext } from '../context.ts';
+import { capConnectionsPerAddress, maxConnections, SERVER_TIMEOUTS } from './connection-limits.ts';
 import { handleError } from './error-handler.ts';
 import { healthRoutes } from './health-routes.ts';
 import { openApiDocs } from './openapi.ts';
@@ -25,7 +26,17 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     trustProxy: context.settings.TRUST_PROXY,
     // Graceful shutdown: close idle keep-alive sockets, let requests in flight finish.
     forceCloseConnections: 'idle',
+    // Slow and idle sockets are closed (./connection-limits.ts).
+    requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    connectionTimeout: SERVER_TIMEOUTS.connectionTimeoutMs,
+    http: {
+      headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs,
+      connectionsCheckingInterval: SERVER_TIMEOUTS.checkingIntervalMs,
+    },
   });
+  app.server.maxConnections = maxConnections();
+  if (!context.settings.TRUST_PROXY) capConnectionsPerAddress(app.server);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);

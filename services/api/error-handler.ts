@@ -1,11 +1,32 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isConnectionError } from '../../shared/db/connection-errors.ts';
 import { ApiError } from '../../shared/http/api-error.ts';
 
-/** Maps every thrown error to the spec's error body. Unknown errors are 500 and retryable. */
+/** Seconds a client is asked to wait when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Maps every thrown error to the spec's error body. PostgreSQL out of reach (down,
+ * restarting, a connection lost in flight, no connection in time) is 503
+ * `service_unavailable`, retryable; other unknown errors are 500 and retryable.
+ */
 export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.options.headers ?? {})) reply.header(name, value);
     return reply.status(error.status).send(error.body(request.id));
+  }
+  if (isConnectionError(error)) {
+    // The error names the connection only (no query, no row data).
+    request.log.warn({ error: describe(error) }, 'database unavailable');
+    return reply
+      .status(503)
+      .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send(
+        new ApiError(503, 'Service unavailable; try again', {
+          code: 'service_unavailable',
+          retryable: true,
+        }).body(request.id),
+      );
   }
   if (error.statusCode === 413) {
     return reply
@@ -35,4 +56,9 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
         request.id,
       ),
     );
+}
+
+function describe(error: unknown): { code?: unknown; message?: unknown } {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return { code, message };
 }

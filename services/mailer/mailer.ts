@@ -63,14 +63,18 @@ export function mailDomain(publicUrl: string): string {
 }
 
 /** Sends every queued message that is due; resolves to the number of messages attempted. */
-export function sendQueuedMail(context: ServiceContext, now: Date = context.clock.now()): Promise<number> {
+export function sendQueuedMail(
+  context: ServiceContext,
+  now: Date = context.clock.now(),
+  signal?: AbortSignal,
+): Promise<number> {
   const smtpUrl = context.settings.SMTP_URL;
   if (!smtpUrl) return Promise.resolve(0);
   return oneAtATime(context, 'mailer', async () => {
     const transport = transportFor(context, smtpUrl);
     const domain = mailDomain(context.settings.PUBLIC_URL);
     let attempted = 0;
-    for (;;) {
+    while (!signal?.aborted) {
       const { rows } = await context.pool.query<OutboxRow>(
         `update mail_outbox set leased_until = now() + ${LEASE}
          where id in (
@@ -84,16 +88,30 @@ export function sendQueuedMail(context: ServiceContext, now: Date = context.cloc
         [now, BATCH],
       );
       if (rows.length === 0) return attempted;
-      for (const row of rows) await sendOne(context, transport, domain, row);
-      attempted += rows.length;
+      for (const [index, row] of rows.entries()) {
+        if (signal?.aborted) {
+          // Stopping: the rows not tried are released for the next pass.
+          await releaseLeases(context, rows.slice(index));
+          return attempted;
+        }
+        await sendOne(context, transport, domain, row);
+        attempted++;
+      }
     }
+    return attempted;
   });
 }
 
 export const mailerPass: DuePass = {
   name: 'mailer',
-  runDue: (context) => sendQueuedMail(context),
+  runDue: (context, signal) => sendQueuedMail(context, undefined, signal),
 };
+
+async function releaseLeases(context: ServiceContext, rows: OutboxRow[]): Promise<void> {
+  await context.pool.query('update mail_outbox set leased_until = null where id = any($1::uuid[])', [
+    rows.map((row) => row.id),
+  ]);
+}
 
 async function sendOne(context: ServiceContext, transport: Transporter, domain: string, row: OutboxRow) {
   const attemptAt = context.clock.now();

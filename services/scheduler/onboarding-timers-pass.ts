@@ -53,15 +53,19 @@ const PASS_LIMIT = 500;
 
 export const onboardingTimersPass: DuePass = {
   name: 'onboarding-timers',
-  runDue: (context) => runDueTimers(context),
+  runDue: (context, signal) => runDueTimers(context, PASS_LIMIT, signal),
 };
 
 /** Works every timer due by the service clock now; resolves to the number of timers fired or cancelled. */
-export async function runDueTimers(context: ServiceContext, limit = PASS_LIMIT): Promise<number> {
+export async function runDueTimers(
+  context: ServiceContext,
+  limit = PASS_LIMIT,
+  signal?: AbortSignal,
+): Promise<number> {
   const dueBy = context.clock.now();
   const skipped = new Set<string>();
   let handled = 0;
-  while (handled < limit) {
+  while (handled < limit && !signal?.aborted) {
     let result: Awaited<ReturnType<typeof workNextTimer>>;
     try {
       result = await workNextTimer(context, dueBy, [...skipped]);

@@ -1,4 +1,5 @@
 import type { ServiceContext } from '../context.ts';
+import { settleWithin } from './settle-within.ts';
 
 /**
  * POST /admin/v1/work/drain: settles the service, so a test (or an operator) can look at
@@ -9,7 +10,9 @@ import type { ServiceContext } from '../context.ts';
  * 3. run every due pass (context.duePasses: timers due by the service clock, ...);
  *
  * until a round runs nothing and the log head has not moved. Bounded by `timeoutMs` and
- * MAX_ROUNDS: when the work does not settle, the answer says what is still pending.
+ * MAX_ROUNDS: when the work does not settle, the answer says what is still pending. The
+ * bound holds for the passes too: they are told to stop at the deadline and not waited
+ * for past it (a pass's requests in flight finish in the background and are recorded).
  */
 
 export const DRAIN_TIMEOUT_MS = 30_000;
@@ -40,6 +43,21 @@ export async function drainWork(
 ): Promise<DrainOutcome> {
   const deadline = Date.now() + timeoutMs;
   const remaining = () => Math.max(1, deadline - Date.now());
+  const stopPasses = new AbortController();
+  const timer = setTimeout(() => stopPasses.abort(), timeoutMs);
+  try {
+    return await drainRounds(context, deadline, remaining, stopPasses.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function drainRounds(
+  context: ServiceContext,
+  deadline: number,
+  remaining: () => number,
+  signal: AbortSignal,
+): Promise<DrainOutcome> {
   let handled = 0;
   let head = 0n;
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -50,7 +68,13 @@ export async function drainWork(
     const consumers = await context.consumers.caughtUp(head, remaining());
     if (!consumers.drained) return { drained: false, position: head, handled, pending: consumers.pending };
     let ran = 0;
-    for (const pass of context.duePasses) ran += await pass.runDue(context);
+    for (const pass of context.duePasses) {
+      const running = pass.runDue(context, signal);
+      if (!(await settleWithin(running, remaining())) || Date.now() >= deadline) {
+        return { drained: false, position: head, handled, pending: ['due_passes'] };
+      }
+      ran += await running;
+    }
     handled += ran;
     if (ran === 0 && (await committedHead(context)) === head) {
       return { drained: true, position: head, handled, pending: [] };

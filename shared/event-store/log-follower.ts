@@ -5,6 +5,9 @@ const BATCH_SIZE = 500;
 /** Fallback poll when nothing wakes us: a writer's transaction may hide newer events a while. */
 const FIRST_RETRY_MS = 5;
 const MAX_IDLE_WAIT_MS = 500;
+/** After a failed read or batch (the database unreachable, say): 250 ms, doubling, at most 2 s. */
+const FIRST_FAILURE_WAIT_MS = 250;
+const MAX_FAILURE_WAIT_MS = 2000;
 
 /**
  * Catch-up then live reading of the global log from a checkpoint, one batch at a time.
@@ -41,6 +44,7 @@ export class LogFollower {
 
   private async run(): Promise<void> {
     let idleWait = FIRST_RETRY_MS;
+    let failures = 0;
     while (this.running) {
       let events: RecordedEvent[];
       try {
@@ -50,12 +54,18 @@ export class LogFollower {
           await this.handler.onEvents(events);
           this.position = events[events.length - 1]!.position;
           idleWait = FIRST_RETRY_MS;
+          failures = 0;
           continue;
         }
+        failures = 0;
       } catch (error) {
         if (!this.running) return;
         this.handler.onError?.(error);
-        await this.pause.sleep(MAX_IDLE_WAIT_MS);
+        // A wake (an append in this process) ends the wait early: the database is back.
+        failures++;
+        await this.pause.sleep(
+          Math.min(MAX_FAILURE_WAIT_MS, FIRST_FAILURE_WAIT_MS * 2 ** Math.min(failures - 1, 10)),
+        );
         continue;
       }
       if (this.woken) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Pool } from '../db/pool.ts';
+import { backoffMs } from '../subscriptions/pause.ts';
 import { LogFollower } from './log-follower.ts';
 import {
   WrongExpectedRevisionError,
@@ -103,7 +104,11 @@ function toRecorded(row: EventRow): RecordedEvent {
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private listener: pg.Client | undefined;
-  private listening: Promise<void> | undefined;
+  /** The LISTEN connection is wanted (some follower was started and the store is open). */
+  private listening = false;
+  private listenAttempt: pg.Client | undefined;
+  private listenFailures = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly followers = new Set<LogFollower>();
   private notifying = false;
   private notifyAgain = false;
@@ -218,7 +223,7 @@ export class PostgresEventStore implements EventStore {
   subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription {
     const follower = new LogFollower((options) => this.readAll(options), after, handler);
     this.followers.add(follower);
-    this.startListening().catch((error) => handler.onError?.(error));
+    this.startListening();
     follower.start();
     return {
       stop: async () => {
@@ -235,10 +240,12 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     await Promise.all([...this.followers].map((follower) => follower.stop()));
     this.followers.clear();
-    const listener = this.listener;
+    this.listening = false;
+    clearTimeout(this.reconnectTimer);
+    const clients = [this.listener, this.listenAttempt];
     this.listener = undefined;
-    this.listening = undefined;
-    await listener?.end().catch(() => undefined);
+    this.listenAttempt = undefined;
+    await Promise.all(clients.map((client) => client?.end().catch(() => undefined)));
   }
 
   private async currentRevision(executor: Queryable, streamId: string): Promise<bigint | 'no_stream'> {
@@ -255,7 +262,7 @@ export class PostgresEventStore implements EventStore {
    * processes with one NOTIFY per burst of appends (at most one in flight, one queued).
    */
   announceAppend(): void {
-    for (const follower of this.followers) follower.wake();
+    this.wakeFollowers();
     if (this.notifying) {
       this.notifyAgain = true;
       return;
@@ -273,22 +280,51 @@ export class PostgresEventStore implements EventStore {
     void send().finally(() => (this.notifying = false));
   }
 
-  /** One LISTEN connection per store wakes every follower when an append commits. */
-  private startListening(): Promise<void> {
-    this.listening ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url });
-      client.on('error', () => {
-        // Followers keep polling; a new LISTEN connection is made on the next subscription.
-        this.listener = undefined;
-        this.listening = undefined;
-      });
-      client.on('notification', () => {
-        for (const follower of this.followers) follower.wake();
-      });
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      this.listener = client;
-    })();
-    return this.listening;
+  /**
+   * One LISTEN connection per store wakes every follower when an append commits. When it
+   * breaks (PostgreSQL restarted, the backend terminated) it is made again with a growing
+   * pause, until the store closes; meanwhile the followers poll. Once it listens again,
+   * every follower is woken: appends made while no one listened sent no notification.
+   */
+  private startListening(): void {
+    if (this.listening) return;
+    this.listening = true;
+    this.connectListener();
+  }
+
+  private connectListener(): void {
+    this.reconnectTimer = undefined;
+    if (!this.listening) return;
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: 10_000 });
+    this.listenAttempt = client;
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      if (this.listenAttempt === client) this.listenAttempt = undefined;
+      void client.end().catch(() => undefined);
+      if (!this.listening) return;
+      this.listenFailures++;
+      this.reconnectTimer = setTimeout(() => this.connectListener(), backoffMs(this.listenFailures, 5000));
+      this.reconnectTimer.unref();
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', () => this.wakeFollowers());
+    client
+      .connect()
+      .then(() => client.query(`listen ${CHANNEL}`))
+      .then(() => {
+        if (lost || !this.listening) return;
+        this.listenAttempt = undefined;
+        this.listener = client;
+        this.listenFailures = 0;
+        this.wakeFollowers();
+      }, onLost);
+  }
+
+  private wakeFollowers(): void {
+    for (const follower of this.followers) follower.wake();
   }
 }

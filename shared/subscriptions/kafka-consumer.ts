@@ -1,10 +1,11 @@
 import type { Admin, Consumer, EachMessageHandler, Kafka } from 'kafkajs';
+import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../logger.ts';
 import { fromKafkaMessage, NotAnEventMessageError } from './cloud-events.ts';
 import { assertConsumerName, wants, type EventConsumer, type RunningConsumer } from './event-consumer.ts';
 import { RELAY_CHECKPOINT } from './kafka.ts';
-import { Pause, backoffMs } from './pause.ts';
+import { CONNECTION_RETRY_MAX_MS, Pause, backoffMs } from './pause.ts';
 import { handleOnce } from './processed-events.ts';
 
 export interface KafkaConsumerDeps {
@@ -75,7 +76,8 @@ export async function startKafkaConsumer(
         return;
       } catch (error) {
         failures++;
-        const wait = backoffMs(failures);
+        // The database unreachable says nothing about the event: try again soon after it is back.
+        const wait = backoffMs(failures, isConnectionError(error) ? CONNECTION_RETRY_MAX_MS : undefined);
         log?.error(
           { err: error, eventId: event.id, type: event.type, partition, failures, retryInMs: wait },
           'consumer failed to handle an event; it is offered again',

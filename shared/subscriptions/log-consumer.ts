@@ -1,3 +1,4 @@
+import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool } from '../db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.ts';
 import type { Logger } from '../logger.ts';
@@ -8,7 +9,7 @@ import {
   type EventConsumer,
   type RunningConsumer,
 } from './event-consumer.ts';
-import { Pause, backoffMs } from './pause.ts';
+import { CONNECTION_RETRY_MAX_MS, Pause, backoffMs } from './pause.ts';
 import { PositionWatch } from './position-watch.ts';
 import { handleOnce } from './processed-events.ts';
 
@@ -66,11 +67,20 @@ export async function startLogConsumer(
         failures = 0;
       } catch (error) {
         failures++;
-        const wait = backoffMs(failures);
-        log?.error(
-          { err: error, eventId: event.id, type: event.type, failures, retryInMs: wait },
-          'consumer failed to handle an event; it is offered again',
-        );
+        // The database unreachable says nothing about the event: try again soon after it is back.
+        const connectionLost = isConnectionError(error);
+        const wait = backoffMs(failures, connectionLost ? CONNECTION_RETRY_MAX_MS : undefined);
+        if (connectionLost) {
+          log?.warn(
+            { err: error, eventId: event.id, failures, retryInMs: wait },
+            'consumer lost its database connection; the event is offered again',
+          );
+        } else {
+          log?.error(
+            { err: error, eventId: event.id, type: event.type, failures, retryInMs: wait },
+            'consumer failed to handle an event; it is offered again',
+          );
+        }
         await pause.sleep(wait);
         // The subscription reads again from the start of this batch; done events are skipped.
         throw error;

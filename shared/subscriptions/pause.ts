@@ -22,3 +22,6 @@ export class Pause {
 /** Back-off after consecutive failures: 200 ms, doubling, at most `maxMs`. */
 export const backoffMs = (failures: number, maxMs = 30_000) =>
   Math.min(maxMs, 200 * 2 ** Math.max(0, Math.min(failures - 1, 20)));
+
+/** The longest back-off while the database cannot be reached, so work resumes soon after it is back. */
+export const CONNECTION_RETRY_MAX_MS = 2000;
