@@ -86,7 +86,12 @@ export async function startService(
 ): Promise<RunningService> {
   const database = settings.DATABASE_URL
     ? { url: settings.DATABASE_URL, stop: async () => undefined }
-    : await startEmbeddedPostgres({ dataDir: settings.DATA_DIR, persistent: true });
+    : await startEmbeddedPostgres({
+        dataDir: settings.DATA_DIR,
+        persistent: true,
+        onStalePostmasterStopped: (postmasterPid) =>
+          logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+      });
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {
     await migrate(pool);

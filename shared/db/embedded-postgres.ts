@@ -21,6 +21,8 @@ export interface EmbeddedOptions {
   fast?: boolean;
   /** A fixed loopback port (a free one when unset). */
   port?: number;
+  /** Told when a server left running by an earlier (killed) run was stopped first. */
+  onStalePostmasterStopped?: (pid: number) => void;
   onLog?: (message: unknown) => void;
 }
 
@@ -66,9 +68,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   // When run as root, PostgreSQL runs as the `postgres` user, which must reach the folder.
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
   const stale = await stopStalePostmaster(databaseDir);
-  if (stale !== undefined) {
-    options.onLog?.(`stopped PostgreSQL (pid ${stale}) left running on ${databaseDir} by an earlier run\n`);
-  }
+  if (stale !== undefined) options.onStalePostmasterStopped?.(stale);
   const port = options.port ?? (await freePort());
   const speedFlags = options.fast
     ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']

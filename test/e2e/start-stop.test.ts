@@ -1,14 +1,19 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEmbeddedDatabaseUrl } from '../../shared/db/embedded-postgres.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import {
+  groups,
+  killGroup,
+  npm,
+  npmStart as npmStartIn,
+  processesUsing,
+  userEnv,
+  type Started,
+} from './npm-process.ts';
 
 /**
  * The acceptance of issue 2, as a user runs it: `npm start` with no DATABASE_URL starts an
@@ -16,12 +21,7 @@ import { PostgresEventStore } from '../../shared/event-store/postgres-event-stor
  * SIGTERM without leaving a postgres process behind, and keeps its data for the next
  * start; `npm run rebuild` works next to it; `PORT=abc npm start` refuses to start.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const run = promisify(execFile);
-
 let dataDir: string;
-/** Process groups of the commands started here (each runs in its own group). */
-const groups: number[] = [];
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'onboarding-e2e-'));
 });
@@ -32,103 +32,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function killGroup(group: number) {
-  try {
-    process.kill(-group, 'SIGKILL');
-  } catch {
-    // nothing left in it
-  }
-}
-
-/** The environment of a user with none of the service's settings. */
-function userEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of [
-    'DATABASE_URL',
-    'EVENTSTORE_URL',
-    'KAFKA_BROKERS',
-    'SMTP_URL',
-    'ADMIN_TOKEN',
-    'PUBLIC_URL',
-    'TEST_CLOCK',
-    'HOST',
-    'PORT',
-    'DATA_DIR',
-    'LOG_LEVEL',
-  ]) {
-    delete env[name];
-  }
-  return { ...env, ...overrides };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function npm(args: string[], env: NodeJS.ProcessEnv): Omit<Started, 'url'> {
-  // Its own process group: signals below go to npm's pid only (as `kill <pid>` does), and
-  // the test can still find and end everything it started.
-  const child = spawn('npm', args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  groups.push(child.pid!);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => output, exited };
-}
-
-/** `npm start` until GET /healthz answers 200; fails after 30 seconds. */
-async function npmStart(): Promise<Started & { secondsToHealthy: number }> {
-  const port = await freePort();
-  const started = npm(['start'], userEnv({ DATA_DIR: dataDir, PORT: String(port) }));
-  const url = `http://127.0.0.1:${port}`;
-  const startedAt = performance.now();
-  let exitedEarly = false;
-  void started.exited.then(() => (exitedEarly = true));
-  for (;;) {
-    if (exitedEarly) throw new Error(`npm start exited early:\n${started.output()}`);
-    const seconds = (performance.now() - startedAt) / 1000;
-    if (seconds > 30) {
-      killGroup(started.child.pid!);
-      throw new Error(`GET /healthz did not answer within 30 seconds:\n${started.output()}`);
-    }
-    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) }).then(
-      (response) => response.status === 200,
-      () => false,
-    );
-    if (healthy) return { ...started, url, secondsToHealthy: seconds };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-/**
- * Processes whose command line names `folder` (postgres runs with -D <DATA_DIR>/postgres),
- * or that belong to process group `group`, as "pid command".
- */
-async function processesUsing(folder: string, group?: number): Promise<string[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,pgid=,args=']);
-  return stdout
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([pid, pgid, ...args]) => {
-      if (!pid || Number(pid) === process.pid) return false;
-      return args.join(' ').includes(folder) || (group !== undefined && Number(pgid) === group);
-    })
-    .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
-}
+const npmStart = () => npmStartIn(dataDir);
 
 async function stopWithSigterm(started: Started) {
   expect(started.child.kill('SIGTERM')).toBe(true);
