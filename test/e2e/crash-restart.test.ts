@@ -87,7 +87,10 @@ async function killUnderLoad(started: Started, count: number, kill: () => Promis
 async function expectAllVisible(ids: string[]) {
   const pool = createPool((await readEmbeddedDatabaseUrl(dataDir))!, 2);
   try {
-    const inReadModel = await pool.query<{ id: string }>('select id from clients where id = any($1::uuid[])', [ids]);
+    const inReadModel = await pool.query<{ id: string }>(
+      'select id from clients where id = any($1::uuid[])',
+      [ids],
+    );
     expect(new Set(inReadModel.rows.map((row) => row.id))).toEqual(new Set(ids));
     const inLog = await pool.query<{ id: string }>(
       `select data->>'client_id' as id from events where type = 'client.created' and data->>'client_id' = any($1)`,

@@ -140,7 +140,10 @@ export function alive(pid: number): boolean {
 }
 
 /** Waits until `check` holds, polling; false after `timeoutMs`. */
-export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
+export async function waitUntil(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;
