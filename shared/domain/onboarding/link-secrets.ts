@@ -1,4 +1,6 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import type { PinHash } from './onboarding-events.ts';
 
 /**
@@ -7,7 +9,10 @@ import type { PinHash } from './onboarding-events.ts';
  *
  * scrypt is password-grade on purpose (about 50 ms of CPU and 16 MB per hash), so it runs
  * through the asynchronous `crypto.scrypt`, in libuv's thread pool: a busy PIN link costs
- * threads of that pool, never the event loop that answers every other request.
+ * threads of that pool, never the event loop that answers every other request. At most
+ * PIN_HASH_CONCURRENCY hashes run at once (one core less than the machine has, at least
+ * one; the others wait in line): the thread pool's four threads hashing together would
+ * take every core of a small machine from the event loop and from PostgreSQL.
  */
 export const CLIENT_TOKEN_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -23,9 +28,15 @@ export const PIN_PATTERN = /^\d{6}$/;
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
+export const PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+const hashSlots = pLimit(PIN_HASH_CONCURRENCY);
+
 function scryptAsync(pin: string, salt: string): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(pin, salt, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key))),
+  return hashSlots(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(pin, salt, KEY_LENGTH, SCRYPT, (error, key) => (error ? reject(error) : resolve(key))),
+      ),
   );
 }
 
