@@ -48,7 +48,7 @@ const linkSchema = z.object({
 const paymentBody = z
   .object({
     field_id: z.string().min(1).max(100).describe('a payment field of the onboarding'),
-    amount_cents: z.number().int().positive(),
+    amount_cents: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
     payment_intent_id: z
       .string()
       .trim()

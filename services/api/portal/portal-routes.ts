@@ -205,6 +205,7 @@ export async function portalRoutes(plain: FastifyInstance, { context }: { contex
           field_id: request.params.field_id,
           response_id: randomUUID(),
           value: sealed,
+          entered_value: request.body.value,
         },
         metadata: now(),
       }));
@@ -277,6 +278,7 @@ export async function portalRoutes(plain: FastifyInstance, { context }: { contex
           signer_name: opaque(sealedName),
           signer_email: opaque(sealedEmail),
           signer: { role: 'client', token_hash: link.tokenHash },
+          entered: { signer_name: name, signer_email: email },
         },
         metadata: now(),
       }));
