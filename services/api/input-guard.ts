@@ -14,7 +14,15 @@ import { findUnstorable, unstorableMessage, type UnstorableValue } from '../../s
  * route declares, the operator API invalid_body with `details.issues`, the portal
  * invalid_body. Parts with a schema are checked inside validation (before the zod
  * schema runs); parts without one are checked by a preHandler hook.
+ *
+ * Reads (GET, HEAD) store nothing: their path parameters are left to the route, so an
+ * id holding NUL is "not found" exactly like any other unknown id, and the parts they
+ * give no schema are never read. Their validated query strings are still checked (a
+ * query value reaches SQL, and PostgreSQL refuses NUL there).
  */
+
+const isRead = (method: string | string[] | undefined) =>
+  [method ?? []].flat().every((name) => name === 'GET' || name === 'HEAD');
 
 type HttpPart = 'body' | 'querystring' | 'params' | 'headers';
 
@@ -40,6 +48,7 @@ function validationIssue(found: UnstorableValue, part: HttpPart) {
 export const guardedValidatorCompiler: FastifySchemaCompiler<ZodTypeAny> = (route) => {
   const validate = validatorCompiler(route);
   const part = (route.httpPart ?? 'body') as HttpPart;
+  if (part === 'params' && isRead(route.method)) return validate;
   return (data: unknown) => {
     const found = findUnstorable(data);
     if (found) return { error: [validationIssue(found, part)] as never };
@@ -65,6 +74,7 @@ const PARTS: [HttpPart, (request: FastifyRequest) => unknown][] = [
 
 /** Checks the parts a route gives no schema (and so no validation) before its handler runs. */
 async function guardUnvalidatedParts(request: FastifyRequest): Promise<void> {
+  if (isRead(request.method)) return;
   const schema = (request.routeOptions.schema ?? {}) as Partial<Record<HttpPart, unknown>>;
   for (const [part, read] of PARTS) {
     if (schema[part] !== undefined) continue;

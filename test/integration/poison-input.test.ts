@@ -143,6 +143,11 @@ describe('POST /api/v1/onboardings', () => {
     expect(answer.body).toMatchObject({ code: 'invalid_deadline' });
   });
 
+  it('a read with NUL in its path id answers not found, like any unknown id', async () => {
+    const answer = await apiRequest(service, tenant.apiKey, 'GET', `/clients/${clientId}%00`);
+    expect(answer).toMatchObject({ status: 404, body: { error: 'Client not found' } });
+  });
+
   it('a NUL in a query value: 400 in the route form', async () => {
     const clients = await refusedWithoutAppend(() =>
       apiRequest(service, tenant.apiKey, 'GET', '/clients?email=a%00b'),
