@@ -211,6 +211,7 @@ export async function portalRoutes(
           field_id: request.params.field_id,
           response_id: randomUUID(),
           value: sealed,
+          entered_value: request.body.value,
         },
         metadata: now(),
       }));
@@ -283,6 +284,7 @@ export async function portalRoutes(
           signer_name: opaque(sealedName),
           signer_email: opaque(sealedEmail),
           signer: { role: 'client', token_hash: link.tokenHash },
+          entered: { signer_name: name, signer_email: email },
         },
         metadata: now(),
       }));
