@@ -1,20 +1,40 @@
 import { inTransaction, type Pool, type PoolClient } from '../shared/db/pool.ts';
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import { summarizeError } from './error-without-row-data.ts';
+import { summarizeError } from '../shared/error-without-row-data.ts';
 import { park, parkedEvent, type ParkedEvent } from './parked-events.ts';
 import type { Projection } from './projection.ts';
 import { isTransientError } from './transient-errors.ts';
 
 /**
+ * `whole`: the batch is applied as it is and any error is thrown (the fast path: no
+ * savepoints). `isolating`: the events the projection cannot apply are parked.
+ */
+export type ApplyMode = 'whole' | 'isolating';
+
+/**
+ * Runs `work` (one transaction) in `whole` mode, and once more in `isolating` mode when it
+ * failed for good: a batch without a poison event costs nothing extra. A transient error
+ * (transient-errors.ts) is thrown on, so the caller tries the batch again later.
+ */
+export async function wholeThenIsolating<T>(work: (mode: ApplyMode) => Promise<T>): Promise<T> {
+  try {
+    return await work('whole');
+  } catch (error) {
+    if (isTransientError(error)) throw error;
+    return work('isolating');
+  }
+}
+
+/**
  * Applies events to one projection and moves its checkpoint, inside a transaction.
  *
- * The batch is applied under a savepoint. When the projection fails on it for good (not a
- * lost connection or a serialization failure, see transient-errors.ts), the batch is
- * rolled back to the savepoint and split in halves, each applied the same way, until the
- * events it cannot apply stand alone: those are parked for this checkpoint, every other
- * event is applied in log order, and the checkpoint moves past all of them. One poison
- * event in a batch of n costs about 2·log2(n) tries; a batch without one costs one
- * savepoint.
+ * In `isolating` mode the batch is applied under a savepoint. When the projection fails
+ * on it for good (not a lost connection or a serialization failure, see
+ * transient-errors.ts), the batch is rolled back to the savepoint and split in halves,
+ * each applied the same way, until the events it cannot apply stand alone: those are
+ * parked for this checkpoint, every other event is applied in log order, and the
+ * checkpoint moves past all of them. One poison event in a batch of n costs about
+ * 2·log2(n) tries.
  *
  * A transient error is thrown on: the caller's transaction rolls back and the batch is
  * tried again as a whole.
@@ -25,6 +45,7 @@ export async function applyInTransaction(
   events: RecordedEvent[],
   table: (name: string) => string,
   checkpointName = projection.name,
+  mode: ApplyMode = 'isolating',
 ): Promise<ParkedEvent[]> {
   const locked = await client.query<{ position: string }>(
     'select position from checkpoints where name = $1 for update',
@@ -34,7 +55,8 @@ export async function applyInTransaction(
   const fresh = events.filter((event) => event.position > checkpoint);
   if (fresh.length === 0) return [];
   const parked: ParkedEvent[] = [];
-  const failures = await applyOrSplit(client, projection, fresh, table, checkpoint);
+  if (mode === 'whole') await projection.apply(client, fresh, table);
+  const failures = mode === 'whole' ? [] : await applyOrSplit(client, projection, fresh, table, checkpoint);
   for (const { event, readAfter, error } of failures) {
     const entry = parkedEvent(checkpointName, event, readAfter, summarizeError(error, projection.tables));
     await park(client, entry);

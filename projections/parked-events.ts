@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from '../shared/db/pool.ts';
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ErrorSummary } from './error-without-row-data.ts';
+import type { ErrorSummary } from '../shared/error-without-row-data.ts';
 
 /**
  * The parked_events table (infra/migrations/080_parked_events.sql): events a projection

@@ -1,6 +1,6 @@
 import { inTransaction, type Pool, type PoolClient } from '../shared/db/pool.ts';
 import type { EventStore, RecordedEvent } from '../shared/event-store/event-store.ts';
-import { applyInTransaction } from './apply-events.ts';
+import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
 
@@ -121,11 +121,13 @@ async function parkedReport(pool: Pool, projections: Projection[]): Promise<Park
  * Shadow tables are invisible until the swap, and a rebuild that stops half-way starts over,
  * so their commits need not wait for the disk flush.
  */
-function applyToShadow(pool: Pool, projection: Projection, batch: RecordedEvent[]): Promise<void> {
-  return inTransaction(pool, async (client) => {
-    await client.query('set local synchronous_commit = off');
-    await applyInTransaction(client, projection, batch, shadowTable, rebuildCheckpoint(projection));
-  });
+async function applyToShadow(pool: Pool, projection: Projection, batch: RecordedEvent[]): Promise<void> {
+  await wholeThenIsolating((mode) =>
+    inTransaction(pool, async (client) => {
+      await client.query('set local synchronous_commit = off');
+      await applyInTransaction(client, projection, batch, shadowTable, rebuildCheckpoint(projection), mode);
+    }),
+  );
 }
 
 async function prepareShadowTables(pool: Pool, projections: Projection[]): Promise<void> {

@@ -1,7 +1,7 @@
 import { inTransaction, type Pool } from '../shared/db/pool.ts';
 import type { EventStore, RecordedEvent } from '../shared/event-store/event-store.ts';
 import { tryApply } from './apply-events.ts';
-import { summarizeError, type ErrorSummary } from './error-without-row-data.ts';
+import { summarizeError, type ErrorSummary } from '../shared/error-without-row-data.ts';
 import { listParked, recordFailedRetry, unpark, type ParkedEventRow } from './parked-events.ts';
 import { liveTable, type Projection } from './projection.ts';
 

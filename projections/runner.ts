@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { inTransaction, type Pool } from '../shared/db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../shared/event-store/event-store.ts';
 import type { Logger } from '../shared/logger.ts';
-import { applyInTransaction } from './apply-events.ts';
-import { withoutRowData } from './error-without-row-data.ts';
+import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
+import { withoutRowData } from '../shared/error-without-row-data.ts';
 import { countParked, totalOf, type ParkedEvent } from './parked-events.ts';
 import { liveTable, type Projection } from './projection.ts';
 import { retryParked, type RetryFilter, type RetryOutcome } from './retry-parked.ts';
@@ -88,19 +88,24 @@ export class ProjectionRunner {
 
   /**
    * All projections in one transaction: one commit per batch instead of one per projection.
+   * When one of them cannot apply an event, the batch is applied again, parking what fails.
    * The commit does not wait for the disk flush: a crash can only lose read-model rows
    * together with their checkpoint, and those events are applied again after the restart
    * (the event log itself is written with full durability).
    */
   private async applyBatch(events: RecordedEvent[]): Promise<void> {
-    const parked = await inTransaction(this.pool, async (client) => {
-      await client.query('set local synchronous_commit = off');
-      const parkedNow: ParkedEvent[] = [];
-      for (const projection of this.projections) {
-        parkedNow.push(...(await applyInTransaction(client, projection, events, liveTable)));
-      }
-      return parkedNow;
-    });
+    const parked = await wholeThenIsolating((mode) =>
+      inTransaction(this.pool, async (client) => {
+        await client.query('set local synchronous_commit = off');
+        const parkedNow: ParkedEvent[] = [];
+        for (const projection of this.projections) {
+          parkedNow.push(
+            ...(await applyInTransaction(client, projection, events, liveTable, projection.name, mode)),
+          );
+        }
+        return parkedNow;
+      }),
+    );
     for (const entry of parked) this.warnParked(entry);
     this.position = events[events.length - 1]!.position;
     this.progress.emit('moved');

@@ -104,7 +104,8 @@ export async function parkedEventsRoutes(plain: FastifyInstance, { context }: { 
             event_ids: z.array(z.string().uuid()).min(1).max(RETRY_LIMIT).optional(),
           })
           .strict()
-          .optional(),
+          .nullish()
+          .describe('no body: every parked event'),
         response: {
           200: z.object({
             results: z.array(retryResultSchema).describe('one per retried event, oldest first'),

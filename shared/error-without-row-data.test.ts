@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { summarizeError, withoutRowData } from './error-without-row-data.ts';
-import { isTransientError } from './transient-errors.ts';
+import { pino } from 'pino';
+import { errorWithoutRowData, summarizeError, withoutRowData } from './error-without-row-data.ts';
+import { createLogger } from './logger.ts';
 
 function databaseError(message: string, fields: Partial<pg.DatabaseError>): pg.DatabaseError {
   return Object.assign(new pg.DatabaseError(message, 0, 'error'), fields);
@@ -64,17 +65,28 @@ describe('errors without row data', () => {
     );
   });
 
-  it('tells passing causes (connection, serialization, cancel) from errors that repeat', () => {
-    expect(isTransientError(databaseError('could not serialize access', { code: '40001' }))).toBe(true);
-    expect(isTransientError(databaseError('deadlock detected', { code: '40P01' }))).toBe(true);
-    expect(isTransientError(databaseError('terminating connection', { code: '57P01' }))).toBe(true);
-    expect(isTransientError(databaseError('connection failure', { code: '08006' }))).toBe(true);
-    expect(isTransientError(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isTransientError(Object.assign(new Error('read ECONNRESET'), { syscall: 'read' }))).toBe(true);
-    expect(isTransientError(databaseError('unsupported Unicode escape sequence', { code: '22P05' }))).toBe(
-      false,
+  it("is every logger's err serializer: database errors lose detail and where, other errors stay whole", () => {
+    const serializers = (createLogger('silent') as unknown as Record<symbol, Record<string, unknown>>)[
+      pino.symbols.serializersSym
+    ];
+    expect(serializers?.err).toBe(errorWithoutRowData);
+    const logged = errorWithoutRowData(
+      databaseError('invalid input syntax for type json', {
+        code: '22P02',
+        detail: 'Token "Lovelace" is invalid.',
+        where: 'JSON data, line 1: {"name": Lovelace',
+      }),
     );
-    expect(isTransientError(databaseError('integer out of range', { code: '22003' }))).toBe(false);
-    expect(isTransientError(new Error('projection fault'))).toBe(false);
+    expect(JSON.stringify(logged)).not.toContain('Lovelace');
+    expect(logged).toMatchObject({
+      type: 'Error',
+      code: '22P02',
+      message: 'invalid input syntax for type json',
+    });
+    const plain = Object.assign(new Error('hook target "example.test" refused'), { statusCode: 502 });
+    expect(errorWithoutRowData(plain)).toMatchObject({
+      message: 'hook target "example.test" refused',
+      statusCode: 502,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { stdSerializers } from 'pino';
 
 /**
  * What may be said about a projection's error without quoting the data it failed on.
@@ -95,4 +96,12 @@ export function withoutRowData(error: unknown, names: readonly string[] = []): E
       : [];
   safe.stack = [`${safe.name}: ${message}`, ...frames].join('\n');
   return safe;
+}
+
+/**
+ * pino's `err` serializer for every logger of the service: a database error is logged as
+ * `withoutRowData` gives it; any other error as pino logs it.
+ */
+export function errorWithoutRowData(error: unknown) {
+  return stdSerializers.err((error instanceof pg.DatabaseError ? withoutRowData(error) : error) as Error);
 }
