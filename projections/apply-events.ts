@@ -54,9 +54,10 @@ export async function applyInTransaction(
   const checkpoint = BigInt(locked.rows[0]?.position ?? 0);
   const fresh = events.filter((event) => event.position > checkpoint);
   if (fresh.length === 0) return [];
-  const parked: ParkedEvent[] = [];
+  const failures: Failure[] = [];
   if (mode === 'whole') await projection.apply(client, fresh, table);
-  const failures = mode === 'whole' ? [] : await applyOrSplit(client, projection, fresh, table, checkpoint);
+  else failures.push(...(await applyOrSplit(client, projection, fresh, table, checkpoint)));
+  const parked: ParkedEvent[] = [];
   for (const { event, readAfter, error } of failures) {
     const entry = parkedEvent(checkpointName, event, readAfter, summarizeError(error, projection.tables));
     await park(client, entry);

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { inTransaction, type Pool } from '../shared/db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../shared/event-store/event-store.ts';
+import { withoutRowData } from '../shared/error-without-row-data.ts';
 import type { Logger } from '../shared/logger.ts';
 import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
-import { withoutRowData } from '../shared/error-without-row-data.ts';
 import { countParked, totalOf, type ParkedEvent } from './parked-events.ts';
 import { liveTable, type Projection } from './projection.ts';
 import { retryParked, type RetryFilter, type RetryOutcome } from './retry-parked.ts';
