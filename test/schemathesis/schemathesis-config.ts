@@ -2,15 +2,16 @@
  * The schemathesis.toml of the run. Secrets never appear in it (nor on the command line):
  * the headers name environment variables that schemathesis reads when it loads the file.
  * Known identifiers are offered through dictionaries, so about half of the generated
- * requests reach a real team, client, template, onboarding, field and step instead of a
- * 404; the other half keeps what schemathesis generates.
+ * identifiers are a real team, client, template, onboarding, rule, field or step instead
+ * of a 404; the other half keeps what schemathesis generates.
  */
 export interface KnownIds {
-  operatorTeamId: string;
+  teamIds: string[];
   resourceIds: string[];
   clientIds: string[];
   templateIds: string[];
   onboardingIds: string[];
+  ruleIds: string[];
   tokens: string[];
   fieldIds: string[];
   stepIds: string[];
@@ -24,11 +25,12 @@ const tomlList = (values: string[]) => `[${values.map(tomlString).join(', ')}]`;
 
 export function schemathesisConfig(ids: KnownIds): string {
   const dictionaries: Record<string, string[]> = {
-    team_ids: [ids.operatorTeamId],
+    team_ids: ids.teamIds,
     resource_ids: ids.resourceIds,
     client_ids: ids.clientIds,
     template_ids: ids.templateIds,
     onboarding_ids: ids.onboardingIds,
+    rule_ids: ids.ruleIds,
     tokens: ids.tokens,
     field_ids: ids.fieldIds,
     step_ids: ids.stepIds,
@@ -39,6 +41,7 @@ export function schemathesisConfig(ids: KnownIds): string {
     'path.onboarding_id': 'onboarding_ids',
     'path.client_id': 'client_ids',
     'path.template_id': 'template_ids',
+    'path.rule_id': 'rule_ids',
     'path.token': 'tokens',
     'path.field_id': 'field_ids',
     'path.step_id': 'step_ids',

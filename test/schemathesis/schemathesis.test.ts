@@ -12,18 +12,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
-import { createTeam } from '../helpers/tenant.ts';
-import {
-  createClient,
-  createOnboarding,
-  createTenant,
-  sentOnboarding,
-} from '../integration/portal-fixtures.ts';
+import { seedKnownIds } from './known-ids.ts';
 import { MISSING_SCHEMATHESIS, runSchemathesis, schemathesisInstalled } from './run-schemathesis.ts';
 import { ADMIN_TOKEN_VARIABLE, API_KEY_VARIABLE, schemathesisConfig } from './schemathesis-config.ts';
 
 const SEED = 20_260_101;
-const MAX_EXAMPLES = 25;
+const MAX_EXAMPLES = 40;
 const CHECKS = [
   'not_a_server_error',
   'status_code_conformance',
@@ -39,26 +33,9 @@ let apiKey: string;
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'schemathesis-'));
   service = await startTestService({ RATE_LIMITS: 'off' });
-  const tenant = await createTenant(service);
-  apiKey = tenant.apiKey;
-  const operatorTeam = await createTeam(service);
-  const client = await createClient(service, tenant);
-  const draft = await createOnboarding(service, tenant, client.id);
-  const sent = await sentOnboarding(service, tenant);
-  const steps = tenant.template.template_steps;
-  await writeFile(
-    path.join(workDir, 'schemathesis.toml'),
-    schemathesisConfig({
-      operatorTeamId: operatorTeam.id,
-      resourceIds: [client.id, sent.client.id, tenant.template.id, draft.id, sent.onboardingId],
-      clientIds: [client.id, sent.client.id],
-      templateIds: [tenant.template.id],
-      onboardingIds: [draft.id, sent.onboardingId],
-      tokens: [sent.token],
-      fieldIds: steps.flatMap((step) => step.template_fields.map((field) => field.id)),
-      stepIds: steps.map((step) => step.id),
-    }),
-  );
+  const seeded = await seedKnownIds(service);
+  apiKey = seeded.apiKey;
+  await writeFile(path.join(workDir, 'schemathesis.toml'), schemathesisConfig(seeded.ids));
 });
 
 afterAll(async () => {
@@ -86,6 +63,9 @@ it(
         // source while describing strategies, which fails at random with several workers.
         '--workers',
         '1',
+        // The longest operator route (work/drain) waits up to 30 seconds by design.
+        '--request-timeout',
+        '40',
         '--generation-database',
         'none',
         '--no-color',
