@@ -8,15 +8,18 @@ import { loadBenchConfig } from './lib/config.ts';
 import type { Figure } from './lib/figures.ts';
 import { createProgress } from './lib/progress.ts';
 import { figuresTable, summary, writeResults, type RunContext } from './lib/report.ts';
+import { mergeResults } from './lib/merge-results.ts';
 import { LAST_RUN, RESULTS_FILE, ANALYSIS_FILE } from './lib/results-files.ts';
 import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
+import { runPinBench } from './pin/pin-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 
 /**
  * npm run bench: every part against one embedded PostgreSQL (default durability), then the
  * table of figures and targets on stdout and in bench/RESULTS.md. BENCH_SCALE=0.1 for a
  * quick run. Parts run one after the other; a part that fails is reported and the others
- * still run.
+ * still run. BENCH_PARTS=6 (or 3,6: the leading numbers of part names) runs only those
+ * parts and updates their figures in bench/RESULTS.md, keeping the others.
  */
 const config = loadBenchConfig();
 const progress = createProgress();
@@ -30,7 +33,12 @@ progress.log(
 );
 const server = await startBenchServer();
 
+const onlyParts = process.env.BENCH_PARTS?.split(',')
+  .map((part) => part.trim())
+  .filter(Boolean);
+
 async function part(name: string, work: () => Promise<void>): Promise<void> {
+  if (onlyParts && !onlyParts.some((wanted) => name.split(' ')[0] === wanted)) return;
   progress.log(`\n== ${name}`);
   const before = os.loadavg()[0]!;
   const started = performance.now();
@@ -100,6 +108,11 @@ try {
         `(diagnostic). Projections: ${result.description}.`,
     );
   });
+  await part('6 PIN link', async () => {
+    const result = await runPinBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
 } finally {
   context.seconds = (Date.now() - startedAt.getTime()) / 1000;
   // A service left with stuck requests may still hold connections that the server's
@@ -113,9 +126,14 @@ try {
 }
 
 await mkdir(WORK_DIR, { recursive: true });
-await writeFile(path.join(WORK_DIR, LAST_RUN), JSON.stringify({ figures, context }, null, 1));
 const table = figuresTable(figures);
 process.stdout.write(`\n${table}\n\n${summary(figures)}\n`);
-await writeResults(RESULTS_FILE, ANALYSIS_FILE, figures, context);
-progress.log('written to bench/RESULTS.md');
+if (onlyParts) {
+  await mergeResults(RESULTS_FILE, figures, context);
+  progress.log(`parts ${onlyParts.join(', ')} updated in bench/RESULTS.md`);
+} else {
+  await writeFile(path.join(WORK_DIR, LAST_RUN), JSON.stringify({ figures, context }, null, 1));
+  await writeResults(RESULTS_FILE, ANALYSIS_FILE, figures, context);
+  progress.log('written to bench/RESULTS.md');
+}
 process.exit(0);

@@ -6,6 +6,10 @@
  * `npm start` on the same DATA_DIR (its URL is in `<DATA_DIR>/database-url`); else an
  * embedded PostgreSQL started here for the time of the rebuild. Migrations are applied
  * first (as at a service start), so the tables to rebuild exist.
+ *
+ * Events a projection cannot apply are parked and the rebuild finishes all the same (exit
+ * code 0); it names them (projection, position, event id and type, error code and masked
+ * message: no event data) on stderr. GET /admin/v1/parked-events lists them all.
  */
 import pg from 'pg';
 import { ProgressBar } from '../shared/cli/progress-bar.ts';
@@ -16,7 +20,7 @@ import { createPool, type Pool } from '../shared/db/pool.ts';
 import { createEventStore } from '../shared/event-store/create-event-store.ts';
 import type { EventStore } from '../shared/event-store/event-store.ts';
 import { allProjections } from './all-projections.ts';
-import { rebuildProjections, type RebuildProgress } from './rebuild.ts';
+import { rebuildProjections, type ParkedReport, type RebuildProgress } from './rebuild.ts';
 
 interface Database {
   url: string;
@@ -80,6 +84,25 @@ function estimatedTotal(known: number | undefined, progress: RebuildProgress): n
   return Math.round(progress.events * (Number(progress.head) / Number(progress.position)));
 }
 
+function reportParked(parked: ParkedReport): void {
+  if (parked.total === 0) {
+    say('parked events: none');
+    return;
+  }
+  const counts = Object.entries(parked.byProjection)
+    .map(([projection, count]) => `${projection} ${count}`)
+    .join(', ');
+  say(`parked events: ${parked.total} (${counts}); the rebuilt tables leave them out`);
+  for (const event of parked.first) {
+    say(
+      `  ${event.projection} position ${event.position} event ${event.eventId} (${event.eventType}): ` +
+        `${event.error.code ?? 'no code'} ${event.error.message}`,
+    );
+  }
+  if (parked.total > parked.first.length) say(`  ... and ${parked.total - parked.first.length} more`);
+  say('fix the cause, then retry them: POST /admin/v1/parked-events/retry (or run the rebuild again)');
+}
+
 async function main(): Promise<number> {
   let settings: Settings;
   try {
@@ -113,6 +136,7 @@ async function main(): Promise<number> {
       `rebuilt ${names.length} projection(s) from ${result.events} events in ${seconds.toFixed(1)} s; ` +
         'the new tables are live',
     );
+    reportParked(result.parked);
     return 0;
   } finally {
     await store?.close().catch(() => undefined);

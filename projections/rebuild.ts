@@ -1,7 +1,8 @@
 import { inTransaction, type Pool, type PoolClient } from '../shared/db/pool.ts';
 import type { EventStore, RecordedEvent } from '../shared/event-store/event-store.ts';
+import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
+import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
-import { applyInTransaction } from './runner.ts';
 
 const BATCH_SIZE = 2000;
 const shadowName = (table: string) => `${table}__rebuild`;
@@ -18,6 +19,20 @@ export class RebuildInProgressError extends Error {
   }
 }
 
+/** How many parked events (per projection) the rebuilt tables leave out; the first few named. */
+export interface ParkedReport {
+  total: number;
+  byProjection: Record<string, number>;
+  first: ParkedEventRow[];
+}
+
+export interface RebuildResult {
+  events: number;
+  parked: ParkedReport;
+}
+
+const PARKED_NAMED = 20;
+
 export interface RebuildProgress {
   events: number;
   position: bigint;
@@ -33,13 +48,18 @@ export interface RebuildProgress {
  *
  * One rebuild runs at a time per database (a second one fails with RebuildInProgressError);
  * it holds one pool connection for that lock, so the pool needs at least two.
+ *
+ * An event a projection cannot apply is parked for the rebuild and the replay goes on
+ * (apply-events.ts). The swap gives the rebuild's parked events the live name in place of
+ * those the live runner had parked, so the parked list matches the new tables; the result
+ * reports them.
  */
 export async function rebuildProjections(
   pool: Pool,
   store: EventStore,
   projections: Projection[],
   onProgress: (progress: RebuildProgress) => void = () => undefined,
-): Promise<{ events: number }> {
+): Promise<RebuildResult> {
   const lock = await pool.connect();
   try {
     const locked = await lock.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
@@ -61,7 +81,7 @@ async function replayAndSwap(
   store: EventStore,
   projections: Projection[],
   onProgress: (progress: RebuildProgress) => void,
-): Promise<{ events: number }> {
+): Promise<RebuildResult> {
   await prepareShadowTables(pool, projections);
   const startedAt = performance.now();
   // Replay up to the head of the log as it is now: chasing a log that the service keeps
@@ -87,18 +107,27 @@ async function replayAndSwap(
   await inTransaction(pool, async (client) => {
     for (const projection of projections) await swapIn(client, store, projection, position);
   });
-  return { events: count };
+  return { events: count, parked: await parkedReport(pool, projections) };
+}
+
+async function parkedReport(pool: Pool, projections: Projection[]): Promise<ParkedReport> {
+  const names = projections.map((projection) => projection.name);
+  const byProjection = await countParked(pool, names);
+  const first = await listParked(pool, { projections: names, limit: PARKED_NAMED });
+  return { total: totalOf(byProjection), byProjection, first };
 }
 
 /**
  * Shadow tables are invisible until the swap, and a rebuild that stops half-way starts over,
  * so their commits need not wait for the disk flush.
  */
-function applyToShadow(pool: Pool, projection: Projection, batch: RecordedEvent[]): Promise<void> {
-  return inTransaction(pool, async (client) => {
-    await client.query('set local synchronous_commit = off');
-    await applyInTransaction(client, projection, batch, shadowTable, rebuildCheckpoint(projection));
-  });
+async function applyToShadow(pool: Pool, projection: Projection, batch: RecordedEvent[]): Promise<void> {
+  await wholeThenIsolating((mode) =>
+    inTransaction(pool, async (client) => {
+      await client.query('set local synchronous_commit = off');
+      await applyInTransaction(client, projection, batch, shadowTable, rebuildCheckpoint(projection), mode);
+    }),
+  );
 }
 
 async function prepareShadowTables(pool: Pool, projections: Projection[]): Promise<void> {
@@ -113,6 +142,7 @@ async function prepareShadowTables(pool: Pool, projections: Projection[]): Promi
          on conflict (name) do update set position = 0`,
         [rebuildCheckpoint(projection)],
       );
+      await client.query('delete from parked_events where projection = $1', [rebuildCheckpoint(projection)]);
     }
   });
 }
@@ -145,12 +175,29 @@ async function swapIn(client: PoolClient, store: EventStore, projection: Project
     await client.query(`alter table ${shadowTable(table)} rename to ${quoted(table)}`);
     await names.restore();
   }
+  await swapParkedEvents(client, projection, position);
   // A live runner that was behind the rebuild goes on from the rebuilt position.
   await client.query('update checkpoints set position = greatest(position, $2) where name = $1', [
     projection.name,
     String(position),
   ]);
   await client.query('delete from checkpoints where name = $1', [rebuildCheckpoint(projection)]);
+}
+
+/**
+ * The rebuilt tables left out exactly the events the rebuild parked up to `position`: those
+ * replace what the live runner had parked up to there (an event parked live that the
+ * rebuild could apply, after a fix, is in the new tables).
+ */
+async function swapParkedEvents(client: PoolClient, projection: Projection, position: bigint) {
+  await client.query('delete from parked_events where projection = $1 and position <= $2', [
+    projection.name,
+    String(position),
+  ]);
+  await client.query('update parked_events set projection = $1 where projection = $2', [
+    projection.name,
+    rebuildCheckpoint(projection),
+  ]);
 }
 
 interface NamedPart {

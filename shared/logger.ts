@@ -1,11 +1,16 @@
 import { pino, type Logger } from 'pino';
+import { errorWithoutRowData } from './error-without-row-data.ts';
 
 export type { Logger };
 
-/** Secrets never reach the logs: API keys, admin tokens, client tokens and PINs are redacted. */
+/**
+ * Secrets never reach the logs: API keys, admin tokens, client tokens and PINs are redacted.
+ * Database errors are logged without the row values they quote (error-without-row-data.ts).
+ */
 export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     level,
+    serializers: { err: errorWithoutRowData },
     redact: {
       paths: [
         'req.headers.authorization',

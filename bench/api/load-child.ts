@@ -9,7 +9,7 @@ export interface LoadInput {
   paths: string[];
   body?: string;
   headers: Record<string, string>;
-  /** Requests per second over all connections. */
+  /** Requests per second over all connections; 0: as fast as the service answers. */
   rate: number;
   seconds: number;
   connections: number;
@@ -49,7 +49,7 @@ serveChild<LoadInput, number, LoadOutput>(async (input, progress) => {
       {
         url: input.url,
         connections: input.connections,
-        overallRate: input.rate,
+        ...(input.rate > 0 ? { overallRate: input.rate } : {}),
         duration: input.seconds,
         timeout: 10,
         requests: [

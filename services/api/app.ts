@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ServiceContext } from '../context.ts';
 import { capConnectionsPerAddress, maxConnections, SERVER_TIMEOUTS } from './connection-limits.ts';
 import { handleError } from './error-handler.ts';
 import { healthRoutes } from './health-routes.ts';
+import { guardInput } from './input-guard.ts';
 import { openApiDocs } from './openapi.ts';
 import { registerRoutes } from './routes.ts';
 
@@ -37,7 +38,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   });
   app.server.maxConnections = maxConnections();
   if (!context.settings.TRUST_PROXY) capConnectionsPerAddress(app.server);
-  app.setValidatorCompiler(validatorCompiler);
+  guardInput(app); // the zod validator compiler behind a check that every input can be stored
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>

@@ -47,6 +47,13 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
       .status(400)
       .send(new ApiError(400, 'Invalid request body', { code: 'invalid_body' }).body(request.id));
   }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Any other request fastify refuses itself (such as a QUERY without a Content-Type):
+    // the client's fault, so it keeps fastify's 4xx status instead of becoming a 500.
+    return reply
+      .status(error.statusCode)
+      .send(new ApiError(error.statusCode, 'Invalid request', { code: 'invalid_body' }).body(request.id));
+  }
   request.log.error({ err: error }, 'request failed');
   const status = error.statusCode && error.statusCode >= 500 ? error.statusCode : 500;
   return reply

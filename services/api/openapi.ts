@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchema2020Transform } from './openapi-3-1-schema.ts';
 
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (zod), never written by
@@ -23,7 +23,7 @@ export async function openApiDocs(app: FastifyInstance) {
       },
       security: [{ apiKey: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: jsonSchema2020Transform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

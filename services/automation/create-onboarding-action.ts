@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { retryOnConflict } from '../../shared/commands/conflict-retry.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import {
   createOnboarding,
@@ -122,19 +123,22 @@ export async function createOnboardingAction(
     }
     const sentId = onboardingId;
     try {
-      await transaction(connection, async (tx) => {
-        const { state } = await readOnboarding(context.eventStore, sentId);
-        if (state.status === 'draft') {
-          await sendOnboarding(
-            deps,
-            tx,
-            { team_id: run.team_id, onboarding_id: sentId, force: false },
-            context.clock.now(),
-            metadata(),
-          );
-        }
-        await finish(tx, { kind: 'succeeded', status: null });
-      });
+      // A concurrent change of the draft (an operator edit) is a conflict: decide again.
+      await retryOnConflict(() =>
+        transaction(connection, async (tx) => {
+          const { state } = await readOnboarding(context.eventStore, sentId);
+          if (state.status === 'draft') {
+            await sendOnboarding(
+              deps,
+              tx,
+              { team_id: run.team_id, onboarding_id: sentId, force: false },
+              context.clock.now(),
+              metadata(),
+            );
+          }
+          await finish(tx, { kind: 'succeeded', status: null });
+        }),
+      );
     } catch (error) {
       // Only when the facts changed in between despite the lock (an operator edit): the draft stays.
       if (!(error instanceof DomainError)) throw error;

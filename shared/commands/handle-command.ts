@@ -1,10 +1,6 @@
-import {
-  WrongExpectedRevisionError,
-  type EventMetadata,
-  type EventStore,
-  type RecordedEvent,
-} from '../event-store/event-store.ts';
+import type { EventMetadata, EventStore, RecordedEvent } from '../event-store/event-store.ts';
 import { fold, type Decider, type DomainEvent } from '../domain/decider.ts';
+import { retryOnConflict } from './conflict-retry.ts';
 
 /** Metadata every event carries (ARCHITECTURE.md, "Rules the whole code base keeps"). */
 export interface CommandMetadata extends EventMetadata {
@@ -24,11 +20,10 @@ export interface CommandResult<State, Event> {
   position: bigint | undefined;
 }
 
-const MAX_ATTEMPTS = 5;
-
 /**
  * Reads the stream, folds it, decides, appends with the expected revision. On a
- * concurrency conflict it reads again and decides again, a bounded number of times.
+ * concurrency conflict it reads again and decides again, after a jittered wait, within
+ * the time budget of ./conflict-retry.ts.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
@@ -37,23 +32,19 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   metadata: CommandMetadata,
 ): Promise<CommandResult<State, Event>> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOnConflict(async () => {
     const recorded = await store.readStream(streamId);
     const state = fold(decider, recorded.map(toDomainEvent<Event>));
     const events = decider.decide(command, state);
     if (events.length === 0) return { events, state, position: undefined };
     const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-    try {
-      const appended = await store.append(
-        streamId,
-        events.map((event) => ({ type: event.type, data: event.data, metadata })),
-        expected,
-      );
-      return { events, state: events.reduce(decider.evolve, state), position: appended.position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+    const appended = await store.append(
+      streamId,
+      events.map((event) => ({ type: event.type, data: event.data, metadata })),
+      expected,
+    );
+    return { events, state: events.reduce(decider.evolve, state), position: appended.position };
+  });
 }
 
 export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {

@@ -167,7 +167,7 @@ export async function sendOnboarding(
   now: Date,
   metadata: CommandMetadata,
 ): Promise<OnboardingOutcome> {
-  const pin = input.pin === undefined ? null : hashPin(input.pin);
+  const pin = input.pin === undefined ? null : await hashPin(input.pin);
   const { token, hash } = issueClientToken();
   const team = await requireTeam(tx, input.team_id);
   await lockTeamSends(tx, team.id);

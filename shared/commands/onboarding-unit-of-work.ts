@@ -9,20 +9,21 @@ import { onboardingStreamId, type OnboardingEvent } from '../domain/onboarding/o
 import { desiredTimers } from '../domain/onboarding/onboarding-timers.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import {
-  WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
 } from '../event-store/event-store.ts';
 import { PostgresEventStore } from '../event-store/postgres-event-store.ts';
+import { retryOnConflict } from './conflict-retry.ts';
 import type { CommandMetadata } from './handle-command.ts';
 import { toDomainEvent } from './handle-command.ts';
+import { lockStream } from './stream-lock.ts';
 
 /**
  * One onboarding command as a unit of work in one PostgreSQL transaction:
  *
- *   read the stream, fold, build the command (reads of facts through `tx`), decide,
+ *   lock the stream (./stream-lock.ts), read it, fold, build the command (reads of facts through `tx`), decide,
  *   write the command's operational rows (monthly usage, recipients, timers, and what the
  *   caller adds: the invite in the outbox, the idempotency record), append the events with
  *   the expected revision, commit.
@@ -30,9 +31,13 @@ import { toDomainEvent } from './handle-command.ts';
  * With the PostgreSQL event store the append runs inside the same transaction, so events
  * and operational rows commit together or not at all: no invite is lost or queued twice,
  * no send is counted twice. With EventStoreDB the append is the last step before the
- * commit (README: the window between the two). A concurrent append to the same stream
- * fails the expected revision: the whole transaction is rolled back and run again
- * (`inCommandTransaction`), a bounded number of times.
+ * commit (README: the window between the two). Commands on one onboarding queue for its
+ * stream lock, so they neither read the same revision nor deadlock on their operational
+ * rows. A concurrent append that still passes the expected revision (one from outside a
+ * unit of work), a stream lock not had within its wait, or a deadlock fails the command: the whole transaction is rolled back and run again
+ * (`inCommandTransaction`) after a jittered wait, within the time budget of
+ * ./conflict-retry.ts. The wait happens after the rollback, so a waiting command holds
+ * no connection.
  */
 
 export interface OnboardingDeps {
@@ -57,25 +62,19 @@ export interface RunOptions {
   beforeAppend?: (outcome: Omit<OnboardingOutcome, 'position'>, tx: PoolClient) => Promise<void>;
 }
 
-const MAX_ATTEMPTS = 5;
-
-/** Runs `work` in a transaction; a concurrency conflict on an append runs it again. */
+/** Runs `work` in a transaction; a concurrency conflict on an append runs it again (./conflict-retry.ts). */
 export async function inCommandTransaction<T>(
   deps: Pool | OnboardingDeps,
   work: (tx: PoolClient) => Promise<T>,
 ): Promise<T> {
   const { pool, store } = 'eventStore' in deps ? { pool: deps.pool, store: deps.eventStore } : { pool: deps };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await inTransaction(pool, work);
-      // Appends inside the transaction did not NOTIFY at commit (a cluster-wide lock that
-      // would serialise every command's commit): tell the followers now.
-      if (store instanceof PostgresEventStore) store.announceAppend();
-      return result;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  return retryOnConflict(async () => {
+    const result = await inTransaction(pool, work);
+    // Appends inside the transaction did not NOTIFY at commit (a cluster-wide lock that
+    // would serialise every command's commit): tell the followers now.
+    if (store instanceof PostgresEventStore) store.announceAppend();
+    return result;
+  });
 }
 
 /** With `tx` (PostgreSQL store) the stream is read through the command's own connection. */
@@ -103,6 +102,7 @@ export async function runOnboardingCommand(
   metadata: CommandMetadata,
   options: RunOptions = {},
 ): Promise<OnboardingOutcome> {
+  await lockStream(tx, onboardingStreamId(onboardingId));
   const { state: before, expected } = await readOnboarding(deps.eventStore, onboardingId, tx);
   const command = await build(before);
   const events = onboardingDecider.decide(command, before);

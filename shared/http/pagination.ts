@@ -17,8 +17,20 @@ const wholeNumber = (message: string) => z.coerce.number({ invalid_type_error: m
 export const limitParam = (defaultValue = 50) =>
   wholeNumber(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(100, LIMIT_MESSAGE).default(defaultValue);
 
-export const offsetParam = wholeNumber(OFFSET_MESSAGE).min(0, OFFSET_MESSAGE).default(0);
-export const pageParam = wholeNumber(PAGE_MESSAGE).min(1, PAGE_MESSAGE).default(1);
+/**
+ * The largest offset or page: beyond it a number loses precision and the database refuses
+ * the offset, so such values are a 400 like any other malformed offset.
+ */
+const LARGEST_POSITION = Number.MAX_SAFE_INTEGER;
+
+export const offsetParam = wholeNumber(OFFSET_MESSAGE)
+  .min(0, OFFSET_MESSAGE)
+  .max(LARGEST_POSITION, OFFSET_MESSAGE)
+  .default(0);
+export const pageParam = wholeNumber(PAGE_MESSAGE)
+  .min(1, PAGE_MESSAGE)
+  .max(LARGEST_POSITION, PAGE_MESSAGE)
+  .default(1);
 
 /** clients, onboardings: `limit` (default 50), `offset` (default 0). Extend with `.extend({...})`. */
 export const offsetPaginationQuery = z.object({ limit: limitParam(50), offset: offsetParam });

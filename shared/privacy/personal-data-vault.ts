@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Pool } from '../db/pool.ts';
 
 /** An encrypted personal value as stored inside event data. */
@@ -16,15 +17,50 @@ export const isSealed = (value: unknown): value is SealedValue =>
 export const ERASED = null;
 
 /**
+ * Keys kept in memory at most: the most recently used subjects. One entry is a 32-byte key
+ * in memory of its own plus its subject id and the cache's bookkeeping, a few hundred
+ * bytes, so the full cache stays within a few MB; a subject evicted from it costs one
+ * indexed read when it is next used.
+ */
+export const PERSONAL_DATA_KEY_CACHE_SIZE = 10_000;
+
+/**
+ * A copy of a key in memory of its own. pg decodes a bytea into a slice of a shared 8 KB
+ * slab (Buffer's pool); caching that slice would keep the whole slab alive for as long as
+ * the key stays cached. Buffer.alloc never takes memory from that pool.
+ */
+export function ownCopy(key: Buffer): Buffer {
+  const copy = Buffer.alloc(key.length);
+  key.copy(copy);
+  return copy;
+}
+
+/**
  * Per-subject keys for personal data in events (crypto-shredding). Keys are cached in
- * this process; `erase` removes the key from the table and from the cache, so nothing in
- * this process can read the subject's data afterwards. (Several processes would need a
- * cache invalidation message, or no cache; see README.)
+ * this process, in an LRU bounded by `maxKeys` (PERSONAL_DATA_KEY_CACHE_SIZE), each copied
+ * out of pg's buffers (`ownCopy`); `erase` removes the key from the table and from the
+ * cache, so nothing in this process can read the subject's data afterwards. (Several
+ * processes would need a cache invalidation message, or no cache; see README.)
  */
 export class PersonalDataVault {
-  private readonly cache = new Map<string, Buffer>();
+  private readonly cache: LRUCache<string, Buffer>;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pick<Pool, 'query'>,
+    { maxKeys = PERSONAL_DATA_KEY_CACHE_SIZE }: { maxKeys?: number } = {},
+  ) {
+    this.cache = new LRUCache({ max: maxKeys });
+  }
+
+  /** How many keys the cache holds, and at most (metrics, tests). */
+  cacheSize(): { keys: number; max: number } {
+    return { keys: this.cache.size, max: this.cache.max };
+  }
+
+  /** The cached key of a subject, without touching its recency (tests). */
+  peekCachedKey(subjectId: string): Buffer | undefined {
+    return this.cache.peek(subjectId);
+  }
 
   async seal(
     teamId: string,
@@ -80,8 +116,9 @@ export class PersonalDataVault {
     );
     // A concurrent first seal may have won the insert after this statement's snapshot was
     // taken: read again with a fresh snapshot.
-    const key = result.rows[0]?.key ?? (await this.storedKey(subjectId));
-    if (!key) throw new Error(`Personal data of ${subjectId} was erased`);
+    const stored = result.rows[0]?.key ?? (await this.storedKey(subjectId));
+    if (!stored) throw new Error(`Personal data of ${subjectId} was erased`);
+    const key = ownCopy(stored);
     this.cache.set(subjectId, key);
     return key;
   }
@@ -89,9 +126,11 @@ export class PersonalDataVault {
   private async existingKey(subjectId: string): Promise<Buffer | null> {
     const cached = this.cache.get(subjectId);
     if (cached) return cached;
-    const key = await this.storedKey(subjectId);
+    const stored = await this.storedKey(subjectId);
     // Only real keys are cached: a subject without a key yet may get one from another process.
-    if (key) this.cache.set(subjectId, key);
+    if (!stored) return null;
+    const key = ownCopy(stored);
+    this.cache.set(subjectId, key);
     return key;
   }
 

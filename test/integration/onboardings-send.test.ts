@@ -306,12 +306,12 @@ describe('send: body', () => {
     expect((await send(id)).status).toBe(200);
     const events = (await streamEvents(service, id)).filter((event) => event.type === 'onboarding.sent');
     expect(events.map((event) => event.data.pin_changed)).toEqual([true, false]);
-    expect(verifyPin('042917', events[1]!.data.pin)).toBe(true);
-    expect(verifyPin('000000', events[1]!.data.pin)).toBe(false);
+    expect(await verifyPin('042917', events[1]!.data.pin)).toBe(true);
+    expect(await verifyPin('000000', events[1]!.data.pin)).toBe(false);
     expect(JSON.stringify(events.map((event) => event.data))).not.toContain('042917');
     expect((await send(id, { pin: '111111' })).status).toBe(200);
     const last = (await streamEvents(service, id)).at(-1)!;
-    expect(verifyPin('111111', last.data.pin)).toBe(true);
+    expect(await verifyPin('111111', last.data.pin)).toBe(true);
   });
 });
 

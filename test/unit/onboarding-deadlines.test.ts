@@ -73,13 +73,13 @@ describe('link secrets', () => {
     expect(hash).not.toBe(token);
   });
 
-  it('a PIN is salted: two hashes of one PIN differ and both verify', () => {
-    const a = hashPin('123456');
-    const b = hashPin('123456');
+  it('a PIN is salted: two hashes of one PIN differ and both verify', async () => {
+    const a = await hashPin('123456');
+    const b = await hashPin('123456');
     expect(a.hash).not.toBe(b.hash);
-    expect(verifyPin('123456', a)).toBe(true);
-    expect(verifyPin('123457', a)).toBe(false);
-    expect(verifyPin('12345', a)).toBe(false);
+    expect(await verifyPin('123456', a)).toBe(true);
+    expect(await verifyPin('123457', a)).toBe(false);
+    expect(await verifyPin('12345', a)).toBe(false);
   });
 });
 

@@ -7,6 +7,7 @@ import { clientErasureRoutes } from './client-erasure-routes.ts';
 import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
 import { emailsRoutes } from './emails-routes.ts';
 import { operatorOnboardingRoutes } from './operator-onboarding-routes.ts';
+import { parkedEventsRoutes } from './parked-events-routes.ts';
 import { adminTokenCheck } from './admin-auth.ts';
 import { automationRulesRoutes } from './automation-rules-routes.ts';
 import { adminTeamRoutes } from './admin-team-routes.ts';
@@ -30,6 +31,7 @@ export const adminRoutePlugins: AdminRoutePlugin[] = [
   emailsRoutes,
   clockAndWorkRoutes,
   automationRulesRoutes,
+  parkedEventsRoutes,
 ];
 
 /** The operator API; registered with prefix /admin/v1 in services/api/routes.ts. */

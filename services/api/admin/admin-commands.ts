@@ -22,6 +22,10 @@ const STATUS_OF: Record<string, number> = {
 };
 
 export function toApiError(error: unknown): unknown {
+  if (error instanceof DomainError && error.code === 'invalid_body' && error.details?.['issues']) {
+    // An unstorable value refused by a decider: the form of a failed validation.
+    return codedError(400, 'invalid_body', 'Invalid request body', { details: error.details });
+  }
   if (error instanceof DomainError) {
     return codedError(STATUS_OF[error.code] ?? 400, error.code, error.message, error.details);
   }

@@ -10,6 +10,7 @@ import {
   teamStreamId,
   type TeamSettings,
 } from '../../../shared/domain/team/team-events.ts';
+import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
 import { PLANS } from '../../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
@@ -20,8 +21,9 @@ const timezone = z
   .string()
   .refine((value) => IANAZone.isValidZone(value), { message: 'timezone must be an IANA time zone' });
 const optionalText = z.string().trim().max(200).nullable();
-const monthlyLimit = z.union([z.number().int().min(0), z.literal('unlimited')]).nullable();
-const recipientCap = z.number().int().min(0).nullable();
+// Both are int4 columns of the teams read model.
+const monthlyLimit = z.union([z.number().int().min(0).max(INT4_MAX), z.literal('unlimited')]).nullable();
+const recipientCap = z.number().int().min(0).max(INT4_MAX).nullable();
 
 const settingsPatch = z
   .object({

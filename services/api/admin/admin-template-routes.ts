@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fold } from '../../../shared/domain/decider.ts';
 import { teamDecider } from '../../../shared/domain/team/team-decider.ts';
 import { teamStreamId, type TeamEvent } from '../../../shared/domain/team/team-events.ts';
+import { INT4_MAX, INT4_MIN } from '../../../shared/domain/safe-text.ts';
 import { templateDecider } from '../../../shared/domain/template/template-decider.ts';
 import {
   templateStreamId,
@@ -20,13 +21,16 @@ import { adminErrors } from './admin-schemas.ts';
 import { awaitReadModels, nowIso, runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 
+/** An int4 column of the template read model. */
+const sortOrder = z.number().int().min(INT4_MIN).max(INT4_MAX);
+
 const json = z.unknown().describe('any JSON value; structure not fixed by the spec');
 const jsonObject = z.record(z.unknown());
 
 const fieldBody = z.object({
   type: z.string().trim().min(1).max(100),
   label: z.string().max(1000),
-  sort_order: z.number().int(),
+  sort_order: sortOrder,
   is_required: z.boolean().optional(),
   config: jsonObject.optional(),
   conditional_rules: json.optional(),
@@ -35,7 +39,7 @@ const fieldBody = z.object({
 
 const stepBody = z.object({
   title: z.string().max(1000),
-  sort_order: z.number().int(),
+  sort_order: sortOrder,
   is_optional: z.boolean().optional(),
   conditional_rules: json.optional(),
   translations: json.optional(),

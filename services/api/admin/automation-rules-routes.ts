@@ -254,7 +254,8 @@ export async function automationRulesRoutes(
       );
       return result.state as Rule;
     } catch (error) {
-      if (error instanceof DomainError && STATUS_OF[error.code]) {
+      // An unstorable value (details.issues) keeps the operator API's validation form (toApiError).
+      if (error instanceof DomainError && STATUS_OF[error.code] && !error.details?.['issues']) {
         throw codedError(STATUS_OF[error.code]!, error.code, error.message);
       }
       throw toApiError(error);

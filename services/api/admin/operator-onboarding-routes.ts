@@ -10,6 +10,7 @@ import {
   type OnboardingCommand,
   type OnboardingState,
 } from '../../../shared/domain/onboarding/onboarding-decider.ts';
+import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import {
   onboardingStreamId,
@@ -48,7 +49,8 @@ const linkSchema = z.object({
 const paymentBody = z
   .object({
     field_id: z.string().min(1).max(100).describe('a payment field of the onboarding'),
-    amount_cents: z.number().int().positive(),
+    // Processors cap a charge far below this (Stripe: 99,999,999); int4 keeps every read model safe.
+    amount_cents: z.number().int().positive().max(INT4_MAX),
     payment_intent_id: z
       .string()
       .trim()

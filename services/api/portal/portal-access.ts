@@ -8,8 +8,15 @@ import {
 } from '../../../shared/domain/onboarding/link-secrets.ts';
 import { ERROR_TEXTS, type Onboarding } from '../../../shared/domain/onboarding/onboarding-decider.ts';
 import type { EventStore } from '../../../shared/event-store/event-store.ts';
-import { ApiError, codedError } from '../../../shared/http/api-error.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
 import { activeTokenHash } from '../../work/client-link.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
+import {
+  enforcePortalLimit,
+  PIN_CHECKS_PER_LINK_LIMIT,
+  portalRateLimited,
+  TOO_MANY_PIN_CHECKS,
+} from './portal-rate-limits.ts';
 
 /**
  * Who may use a portal link (operator-and-portal-api.md, Client portal API):
@@ -22,6 +29,9 @@ import { activeTokenHash } from '../../work/client-link.ts';
  *    Wrong PINs are counted per link: after PIN_FAILURE_LIMIT failures within
  *    PIN_FAILURE_WINDOW_MS (service clock) the link answers 429 rate_limited until the
  *    window ends (RATE_LIMITS=off turns this off), so 6 digits cannot be tried through.
+ *    Every PIN presented, right or wrong, also counts against the link's PIN checks per
+ *    minute (./portal-rate-limits.ts) before it is hashed; the hash itself runs in the
+ *    thread pool (shared/domain/onboarding/link-secrets.ts).
  *
  * The command that follows checks the token again inside its transaction (the decider's
  * link rule), so a link deactivated in between still answers link_inactive.
@@ -46,7 +56,8 @@ interface Deps {
   pool: Pool;
   eventStore: EventStore;
   clock: Clock;
-  rateLimits: boolean;
+  /** Null when RATE_LIMITS=off. */
+  limiter: RateLimiter | null;
 }
 
 export class PortalAccess {
@@ -70,7 +81,7 @@ export class PortalAccess {
       throw linkInactive();
     }
     if (await this.clientErased(state)) throw linkInactive();
-    if (state.pin !== null) this.checkPin(tokenHash, state, Array.isArray(pin) ? pin[0] : pin);
+    if (state.pin !== null) await this.checkPin(tokenHash, state, Array.isArray(pin) ? pin[0] : pin);
     return { onboardingId, tokenHash, state };
   }
 
@@ -84,7 +95,7 @@ export class PortalAccess {
     return row !== undefined && (row.erased_at !== null || row.email === null);
   }
 
-  private checkPin(tokenHash: string, state: Onboarding, pin: string | undefined): void {
+  private async checkPin(tokenHash: string, state: Onboarding, pin: string | undefined): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const windowStart = Math.floor(now / PIN_FAILURE_WINDOW_MS) * PIN_FAILURE_WINDOW_MS;
     let entry = this.failures.get(tokenHash);
@@ -92,16 +103,21 @@ export class PortalAccess {
       this.failures.delete(tokenHash);
       entry = undefined;
     }
-    if (this.deps.rateLimits && entry && entry.count >= PIN_FAILURE_LIMIT) {
+    if (this.deps.limiter && entry && entry.count >= PIN_FAILURE_LIMIT) {
       const retryAfter = Math.max(1, Math.ceil((windowStart + PIN_FAILURE_WINDOW_MS - now) / 1000));
-      throw new ApiError(429, 'Too many wrong PINs for this link; try again later', {
-        code: 'rate_limited',
-        shape: 'code_only',
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw portalRateLimited('Too many wrong PINs for this link; try again later', retryAfter);
     }
-    if (pin !== undefined && state.pin !== null && verifyPin(pin.trim(), state.pin)) return;
-    if (pin !== undefined) this.countFailure(tokenHash, windowStart);
+    if (pin === undefined || state.pin === null) throw pinRequired();
+    if (this.deps.limiter) {
+      await enforcePortalLimit(
+        this.deps.limiter,
+        `portal_pin:${tokenHash}`,
+        PIN_CHECKS_PER_LINK_LIMIT,
+        TOO_MANY_PIN_CHECKS,
+      );
+    }
+    if (await verifyPin(pin.trim(), state.pin)) return;
+    this.countFailure(tokenHash, windowStart);
     throw pinRequired();
   }
 

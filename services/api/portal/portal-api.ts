@@ -2,14 +2,39 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { MAX_FILE_BYTES } from '../../../shared/files/onboarding-files.ts';
 import type { ServiceContext } from '../../context.ts';
+import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from '../rate-limit/rate-limiter.ts';
+import {
+  enforcePortalLimit,
+  PORTAL_PER_IP_LIMIT,
+  PORTAL_RATE_WINDOW_SECONDS,
+  TOO_MANY_PORTAL_REQUESTS,
+} from './portal-rate-limits.ts';
 import { portalRoutes } from './portal-routes.ts';
 
 /**
  * The client portal API; registered with prefix /portal/v1 in services/api/routes.ts. No
  * API key: the client access token in the path is the credential (plus the link's PIN).
  * Error bodies are the full ones of the onboarding endpoints (services/api/error-handler.ts).
+ * Every request first passes the per-IP limit of ./portal-rate-limits.ts.
  */
-export async function portalApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function portalApi(
+  app: FastifyInstance,
+  { context, rateLimitStore }: { context: ServiceContext; rateLimitStore?: RateLimitStore },
+) {
+  const limiter = context.settings.RATE_LIMITS
+    ? new RateLimiter(rateLimitStore ?? new MemoryRateLimitStore(), context.clock, PORTAL_RATE_WINDOW_SECONDS)
+    : null;
+  if (limiter) {
+    app.addHook('onRequest', async (request) => {
+      await enforcePortalLimit(
+        limiter,
+        `portal_ip:${request.ip}`,
+        PORTAL_PER_IP_LIMIT,
+        TOO_MANY_PORTAL_REQUESTS,
+      );
+    });
+  }
+
   // File uploads (multipart/form-data): one file of at most MAX_FILE_BYTES per request.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, fields: 20, parts: 30 } });
 
@@ -21,5 +46,5 @@ export async function portalApi(app: FastifyInstance, { context }: { context: Se
     return defaultJson(request, body as string, done);
   });
 
-  await app.register(portalRoutes, { context });
+  await app.register(portalRoutes, { context, limiter });
 }

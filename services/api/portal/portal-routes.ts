@@ -15,6 +15,7 @@ import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
+import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import { allResponses, findResponse, responseSchema } from '../public/responses-read-model.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
 
@@ -89,7 +90,9 @@ const portalErrors = (extra: Record<number, string> = {}) => ({
   409: coded('Not while the onboarding is in this status (code invalid_state)'),
   429: z
     .object({ error: z.string(), code: z.literal('rate_limited') })
-    .describe('Too many wrong PINs for this link; Retry-After'),
+    .describe(
+      'Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends',
+    ),
   500: coded('Server error; retryable'),
   ...Object.fromEntries(Object.entries(extra).map(([status, text]) => [status, coded(text)])),
 });
@@ -97,13 +100,16 @@ const portalErrors = (extra: Record<number, string> = {}) => ({
 /** A sealed value where the event's type says string: the decider copies these fields as they are. */
 const opaque = (value: SealedValue) => value as unknown as string;
 
-export async function portalRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function portalRoutes(
+  plain: FastifyInstance,
+  { context, limiter }: { context: ServiceContext; limiter: RateLimiter | null },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const access = new PortalAccess({
     pool: context.pool,
     eventStore: context.eventStore,
     clock: context.clock,
-    rateLimits: context.settings.RATE_LIMITS,
+    limiter,
   });
 
   const open = (request: FastifyRequest) =>
@@ -205,6 +211,7 @@ export async function portalRoutes(plain: FastifyInstance, { context }: { contex
           field_id: request.params.field_id,
           response_id: randomUUID(),
           value: sealed,
+          entered_value: request.body.value,
         },
         metadata: now(),
       }));
@@ -277,6 +284,7 @@ export async function portalRoutes(plain: FastifyInstance, { context }: { contex
           signer_name: opaque(sealedName),
           signer_email: opaque(sealedEmail),
           signer: { role: 'client', token_hash: link.tokenHash },
+          entered: { signer_name: name, signer_email: email },
         },
         metadata: now(),
       }));

@@ -9,7 +9,7 @@ import { DATE_FORMATS } from '../../../shared/domain/team/team-events.ts';
 import { ApiError, textError } from '../../../shared/http/api-error.ts';
 import { offsetPaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
-import { text } from '../error-schemas.ts';
+import { coded, text } from '../error-schemas.ts';
 import { requestMetadata } from '../request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from './body-errors.ts';
 import { publicErrorResponses } from './public-errors.ts';
@@ -239,6 +239,7 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
           422: z
             .object({ error: z.string(), code: z.literal('link_blocked') })
             .describe('A short link in client-facing text (name, company, notes, custom_fields)'),
+          503: coded('The client is stored but not readable yet; retry (code read_models_lagging)'),
         },
       },
       // An empty JSON body is a body without name and email.

@@ -13,6 +13,7 @@ import {
 } from '../../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../../context.ts';
 import { handleError } from '../error-handler.ts';
+import { unstorableAsValidation } from '../input-guard.ts';
 import { MemoryRateLimitStore, RateLimiter, type RateLimitStore } from '../rate-limit/rate-limiter.ts';
 import {
   apiKeyInactive,
@@ -134,7 +135,9 @@ export async function publicApi(
 
   app.decorateRequest('principal', null as unknown as Principal);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    // A decider's refusal of an unstorable value answers like the route's own validation.
+    const error = (unstorableAsValidation(thrown) as FastifyError | undefined) ?? thrown;
     if (error.validation && validationShape(request) === 'text') {
       return reply.status(400).send({ error: error.validation[0]?.message ?? 'Invalid request' });
     }

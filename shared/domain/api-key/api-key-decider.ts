@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertStorable, assertStorableInstant } from '../safe-text.ts';
 import type { ApiKeyCreated, ApiKeyEvent } from './api-key-events.ts';
 import type { Scope } from './scopes.ts';
 
@@ -61,6 +62,8 @@ function revokeApiKey(
 }
 
 export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
+  assertStorable(command.data);
+  if (command.type === 'CreateApiKey') assertStorableInstant(command.data.expires_at, 'expires_at');
   switch (command.type) {
     case 'CreateApiKey':
       return createApiKey(command, state);

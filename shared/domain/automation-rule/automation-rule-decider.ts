@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertStorable } from '../safe-text.ts';
 import {
   RULE_LIMITS,
   type AutomationAction,
@@ -174,6 +175,7 @@ export function decideAutomationRule(
   command: AutomationRuleCommand,
   state: AutomationRuleState,
 ): AutomationRuleEvent[] {
+  assertStorable(command.data);
   switch (command.type) {
     case 'CreateAutomationRule':
       return create(command, state);

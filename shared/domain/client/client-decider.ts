@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertStorable } from '../safe-text.ts';
 import { findShortLink, stringsIn } from '../short-links.ts';
 import { emailHash } from './client-email-index.ts';
 import type { ClientCreated, ClientEvent, ClientInput } from './client-events.ts';
@@ -117,6 +118,7 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
     }
   },
   decide(command, state) {
+    assertStorable(command.data);
     switch (command.type) {
       case 'CreateClient':
         return create(command, state);

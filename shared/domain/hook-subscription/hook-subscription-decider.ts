@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertStorable } from '../safe-text.ts';
 import { isPublicEventType, type PublicEventType } from '../public-event-types.ts';
 import type { HookSubscriptionEvent } from './hook-subscription-events.ts';
 
@@ -79,6 +80,7 @@ export const hookSubscriptionDecider: Decider<
     }
   },
   decide(command, state) {
+    assertStorable(command.data);
     switch (command.type) {
       case 'CreateHookSubscription':
         return create(command, state);

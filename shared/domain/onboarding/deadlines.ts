@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import type { Deadline } from './onboarding-events.ts';
+import { isStorableInstant } from '../safe-text.ts';
 
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A timestamp with an explicit offset (Z or ±hh:mm / ±hhmm); seconds and fractions optional. */
@@ -8,9 +9,15 @@ const TIMESTAMP_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?
 /**
  * `due_date` and `expires_at` accept a calendar date (YYYY-MM-DD: the end of that day in
  * the team's time zone, with `due_on` and `due_timezone` set) or an ISO timestamp with an
- * offset (kept in its own offset). Anything else is null here (400 invalid_deadline).
+ * offset (kept in its own offset). Anything else, and any instant outside the years 1 to
+ * 9999 (as written or in UTC), is null here (400 invalid_deadline).
  */
 export function parseDeadline(value: unknown, timezone: string): Deadline | null {
+  const deadline = parseAnyDeadline(value, timezone);
+  return deadline && isStorableInstant(deadline.due_date) ? deadline : null;
+}
+
+function parseAnyDeadline(value: unknown, timezone: string): Deadline | null {
   if (typeof value !== 'string') return null;
   if (CALENDAR_DATE.test(value)) {
     const day = DateTime.fromISO(value, { zone: timezone });

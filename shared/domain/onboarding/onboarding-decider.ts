@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertStorable, assertStorableInstant } from '../safe-text.ts';
 import {
   CLOSED_STATUSES,
   type Deadline,
@@ -145,7 +146,15 @@ export type OpenLink = Meta & { type: 'OpenLink'; data: { token_hash: string } }
 
 export type SaveAnswer = Meta & {
   type: 'SaveAnswer';
-  data: { token_hash: string; field_id: string; response_id: string; value: unknown };
+  data: {
+    token_hash: string;
+    field_id: string;
+    response_id: string;
+    /** Sealed: the event carries this. */
+    value: unknown;
+    /** The value as the client entered it, for the storable check only (never in the event). */
+    entered_value?: unknown;
+  };
 };
 
 export type SubmitStep = Meta & { type: 'SubmitStep'; data: { token_hash: string; step_id: string } };
@@ -158,6 +167,8 @@ export type SignField = Meta & {
     signer_name: string;
     signer_email: string;
     signer: { role: 'client'; token_hash: string } | { role: 'team_member'; member_id: string };
+    /** The signer's name and email as entered (signer_name and signer_email are sealed), for the storable check only. */
+    entered?: { signer_name: string; signer_email: string };
   };
 };
 
@@ -678,7 +689,18 @@ function expire(command: ExpireOnboarding, state: OnboardingState): OnboardingEv
   ];
 }
 
+/** Deadlines become timestamptz columns: years 1 to 9999 only (400 invalid_deadline). */
+function assertStorableDeadlines(command: OnboardingCommand): void {
+  if (command.type !== 'CreateOnboarding' && command.type !== 'UpdateOnboarding') return;
+  assertStorableInstant(command.data.due?.due_date, 'due_date', 'invalid_deadline');
+  if (command.type === 'CreateOnboarding') {
+    assertStorableInstant(command.data.expires_at, 'expires_at', 'invalid_deadline');
+  }
+}
+
 export function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
+  assertStorable(command.data);
+  assertStorableDeadlines(command);
   switch (command.type) {
     case 'CreateOnboarding':
       return create(command, state);

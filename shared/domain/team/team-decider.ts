@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertInt4, assertStorable } from '../safe-text.ts';
 import type {
   ApiKeySlotTaken,
   MemberAdded,
@@ -128,7 +129,18 @@ function releaseApiKeySlot(
   ];
 }
 
+/** Settings stored in int4 columns of the teams read model. */
+function assertIntegerSettings(settings: Partial<TeamSettings>): void {
+  if (typeof settings.monthly_onboarding_limit === 'number') {
+    assertInt4(settings.monthly_onboarding_limit, 'monthly_onboarding_limit');
+  }
+  assertInt4(settings.new_recipient_cap, 'new_recipient_cap');
+}
+
 export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] {
+  assertStorable(command.data);
+  if (command.type === 'CreateTeam') assertIntegerSettings(command.data.settings);
+  if (command.type === 'UpdateTeam') assertIntegerSettings(command.data.changes);
   switch (command.type) {
     case 'CreateTeam':
       return createTeam(command, state);

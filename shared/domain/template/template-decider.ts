@@ -1,4 +1,5 @@
 import { DomainError, type Decider } from '../decider.ts';
+import { assertInt4, assertStorable } from '../safe-text.ts';
 import type { TemplateContent, TemplateCreated, TemplateEvent } from './template-events.ts';
 
 export type TemplateState =
@@ -43,7 +44,19 @@ function deleteTemplate(
   ];
 }
 
+/** Sort orders are int4 columns of the template read model. */
+function assertSortOrders(content: TemplateContent): void {
+  content.steps.forEach((step, stepIndex) => {
+    assertInt4(step.sort_order, `steps[${stepIndex}].sort_order`);
+    step.fields.forEach((field, fieldIndex) =>
+      assertInt4(field.sort_order, `steps[${stepIndex}].fields[${fieldIndex}].sort_order`),
+    );
+  });
+}
+
 export function decideTemplate(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
+  assertStorable(command.data);
+  if (command.type === 'CreateTemplate') assertSortOrders(command.data.content);
   switch (command.type) {
     case 'CreateTemplate':
       return createTemplate(command, state);

@@ -1,0 +1,28 @@
+import pg from 'pg';
+
+/**
+ * Errors that say nothing about the event being applied: the connection, the server or a
+ * concurrent transaction failed. The batch is tried again as it is; parking the event
+ * would lose it for a cause that passes.
+ *
+ * SQLSTATE classes: 08 connection exception, 40 transaction rollback (serialization
+ * failure, deadlock), 53 insufficient resources, 57 operator intervention (shutdown,
+ * cancel, statement timeout), 58 system error; 55P03 lock not available.
+ * Everything else (data errors of class 22, constraint violations, a projection's own
+ * bug) fails the same way on every try: the event is parked.
+ */
+const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58']);
+const TRANSIENT_CODES = new Set(['55P03']);
+const CONNECTION_MESSAGES =
+  /connection terminated|connection error|not queryable|timeout exceeded when trying to connect|connection ended|socket hang up/i;
+
+export function isTransientError(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) {
+    const code = error.code ?? '';
+    return TRANSIENT_CLASSES.has(code.slice(0, 2)) || TRANSIENT_CODES.has(code);
+  }
+  if (!(error instanceof Error)) return false;
+  // Node's socket errors (ECONNRESET, EPIPE, ...) carry the failed system call.
+  if ('syscall' in error || 'errno' in error) return true;
+  return CONNECTION_MESSAGES.test(error.message);
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
+import { ownCopy, PERSONAL_DATA_KEY_CACHE_SIZE, PersonalDataVault } from './personal-data-vault.ts';
+
+let database: TestDatabase;
+const TEAM = randomUUID();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database?.drop());
+
+/** Counts the pool's queries, to see when a key comes from the cache. */
+function countingPool() {
+  const counter = { queries: 0 };
+  const pool = {
+    query: ((...args: Parameters<TestDatabase['pool']['query']>) => {
+      counter.queries++;
+      return (database.pool.query as (...a: unknown[]) => unknown)(...args);
+    }) as TestDatabase['pool']['query'],
+  };
+  return { pool, counter };
+}
+
+describe('the key cache is bounded', () => {
+  it(`holds ${PERSONAL_DATA_KEY_CACHE_SIZE.toLocaleString('en-US')} keys by default`, () => {
+    expect(new PersonalDataVault(database.pool).cacheSize()).toEqual({
+      keys: 0,
+      max: PERSONAL_DATA_KEY_CACHE_SIZE,
+    });
+  });
+
+  it('keeps only the most recently used keys; an evicted key is read again and still opens its values', async () => {
+    const { pool, counter } = countingPool();
+    const vault = new PersonalDataVault(pool, { maxKeys: 3 });
+    const subjects = Array.from({ length: 5 }, () => randomUUID());
+    const sealed = [];
+    for (const subject of subjects) sealed.push(await vault.seal(TEAM, subject, `value of ${subject}`));
+    expect(vault.cacheSize()).toEqual({ keys: 3, max: 3 });
+    expect(vault.peekCachedKey(subjects[0]!)).toBeUndefined();
+    expect(vault.peekCachedKey(subjects[1]!)).toBeUndefined();
+    expect(vault.peekCachedKey(subjects[4]!)).toBeDefined();
+
+    const cachedRead = counter.queries;
+    expect(await vault.open(sealed[4])).toBe(`value of ${subjects[4]}`);
+    expect(counter.queries).toBe(cachedRead); // from the cache
+
+    expect(await vault.open(sealed[0])).toBe(`value of ${subjects[0]}`);
+    expect(counter.queries).toBe(cachedRead + 1); // evicted: read from the table again
+    expect(vault.cacheSize().keys).toBe(3);
+    expect(vault.peekCachedKey(subjects[2]!)).toBeUndefined(); // now the least recently used
+  });
+
+  it('an erased subject leaves the cache and its values open as null', async () => {
+    const vault = new PersonalDataVault(database.pool, { maxKeys: 3 });
+    const subject = randomUUID();
+    const sealed = await vault.seal(TEAM, subject, 'secret');
+    await vault.erase(subject);
+    expect(vault.peekCachedKey(subject)).toBeUndefined();
+    expect(await vault.open(sealed)).toBeNull();
+  });
+});
+
+describe('cached keys are copies in memory of their own', () => {
+  it('pg hands a bytea as a slice of a shared slab; the cache keeps a 32-byte copy of it', async () => {
+    const vault = new PersonalDataVault(database.pool);
+    const subject = randomUUID();
+    const sealed = await vault.seal(TEAM, subject, 'Ada Lovelace');
+
+    const { rows } = await database.pool.query<{ key: Buffer }>(
+      'select key from personal_data_keys where subject_id = $1',
+      [subject],
+    );
+    const fromPg = rows[0]!.key;
+    expect(fromPg.length).toBe(32);
+    expect(fromPg.buffer.byteLength).toBeGreaterThan(32); // the slab behind pg's slice
+
+    for (const fresh of [vault, new PersonalDataVault(database.pool)]) {
+      if (fresh !== vault) expect(await fresh.open(sealed)).toBe('Ada Lovelace'); // fills its cache by a read
+      const cached = fresh.peekCachedKey(subject)!;
+      expect(cached.equals(fromPg)).toBe(true);
+      expect(cached.byteOffset).toBe(0);
+      expect(cached.buffer.byteLength).toBe(32);
+    }
+  });
+
+  it('ownCopy copies the bytes into a buffer of exactly their size', () => {
+    const slab = Buffer.allocUnsafe(8192).fill(7);
+    const slice = slab.subarray(100, 132);
+    const copy = ownCopy(slice);
+    expect(copy.equals(slice)).toBe(true);
+    expect(copy.buffer.byteLength).toBe(32);
+    slab.fill(0);
+    expect(copy.every((byte) => byte === 7)).toBe(true);
+  });
+});
