@@ -102,7 +102,9 @@ export async function startLogConsumer(
     onEvents,
     // Failures are logged with their event in onEvents; this is reading the log.
     onError: (error) => {
-      if (failures === 0) log?.error({ err: error }, 'consumer could not read the event log; retrying');
+      if (failures > 0) return;
+      if (isConnectionError(error)) log?.warn('consumer cannot reach the database; retrying');
+      else log?.error({ err: error }, 'consumer could not read the event log; retrying');
     },
   });
 
