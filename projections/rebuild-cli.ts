@@ -16,7 +16,7 @@ import { ProgressBar } from '../shared/cli/progress-bar.ts';
 import { loadSettings, SettingsError, type Settings } from '../shared/config/settings.ts';
 import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../shared/db/embedded-postgres.ts';
 import { migrate } from '../shared/db/migrate.ts';
-import { createPool, type Pool } from '../shared/db/pool.ts';
+import { createPool } from '../shared/db/pool.ts';
 import { createEventStore } from '../shared/event-store/create-event-store.ts';
 import type { EventStore } from '../shared/event-store/event-store.ts';
 import { allProjections } from './all-projections.ts';
@@ -66,20 +66,11 @@ async function openDatabase(settings: Settings): Promise<Database> {
   };
 }
 
-/** How many events the rebuild will replay, as far as it can be known up front. */
-async function countEvents(pool: Pool, store: EventStore): Promise<number | undefined> {
-  if (store.kind !== 'postgres') return undefined;
-  const head = await store.headPosition();
-  const result = await pool.query<{ count: string }>(
-    'select count(*) as count from events where position <= $1',
-    [String(head)],
-  );
-  return Number(result.rows[0]?.count ?? 0);
-}
-
-/** Without a count (EventStoreDB), the share of the log position read so far estimates it. */
-function estimatedTotal(known: number | undefined, progress: RebuildProgress): number {
-  if (known !== undefined) return Math.max(known, progress.events);
+/**
+ * The rebuild's total is not known up front (the port reads the log, it does not count it):
+ * the share of the log position read so far estimates it.
+ */
+function estimatedTotal(progress: RebuildProgress): number {
   if (progress.position <= 0n || progress.head <= progress.position) return progress.events;
   return Math.round(progress.events * (Number(progress.head) / Number(progress.position)));
 }
@@ -124,11 +115,10 @@ async function main(): Promise<number> {
     const names = allProjections.map((projection) => projection.name);
     say(`projections: ${names.length > 0 ? names.join(', ') : '(none)'}`);
 
-    const known = await countEvents(pool, store);
-    const bar = new ProgressBar(known ?? 0, { label: 'rebuild', unit: 'events' });
+    const bar = new ProgressBar(0, { label: 'rebuild', unit: 'events' });
     const startedAt = performance.now();
     const result = await rebuildProjections(pool, store, allProjections, (progress) =>
-      bar.update(progress.events, estimatedTotal(known, progress)),
+      bar.update(progress.events, estimatedTotal(progress)),
     );
     bar.finish();
     const seconds = (performance.now() - startedAt) / 1000;

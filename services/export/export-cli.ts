@@ -115,16 +115,6 @@ async function main(): Promise<number> {
       from: args.from,
       batchSize: args.batchSize,
       progress,
-      count:
-        store.kind === 'postgres'
-          ? async (from, until) => {
-              const counted = await pool.query<{ count: string }>(
-                'select count(*) as count from events where position > $1 and position <= $2',
-                [String(from), String(until)],
-              );
-              return Number(counted.rows[0]?.count ?? 0);
-            }
-          : undefined,
     });
     if (partial && args.out) {
       out.end();

@@ -28,15 +28,6 @@ export interface DrainOutcome {
   pending: string[];
 }
 
-/** The position of the newest committed event (not only what readers may see now: see consumers.ts). */
-export async function committedHead(context: ServiceContext): Promise<bigint> {
-  if (context.eventStore.kind !== 'postgres') return context.eventStore.headPosition();
-  const result = await context.pool.query<{ position: string | null }>(
-    'select max(position) as position from events',
-  );
-  return BigInt(result.rows[0]?.position ?? 0);
-}
-
 export async function drainWork(
   context: ServiceContext,
   timeoutMs = DRAIN_TIMEOUT_MS,
@@ -61,7 +52,7 @@ async function drainRounds(
   let handled = 0;
   let head = 0n;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    head = await committedHead(context);
+    head = await context.eventStore.committedHeadPosition();
     if (!(await context.projections.waitForPosition(head, remaining()))) {
       return { drained: false, position: head, handled, pending: ['projections'] };
     }
@@ -76,7 +67,7 @@ async function drainRounds(
       ran += await running;
     }
     handled += ran;
-    if (ran === 0 && (await committedHead(context)) === head) {
+    if (ran === 0 && (await context.eventStore.committedHeadPosition()) === head) {
       return { drained: true, position: head, handled, pending: [] };
     }
     if (Date.now() >= deadline) break;

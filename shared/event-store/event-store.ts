@@ -61,6 +61,13 @@ export interface EventStore {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event a reader can see now (0n when empty). */
   headPosition(): Promise<bigint>;
+  /**
+   * Position of the newest committed event, also one a reader cannot see yet because an
+   * older transaction is still in flight (0n when empty). A drain waits up to it: stopping
+   * at headPosition() would leave out events that are already committed; they become
+   * visible once the older transactions end, so waiting for them is safe.
+   */
+  committedHeadPosition(): Promise<bigint>;
   /** Catches up from `after`, then follows live; batches arrive one at a time, in order. */
   subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription;
   ping(): Promise<void>;

@@ -102,6 +102,11 @@ export class EventStoreDBEventStore implements EventStore {
     }
   }
 
+  /** EventStoreDB shows every committed event to every reader at once. */
+  committedHeadPosition(): Promise<bigint> {
+    return this.headPosition();
+  }
+
   subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription {
     const subscription = new EventStoreDBSubscription(this.client, after, handler);
     this.subscriptions.add(subscription);

@@ -220,6 +220,13 @@ export class PostgresEventStore implements EventStore {
     return BigInt(result.rows[0]?.position ?? 0);
   }
 
+  async committedHeadPosition(): Promise<bigint> {
+    const result = await this.pool.query<{ position: string | null }>(
+      'select max(position) as position from events',
+    );
+    return BigInt(result.rows[0]?.position ?? 0);
+  }
+
   subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription {
     const follower = new LogFollower((options) => this.readAll(options), after, handler);
     this.followers.add(follower);

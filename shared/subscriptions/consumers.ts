@@ -68,7 +68,7 @@ export class EventConsumers {
 
   /** Waits until every running consumer has handled every event committed before the call. */
   async drain(timeoutMs = 30_000): Promise<DrainResult> {
-    return this.caughtUp(await committedHead(this.deps), timeoutMs);
+    return this.caughtUp(await this.deps.eventStore.committedHeadPosition(), timeoutMs);
   }
 
   async stop(): Promise<void> {
@@ -76,19 +76,4 @@ export class EventConsumers {
     this.running.clear();
     await Promise.all(consumers.map((consumer) => consumer.stop()));
   }
-}
-
-/**
- * The position of the newest committed event. The PostgreSQL store's headPosition() is
- * what a reader may see now: it hides events of transactions newer than the oldest one
- * still in flight (any consumer's own transaction, for one), which would make a drain
- * stop short of events that are already committed. Those become visible once the older
- * transactions end, so waiting for them is safe.
- */
-async function committedHead({ eventStore, pool }: ConsumerDeps): Promise<bigint> {
-  if (eventStore.kind !== 'postgres') return eventStore.headPosition();
-  const result = await pool.query<{ position: string | null }>(
-    'select max(position) as position from events',
-  );
-  return BigInt(result.rows[0]?.position ?? 0);
 }

@@ -129,6 +129,13 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       expect(await store.headPosition()).toBe(positions[positions.length - 1]);
     });
 
+    it('gives the committed head: the newest event, not behind the visible head', async () => {
+      const appended = await store.append(stream(), [event(1)], 'no_stream');
+      const committed = await store.committedHeadPosition();
+      expect(committed).toBeGreaterThanOrEqual(appended.position);
+      expect(committed).toBeGreaterThanOrEqual(await store.headPosition());
+    });
+
     it('subscribes from a checkpoint: catches up, then follows live, each event once', async () => {
       const id = stream();
       await store.append(id, [event(0), event(1)], 'no_stream');
