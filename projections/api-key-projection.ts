@@ -1,40 +1,32 @@
-import type { PoolClient } from '../shared/db/pool.ts';
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ApiKeyEvent } from '../shared/domain/api-key/api-key-events.ts';
-import type { Projection } from './projection.ts';
+import { API_KEY_EVENT_TYPES, foldApiKey, type ApiKeyChange } from './api-key-fold.ts';
+import { readModelProjection } from './projection.ts';
 
-/** Read model `api_keys` (infra/migrations/010_teams_members_api_keys.sql): what authentication reads. */
-export const apiKeyProjection: Projection = {
+/**
+ * Read model `api_keys` (infra/migrations/010_teams_members_api_keys.sql): what
+ * authentication reads. The SQL half; api-key-fold.ts folds the events into row changes,
+ * written here in log order.
+ */
+export const apiKeyProjection = readModelProjection<ApiKeyChange[]>({
   name: 'api_keys',
   tables: ['api_keys'],
-  async apply(client: PoolClient, events: RecordedEvent[], table: (name: string) => string) {
-    for (const recorded of events) {
-      const event = { type: recorded.type, data: recorded.data } as ApiKeyEvent;
-      switch (event.type) {
-        case 'api_key.created':
-          await client.query(
-            `insert into ${table('api_keys')} (id, team_id, name, scopes, key_hash, expires_at, created_at)
-             values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
-            [
-              event.data.api_key_id,
-              event.data.team_id,
-              event.data.name,
-              event.data.scopes,
-              event.data.key_hash,
-              event.data.expires_at,
-              event.data.created_at,
-            ],
-          );
-          break;
-        case 'api_key.revoked':
-          await client.query(
-            `update ${table('api_keys')} set revoked_at = $2 where id = $1 and revoked_at is null`,
-            [event.data.api_key_id, event.data.revoked_at],
-          );
-          break;
-        default:
-          break;
+  canHandle: API_KEY_EVENT_TYPES,
+  load: async () => [],
+  fold: foldApiKey,
+  async persist(client, changes, table) {
+    for (const change of changes) {
+      if (change.kind === 'created') {
+        const { row } = change;
+        await client.query(
+          `insert into ${table('api_keys')} (id, team_id, name, scopes, key_hash, expires_at, created_at)
+           values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
+          [row.id, row.team_id, row.name, row.scopes, row.key_hash, row.expires_at, row.created_at],
+        );
+      } else {
+        await client.query(
+          `update ${table('api_keys')} set revoked_at = $2 where id = $1 and revoked_at is null`,
+          [change.id, change.revoked_at],
+        );
       }
     }
   },
-};
+});

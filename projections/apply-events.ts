@@ -1,8 +1,8 @@
-import { inTransaction, type Pool, type PoolClient } from '../shared/db/pool.ts';
+import type { PoolClient } from '../shared/db/pool.ts';
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
 import { summarizeError } from '../shared/error-without-row-data.ts';
 import { park, parkedEvent, type ParkedEvent } from './parked-events.ts';
-import type { Projection } from './projection.ts';
+import { handledBy, type Projection } from './projection.ts';
 import { isTransientError } from './transient-errors.ts';
 
 /**
@@ -26,7 +26,9 @@ export async function wholeThenIsolating<T>(work: (mode: ApplyMode) => Promise<T
 }
 
 /**
- * Applies events to one projection and moves its checkpoint, inside a transaction.
+ * Applies events to one projection and moves its checkpoint, inside a transaction. The
+ * projection gets only the event types it declares (projection.ts); the checkpoint moves
+ * past the others all the same.
  *
  * In `isolating` mode the batch is applied under a savepoint. When the projection fails
  * on it for good (not a lost connection or a serialization failure, see
@@ -54,9 +56,15 @@ export async function applyInTransaction(
   const checkpoint = BigInt(locked.rows[0]?.position ?? 0);
   const fresh = events.filter((event) => event.position > checkpoint);
   if (fresh.length === 0) return [];
+  const handled = handledBy(projection, fresh);
   const failures: Failure[] = [];
-  if (mode === 'whole') await projection.apply(client, fresh, table);
-  else failures.push(...(await applyOrSplit(client, projection, fresh, table, checkpoint)));
+  if (handled.length === 0) {
+    // Nothing to apply: only the checkpoint moves.
+  } else if (mode === 'whole') await projection.apply(client, handled, table);
+  else
+    failures.push(
+      ...(await applyOrSplit(client, projection, handled, table, precedingIn(fresh, checkpoint))),
+    );
   const parked: ParkedEvent[] = [];
   for (const { event, readAfter, error } of failures) {
     const entry = parkedEvent(checkpointName, event, readAfter, summarizeError(error, projection.tables));
@@ -71,23 +79,23 @@ export async function applyInTransaction(
   return parked;
 }
 
-/** The same in a transaction of its own. */
-export function applyToProjection(
-  pool: Pool,
-  projection: Projection,
-  events: RecordedEvent[],
-  table: (name: string) => string,
-  checkpointName = projection.name,
-): Promise<ParkedEvent[]> {
-  return inTransaction(pool, (client) =>
-    applyInTransaction(client, projection, events, table, checkpointName),
-  );
-}
-
 interface Failure {
   event: RecordedEvent;
   readAfter: bigint;
   error: unknown;
+}
+
+/**
+ * The position of the event before each event of the log window `fresh` (the checkpoint
+ * for the first): a parked event is found again as the first event after it, whatever the
+ * projection does not handle in between.
+ */
+function precedingIn(fresh: RecordedEvent[], checkpoint: bigint): (event: RecordedEvent) => bigint {
+  const before = new Map<string, bigint>();
+  fresh.forEach((event, index) =>
+    before.set(event.id, index === 0 ? checkpoint : fresh[index - 1]!.position),
+  );
+  return (event) => before.get(event.id)!;
 }
 
 async function applyOrSplit(
@@ -95,17 +103,15 @@ async function applyOrSplit(
   projection: Projection,
   events: RecordedEvent[],
   table: (name: string) => string,
-  readAfter: bigint,
+  readAfter: (event: RecordedEvent) => bigint,
 ): Promise<Failure[]> {
   const error = await tryApply(client, projection, events, table);
   if (error === undefined) return [];
-  if (events.length === 1) return [{ event: events[0]!, readAfter, error }];
+  if (events.length === 1) return [{ event: events[0]!, readAfter: readAfter(events[0]!), error }];
   const middle = Math.ceil(events.length / 2);
-  const left = events.slice(0, middle);
-  const right = events.slice(middle);
   return [
-    ...(await applyOrSplit(client, projection, left, table, readAfter)),
-    ...(await applyOrSplit(client, projection, right, table, left[left.length - 1]!.position)),
+    ...(await applyOrSplit(client, projection, events.slice(0, middle), table, readAfter)),
+    ...(await applyOrSplit(client, projection, events.slice(middle), table, readAfter)),
   ];
 }
 

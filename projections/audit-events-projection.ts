@@ -1,18 +1,25 @@
-import { toAuditRecord } from '../shared/domain/audit-event-types.ts';
-import type { Projection } from './projection.ts';
+import { AUDIT_EVENT_TYPES, toAuditRecord, type AuditRecord } from '../shared/domain/audit-event-types.ts';
+import { readModelProjection } from './projection.ts';
 
 /**
  * audit_events: the events feed of every team (GET /api/v1/events). Which events are
- * audit events, under which name and with which data, is shared/domain/audit-event-types.ts.
+ * audit events, under which name and with which data, is shared/domain/audit-event-types.ts;
+ * its toAuditRecord is this read model's pure fold. The feed only grows, so nothing is loaded.
  */
-export const auditEventsProjection: Projection = {
+export const auditEventsProjection = readModelProjection<Array<{ record: AuditRecord; position: bigint }>>({
   name: 'audit_events',
   tables: ['audit_events'],
-  async apply(client, events, table) {
-    const records = events.flatMap((event) => {
-      const record = toAuditRecord(event);
-      return record ? [{ record, position: event.position }] : [];
-    });
+  // Read at each batch: the table of audit events is the one place that names them.
+  get canHandle() {
+    return Object.keys(AUDIT_EVENT_TYPES);
+  },
+  load: async () => [],
+  fold(records, event) {
+    const record = toAuditRecord(event);
+    if (record) records.push({ record, position: event.position });
+    return records;
+  },
+  async persist(client, records, table) {
     if (records.length === 0) return;
     await client.query(
       `insert into ${table('audit_events')} (id, team_id, type, onboarding_id, data, occurred_at, position)
@@ -29,4 +36,4 @@ export const auditEventsProjection: Projection = {
       ],
     );
   },
-};
+});

@@ -8,8 +8,6 @@ import { countParked, totalOf, type ParkedEvent } from './parked-events.ts';
 import { liveTable, type Projection } from './projection.ts';
 import { retryParked, type RetryFilter, type RetryOutcome } from './retry-parked.ts';
 
-export { applyInTransaction, applyToProjection } from './apply-events.ts';
-
 /**
  * Runs projections from the global log. Each batch is applied and the checkpoint moved in
  * one transaction, with the checkpoint row locked first: a crash never applies an event

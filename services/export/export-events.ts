@@ -68,7 +68,8 @@ export async function exportEvents(
   let total = exact ?? 0;
   let done = 0;
   let after = options.from;
-  options.progress?.update(0, total);
+  // An unknown total is not drawn as an empty (complete) one before the first batch.
+  if (exact !== undefined) options.progress?.update(0, total);
   while (after < until) {
     const batch = (await store.readAll({ after, limit: batchSize })).filter(
       (event) => event.position <= until,

@@ -1,0 +1,230 @@
+import type { RecordedEvent } from '../shared/event-store/event-store.ts';
+import {
+  ONBOARDING_EVENT_TYPES,
+  type OnboardingEvent,
+} from '../shared/domain/onboarding/onboarding-events.ts';
+
+/**
+ * The pure half of the onboardings read model (onboardings-projection.ts holds its SQL):
+ * a batch's rows of onboardings and onboarding_links evolve one event at a time. Rows hold
+ * timestamps, positions and jsonb as PostgreSQL text, so they round-trip exactly.
+ */
+
+/** Onboarding events that change no row of this read model. */
+const NOT_SHOWN: readonly string[] = [
+  'answer_saved',
+  'signature.signed',
+  'file.uploaded',
+  'payment.succeeded',
+  'onboarding.overdue',
+];
+
+export const ONBOARDINGS_HANDLED: readonly string[] = ONBOARDING_EVENT_TYPES.filter(
+  (type) => !NOT_SHOWN.includes(type),
+);
+
+export interface OnboardingRow {
+  id: string;
+  team_id: string;
+  client_id: string;
+  template_id: string;
+  template_source: string;
+  template_name: string;
+  /** jsonb as text */
+  template_snapshot: string;
+  status: string;
+  progress_pct: number;
+  created_at: string;
+  due_date: string | null;
+  due_on: string | null;
+  due_timezone: string | null;
+  expires_at: string | null;
+  assigned_to: string | null;
+  archived_at: string | null;
+  client_erased_at: string | null;
+  send_count: number;
+  last_sent_at: string | null;
+  updated_at: string;
+  position: string;
+}
+
+export interface LinkRow {
+  token_hash: string;
+  onboarding_id: string;
+  team_id: string;
+  send_number: number;
+  issued_at: string;
+  deactivated_at: string | null;
+}
+
+export interface OnboardingsBatch {
+  /** By lower-case onboarding id: the rows the batch touches, loaded or new. */
+  rows: Map<string, OnboardingRow>;
+  dirtyRows: Set<string>;
+  /** By token hash. */
+  links: Map<string, LinkRow>;
+  /** Token hashes per lower-case onboarding id, in no particular order. */
+  linksOf: Map<string, string[]>;
+  dirtyLinks: Set<string>;
+}
+
+export const onboardingKey = (id: string) => id.toLowerCase();
+
+/** A batch of the given loaded rows, with its link index. */
+export function onboardingsBatch(rows: OnboardingRow[], links: LinkRow[]): OnboardingsBatch {
+  const batch: OnboardingsBatch = {
+    rows: new Map(rows.map((row) => [onboardingKey(row.id), row])),
+    dirtyRows: new Set(),
+    links: new Map(links.map((row) => [row.token_hash, row])),
+    linksOf: new Map(),
+    dirtyLinks: new Set(),
+  };
+  for (const row of links) indexLink(batch, row);
+  return batch;
+}
+
+function indexLink(batch: OnboardingsBatch, row: LinkRow): void {
+  const key = onboardingKey(row.onboarding_id);
+  const list = batch.linksOf.get(key);
+  if (list) list.push(row.token_hash);
+  else batch.linksOf.set(key, [row.token_hash]);
+}
+
+function update(batch: OnboardingsBatch, id: string, changes: Partial<OnboardingRow>): void {
+  const key = onboardingKey(id);
+  const row = batch.rows.get(key);
+  if (!row) return;
+  Object.assign(row, changes);
+  batch.dirtyRows.add(key);
+}
+
+function deactivateLinks(batch: OnboardingsBatch, id: string, at: string): void {
+  for (const tokenHash of batch.linksOf.get(onboardingKey(id)) ?? []) {
+    const link = batch.links.get(tokenHash)!;
+    if (link.deactivated_at !== null) continue;
+    link.deactivated_at = at;
+    batch.dirtyLinks.add(tokenHash);
+  }
+}
+
+function insertLink(batch: OnboardingsBatch, row: LinkRow): void {
+  if (batch.links.has(row.token_hash)) return;
+  batch.links.set(row.token_hash, row);
+  indexLink(batch, row);
+  batch.dirtyLinks.add(row.token_hash);
+}
+
+export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent): OnboardingsBatch {
+  const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
+  const id = event.data.onboarding_id;
+  switch (event.type) {
+    case 'onboarding_created': {
+      const { data } = event;
+      const key = onboardingKey(id);
+      if (!batch.rows.has(key)) {
+        batch.rows.set(key, {
+          id,
+          team_id: data.team_id,
+          client_id: data.client_id,
+          template_id: data.template_id,
+          template_source: data.template_source,
+          template_name: data.template_snapshot.name,
+          template_snapshot: JSON.stringify(data.template_snapshot),
+          status: 'draft',
+          progress_pct: 0,
+          created_at: data.created_at,
+          due_date: data.due_date ?? null,
+          due_on: data.due_on ?? null,
+          due_timezone: data.due_timezone ?? null,
+          expires_at: data.expires_at ?? null,
+          assigned_to: null,
+          archived_at: null,
+          client_erased_at: null,
+          send_count: 0,
+          last_sent_at: null,
+          updated_at: data.created_at,
+          position: String(recorded.position),
+        });
+        batch.dirtyRows.add(key);
+      }
+      insertLink(batch, {
+        token_hash: data.token_hash,
+        onboarding_id: id,
+        team_id: data.team_id,
+        send_number: 0,
+        issued_at: data.created_at,
+        deactivated_at: null,
+      });
+      break;
+    }
+    case 'onboarding_updated': {
+      const { changes, updated_at } = event.data;
+      if ('due_date' in changes) {
+        update(batch, id, {
+          due_date: changes.due_date ?? null,
+          due_on: changes.due_on ?? null,
+          due_timezone: changes.due_timezone ?? null,
+        });
+      }
+      if (changes.assigned_to !== undefined) update(batch, id, { assigned_to: changes.assigned_to });
+      update(batch, id, { updated_at });
+      break;
+    }
+    case 'onboarding_marked_in_progress':
+      update(batch, id, { status: 'in_progress', updated_at: event.data.marked_at });
+      break;
+    case 'onboarding_cancelled':
+      update(batch, id, { status: 'cancelled', updated_at: event.data.cancelled_at });
+      deactivateLinks(batch, id, event.data.cancelled_at);
+      break;
+    case 'onboarding.sent': {
+      const { data } = event;
+      update(batch, id, {
+        status: data.status,
+        send_count: data.send_number,
+        last_sent_at: data.sent_at,
+        updated_at: data.sent_at,
+      });
+      deactivateLinks(batch, id, data.sent_at);
+      insertLink(batch, {
+        token_hash: data.token_hash,
+        onboarding_id: id,
+        team_id: data.team_id,
+        send_number: data.send_number,
+        issued_at: data.sent_at,
+        deactivated_at: null,
+      });
+      break;
+    }
+    case 'onboarding.started':
+      update(batch, id, { status: 'in_progress', updated_at: event.data.started_at });
+      break;
+    case 'response.submitted':
+      update(batch, id, { progress_pct: event.data.progress_pct, updated_at: event.data.submitted_at });
+      break;
+    case 'onboarding.completed':
+      update(batch, id, { status: 'completed', progress_pct: 100, updated_at: event.data.completed_at });
+      break;
+    case 'onboarding_expired':
+      update(batch, id, { status: 'expired', updated_at: event.data.expired_at });
+      break;
+    case 'onboarding_archived':
+      update(batch, id, { archived_at: event.data.archived_at, updated_at: event.data.archived_at });
+      break;
+    case 'onboarding_client_erased':
+      update(batch, id, { client_erased_at: event.data.erased_at, updated_at: event.data.erased_at });
+      deactivateLinks(batch, id, event.data.erased_at);
+      break;
+    case 'answer_saved':
+    case 'signature.signed':
+    case 'file.uploaded':
+    case 'payment.succeeded':
+    case 'onboarding.overdue':
+      break;
+    default: {
+      const _exhaustive: never = event;
+      break;
+    }
+  }
+  return batch;
+}

@@ -1,0 +1,273 @@
+import type { RecordedEvent } from '../shared/event-store/event-store.ts';
+import type { OnboardingEvent } from '../shared/domain/onboarding/onboarding-events.ts';
+import { isSealed } from '../shared/privacy/personal-data-vault.ts';
+
+/**
+ * The pure half of the responses read model (responses-projection.ts holds its SQL): a
+ * batch's rows of responses and response_onboardings evolve one event at a time. Sealed
+ * client-entered values arrive opened (`opened`, by event id): opening needs the key table,
+ * so the SQL half does it before the fold. Signatures of team members (countersignatures)
+ * are not responses. Rows hold timestamps, positions and jsonb as PostgreSQL text, so they
+ * round-trip exactly.
+ */
+
+const ONBOARDING_EVENTS = [
+  'onboarding_created',
+  'answer_saved',
+  'response.submitted',
+  'signature.signed',
+  'file.uploaded',
+  'onboarding_client_erased',
+] as const satisfies readonly OnboardingEvent['type'][];
+
+/**
+ * The one event of the clients feature this read model follows: an erased client's values
+ * are nulled in every onboarding of that client. It is read through `clientErasure` only.
+ */
+export const CLIENT_ERASED = 'client.erased';
+
+function clientErasure(event: RecordedEvent): { clientId: string; erasedAt: string } | undefined {
+  if (event.type !== CLIENT_ERASED) return undefined;
+  const data = event.data as { client_id: string; erased_at: string };
+  return { clientId: data.client_id, erasedAt: data.erased_at };
+}
+
+export const RESPONSES_HANDLED: readonly string[] = [...ONBOARDING_EVENTS, CLIENT_ERASED];
+
+export interface ResponseRow {
+  id: string;
+  onboarding_id: string;
+  team_id: string;
+  client_id: string;
+  step_id: string;
+  field_id: string;
+  kind: string;
+  /** jsonb as text */
+  value: string | null;
+  status: string;
+  rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  position: string;
+}
+
+export interface ResponseOnboardingRow {
+  onboarding_id: string;
+  team_id: string;
+  client_id: string;
+}
+
+export interface ResponsesBatch {
+  /** By lower-case onboarding id. */
+  onboardings: Map<string, ResponseOnboardingRow>;
+  dirtyOnboardings: Set<string>;
+  /** Responses per lower-case onboarding id, then per field id. */
+  rows: Map<string, Map<string, ResponseRow>>;
+  dirty: Set<ResponseRow>;
+  /** By event id: the opened texts of its sealed values (null: no longer readable). */
+  opened: Map<string, Array<string | null>>;
+}
+
+export const responseKey = (id: string) => id.toLowerCase();
+
+/** The values of an event that `sealedValuesOf` names, in the order the fold reads them. */
+export function sealedValuesOf(recorded: RecordedEvent): unknown[] {
+  const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
+  switch (event.type) {
+    case 'answer_saved':
+      return isSealed(event.data.value) ? [event.data.value] : [];
+    case 'signature.signed':
+      return event.data.signer_role === 'client' ? [event.data.signer_name, event.data.signer_email] : [];
+    case 'file.uploaded':
+      return [event.data.file_name];
+    default:
+      return [];
+  }
+}
+
+/** The onboarding an event of this read model belongs to (undefined for a client erasure). */
+export function onboardingOf(recorded: RecordedEvent): string | undefined {
+  if (clientErasure(recorded)) return undefined;
+  return (recorded.data as { onboarding_id: string }).onboarding_id;
+}
+
+/** The client an event of this read model erases, if any. */
+export const erasedClientOf = (recorded: RecordedEvent) => clientErasure(recorded)?.clientId;
+
+/** A batch of the given loaded rows. */
+export function responsesBatch(
+  onboardings: ResponseOnboardingRow[],
+  responses: ResponseRow[],
+  opened: Map<string, Array<string | null>>,
+): ResponsesBatch {
+  const batch: ResponsesBatch = {
+    onboardings: new Map(onboardings.map((row) => [responseKey(row.onboarding_id), row])),
+    dirtyOnboardings: new Set(),
+    rows: new Map(),
+    dirty: new Set(),
+    opened,
+  };
+  for (const row of responses) rowsOf(batch, row.onboarding_id).set(row.field_id, row);
+  return batch;
+}
+
+function rowsOf(batch: ResponsesBatch, onboardingId: string): Map<string, ResponseRow> {
+  const key = responseKey(onboardingId);
+  let fields = batch.rows.get(key);
+  if (!fields) batch.rows.set(key, (fields = new Map()));
+  return fields;
+}
+
+/** The opened texts of the event, or null when any of them can no longer be read. */
+function openedAll(batch: ResponsesBatch, recorded: RecordedEvent): string[] | null {
+  const values = batch.opened.get(recorded.id) ?? [];
+  return values.some((value) => value === null) ? null : (values as string[]);
+}
+
+/** Inserts the field's response, or replaces its value (a later answer makes it a draft again). */
+function upsert(
+  batch: ResponsesBatch,
+  recorded: RecordedEvent,
+  row: {
+    id: string;
+    onboarding_id: string;
+    step_id: string;
+    field_id: string;
+    kind: 'answer' | 'signature' | 'file';
+    value: unknown;
+    at: string;
+  },
+): void {
+  const onboarding = batch.onboardings.get(responseKey(row.onboarding_id));
+  if (!onboarding) return;
+  const value = row.value === null ? null : (JSON.stringify(row.value) ?? null);
+  const fields = rowsOf(batch, row.onboarding_id);
+  const existing = fields.get(row.field_id);
+  if (existing) {
+    Object.assign(existing, { kind: row.kind, value, status: 'draft', updated_at: row.at });
+    batch.dirty.add(existing);
+    return;
+  }
+  const created: ResponseRow = {
+    id: row.id,
+    onboarding_id: onboarding.onboarding_id,
+    team_id: onboarding.team_id,
+    client_id: onboarding.client_id,
+    step_id: row.step_id,
+    field_id: row.field_id,
+    kind: row.kind,
+    value,
+    status: 'draft',
+    rejection_reason: null,
+    created_at: row.at,
+    updated_at: row.at,
+    position: String(recorded.position),
+  };
+  fields.set(row.field_id, created);
+  batch.dirty.add(created);
+}
+
+function nullValues(batch: ResponsesBatch, rows: Iterable<ResponseRow>, at: string): void {
+  for (const row of rows) {
+    Object.assign(row, { value: null, updated_at: at });
+    batch.dirty.add(row);
+  }
+}
+
+export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): ResponsesBatch {
+  const erasure = clientErasure(recorded);
+  if (erasure) {
+    const clientId = responseKey(erasure.clientId);
+    for (const fields of batch.rows.values()) {
+      const ofClient = [...fields.values()].filter((row) => responseKey(row.client_id) === clientId);
+      nullValues(batch, ofClient, erasure.erasedAt);
+    }
+    return batch;
+  }
+  const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
+  switch (event.type) {
+    case 'onboarding_created': {
+      const key = responseKey(event.data.onboarding_id);
+      if (batch.onboardings.has(key)) break;
+      batch.onboardings.set(key, {
+        onboarding_id: event.data.onboarding_id,
+        team_id: event.data.team_id,
+        client_id: event.data.client_id,
+      });
+      batch.dirtyOnboardings.add(key);
+      break;
+    }
+    case 'answer_saved': {
+      const { data } = event;
+      let value: unknown = data.value;
+      if (isSealed(data.value)) {
+        const text = batch.opened.get(recorded.id)?.[0];
+        value = text === null || text === undefined ? null : (JSON.parse(text) as unknown);
+      }
+      upsert(batch, recorded, {
+        id: data.response_id,
+        onboarding_id: data.onboarding_id,
+        step_id: data.step_id,
+        field_id: data.field_id,
+        kind: 'answer',
+        value,
+        at: data.saved_at,
+      });
+      break;
+    }
+    case 'signature.signed': {
+      const { data } = event;
+      if (data.signer_role !== 'client') break;
+      const texts = openedAll(batch, recorded);
+      upsert(batch, recorded, {
+        id: data.signature_id,
+        onboarding_id: data.onboarding_id,
+        step_id: data.step_id,
+        field_id: data.field_id,
+        kind: 'signature',
+        value: texts && {
+          signature_id: data.signature_id,
+          signer_name: texts[0],
+          signer_email: texts[1],
+          signed_at: data.signed_at,
+        },
+        at: data.signed_at,
+      });
+      break;
+    }
+    case 'file.uploaded': {
+      const { data } = event;
+      const texts = openedAll(batch, recorded);
+      upsert(batch, recorded, {
+        id: data.file_id,
+        onboarding_id: data.onboarding_id,
+        step_id: data.step_id,
+        field_id: data.field_id,
+        kind: 'file',
+        value: texts && {
+          file_id: data.file_id,
+          file_name: texts[0],
+          content_type: data.content_type,
+          size_bytes: data.size_bytes,
+        },
+        at: data.uploaded_at,
+      });
+      break;
+    }
+    case 'response.submitted': {
+      const fields = rowsOf(batch, event.data.onboarding_id);
+      for (const row of fields.values()) {
+        if (row.step_id !== event.data.step_id) continue;
+        Object.assign(row, { status: 'submitted', updated_at: event.data.submitted_at });
+        batch.dirty.add(row);
+      }
+      break;
+    }
+    case 'onboarding_client_erased':
+      nullValues(batch, rowsOf(batch, event.data.onboarding_id).values(), event.data.erased_at);
+      break;
+    default:
+      break;
+  }
+  return batch;
+}

@@ -1,0 +1,86 @@
+import type { RecordedEvent } from '../shared/event-store/event-store.ts';
+import type { TemplateContent, TemplateEvent } from '../shared/domain/template/template-events.ts';
+
+/**
+ * The pure half of the templates read model (template-projection.ts holds its SQL): each
+ * event becomes the row change it makes, in log order. jsonb columns travel as JSON text.
+ */
+
+export const TEMPLATE_EVENT_TYPES = ['template.created', 'template.deleted'] as const;
+
+/** JSON value for a jsonb column; JSON null becomes SQL null. */
+const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+
+export function templateSnapshot(content: TemplateContent): TemplateContent {
+  const { name, description, vertical, settings, translations, steps } = content;
+  return { name, description, vertical, settings, translations, steps };
+}
+
+/** Column values in the order of the insert statements of template-projection.ts. */
+export type TemplateChange =
+  | { kind: 'created'; template: unknown[]; steps: Array<{ values: unknown[]; fields: unknown[][] }> }
+  | { kind: 'deleted'; id: string; deleted_at: string };
+
+export function foldTemplate(changes: TemplateChange[], recorded: RecordedEvent): TemplateChange[] {
+  const event = { type: recorded.type, data: recorded.data } as TemplateEvent;
+  switch (event.type) {
+    case 'template.created': {
+      const data = event.data;
+      const steps: Array<{ values: unknown[]; fields: unknown[][] }> = [];
+      for (const [stepPosition, step] of data.steps.entries()) {
+        const fields: unknown[][] = [];
+        steps.push({
+          values: [
+            step.id,
+            data.template_id,
+            stepPosition,
+            step.title,
+            step.sort_order,
+            step.is_optional,
+            jsonb(step.conditional_rules),
+            jsonb(step.translations),
+          ],
+          fields,
+        });
+        for (const [fieldPosition, field] of step.fields.entries()) {
+          fields.push([
+            field.id,
+            data.template_id,
+            step.id,
+            fieldPosition,
+            field.type,
+            field.label,
+            field.sort_order,
+            field.is_required,
+            JSON.stringify(field.config),
+            jsonb(field.conditional_rules),
+            jsonb(field.translations),
+          ]);
+        }
+      }
+      changes.push({
+        kind: 'created',
+        template: [
+          data.template_id,
+          data.team_id,
+          data.gallery,
+          data.name,
+          data.description,
+          data.vertical,
+          JSON.stringify(data.settings),
+          jsonb(data.translations),
+          JSON.stringify(templateSnapshot(data)),
+          data.created_at,
+        ],
+        steps,
+      });
+      break;
+    }
+    case 'template.deleted':
+      changes.push({ kind: 'deleted', id: event.data.template_id, deleted_at: event.data.deleted_at });
+      break;
+    default:
+      break;
+  }
+  return changes;
+}
