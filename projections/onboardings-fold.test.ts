@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { recorded } from './fold-test-events.ts';
+import { foldOnboarding, onboardingsBatch, ONBOARDINGS_HANDLED } from './onboardings-fold.ts';
+
+const ID = 'A1B2C3D4-0000-4000-8000-000000000001';
+const created = recorded(
+  'onboarding_created',
+  {
+    onboarding_id: ID,
+    team_id: 'team-1',
+    client_id: 'client-1',
+    template_id: 'template-1',
+    template_source: 'team',
+    template_snapshot: { name: 'Welcome', steps: [] },
+    token_hash: 'hash-0',
+    created_at: '2026-01-01T00:00:00Z',
+  },
+  10n,
+);
+const sent = recorded(
+  'onboarding.sent',
+  {
+    onboarding_id: ID,
+    team_id: 'team-1',
+    status: 'sent',
+    send_number: 1,
+    token_hash: 'hash-1',
+    sent_at: '2026-01-02T00:00:00Z',
+  },
+  20n,
+);
+
+describe('onboardings fold', () => {
+  it('creates the onboarding as a draft with its first link', () => {
+    const batch = foldOnboarding(onboardingsBatch([], []), created);
+    expect(batch.rows.get(ID.toLowerCase())).toMatchObject({
+      status: 'draft',
+      template_name: 'Welcome',
+      position: '10',
+    });
+    expect(batch.links.get('hash-0')).toMatchObject({ send_number: 0, deactivated_at: null });
+  });
+
+  it('a send deactivates the earlier links and issues a new one', () => {
+    const batch = [created, sent].reduce(foldOnboarding, onboardingsBatch([], []));
+    expect(batch.rows.get(ID.toLowerCase())).toMatchObject({ status: 'sent', send_count: 1 });
+    expect(batch.links.get('hash-0')?.deactivated_at).toBe('2026-01-02T00:00:00Z');
+    expect(batch.links.get('hash-1')?.deactivated_at).toBeNull();
+    expect([...batch.dirtyLinks].sort()).toEqual(['hash-0', 'hash-1']);
+  });
+
+  it('changes nothing for an onboarding it has no row for', () => {
+    const batch = foldOnboarding(onboardingsBatch([], []), sent);
+    expect(batch.dirtyRows.size).toBe(0);
+  });
+
+  it('does not ask for events that change none of its rows', () => {
+    expect(ONBOARDINGS_HANDLED).toContain('onboarding_created');
+    expect(ONBOARDINGS_HANDLED).not.toContain('answer_saved');
+  });
+});
