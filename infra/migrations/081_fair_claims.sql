@@ -1,4 +1,4 @@
--- Fair claiming of outbound work (services/hooks/fair-claims.ts): hook deliveries and Send
+-- Fair claiming of outbound work (shared/work-queue/claim-strategies.ts): hook deliveries and Send
 -- webhook runs are claimed round-robin by team and endpoint, with a cap on the requests in
 -- flight per endpoint, so one team's slow or dead endpoint delays only its own work.
 --

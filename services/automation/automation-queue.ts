@@ -2,9 +2,18 @@ import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
 import type { AutomationAction } from '../../shared/domain/automation-rule/automation-rule-events.ts';
 import { MAX_ATTEMPTS, nextAttemptAt } from '../../shared/domain/automation-rule/run-policy.ts';
 import { hasAutomations, isPlan } from '../../shared/domain/team/plans.ts';
+import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
+import { workInLanes } from '../../shared/work-queue/lanes.ts';
+import {
+  claimDue,
+  complete,
+  defineWorkQueue,
+  endAttempt,
+  nextStep,
+  type NextStep,
+  type RetryPolicy,
+} from '../../shared/work-queue/work-queue.ts';
 import type { ServiceContext } from '../context.ts';
-import { fairClaimSql } from '../hooks/fair-claims.ts';
-import { dispatchFairly } from '../hooks/fair-dispatch.ts';
 import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
 import type { DuePass } from '../work/due-pass.ts';
 import { notifyMember, sendEmail, sendWebhook } from './actions.ts';
@@ -21,7 +30,8 @@ import { createOnboardingAction } from './create-onboarding-action.ts';
  * 2. the action runs from the copy taken when the event occurred;
  * 3. the verdict moves the run (queued -> succeeded | failed+retrying | failed+stopped;
  *    failed+retrying -> succeeded | failed+retrying | failed+stopped; at most 10 attempts,
- *    the wait roughly doubling, shared/domain/automation-rule/run-policy.ts) and writes the
+ *    the wait roughly doubling: the retry policy is shared/domain/automation-rule/run-policy.ts,
+ *    applied by the work queue's nextStep, shared/work-queue/work-queue.ts) and writes the
  *    rule's latest-run line, in the same transaction as the action's own writes (the
  *    email queued, the onboarding sent).
  *
@@ -54,17 +64,36 @@ export const AUTOMATION_LANES = 8;
 export const WEBHOOK_ENDPOINT_LANES = 4;
 const PASS_BUDGET_MS = 5_000;
 const POLL_MS = 500;
-const LEASE = "interval '5 minutes'";
 
-const CLAIM_DUE_RUNS = fairClaimSql({
+/** Run rules 6 and 8 (shared/domain/automation-rule/run-policy.ts). */
+const runRetries: RetryPolicy = { maxAttempts: MAX_ATTEMPTS, nextAttemptAt };
+
+/** The queue of action runs (shared/work-queue/work-queue.ts). */
+const runs = defineWorkQueue({
   table: 'automation_runs',
-  endpoint: 'endpoint_host',
-  queuedAt: 'queued_at',
   due: "$row.state in ('queued', 'failed') and $row.next_attempt_at <= $1",
-  lease: LEASE,
+  lease: '5 minutes',
+  claim: fairByTeamAndEndpoint({
+    endpoint: 'endpoint_host',
+    queuedAt: 'queued_at',
+    perEndpoint: WEBHOOK_ENDPOINT_LANES,
+  }),
   returning: `id, rule_id, team_id, rule_name, trigger, event_id, onboarding_id, action, request_body,
               attempts, created_onboarding_id`,
+  states: {
+    done: { state: 'succeeded', failure: null },
+    retrying: { state: 'failed', failure: 'retrying' },
+    failed: { state: 'failed', failure: 'stopped' },
+  },
+  retries: runRetries,
 });
+
+/** The run's line in automation_rule_latest_runs. */
+const OUTCOME: Record<NextStep['state'], string> = {
+  done: 'succeeded',
+  retrying: 'retrying',
+  failed: 'stopped',
+};
 
 export interface AutomationPassOptions {
   /** Stops claiming (the runs in flight are finished and recorded). */
@@ -74,7 +103,7 @@ export interface AutomationPassOptions {
 
 /**
  * Works the runs due (by `now`, or by the service clock at each claim), fairly across teams
- * and webhook endpoints (services/hooks/fair-claims.ts), for at most a pass budget;
+ * and webhook endpoints, for at most a pass budget;
  * resolves to the number of runs worked (skipped included).
  */
 export function runDueAutomationActions(
@@ -91,15 +120,8 @@ export function runDueAutomationActions(
       creates = creates.catch(() => undefined).then(() => workRun(context, run));
       return creates;
     };
-    return dispatchFairly<QueuedRun>({
-      claim: async (slots) =>
-        (
-          await context.pool.query<QueuedRun>(CLAIM_DUE_RUNS, [
-            now ?? context.clock.now(),
-            slots,
-            WEBHOOK_ENDPOINT_LANES,
-          ])
-        ).rows,
+    return workInLanes<QueuedRun>({
+      claim: (slots) => claimDue<QueuedRun>(context.pool, runs, now ?? context.clock.now(), slots),
       work,
       lanes: AUTOMATION_LANES,
       pollMs: POLL_MS,
@@ -158,13 +180,9 @@ async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
 }
 
 async function skipRun(context: ServiceContext, run: QueuedRun, at: Date): Promise<void> {
-  await context.pool.query(
-    `update automation_runs
-     set state = 'skipped', failure = null, next_attempt_at = null, leased_until = null,
-         finished_at = $2, updated_at = $2, request_body = null
-     where id = $1`,
-    [run.id, at],
-  );
+  await complete(context.pool, runs, run.id, {
+    columns: { state: 'skipped', finished_at: at, updated_at: at, request_body: null },
+  });
 }
 
 async function finishRun(
@@ -174,34 +192,25 @@ async function finishRun(
   attemptAt: Date,
 ): Promise<void> {
   const attempts = run.attempts + 1;
-  let state: 'succeeded' | 'failed';
-  let failure: 'retrying' | 'stopped' | null = null;
-  let next: Date | null = null;
-  if (verdict.kind === 'succeeded') state = 'succeeded';
-  else if (verdict.kind === 'stop' || attempts >= MAX_ATTEMPTS) {
-    state = 'failed';
-    failure = 'stopped';
-  } else {
-    state = 'failed';
-    failure = 'retrying';
-    next = nextAttemptAt(attemptAt, attempts, verdict.retryAfterSeconds);
-  }
+  const step = nextStep(runRetries, verdict, attempts, attemptAt);
   const reason = verdict.kind === 'succeeded' ? null : verdict.reason;
-  await tx.query(
-    `update automation_runs
-     set state = $2, failure = $3, attempts = $4, next_attempt_at = $5, last_status_code = $6,
-         last_error = $7, leased_until = null, updated_at = $8,
-         finished_at = case when $5::timestamptz is null then $8::timestamptz else null end,
-         -- The body holds the client's name and email: kept only while a retry may need it.
-         request_body = case when $5::timestamptz is null then null else request_body end
-     where id = $1`,
-    [run.id, state, failure, attempts, next, verdict.status, reason, attemptAt],
-  );
+  const retrying = step.state === 'retrying';
+  await endAttempt(tx, runs, run.id, step, {
+    attempts,
+    columns: {
+      last_status_code: verdict.status,
+      last_error: reason,
+      updated_at: attemptAt,
+      finished_at: retrying ? null : attemptAt,
+      // The body holds the client's name and email: kept only while a retry may need it.
+      ...(retrying ? {} : { request_body: null }),
+    },
+  });
   await tx.query(
     `insert into automation_rule_latest_runs (rule_id, team_id, run_id, outcome, reason, ran_at)
      values ($1, $2, $3, $4, $5, $6)
      on conflict (rule_id) do update
        set run_id = excluded.run_id, outcome = excluded.outcome, reason = excluded.reason, ran_at = excluded.ran_at`,
-    [run.rule_id, run.team_id, run.id, failure ?? 'succeeded', reason, attemptAt],
+    [run.rule_id, run.team_id, run.id, OUTCOME[step.state], reason, attemptAt],
   );
 }

@@ -7,7 +7,7 @@ import { automationQueuePass } from './automation-queue.ts';
 import { automationRulesConsumer } from './automation-consumer.ts';
 
 /**
- * What issue 6's outbound side adds to a running service (services/runtime.ts):
+ * What the outbound side adds to a running service (services/runtime.ts):
  *
  * - consumers on the subscription port: `hook-deliveries` (queues a delivery per
  *   subscription) and `automation-rules` (keeps the rules, queues action runs);

@@ -2,13 +2,20 @@ import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
 import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
+import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
+import { workInLanes } from '../../shared/work-queue/lanes.ts';
+import {
+  claimDue,
+  defineWorkQueue,
+  endAttempt,
+  nextStep,
+  type RetryPolicy,
+} from '../../shared/work-queue/work-queue.ts';
 import type { ServiceContext } from '../context.ts';
 import type { DuePass } from '../work/due-pass.ts';
 import { onboardingAt } from './event-moment.ts';
 import { hookBody, webhookId } from './hook-payload.ts';
 import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
-import { dispatchFairly } from './fair-dispatch.ts';
-import { fairClaimSql } from './fair-claims.ts';
 import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
 
 /**
@@ -23,8 +30,9 @@ import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdic
  *   POST /admin/v1/work/drain) sends the deliveries due by the service clock through
  *   shared/net/safe-http.ts and records each attempt in hook_delivery_attempts.
  * - Fairness: deliveries are claimed round-robin by team and endpoint (a team's target
- *   host) with at most HOOK_ENDPOINT_LANES in flight per endpoint (./fair-claims.ts), and
- *   worked in lanes that claim again as soon as one is free (./fair-dispatch.ts); an
+ *   host) with at most HOOK_ENDPOINT_LANES in flight per endpoint, and worked in lanes
+ *   that claim again as soon as one is free (shared/work-queue/: the claim strategy
+ *   fairByTeamAndEndpoint and workInLanes); an
  *   endpoint that gives no answer rests between rounds of probes (./endpoint-rest.ts). One
  *   team's dead endpoint delays only its own deliveries.
  *
@@ -45,7 +53,6 @@ export const HOOK_RETRY_WAITS_SECONDS = [
   10 * 3600,
 ] as const;
 export const MAX_HOOK_ATTEMPTS = HOOK_RETRY_WAITS_SECONDS.length + 1;
-const LEASE = "interval '2 minutes'";
 
 export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
   return {
@@ -104,16 +111,24 @@ export const HOOK_PASS_BUDGET_MS = 5_000;
 /** While requests are in flight, how often a pass looks for deliveries that fell due meanwhile. */
 export const HOOK_POLL_MS = 500;
 
-const CLAIM_DUE_DELIVERIES = fairClaimSql({
+const hookRetries: RetryPolicy = { maxAttempts: MAX_HOOK_ATTEMPTS, nextAttemptAt: nextHookAttemptAt };
+
+/** The queue of deliveries (shared/work-queue/work-queue.ts). */
+const deliveries = defineWorkQueue({
   table: 'hook_deliveries',
-  endpoint: 'target_host',
-  queuedAt: 'created_at',
   due: "$row.state in ('pending', 'retrying') and $row.next_attempt_at <= $1",
-  claimable: `not exists (
-    select 1 from hook_endpoint_backoffs b
-    where b.team_id = $row.team_id and b.target_host = $row.target_host and b.resting_until > $1)`,
-  lease: LEASE,
+  lease: '2 minutes',
+  claim: fairByTeamAndEndpoint({
+    endpoint: 'target_host',
+    queuedAt: 'created_at',
+    perEndpoint: HOOK_ENDPOINT_LANES,
+    claimable: `not exists (
+      select 1 from hook_endpoint_backoffs b
+      where b.team_id = $row.team_id and b.target_host = $row.target_host and b.resting_until > $1)`,
+  }),
   returning: 'id, team_id, target_host, target_url, body, attempts',
+  states: { done: { state: 'delivered' }, retrying: { state: 'retrying' }, failed: { state: 'failed' } },
+  retries: hookRetries,
 });
 
 export interface DeliveryPassOptions {
@@ -124,8 +139,8 @@ export interface DeliveryPassOptions {
 
 /**
  * Sends the deliveries due (by `now`, or by the service clock at each claim, so one that
- * falls due during the pass is taken too), fairly across teams and endpoints
- * (./fair-claims.ts), for at most a pass budget; resolves to the number of attempts made.
+ * falls due during the pass is taken too), fairly across teams and endpoints, for at most
+ * a pass budget; resolves to the number of attempts made.
  */
 export function deliverDueHooks(
   context: ServiceContext,
@@ -133,15 +148,8 @@ export function deliverDueHooks(
   options: DeliveryPassOptions = {},
 ): Promise<number> {
   return oneAtATime(context, 'hook-deliveries', () =>
-    dispatchFairly<DueDelivery>({
-      claim: async (slots) =>
-        (
-          await context.pool.query<DueDelivery>(CLAIM_DUE_DELIVERIES, [
-            now ?? context.clock.now(),
-            slots,
-            HOOK_ENDPOINT_LANES,
-          ])
-        ).rows,
+    workInLanes<DueDelivery>({
+      claim: (slots) => claimDue<DueDelivery>(context.pool, deliveries, now ?? context.clock.now(), slots),
       work: (delivery) => attempt(context, delivery),
       lanes: HOOK_LANES,
       pollMs: HOOK_POLL_MS,
@@ -211,21 +219,16 @@ async function record(
      values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
     [delivery.id, attempts, attemptAt, verdict.status, error, durationMs],
   );
-  let state: 'delivered' | 'retrying' | 'failed';
-  let next: Date | null = null;
-  if (verdict.kind === 'succeeded') state = 'delivered';
-  else if (verdict.kind === 'stop' || attempts >= MAX_HOOK_ATTEMPTS) state = 'failed';
-  else {
-    state = 'retrying';
-    next = nextHookAttemptAt(attemptAt, attempts, verdict.retryAfterSeconds);
-  }
-  await tx.query(
-    `update hook_deliveries
-     set state = $2, attempts = $3, next_attempt_at = $4, last_status_code = $5, last_error = $6,
-         leased_until = null, updated_at = $7, delivered_at = case when $2 = 'delivered' then $7::timestamptz else null end
-     where id = $1`,
-    [delivery.id, state, attempts, next, verdict.status, error, attemptAt],
-  );
+  const step = nextStep(hookRetries, verdict, attempts, attemptAt);
+  await endAttempt(tx, deliveries, delivery.id, step, {
+    attempts,
+    columns: {
+      last_status_code: verdict.status,
+      last_error: error,
+      updated_at: attemptAt,
+      delivered_at: step.state === 'done' ? attemptAt : null,
+    },
+  });
 }
 
 /** The next attempt after the `attempts`-th failed at `attemptAt`: the schedule's wait, or a longer Retry-After (≤ 1 h). */

@@ -1,4 +1,15 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
+import { workInLanes } from '../../shared/work-queue/lanes.ts';
+import {
+  claimDue,
+  complete,
+  defineWorkQueue,
+  endAttempt,
+  nextStep,
+  release,
+  type RetryPolicy,
+} from '../../shared/work-queue/work-queue.ts';
 import type { ServiceContext } from '../context.ts';
 import { oneAtATime } from '../hooks/outbound.ts';
 import type { DuePass } from '../work/due-pass.ts';
@@ -18,13 +29,30 @@ import type { DuePass } from '../work/due-pass.ts';
  *   stays `queued` with `next_attempt_at` (service clock) 1 minute later, doubling:
  *   1, 2, 4, 8, 16, 32, 64 minutes. `attempts` and `last_error` tell the story.
  * - `sendQueuedMail` is a due pass (the scheduler loop every few seconds, and
- *   POST /admin/v1/work/drain). A mailer holds a row with a lease (database clock) while it
- *   talks to the server; a row whose mailer died is sent again when the lease ends.
+ *   POST /admin/v1/work/drain) over the work queue of shared/work-queue/: it claims a
+ *   batch, oldest first, and sends one message at a time. A mailer holds a row with a
+ *   lease (database clock) while it talks to the server; a row whose mailer died is sent
+ *   again when the lease ends; on stop, the claimed rows not tried are released.
  */
 
 export const MAX_MAIL_ATTEMPTS = 8;
 const BATCH = 20;
-const LEASE = "interval '2 minutes'";
+
+const mailRetries: RetryPolicy = {
+  maxAttempts: MAX_MAIL_ATTEMPTS,
+  nextAttemptAt: (attemptAt, attempts) => new Date(attemptAt.getTime() + 60_000 * 2 ** (attempts - 1)),
+};
+
+/** The outbox as a work queue (shared/work-queue/work-queue.ts). */
+const outbox = defineWorkQueue({
+  table: 'mail_outbox',
+  due: "$row.status = 'queued' and ($row.next_attempt_at is null or $row.next_attempt_at <= $1)",
+  lease: '2 minutes',
+  claim: oldestFirst('$row.created_at, $row.seq'),
+  returning: 'id, kind, "to", from_name, subject, text, attempts',
+  states: { done: { status: 'sent' }, retrying: { status: 'queued' }, failed: { status: 'failed' } },
+  retries: mailRetries,
+});
 
 interface OutboxRow {
   id: string;
@@ -70,35 +98,28 @@ export function sendQueuedMail(
 ): Promise<number> {
   const smtpUrl = context.settings.SMTP_URL;
   if (!smtpUrl) return Promise.resolve(0);
-  return oneAtATime(context, 'mailer', async () => {
+  return oneAtATime(context, 'mailer', () => {
     const transport = transportFor(context, smtpUrl);
     const domain = mailDomain(context.settings.PUBLIC_URL);
-    let attempted = 0;
-    while (!signal?.aborted) {
-      const { rows } = await context.pool.query<OutboxRow>(
-        `update mail_outbox set leased_until = now() + ${LEASE}
-         where id in (
-           select id from mail_outbox
-           where status = 'queued' and (next_attempt_at is null or next_attempt_at <= $1)
-             and (leased_until is null or leased_until < now())
-           order by created_at, seq
-           limit $2
-           for update skip locked)
-         returning id, kind, "to", from_name, subject, text, attempts`,
-        [now, BATCH],
-      );
-      if (rows.length === 0) return attempted;
-      for (const [index, row] of rows.entries()) {
-        if (signal?.aborted) {
-          // Stopping: the rows not tried are released for the next pass.
-          await releaseLeases(context, rows.slice(index));
-          return attempted;
-        }
-        await sendOne(context, transport, domain, row);
-        attempted++;
-      }
-    }
-    return attempted;
+    return workInLanes<OutboxRow>({
+      claim: (slots) => claimDue<OutboxRow>(context.pool, outbox, now, slots),
+      work: (row) =>
+        sendOne(context, transport, domain, row).catch((error: unknown) =>
+          context.logger.error({ err: error, mailId: row.id }, 'could not record a mail attempt'),
+        ),
+      // Stopping: the rows not tried are released for the next pass.
+      release: (rows) =>
+        release(
+          context.pool,
+          outbox,
+          rows.map((row) => row.id),
+        ),
+      lanes: 1,
+      batch: BATCH,
+      pollMs: 0,
+      budgetMs: Infinity,
+      signal,
+    });
   });
 }
 
@@ -106,12 +127,6 @@ export const mailerPass: DuePass = {
   name: 'mailer',
   runDue: (context, signal) => sendQueuedMail(context, undefined, signal),
 };
-
-async function releaseLeases(context: ServiceContext, rows: OutboxRow[]): Promise<void> {
-  await context.pool.query('update mail_outbox set leased_until = null where id = any($1::uuid[])', [
-    rows.map((row) => row.id),
-  ]);
-}
 
 async function sendOne(context: ServiceContext, transport: Transporter, domain: string, row: OutboxRow) {
   const attemptAt = context.clock.now();
@@ -125,12 +140,10 @@ async function sendOne(context: ServiceContext, transport: Transporter, domain: 
       messageId: `<${row.id}@${domain}>`,
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
-    await context.pool.query(
-      `update mail_outbox set status = 'sent', attempts = $2, sent_at = $3, last_error = null,
-              next_attempt_at = null, leased_until = null
-       where id = $1`,
-      [row.id, attempts, attemptAt],
-    );
+    await complete(context.pool, outbox, row.id, {
+      attempts,
+      columns: { sent_at: attemptAt, last_error: null },
+    });
   } catch (error) {
     const { responseCode, code, message } = error as {
       responseCode?: number;
@@ -138,19 +151,15 @@ async function sendOne(context: ServiceContext, transport: Transporter, domain: 
       message?: string;
     };
     const permanent = typeof responseCode === 'number' && responseCode >= 500;
-    const failed = permanent || attempts >= MAX_MAIL_ATTEMPTS;
+    const step = nextStep(mailRetries, permanent ? { kind: 'stop' } : { kind: 'retry' }, attempts, attemptAt);
     const text = (responseCode ? `SMTP ${responseCode}: ` : code ? `${code}: ` : '') + (message ?? 'error');
-    context.logger.warn({ mailId: row.id, kind: row.kind, attempts, failed, error: text }, 'mail not sent');
-    await context.pool.query(
-      `update mail_outbox set status = $2, attempts = $3, last_error = $4, next_attempt_at = $5, leased_until = null
-       where id = $1`,
-      [
-        row.id,
-        failed ? 'failed' : 'queued',
-        attempts,
-        text.slice(0, 1000),
-        failed ? null : new Date(attemptAt.getTime() + 60_000 * 2 ** (attempts - 1)),
-      ],
+    context.logger.warn(
+      { mailId: row.id, kind: row.kind, attempts, failed: step.state === 'failed', error: text },
+      'mail not sent',
     );
+    await endAttempt(context.pool, outbox, row.id, step, {
+      attempts,
+      columns: { last_error: text.slice(0, 1000) },
+    });
   }
 }

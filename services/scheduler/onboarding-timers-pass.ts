@@ -10,6 +10,8 @@ import {
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { onboardingEmailFacts } from '../../shared/domain/onboarding/client-email.ts';
 import type { TimerKind } from '../../shared/domain/onboarding/onboarding-timers.ts';
+import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
+import { claimDue, complete, defineWorkQueue } from '../../shared/work-queue/work-queue.ts';
 import type { ServiceContext } from '../context.ts';
 import { activeTokenHash, clearTokenFromInvites } from '../work/client-link.ts';
 import type { DuePass } from '../work/due-pass.ts';
@@ -30,7 +32,8 @@ import { reminderEmail } from './reminder-email.ts';
  * Each timer runs in its own transaction together with its effects (the command's events
  * with the PostgreSQL event store, the email) and its status moving to fired (or
  * cancelled). Two passes that race (two processes, the loop and a drain) never fire a
- * timer twice: a pass claims its row with `for update skip locked`, and takes a
+ * timer twice: a pass claims its row with `for update skip locked` inside that
+ * transaction (a work queue without a lease, shared/work-queue/work-queue.ts), and takes a
  * transaction advisory lock per onboarding without waiting (a timer of an onboarding
  * another pass is working on is left for later), so their timer updates never deadlock.
  * With EventStoreDB a crash between the append and the commit can fire a timer again;
@@ -47,6 +50,20 @@ interface ClaimedTimer {
 }
 
 type Fired = { status: 'fired' | 'cancelled'; position?: bigint };
+
+/**
+ * The timers as a work queue without a lease or attempts: the claim holds the row in the
+ * timer's transaction, and a failure rolls it back (the timer stays scheduled). $3: the
+ * onboardings this pass leaves alone.
+ */
+const timers = defineWorkQueue({
+  table: 'onboarding_timers',
+  due: "$row.status = 'scheduled' and $row.due_at <= $1 and not ($row.onboarding_id = any($3::uuid[]))",
+  lease: null,
+  claim: oldestFirst('$row.due_at, $row.id'),
+  returning: 'id, onboarding_id, team_id, kind, key, due_at',
+  states: { done: { status: 'fired' } },
+});
 
 /** Most timers worked in one pass (the next pass goes on). */
 const PASS_LIMIT = 500;
@@ -91,15 +108,7 @@ async function workNextTimer(context: ServiceContext, dueBy: Date, skipped: stri
   let claimed: ClaimedTimer | undefined;
   try {
     return await inCommandTransaction(context, async (tx) => {
-      const { rows } = await tx.query<ClaimedTimer>(
-        `select id, onboarding_id, team_id, kind, key, due_at from onboarding_timers
-         where status = 'scheduled' and due_at <= $1 and not (onboarding_id = any($2::uuid[]))
-         order by due_at, id
-         limit 1
-         for update skip locked`,
-        [dueBy, skipped],
-      );
-      const timer = rows[0];
+      const [timer] = await claimDue<ClaimedTimer>(tx, timers, dueBy, 1, [skipped]);
       claimed = timer;
       if (!timer) return undefined;
       const locked = await tx.query<{ ok: boolean }>(
@@ -110,11 +119,7 @@ async function workNextTimer(context: ServiceContext, dueBy: Date, skipped: stri
       const now = context.clock.now();
       const outcome = await fire(context, tx, timer, now);
       // By id, whatever the command's timer sync did to the row meanwhile.
-      await tx.query('update onboarding_timers set status = $2, updated_at = $3 where id = $1', [
-        timer.id,
-        outcome.status,
-        now,
-      ]);
+      await complete(tx, timers, timer.id, { columns: { status: outcome.status, updated_at: now } });
       return { busy: undefined, ...outcome };
     });
   } catch (error) {

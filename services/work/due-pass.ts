@@ -5,7 +5,9 @@ import type { ServiceContext } from '../context.ts';
  * (services/scheduler), hook deliveries, the automation queue, mail. Each pass runs what is
  * due now and says how much it did; the scheduler loop runs every pass every few seconds and
  * POST /admin/v1/work/drain runs them until nothing is left. A pass must be safe to run
- * twice at once (in two processes): claim rows with `for update skip locked`.
+ * twice at once (in two processes): it claims its rows through the work queue
+ * (shared/work-queue/work-queue.ts: `for update skip locked`, a lease or the claiming
+ * transaction holding each row).
  */
 export interface DuePass {
   readonly name: string;

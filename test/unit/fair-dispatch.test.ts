@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispatchFairly } from '../../services/hooks/fair-dispatch.ts';
+import { workInLanes } from '../../shared/work-queue/lanes.ts';
 
 /*
  * The lanes of a delivery pass: a slow item holds one lane, not the pass; work that falls
@@ -9,13 +9,13 @@ import { dispatchFairly } from '../../services/hooks/fair-dispatch.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('dispatchFairly', () => {
+describe('workInLanes', () => {
   it('claims into free lanes while a slow item is in flight, and picks up work that falls due meanwhile', async () => {
     const queue = ['slow', 'a', 'b'];
     const finished: string[] = [];
     const claimedSlots: number[] = [];
     setTimeout(() => queue.push('late'), 100);
-    const worked = await dispatchFairly<string>({
+    const worked = await workInLanes<string>({
       claim: async (slots) => {
         claimedSlots.push(slots);
         return queue.splice(0, Math.min(slots, 2));
@@ -37,7 +37,7 @@ describe('dispatchFairly', () => {
     const stop = new AbortController();
     let claims = 0;
     const finished: number[] = [];
-    const worked = await dispatchFairly<number>({
+    const worked = await workInLanes<number>({
       claim: async () => {
         claims++;
         if (claims === 1) setTimeout(() => stop.abort(), 50);
@@ -60,7 +60,7 @@ describe('dispatchFairly', () => {
   it('stops claiming once the budget is spent', async () => {
     let claims = 0;
     const started = Date.now();
-    await dispatchFairly<number>({
+    await workInLanes<number>({
       claim: async () => [++claims],
       work: async () => {
         await sleep(30);
