@@ -1,5 +1,6 @@
 import { DomainError } from '../../shared/domain/decider.ts';
 import { ApiError, codedError } from '../../shared/http/api-error.ts';
+import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
 
 /**
  * HTTP status of every DomainError code of the onboarding aggregate and its commands
@@ -39,20 +40,32 @@ const WITH_DETAILS = new Set([
   'invalid_body',
 ]);
 
-/** The spec's error body for a refused onboarding command. */
+/** The onboarding feature's table: the spec's error body of a refused onboarding command. */
+export const onboardingErrors = registerDomainErrors('onboardings', {
+  statuses: ONBOARDING_ERROR_STATUS,
+  special: (error) =>
+    error.code === 'requires_force'
+      ? // Exactly `error`, `code`, `requires_force`, `retryable` (client-onboarding-api.md, Errors).
+        new ApiError(409, error.message, {
+          code: 'requires_force',
+          shape: 'code_only',
+          extra: { requires_force: true, retryable: false },
+        })
+      : undefined,
+  form: (error, status) =>
+    codedError(
+      status,
+      error.code,
+      error.message,
+      WITH_DETAILS.has(error.code) && error.details ? { details: error.details } : undefined,
+    ),
+});
+
+/** The spec's error body for a refused onboarding command; a code outside the table is thrown as is. */
 export function onboardingApiError(error: DomainError): ApiError {
-  const status = ONBOARDING_ERROR_STATUS[error.code];
-  if (status === undefined) throw error;
-  if (error.code === 'requires_force') {
-    // Exactly `error`, `code`, `requires_force`, `retryable` (client-onboarding-api.md, Errors).
-    return new ApiError(409, error.message, {
-      code: 'requires_force',
-      shape: 'code_only',
-      extra: { requires_force: true, retryable: false },
-    });
-  }
-  const details = WITH_DETAILS.has(error.code) && error.details ? { details: error.details } : undefined;
-  return codedError(status, error.code, error.message, details);
+  const answer = onboardingErrors.answer(error);
+  if (!answer) throw error;
+  return answer;
 }
 
 /** status and body of a refused command, as the idempotency record keeps them. */

@@ -5,22 +5,23 @@ import {
   type OnboardingOutcome,
   type RunOptions,
 } from '../../shared/commands/onboarding-unit-of-work.ts';
-import { DomainError } from '../../shared/domain/decider.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import type {
   Onboarding,
   OnboardingCommand,
   OnboardingState,
 } from '../../shared/domain/onboarding/onboarding-decider.ts';
 import type { ServiceContext } from '../context.ts';
-import { onboardingApiError } from './onboarding-errors.ts';
+import { onboardingErrors } from './onboarding-errors.ts';
 import { requestMetadata } from './request-metadata.ts';
 
 /**
  * One onboarding command of an operator or portal route, in a transaction of its own
- * (shared/commands/onboarding-unit-of-work.ts), with the request's metadata: refusals
- * become the onboarding endpoints' error bodies (./onboarding-errors.ts), the answer waits
- * until the read models have its events (read your writes), and an onboarding that does
- * not exist throws `absent()` (the route's own 404).
+ * (the command pipeline: shared/commands/handle-command.ts), with the request's metadata:
+ * refusals become the onboarding endpoints' error bodies (./onboarding-errors.ts), the
+ * answer waits until the read models have its events (shared/commands/read-your-writes.ts),
+ * and an onboarding that does not exist throws `absent()` (the route's own 404).
  */
 export async function runOnboardingRouteCommand(
   context: ServiceContext,
@@ -30,23 +31,12 @@ export async function runOnboardingRouteCommand(
   absent: () => Error,
   options?: RunOptions,
 ): Promise<OnboardingOutcome & { state: Onboarding }> {
-  let outcome: OnboardingOutcome;
-  try {
-    outcome = await inCommandTransaction(context, (tx) =>
-      runOnboardingCommand(
-        { pool: context.pool, eventStore: context.eventStore },
-        tx,
-        onboardingId,
-        build,
-        requestMetadata(request),
-        options,
-      ),
-    );
-  } catch (error) {
-    if (error instanceof DomainError) throw onboardingApiError(error);
-    throw error;
-  }
-  if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
+  const outcome = await answeringRefusals(onboardingErrors, () =>
+    inCommandTransaction(context, (tx) =>
+      runOnboardingCommand(context, tx, onboardingId, build, requestMetadata(request), options),
+    ),
+  );
+  await awaitReadModels(context, outcome.position);
   if (outcome.state.status === 'absent') throw absent();
   return outcome as OnboardingOutcome & { state: Onboarding };
 }

@@ -10,10 +10,10 @@ import {
 import { passAtOrAfter } from '../../shared/domain/automation-rule/run-policy.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
+import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
 import type { ServiceContext } from '../context.ts';
 import { derivedUuid } from '../hooks/derived-id.ts';
 import { onboardingAt } from '../hooks/event-moment.ts';
-import { awaitReadModels } from '../hooks/outbound.ts';
 import { CLIENT_NOT_ERASED } from './run-facts.ts';
 import { webhookBody } from './webhook-body.ts';
 
@@ -119,7 +119,7 @@ async function queueRuns(context: ServiceContext, tx: PoolClient, event: Recorde
     );
     return;
   }
-  await awaitReadModels(context, event.position);
+  await awaitReadModels(context, event.position, { timeoutMs: CONSUMER_READ_MODELS_WAIT_MS });
   const { rows } = await tx.query<{ name: string | null; email: string | null }>(
     `select name, email from clients c where c.id = $1 and c.team_id = $2 and ${CLIENT_NOT_ERASED}`,
     [onboarding.client_id, teamId],

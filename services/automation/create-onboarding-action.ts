@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { retryOnConflict } from '../../shared/commands/conflict-retry.ts';
-import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import {
   createOnboarding,
   sendOnboarding,
@@ -80,11 +79,14 @@ export async function createOnboardingAction(
     automation_run_id: run.id,
   });
   await withTeamSendLock(context, run.team_id, async (connection) => {
+    // Every transaction runs on the connection that holds the lock.
+    const transaction = <T>(work: (tx: PoolClient) => Promise<T>) =>
+      inCommandTransaction({ ...deps, connection }, work);
     let onboardingId = run.created_onboarding_id;
     if (onboardingId === null) {
       let created: string | null;
       try {
-        created = await transaction(connection, async (tx) => {
+        created = await transaction(async (tx) => {
           const now = context.clock.now();
           const trigger = await tx.query<{ client_id: string }>(
             'select client_id from onboardings where id = $1 and team_id = $2',
@@ -115,7 +117,7 @@ export async function createOnboardingAction(
         });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        await transaction(connection, (tx) => finish(tx, stop(error.code)));
+        await transaction((tx) => finish(tx, stop(error.code)));
         return;
       }
       if (created === null) return;
@@ -123,22 +125,20 @@ export async function createOnboardingAction(
     }
     const sentId = onboardingId;
     try {
-      // A concurrent change of the draft (an operator edit) is a conflict: decide again.
-      await retryOnConflict(() =>
-        transaction(connection, async (tx) => {
-          const { state } = await readOnboarding(context.eventStore, sentId);
-          if (state.status === 'draft') {
-            await sendOnboarding(
-              deps,
-              tx,
-              { team_id: run.team_id, onboarding_id: sentId, force: false },
-              context.clock.now(),
-              metadata(),
-            );
-          }
-          await finish(tx, { kind: 'succeeded', status: null });
-        }),
-      );
+      // A concurrent change of the draft (an operator edit) is a conflict: the pipeline decides again.
+      await transaction(async (tx) => {
+        const { state } = await readOnboarding(context.eventStore, sentId, tx);
+        if (state.status === 'draft') {
+          await sendOnboarding(
+            deps,
+            tx,
+            { team_id: run.team_id, onboarding_id: sentId, force: false },
+            context.clock.now(),
+            metadata(),
+          );
+        }
+        await finish(tx, { kind: 'succeeded', status: null });
+      });
     } catch (error) {
       // Only when the facts changed in between despite the lock (an operator edit): the draft stays.
       if (!(error instanceof DomainError)) throw error;
@@ -146,7 +146,7 @@ export async function createOnboardingAction(
         { runId: run.id, code: error.code },
         'automation created a draft it could not send',
       );
-      await transaction(connection, (tx) => finish(tx, stop(error.code)));
+      await transaction((tx) => finish(tx, stop(error.code)));
     }
   });
 }
@@ -226,18 +226,6 @@ async function refusalOf(
     return null;
   } catch (error) {
     if (error instanceof DomainError) return error.code;
-    throw error;
-  }
-}
-
-async function transaction<T>(connection: PoolClient, work: (tx: PoolClient) => Promise<T>): Promise<T> {
-  await connection.query('begin');
-  try {
-    const result = await work(connection);
-    await connection.query('commit');
-    return result;
-  } catch (error) {
-    await connection.query('rollback').catch(() => undefined);
     throw error;
   }
 }

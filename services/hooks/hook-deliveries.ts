@@ -16,7 +16,8 @@ import type { DuePass } from '../work/due-pass.ts';
 import { onboardingAt } from './event-moment.ts';
 import { hookBody, webhookId } from './hook-payload.ts';
 import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
-import { awaitReadModels, judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
+import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
+import { judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
 
 /**
  * Hook deliveries: every active subscription receives its own copy of every event of its
@@ -61,7 +62,7 @@ export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
     async handle(event, tx) {
       const teamId = (event.data as { team_id?: unknown } | null)?.team_id;
       if (typeof teamId !== 'string') return;
-      await awaitReadModels(context, event.position);
+      await awaitReadModels(context, event.position, { timeoutMs: CONSUMER_READ_MODELS_WAIT_MS });
       // Subscriptions made before the event (by log position) that are still active.
       const { rows: subscriptions } = await tx.query<{ id: string; target_url: string }>(
         `select id, target_url from hook_subscriptions

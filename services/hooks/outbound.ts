@@ -69,9 +69,3 @@ export function oneAtATime<T>(context: ServiceContext, name: string, work: () =>
     .catch(() => undefined);
   return next;
 }
-
-/** Consumers read read models (subscriptions, clients, teams): wait until they have seen the event. */
-export async function awaitReadModels(context: ServiceContext, position: bigint): Promise<void> {
-  if (await context.projections.waitForPosition(position, 10_000)) return;
-  throw new Error(`read models have not reached position ${position}; the event is offered again`);
-}

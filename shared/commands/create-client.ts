@@ -4,7 +4,7 @@ import { clientEmailDecider, clientEmailStream } from '../domain/client/client-e
 import { clientStream, type ClientInput } from '../domain/client/client-events.ts';
 import type { EventStore } from '../event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../privacy/personal-data-vault.ts';
-import { handleCommand, type CommandMetadata } from './handle-command.ts';
+import { handleCommand, type CommandMetadata, type PipelineDeps } from './handle-command.ts';
 
 export interface CreateClientOutcome {
   /** False when a client with this email already existed in the team (nothing was created). */
@@ -28,24 +28,26 @@ export interface CreateClientOutcome {
  *    the first, so every racer answers with the same client.
  */
 export async function createClient(
-  deps: { store: EventStore; vault: PersonalDataVault },
+  deps: PipelineDeps & { vault: PersonalDataVault },
   input: Omit<ClientInput, 'client_id'>,
   now: Date,
   metadata: CommandMetadata,
 ): Promise<CreateClientOutcome> {
   assertNoShortLinks(input);
-  const reservation = await handleCommand(
-    deps.store,
-    clientEmailStream(input.team_id, input.email),
-    clientEmailDecider,
-    { type: 'ReserveEmail', data: { team_id: input.team_id, email: input.email, client_id: randomUUID() } },
+  const reservation = await handleCommand(deps, {
+    streamId: clientEmailStream(input.team_id, input.email),
+    decider: clientEmailDecider,
+    command: {
+      type: 'ReserveEmail',
+      data: { team_id: input.team_id, email: input.email, client_id: randomUUID() },
+    },
     metadata,
-  );
+  });
   const clientId = reservation.state.clientId!;
   const stream = clientStream(clientId);
   if (reservation.events.length === 0) {
     // Someone else holds the email: their client, or one they are creating right now.
-    const existing = await waitForStream(deps.store, stream);
+    const existing = await waitForStream(deps.eventStore, stream);
     if (existing) return { created: false, clientId, position: existing };
   }
 
@@ -59,11 +61,10 @@ export async function createClient(
     seal(input.notes),
     seal(JSON.stringify(input.custom_fields)),
   ]);
-  const result = await handleCommand(
-    deps.store,
-    stream,
-    clientDecider,
-    {
+  const result = await handleCommand(deps, {
+    streamId: stream,
+    decider: clientDecider,
+    command: {
       type: 'CreateClient',
       data: { ...input, client_id: clientId },
       sealed: {
@@ -77,9 +78,9 @@ export async function createClient(
       metadata: { now },
     },
     metadata,
-  );
+  });
   if (result.events.length > 0) return { created: true, clientId, position: result.position };
-  const winner = await deps.store.readStream(stream);
+  const winner = await deps.eventStore.readStream(stream);
   return { created: false, clientId, position: winner.at(-1)?.position };
 }
 

@@ -1,6 +1,35 @@
-import type { EventMetadata, EventStore, RecordedEvent } from '../event-store/event-store.ts';
+import { randomUUID } from 'node:crypto';
+import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import { fold, type Decider, type DomainEvent } from '../domain/decider.ts';
+import type {
+  EventMetadata,
+  EventStore,
+  ExpectedRevision,
+  RecordedEvent,
+} from '../event-store/event-store.ts';
 import { retryOnConflict } from './conflict-retry.ts';
+import { lockStream } from './stream-lock.ts';
+
+/**
+ * The command pipeline: every command of every feature, from a route or a worker, runs
+ * here as one unit of work in one PostgreSQL transaction:
+ *
+ *   lock the stream (./stream-lock.ts), read it, fold, build the command (it may read
+ *   facts through `tx`), decide, write the command's operational rows (`writeRows`),
+ *   append the events with the expected revision (EventStore.appendWithin), commit, tell
+ *   the log's followers (EventStore.afterCommit).
+ *
+ * With the PostgreSQL event store the append joins the transaction, so events and
+ * operational rows commit together or not at all. With EventStoreDB the append is the
+ * last step before the commit (README: the window between the two). Commands on one
+ * stream queue for its lock, so they neither read the same revision nor deadlock on
+ * their operational rows. A concurrent append that still passes the expected revision,
+ * a stream lock not had within its wait, or a deadlock fails the attempt: the whole
+ * transaction is rolled back and run again after a jittered wait, within the time budget
+ * of ./conflict-retry.ts. The wait happens after the rollback, so a waiting command
+ * holds no connection. Idempotency (./idempotency.ts) and read-your-writes
+ * (./read-your-writes.ts) wrap the same transaction and its position.
+ */
 
 /** Metadata every event carries (ARCHITECTURE.md, "Rules the whole code base keeps"). */
 export interface CommandMetadata extends EventMetadata {
@@ -12,41 +41,120 @@ export interface CommandMetadata extends EventMetadata {
   correlation_id?: string | null;
 }
 
-export interface CommandResult<State, Event> {
-  /** The events this command appended (empty when the decider decided nothing). */
-  events: Event[];
+export interface PipelineDeps {
+  pool: Pool;
+  eventStore: EventStore;
+}
+
+export interface Decided<State, Event> {
+  /** The state before the command. */
+  before: State;
+  /** The state after it (equal to `before` when nothing was decided). */
   state: State;
-  /** Global position of the last appended event; wait for it before reading projections. */
+  events: Event[];
+  /** Event ids, in the order of `events`. */
+  eventIds: string[];
+}
+
+export interface CommandOutcome<State, Event> extends Decided<State, Event> {
+  /** Global position of the last appended event; undefined when nothing was appended. */
   position: bigint | undefined;
 }
 
+export interface StreamCommand<State, Command, Event extends DomainEvent> {
+  streamId: string;
+  decider: Decider<State, Command, Event>;
+  /** The command, or how to build it from the folded state (reads of facts through `tx`). */
+  command: Command | ((state: State, tx: PoolClient) => Command | Promise<Command>);
+  metadata: CommandMetadata;
+  /** The command's operational rows, written after the decision and before the append. */
+  writeRows?: (decided: Decided<State, Event>, tx: PoolClient, command: Command) => Promise<void>;
+}
+
 /**
- * Reads the stream, folds it, decides, appends with the expected revision. On a
- * concurrency conflict it reads again and decides again, after a jittered wait, within
- * the time budget of ./conflict-retry.ts.
+ * Runs `work` in one transaction, on `connection` when given (a caller holding a session
+ * lock over several transactions) or on a connection of the pool; a concurrency conflict
+ * runs it again (./conflict-retry.ts).
  */
-export async function handleCommand<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Decider<State, Command, Event>,
-  command: Command,
-  metadata: CommandMetadata,
-): Promise<CommandResult<State, Event>> {
+export async function inCommandTransaction<T>(
+  deps: PipelineDeps & { connection?: PoolClient },
+  work: (tx: PoolClient) => Promise<T>,
+): Promise<T> {
   return retryOnConflict(async () => {
-    const recorded = await store.readStream(streamId);
-    const state = fold(decider, recorded.map(toDomainEvent<Event>));
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, position: undefined };
-    const expected = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
-    const appended = await store.append(
-      streamId,
-      events.map((event) => ({ type: event.type, data: event.data, metadata })),
-      expected,
-    );
-    return { events, state: events.reduce(decider.evolve, state), position: appended.position };
+    const result = deps.connection
+      ? await transactionOn(deps.connection, work)
+      : await inTransaction(deps.pool, work);
+    deps.eventStore.afterCommit();
+    return result;
   });
+}
+
+/** One command inside the caller's transaction `tx` (see above); a DomainError propagates unchanged. */
+export async function decideWithin<State, Command, Event extends DomainEvent>(
+  deps: { eventStore: EventStore },
+  tx: PoolClient,
+  spec: StreamCommand<State, Command, Event>,
+): Promise<CommandOutcome<State, Event>> {
+  const { streamId, decider } = spec;
+  await lockStream(tx, streamId);
+  const { state: before, expected } = await readStreamState(deps.eventStore, decider, streamId, tx);
+  const command =
+    typeof spec.command === 'function'
+      ? await (spec.command as (state: State, tx: PoolClient) => Command | Promise<Command>)(before, tx)
+      : spec.command;
+  const events = decider.decide(command, before);
+  if (events.length === 0) return { before, state: before, events, eventIds: [], position: undefined };
+  const state = events.reduce(decider.evolve, before);
+  const eventIds = events.map(() => randomUUID());
+  const decided = { before, state, events, eventIds };
+  await spec.writeRows?.(decided, tx, command);
+  const appended = await deps.eventStore.appendWithin(
+    tx,
+    streamId,
+    events.map((event, index) => ({
+      id: eventIds[index],
+      type: event.type,
+      data: event.data,
+      metadata: spec.metadata,
+    })),
+    expected,
+  );
+  return { ...decided, position: appended.position };
+}
+
+/** One command in a transaction of its own: the pipeline end to end. */
+export function handleCommand<State, Command, Event extends DomainEvent>(
+  deps: PipelineDeps,
+  spec: StreamCommand<State, Command, Event>,
+): Promise<CommandOutcome<State, Event>> {
+  return inCommandTransaction(deps, (tx) => decideWithin(deps, tx, spec));
+}
+
+/** The folded state of a stream and the expected revision of its next append; through `tx` when given. */
+export async function readStreamState<State, Event extends DomainEvent>(
+  store: EventStore,
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  streamId: string,
+  tx?: PoolClient,
+): Promise<{ state: State; expected: ExpectedRevision }> {
+  const recorded = tx ? await store.readStreamWithin(tx, streamId) : await store.readStream(streamId);
+  const state = fold(decider, recorded.map(toDomainEvent<Event>));
+  const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded.at(-1)!.revision;
+  return { state, expected };
 }
 
 export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {
   return { type: recorded.type, data: recorded.data } as Event;
+}
+
+async function transactionOn<T>(connection: PoolClient, work: (tx: PoolClient) => Promise<T>): Promise<T> {
+  await connection.query('begin');
+  try {
+    const result = await work(connection);
+    await connection.query('commit');
+    return result;
+  } catch (error) {
+    await connection.query('rollback').catch(() => undefined);
+    throw error;
+  }
 }

@@ -3,7 +3,7 @@ import type { EventStore } from '../event-store/event-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { codedError } from '../http/api-error.ts';
-import { inCommandTransaction } from './onboarding-unit-of-work.ts';
+import { inCommandTransaction } from './handle-command.ts';
 
 /**
  * Idempotency-Key of the onboarding commands (client-onboarding-api.md, Idempotent

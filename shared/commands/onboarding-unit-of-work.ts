@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { fold } from '../domain/decider.ts';
 import {
   onboardingDecider,
   type OnboardingCommand,
@@ -7,94 +6,46 @@ import {
 } from '../domain/onboarding/onboarding-decider.ts';
 import { onboardingStreamId, type OnboardingEvent } from '../domain/onboarding/onboarding-events.ts';
 import { desiredTimers } from '../domain/onboarding/onboarding-timers.ts';
-import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
+import type { PoolClient } from '../db/pool.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 import {
-  type AppendResult,
-  type EventStore,
-  type ExpectedRevision,
-  type NewEvent,
-} from '../event-store/event-store.ts';
-import { PostgresEventStore } from '../event-store/postgres-event-store.ts';
-import { retryOnConflict } from './conflict-retry.ts';
-import type { CommandMetadata } from './handle-command.ts';
-import { toDomainEvent } from './handle-command.ts';
-import { lockStream } from './stream-lock.ts';
+  decideWithin,
+  readStreamState,
+  type CommandMetadata,
+  type CommandOutcome,
+  type Decided,
+  type PipelineDeps,
+} from './handle-command.ts';
 
 /**
- * One onboarding command as a unit of work in one PostgreSQL transaction:
- *
- *   lock the stream (./stream-lock.ts), read it, fold, build the command (reads of facts through `tx`), decide,
- *   write the command's operational rows (monthly usage, recipients, timers, and what the
- *   caller adds: the invite in the outbox, the idempotency record), append the events with
- *   the expected revision, commit.
- *
- * With the PostgreSQL event store the append runs inside the same transaction, so events
- * and operational rows commit together or not at all: no invite is lost or queued twice,
- * no send is counted twice. With EventStoreDB the append is the last step before the
- * commit (README: the window between the two). Commands on one onboarding queue for its
- * stream lock, so they neither read the same revision nor deadlock on their operational
- * rows. A concurrent append that still passes the expected revision (one from outside a
- * unit of work), a stream lock not had within its wait, or a deadlock fails the command: the whole transaction is rolled back and run again
- * (`inCommandTransaction`) after a jittered wait, within the time budget of
- * ./conflict-retry.ts. The wait happens after the rollback, so a waiting command holds
- * no connection.
+ * An onboarding command in the command pipeline (./handle-command.ts), with the
+ * onboarding's operational rows: monthly usage and recipients of a send, and the timers
+ * that follow from the new state, plus what the caller adds (the invite in the outbox,
+ * the idempotency record), all in the command's transaction.
  */
 
-export interface OnboardingDeps {
-  pool: Pool;
-  eventStore: EventStore;
-}
+export { inCommandTransaction } from './handle-command.ts';
 
-export interface OnboardingOutcome {
-  /** The state before the command. */
-  before: OnboardingState;
-  /** The state after it (equal to `before` when nothing was decided). */
-  state: OnboardingState;
-  events: OnboardingEvent[];
-  /** Event ids, in the order of `events`. */
-  eventIds: string[];
-  /** Global position of the last appended event; undefined when nothing was appended. */
-  position: bigint | undefined;
-}
+export type OnboardingDeps = PipelineDeps;
+
+export type OnboardingOutcome = CommandOutcome<OnboardingState, OnboardingEvent>;
 
 export interface RunOptions {
   /** Extra writes of the caller inside the transaction, after the decision, before the append. */
-  beforeAppend?: (outcome: Omit<OnboardingOutcome, 'position'>, tx: PoolClient) => Promise<void>;
+  beforeAppend?: (outcome: Decided<OnboardingState, OnboardingEvent>, tx: PoolClient) => Promise<void>;
 }
 
-/** Runs `work` in a transaction; a concurrency conflict on an append runs it again (./conflict-retry.ts). */
-export async function inCommandTransaction<T>(
-  deps: Pool | OnboardingDeps,
-  work: (tx: PoolClient) => Promise<T>,
-): Promise<T> {
-  const { pool, store } = 'eventStore' in deps ? { pool: deps.pool, store: deps.eventStore } : { pool: deps };
-  return retryOnConflict(async () => {
-    const result = await inTransaction(pool, work);
-    // Appends inside the transaction did not NOTIFY at commit (a cluster-wide lock that
-    // would serialise every command's commit): tell the followers now.
-    if (store instanceof PostgresEventStore) store.announceAppend();
-    return result;
-  });
-}
-
-/** With `tx` (PostgreSQL store) the stream is read through the command's own connection. */
-export async function readOnboarding(store: EventStore, onboardingId: string, tx?: PoolClient) {
-  const streamId = onboardingStreamId(onboardingId);
-  const recorded =
-    tx && store instanceof PostgresEventStore
-      ? await store.readStreamWith(tx, streamId)
-      : await store.readStream(streamId);
-  const state = fold(onboardingDecider, recorded.map(toDomainEvent<OnboardingEvent>));
-  const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded.at(-1)!.revision;
-  return { state, expected };
+/** With `tx` the stream is read through the command's own transaction. */
+export function readOnboarding(store: EventStore, onboardingId: string, tx?: PoolClient) {
+  return readStreamState(store, onboardingDecider, onboardingStreamId(onboardingId), tx);
 }
 
 /**
- * Decides one command on the onboarding's stream inside `tx` (see above). `build` gets the
- * folded state and returns the command (it may read facts through `tx`). A DomainError of
- * the decider propagates unchanged; nothing is written then.
+ * Decides one command on the onboarding's stream inside `tx`. `build` gets the folded
+ * state and returns the command (it may read facts through `tx`). A DomainError of the
+ * decider propagates unchanged; nothing is written then.
  */
-export async function runOnboardingCommand(
+export function runOnboardingCommand(
   deps: OnboardingDeps,
   tx: PoolClient,
   onboardingId: string,
@@ -102,46 +53,22 @@ export async function runOnboardingCommand(
   metadata: CommandMetadata,
   options: RunOptions = {},
 ): Promise<OnboardingOutcome> {
-  await lockStream(tx, onboardingStreamId(onboardingId));
-  const { state: before, expected } = await readOnboarding(deps.eventStore, onboardingId, tx);
-  const command = await build(before);
-  const events = onboardingDecider.decide(command, before);
-  if (events.length === 0) {
-    return { before, state: before, events, eventIds: [], position: undefined };
-  }
-  const state = events.reduce(onboardingDecider.evolve, before);
-  const eventIds = events.map(() => randomUUID());
-  const decided = { before, state, events, eventIds };
-  await writeOperationalRows(tx, decided, command.metadata.now);
-  await options.beforeAppend?.(decided, tx);
-  const appended = await appendInTransaction(
-    deps.eventStore,
-    tx,
-    onboardingStreamId(onboardingId),
-    events.map((event, index) => ({ id: eventIds[index], type: event.type, data: event.data, metadata })),
-    expected,
-  );
-  return { ...decided, position: appended.position };
-}
-
-/** With the PostgreSQL store the append joins the transaction; otherwise it goes through the port. */
-export function appendInTransaction(
-  store: EventStore,
-  tx: PoolClient,
-  streamId: string,
-  events: NewEvent[],
-  expected: ExpectedRevision,
-): Promise<AppendResult> {
-  if (store instanceof PostgresEventStore) {
-    return store.appendWith(tx, streamId, events, expected, { notifyAtCommit: false });
-  }
-  return store.append(streamId, events, expected);
+  return decideWithin(deps, tx, {
+    streamId: onboardingStreamId(onboardingId),
+    decider: onboardingDecider,
+    command: build,
+    metadata,
+    async writeRows(decided, tx, command) {
+      await writeOperationalRows(tx, decided, command.metadata.now);
+      await options.beforeAppend?.(decided, tx);
+    },
+  });
 }
 
 /** Monthly usage and recipients of a send; timers that follow from the new state. */
 async function writeOperationalRows(
   tx: PoolClient,
-  { state, events }: Omit<OnboardingOutcome, 'position'>,
+  { state, events }: Decided<OnboardingState, OnboardingEvent>,
   now: Date,
 ): Promise<void> {
   for (const event of events) {

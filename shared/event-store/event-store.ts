@@ -1,3 +1,5 @@
+import type { PoolClient } from '../db/pool.ts';
+
 /**
  * The event store port. Two adapters implement it (PostgreSQL and EventStoreDB) and one
  * contract suite (test/contract/event-store.contract.ts) holds both to it.
@@ -55,6 +57,22 @@ export interface Subscription {
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
   append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends as part of the caller's open PostgreSQL transaction. The PostgreSQL adapter
+   * joins it, so the events commit or roll back with the caller's operational rows. The
+   * EventStoreDB adapter cannot: it appends at once, so a caller makes this the last step
+   * before its commit. Once the transaction has committed, the caller calls `afterCommit`.
+   */
+  appendWithin(
+    transaction: PoolClient,
+    streamId: string,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult>;
+  /** `readStream` through the caller's transaction: it sees the transaction's own appends. */
+  readStreamWithin(transaction: PoolClient, streamId: string): Promise<RecordedEvent[]>;
+  /** Tells the log's followers that a transaction holding `appendWithin` appends has committed. */
+  afterCommit(): void;
   /** Events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /** One batch of the global log, in position order. */

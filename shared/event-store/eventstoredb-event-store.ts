@@ -7,6 +7,7 @@ import {
   WrongExpectedVersionError,
   type AllStreamRecordedEvent,
 } from '@eventstore/db-client';
+import type { PoolClient } from '../db/pool.ts';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -58,6 +59,23 @@ export class EventStoreDBEventStore implements EventStore {
       throw error;
     }
   }
+
+  /** A plain append: EventStoreDB cannot join a PostgreSQL transaction. */
+  appendWithin(
+    _transaction: PoolClient,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    return this.append(streamId, events, expected);
+  }
+
+  readStreamWithin(_transaction: PoolClient, streamId: string): Promise<RecordedEvent[]> {
+    return this.readStream(streamId);
+  }
+
+  /** Subscriptions of EventStoreDB hear every append by themselves. */
+  afterCommit(): void {}
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Pool } from '../db/pool.ts';
+import type { Pool, PoolClient } from '../db/pool.ts';
 import { backoffMs } from '../subscriptions/pause.ts';
 import { LogFollower } from './log-follower.ts';
 import {
@@ -144,6 +144,27 @@ export class PostgresEventStore implements EventStore {
       expected,
       notifyAtCommit ? APPEND_IN_TRANSACTION : APPEND_ALONE,
     );
+  }
+
+  /**
+   * Joins the caller's transaction without a NOTIFY at its commit (a cluster-wide lock
+   * that would serialise every command's commit): the caller calls `afterCommit`.
+   */
+  appendWithin(
+    transaction: PoolClient,
+    streamId: string,
+    events: NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    return this.appendWith(transaction, streamId, events, expected, { notifyAtCommit: false });
+  }
+
+  readStreamWithin(transaction: PoolClient, streamId: string): Promise<RecordedEvent[]> {
+    return this.readStreamWith(transaction, streamId);
+  }
+
+  afterCommit(): void {
+    this.announceAppend();
   }
 
   private async appendStatement(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PoolClient } from '../../shared/db/pool.ts';
 import {
   WrongExpectedRevisionError,
   type EventStore,
@@ -10,7 +11,21 @@ import {
 export interface ContractTarget {
   store: EventStore;
   close(): Promise<void>;
+  /**
+   * Runs `work` in a PostgreSQL transaction, committed when it resolves and rolled back
+   * when it throws. Without it the work gets a transaction that refuses every query: an
+   * adapter that appends on its own must not touch it.
+   */
+  transaction?<T>(work: (tx: PoolClient) => Promise<T>): Promise<T>;
+  /** The adapter's appendWithin commits and rolls back with the caller's transaction. */
+  joinsTransactions?: boolean;
 }
+
+const untouchableTransaction = new Proxy({} as PoolClient, {
+  get(_target, property) {
+    throw new Error(`an adapter that appends on its own used the transaction's ${String(property)}`);
+  },
+});
 
 const event = (n: number): NewEvent => ({
   type: 'thing_happened',
@@ -50,6 +65,8 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
     afterAll(() => target?.close());
 
     const stream = () => `contract-${randomUUID()}`;
+    const transaction = <T>(work: (tx: PoolClient) => Promise<T>): Promise<T> =>
+      target.transaction ? target.transaction(work) : work(untouchableTransaction);
 
     it('appends to a new stream with no_stream and refuses a second no_stream', async () => {
       const id = stream();
@@ -134,6 +151,51 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       const committed = await store.committedHeadPosition();
       expect(committed).toBeGreaterThanOrEqual(appended.position);
       expect(committed).toBeGreaterThanOrEqual(await store.headPosition());
+    });
+
+    it('appends within a transaction with the expected revision; readers see it once committed', async () => {
+      const id = stream();
+      const start = await store.headPosition();
+      const following = collectUntil(store, start, (e) => e.streamId === id, 2);
+      const appended = await transaction(async (tx) => {
+        const first = await store.appendWithin(tx, id, [event(1)], 'no_stream');
+        expect((await store.readStreamWithin(tx, id)).map((e) => e.data.n)).toEqual([1]);
+        return store.appendWithin(tx, id, [event(2)], first.nextExpectedRevision);
+      });
+      store.afterCommit();
+      expect(appended.nextExpectedRevision).toBe(1n);
+      const events = await store.readStream(id);
+      expect(events.map((e) => e.data.n)).toEqual([1, 2]);
+      expect(events.at(-1)!.position).toBe(appended.position);
+      expect((await following).map((e) => e.data.n)).toEqual([1, 2]);
+    });
+
+    it('refuses a stale expected revision within a transaction', async () => {
+      const id = stream();
+      await store.append(id, [event(1)], 'no_stream');
+      const error = await transaction((tx) => store.appendWithin(tx, id, [event(2)], 'no_stream')).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((error as WrongExpectedRevisionError).actual).toBe(0n);
+      await expect(
+        transaction((tx) => store.appendWithin(tx, stream(), [event(1)], 3n)),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(id)).toHaveLength(1);
+    });
+
+    it('rolls an append within a transaction back with the transaction, where the adapter joins it', async () => {
+      if (!target.joinsTransactions) return;
+      const id = stream();
+      const failure = new Error('the caller fails after the append');
+      const error = await transaction(async (tx) => {
+        await store.appendWithin(tx, id, [event(1)], 'no_stream');
+        throw failure;
+      }).catch((e: unknown) => e);
+      expect(error).toBe(failure);
+      expect(await store.readStream(id)).toEqual([]);
+      await transaction((tx) => store.appendWithin(tx, id, [event(2)], 'no_stream'));
+      expect((await store.readStream(id)).map((e) => e.data.n)).toEqual([2]);
     });
 
     it('subscribes from a checkpoint: catches up, then follows live, each event once', async () => {

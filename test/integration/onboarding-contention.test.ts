@@ -86,3 +86,17 @@ it('8 autosaves, 8 signatures and 8 PATCHes racing together on one onboarding al
   expect(await countEvents(onboardingId, 'answer_saved')).toBe(8);
   expect(await countEvents(onboardingId, 'signature.signed')).toBe(8);
 });
+
+it('8 autosaves and 8 PATCHes racing together on one onboarding: no 5xx, every write recorded', async () => {
+  const { onboardingId, token } = await openedOnboarding();
+  const updatedBefore = await countEvents(onboardingId, 'onboarding_updated');
+  const [saves, patches] = await Promise.all([
+    Promise.all(range(8).map((index) => autosave(token, index))),
+    Promise.all(range(8).map((index) => patchDueDate(onboardingId, index))),
+  ]);
+  expect([...statuses(saves), ...statuses(patches)].filter((status) => status >= 500)).toEqual([]);
+  expect(statuses(saves)).toEqual(Array(8).fill(200));
+  expect(statuses(patches)).toEqual(Array(8).fill(200));
+  expect(await countEvents(onboardingId, 'answer_saved')).toBe(8);
+  expect((await countEvents(onboardingId, 'onboarding_updated')) - updatedBefore).toBe(8);
+});

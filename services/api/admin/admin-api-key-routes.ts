@@ -16,7 +16,8 @@ import { teamStreamId } from '../../../shared/domain/team/team-events.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { awaitReadModels, nowIso, runCommand } from './admin-commands.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
+import { nowIso, runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 import { adminErrors } from './admin-schemas.ts';
 
@@ -151,7 +152,7 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
         (max, p) => (max === undefined || p > max ? p : max),
         undefined,
       );
-      await awaitReadModels(context, last, { strict: true });
+      await awaitReadModels(context, last);
       return { success: true as const };
     },
   );

@@ -15,7 +15,8 @@ import { PLANS } from '../../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { adminErrors } from './admin-schemas.ts';
-import { awaitReadModels, nowIso, runCommand } from './admin-commands.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
+import { nowIso, runCommand } from './admin-commands.ts';
 
 const timezone = z
   .string()

@@ -18,7 +18,8 @@ import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
 import { adminErrors } from './admin-schemas.ts';
-import { awaitReadModels, nowIso, runCommand } from './admin-commands.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
+import { nowIso, runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 
 /** An int4 column of the template read model. */

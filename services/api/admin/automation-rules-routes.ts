@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { handleCommand, toDomainEvent } from '../../../shared/commands/handle-command.ts';
+import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
 import {
   automationRuleDecider,
   RULE_ERROR_TEXTS,
@@ -17,15 +17,15 @@ import {
   type AutomationRuleEvent,
 } from '../../../shared/domain/automation-rule/automation-rule-events.ts';
 import { latestRunLine, type LatestRun } from '../../../shared/domain/automation-rule/latest-run.ts';
-import { DomainError, fold } from '../../../shared/domain/decider.ts';
+import { fold } from '../../../shared/domain/decider.ts';
 import { hasAutomations, isPlan } from '../../../shared/domain/team/plans.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
+import { registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { checkTargetUrl } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { requestMetadata } from '../request-metadata.ts';
 import { adminErrors } from './admin-schemas.ts';
-import { toApiError } from './admin-commands.ts';
+import { operatorErrors, runCommand } from './admin-commands.ts';
 
 /*
  * Operator API: automation rules (operator-and-portal-api.md; client-onboarding-api.md,
@@ -125,12 +125,21 @@ const ruleSchema = z.object({
 const teamParams = z.object({ team_id: z.string().uuid() });
 const ruleParams = teamParams.extend({ rule_id: z.string().uuid() });
 
-const STATUS_OF: Record<string, number> = {
-  rule_not_found: 404,
-  automations_plan_required: 403,
-  invalid_body: 400,
-  rule_exists: 409,
-};
+/**
+ * The automation rules' table: their own codes without details; an unstorable value
+ * (details.issues) and the codes it does not list answer as the operator table does.
+ */
+const automationRuleErrors = registerDomainErrors('automation rules', {
+  statuses: {
+    rule_not_found: 404,
+    automations_plan_required: 403,
+    invalid_body: 400,
+    rule_exists: 409,
+  },
+  special: (error) => (error.details?.['issues'] ? operatorErrors.answer(error) : undefined),
+  form: (error, status) => codedError(status, error.code, error.message),
+  fallback: operatorErrors,
+});
 
 const notFound = coded('Team or rule not found (code team_not_found or rule_not_found)');
 const planRequired = coded("The team's plan does not include automations (code automations_plan_required)");
@@ -244,22 +253,15 @@ export async function automationRulesRoutes(
   }
 
   async function run(request: FastifyRequest, ruleId: string, command: AutomationRuleCommand) {
-    try {
-      const result = await handleCommand(
-        context.eventStore,
-        automationRuleStreamId(ruleId),
-        automationRuleDecider,
-        command,
-        requestMetadata(request),
-      );
-      return result.state as Rule;
-    } catch (error) {
-      // An unstorable value (details.issues) keeps the operator API's validation form (toApiError).
-      if (error instanceof DomainError && STATUS_OF[error.code] && !error.details?.['issues']) {
-        throw codedError(STATUS_OF[error.code]!, error.code, error.message);
-      }
-      throw toApiError(error);
-    }
+    const result = await runCommand(
+      context,
+      request,
+      automationRuleStreamId(ruleId),
+      automationRuleDecider,
+      command,
+      automationRuleErrors,
+    );
+    return result.state as Rule;
   }
 
   app.post(

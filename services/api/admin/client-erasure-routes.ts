@@ -7,6 +7,7 @@ import { coded } from '../error-schemas.ts';
 import { requestMetadata } from '../request-metadata.ts';
 import { adminErrors } from './admin-schemas.ts';
 import { eraseClientData } from './client-erasure.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 
 /**
  * POST /admin/v1/teams/:team_id/clients/:client_id/erase (operator-and-portal-api.md):
@@ -43,7 +44,7 @@ export async function clientErasureRoutes(plain: FastifyInstance, { context }: {
       const team = await context.pool.query('select 1 from teams where id = $1', [teamId]);
       if (team.rowCount === 0) throw codedError(404, 'team_not_found', 'Team not found');
       const outcome = await eraseClientData(context, teamId, clientId, requestMetadata(request));
-      if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
+      await awaitReadModels(context, outcome.position);
       return reply.status(202).send({
         success: true as const,
         client_id: outcome.clientId,

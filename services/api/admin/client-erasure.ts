@@ -96,26 +96,24 @@ export async function eraseClientData(
 
   // 3
   let position = (
-    await handleCommand(
-      context.eventStore,
-      clientEmailStreamOfHash(teamId, created.data.email_hash),
-      clientEmailDecider,
-      {
+    await handleCommand(context, {
+      streamId: clientEmailStreamOfHash(teamId, created.data.email_hash),
+      decider: clientEmailDecider,
+      command: {
         type: 'ReleaseEmail',
         data: { team_id: teamId, email_hash: created.data.email_hash, client_id: clientId },
       },
       metadata,
-    )
+    })
   ).position;
 
   // 4
-  const erased = await handleCommand(
-    context.eventStore,
-    clientStream(clientId),
-    clientDecider,
-    { type: 'EraseClient', data: { client_id: clientId, team_id: teamId }, metadata: { now } },
+  const erased = await handleCommand(context, {
+    streamId: clientStream(clientId),
+    decider: clientDecider,
+    command: { type: 'EraseClient', data: { client_id: clientId, team_id: teamId }, metadata: { now } },
     metadata,
-  );
+  });
   position = maxPosition(position, erased.position);
   const erasedAt = erased.state.status === 'erased' ? erased.state.erasedAt : now.toISOString();
 

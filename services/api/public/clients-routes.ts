@@ -4,9 +4,10 @@ import { IANAZone } from 'luxon';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { createClient } from '../../../shared/commands/create-client.ts';
-import { DomainError } from '../../../shared/domain/decider.ts';
+import { awaitReadModels, readModelsLagging } from '../../../shared/commands/read-your-writes.ts';
 import { DATE_FORMATS } from '../../../shared/domain/team/team-events.ts';
 import { ApiError, textError } from '../../../shared/http/api-error.ts';
+import { answeringRefusals, registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { offsetPaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded, text } from '../error-schemas.ts';
@@ -24,6 +25,12 @@ const REQUIRED = 'name and email are required';
 const INVALID_EMAIL = 'Invalid email address';
 const NOT_FOUND = 'Client not found';
 const LINK_BLOCKED = 'Short links are not allowed in client details';
+
+/** The clients' table: details with a short link (an unstorable value answers as validation). */
+const clientErrors = registerDomainErrors('clients', {
+  statuses: { link_blocked: 422 },
+  form: (error, status) => new ApiError(status, LINK_BLOCKED, { code: error.code, shape: 'code_only' }),
+});
 
 /** Length in characters (Unicode code points, so an emoji counts once). */
 const characters = (value: string) => [...value].length;
@@ -252,10 +259,9 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
       const body = request.body as CreateClientBody;
       const teamId = request.principal.teamId;
       const defaults = await teamSettings(teamId);
-      let outcome;
-      try {
-        outcome = await createClient(
-          { store: context.eventStore, vault: context.vault },
+      const outcome = await answeringRefusals(clientErrors, () =>
+        createClient(
+          { pool: context.pool, eventStore: context.eventStore, vault: context.vault },
           {
             team_id: teamId,
             name: body.name,
@@ -270,17 +276,11 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
           },
           context.clock.now(),
           requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
-        );
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'link_blocked') {
-          throw new ApiError(422, LINK_BLOCKED, { code: 'link_blocked', shape: 'code_only' });
-        }
-        throw error;
-      }
-      if (outcome.position !== undefined) await context.projections.waitForPosition(outcome.position);
+        ),
+      );
+      await awaitReadModels(context, outcome.position);
       const client = await findClient(teamId, outcome.clientId);
-      if (!client)
-        throw new ApiError(503, 'Service busy; try again', { code: 'read_models_lagging', retryable: true });
+      if (!client) throw readModelsLagging();
       return reply.status(outcome.created ? 201 : 200).send({ client });
     },
   );

@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { handleCommand } from '../../../shared/commands/handle-command.ts';
-import { DomainError } from '../../../shared/domain/decider.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { hookSubscriptionDecider } from '../../../shared/domain/hook-subscription/hook-subscription-decider.ts';
 import { hookSubscriptionStream } from '../../../shared/domain/hook-subscription/hook-subscription-events.ts';
 import { PUBLIC_EVENT_TYPES } from '../../../shared/domain/public-event-types.ts';
 import { textError } from '../../../shared/http/api-error.ts';
+import { answeringRefusals, registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
@@ -29,6 +30,12 @@ export const INVALID_EVENT = `Invalid event. Allowed values: ${PUBLIC_EVENT_TYPE
 const NOT_PUBLIC = 'target_url must be a public HTTPS URL';
 const ID_REQUIRED = 'id is required';
 const NOT_FOUND = 'Subscription not found';
+
+/** The hook subscriptions' table: an unknown, another team's or deleted subscription. */
+const hookSubscriptionErrors = registerDomainErrors('hook subscriptions', {
+  statuses: { subscription_not_found: 404 },
+  form: () => textError(404, NOT_FOUND),
+});
 
 const absent = (value: unknown) => value === undefined || value === null || value === '';
 
@@ -85,11 +92,10 @@ export async function hookSubscriptionsRoutes(
       const check = await checkTargetUrl(targetUrl, { allowlist: context.settings.HOOK_TARGET_ALLOWLIST });
       if (!check.ok) throw textError(400, NOT_PUBLIC);
       const id = randomUUID();
-      const result = await handleCommand(
-        context.eventStore,
-        hookSubscriptionStream(id),
-        hookSubscriptionDecider,
-        {
+      const result = await handleCommand(context, {
+        streamId: hookSubscriptionStream(id),
+        decider: hookSubscriptionDecider,
+        command: {
           type: 'CreateHookSubscription',
           data: {
             subscription_id: id,
@@ -100,9 +106,9 @@ export async function hookSubscriptionsRoutes(
           },
           metadata: { now: context.clock.now() },
         },
-        requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
-      );
-      if (result.position !== undefined) await context.projections.waitForPosition(result.position);
+        metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+      });
+      await awaitReadModels(context, result.position);
       return reply.status(201).send({ id });
     },
   );
@@ -127,25 +133,19 @@ export async function hookSubscriptionsRoutes(
     },
     async (request) => {
       if (request.validationError) throw textError(400, ID_REQUIRED);
-      try {
-        const result = await handleCommand(
-          context.eventStore,
-          hookSubscriptionStream(request.body.id),
-          hookSubscriptionDecider,
-          {
+      const result = await answeringRefusals(hookSubscriptionErrors, () =>
+        handleCommand(context, {
+          streamId: hookSubscriptionStream(request.body.id),
+          decider: hookSubscriptionDecider,
+          command: {
             type: 'DeleteHookSubscription',
             data: { subscription_id: request.body.id, team_id: request.principal.teamId },
             metadata: { now: context.clock.now() },
           },
-          requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
-        );
-        if (result.position !== undefined) await context.projections.waitForPosition(result.position);
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'subscription_not_found') {
-          throw textError(404, NOT_FOUND);
-        }
-        throw error;
-      }
+          metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+        }),
+      );
+      await awaitReadModels(context, result.position);
       return { success: true as const };
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CommandMetadata } from '../../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import {
   idempotencyKeyOf,
   runIdempotent,
@@ -202,7 +203,7 @@ export async function onboardingsRoutes(plain: FastifyInstance, { context }: { c
         }
       },
     );
-    if (answer.position !== undefined) await context.projections.waitForPosition(answer.position);
+    await awaitReadModels(context, answer.position);
     if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
     return reply.status(answer.status).send(answer.body);
   }
