@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
 import {
-  inCommandTransaction,
   runOnboardingCommand,
   type OnboardingOutcome,
   type RunOptions,

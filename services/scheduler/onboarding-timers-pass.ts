@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { queueMail } from '../../shared/mail/outbox.ts';
-import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { teamFacts } from '../../shared/commands/onboarding-facts.ts';
-import {
-  inCommandTransaction,
-  readOnboarding,
-  runOnboardingCommand,
-} from '../../shared/commands/onboarding-unit-of-work.ts';
+import { readOnboarding, runOnboardingCommand } from '../../shared/commands/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { onboardingEmailFacts } from '../../shared/domain/onboarding/client-email.ts';
 import type { TimerKind } from '../../shared/domain/onboarding/onboarding-timers.ts';

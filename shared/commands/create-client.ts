@@ -20,8 +20,9 @@ export interface CreateClientOutcome {
  *
  * 1. the rules run first (a refused create reserves nothing);
  * 2. the email is reserved in the stream `client_email-<team>-<sha256(email)>` for a new
- *    client id, appended with the expected revision: of racing creates one reserves, the
- *    others conflict, re-read and find the holder;
+ *    client id, appended with the expected revision through the command pipeline: of racing creates one
+ *    reserves, the others (queued on the stream's lock, or retried after a conflict)
+ *    re-read and find the holder;
  * 3. the holder's client stream is created (expected revision no_stream). A holder
  *    whose stream is still empty (a create that stopped between 2 and 3) is completed by
  *    the next create of that email. Racing creates of the holder decide nothing after

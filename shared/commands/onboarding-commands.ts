@@ -25,7 +25,7 @@ import {
 
 /**
  * The API's onboarding commands (create, update, send) on the write side. Each runs inside
- * the caller's transaction `tx` (see onboarding-unit-of-work.ts; the route adds the
+ * the caller's transaction `tx` (see ./onboarding-unit-of-work.ts; the route adds the
  * idempotency record to the same transaction). Refusals are DomainErrors whose `code` is
  * the API's error code.
  */

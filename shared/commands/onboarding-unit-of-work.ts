@@ -24,8 +24,6 @@ import {
  * the idempotency record), all in the command's transaction.
  */
 
-export { inCommandTransaction } from './handle-command.ts';
-
 export type OnboardingDeps = PipelineDeps;
 
 export type OnboardingOutcome = CommandOutcome<OnboardingState, OnboardingEvent>;

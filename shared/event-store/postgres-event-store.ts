@@ -136,7 +136,7 @@ export class PostgresEventStore implements EventStore {
     expected: ExpectedRevision,
     { notifyAtCommit = true }: { notifyAtCommit?: boolean } = {},
   ): Promise<AppendResult> {
-    // Without notifyAtCommit the caller calls announceAppend() once its transaction committed.
+    // Without notifyAtCommit the caller calls afterCommit() once its transaction committed.
     return this.appendStatement(
       executor,
       streamId,
@@ -289,7 +289,7 @@ export class PostgresEventStore implements EventStore {
    * After an append committed: wake this process's followers at once, and tell other
    * processes with one NOTIFY per burst of appends (at most one in flight, one queued).
    */
-  announceAppend(): void {
+  private announceAppend(): void {
     this.wakeFollowers();
     if (this.notifying) {
       this.notifyAgain = true;

@@ -26,7 +26,7 @@ export interface DomainErrorSpec {
   fallback?: DomainErrorTable;
 }
 
-const registered = new Map<string, DomainErrorTable>();
+const registered = new Set<string>();
 
 /** Registers the table of `feature`; a feature registers exactly one table. */
 export function registerDomainErrors(feature: string, spec: DomainErrorSpec): DomainErrorTable {
@@ -41,14 +41,7 @@ export function registerDomainErrors(feature: string, spec: DomainErrorSpec): Do
       return spec.fallback?.answer(error);
     },
   };
-  registered.set(feature, table);
-  return table;
-}
-
-/** The registered table of `feature`. */
-export function domainErrors(feature: string): DomainErrorTable {
-  const table = registered.get(feature);
-  if (!table) throw new Error(`no domain errors registered for ${feature}`);
+  registered.add(feature);
   return table;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { inCommandTransaction, runOnboardingCommand } from '../../shared/commands/onboarding-unit-of-work.ts';
+import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { runOnboardingCommand } from '../../shared/commands/onboarding-unit-of-work.ts';
 import type {
   OnboardingCommand,
   OnboardingState,

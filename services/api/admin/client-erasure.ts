@@ -11,13 +11,11 @@ import {
 import { fold } from '../../../shared/domain/decider.ts';
 import {
   handleCommand,
+  inCommandTransaction,
   toDomainEvent,
   type CommandMetadata,
 } from '../../../shared/commands/handle-command.ts';
-import {
-  inCommandTransaction,
-  runOnboardingCommand,
-} from '../../../shared/commands/onboarding-unit-of-work.ts';
+import { runOnboardingCommand } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { deleteClientFiles } from '../../../shared/files/onboarding-files.ts';
 import { codedError } from '../../../shared/http/api-error.ts';

@@ -25,7 +25,7 @@ import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './porta
  * steps/:step_id/submit, POST fields/:field_id/signature and POST fields/:field_id/files.
  * Every request passes the link rules of ./portal-access.ts first (404 link_inactive,
  * 401 pin_required), then runs one onboarding command in one transaction
- * (shared/commands/onboarding-unit-of-work.ts) and answers once the read models have its
+ * (the command pipeline, shared/commands/handle-command.ts) and answers once the read models have its
  * events. What the client enters (answer values, signer name and email, file names) is
  * sealed with the client's own key before it goes into an event, so erasing the client
  * makes it unreadable everywhere the log is kept.
