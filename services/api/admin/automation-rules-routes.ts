@@ -18,6 +18,7 @@ import {
 } from '../../../shared/domain/automation-rule/automation-rule-events.ts';
 import { latestRunLine, type LatestRun } from '../../../shared/domain/automation-rule/latest-run.ts';
 import { fold } from '../../../shared/domain/decider.ts';
+import { currentMember } from '../../../shared/domain/team/current-member.ts';
 import { hasAutomations, isPlan } from '../../../shared/domain/team/plans.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { registerDomainErrors } from '../../../shared/http/domain-errors.ts';
@@ -181,11 +182,7 @@ export async function automationRulesRoutes(
   }
 
   async function memberIsCurrent(teamId: string, memberId: string): Promise<boolean> {
-    const { rowCount } = await context.pool.query(
-      'select 1 from team_members where id = $1 and team_id = $2 and removed_at is null',
-      [memberId, teamId],
-    );
-    return (rowCount ?? 0) > 0;
+    return (await currentMember(context.pool, teamId, memberId)) !== undefined;
   }
 
   /** The checks that need the team's data or the network. */

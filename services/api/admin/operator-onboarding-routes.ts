@@ -6,11 +6,13 @@ import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
 import { readOnboarding } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import { portalLink } from '../../../shared/domain/onboarding/invite-email.ts';
 import {
+  activeTokenHash,
   ERROR_TEXTS,
   type OnboardingCommand,
   type OnboardingState,
 } from '../../../shared/domain/onboarding/onboarding-decider.ts';
 import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
+import { currentMember } from '../../../shared/domain/team/current-member.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import {
   onboardingStreamId,
@@ -18,7 +20,7 @@ import {
   type PaymentSucceeded,
 } from '../../../shared/domain/onboarding/onboarding-events.ts';
 import type { ServiceContext } from '../../context.ts';
-import { activeTokenHash, clearTokenFromInvites } from '../../work/client-link.ts';
+import { clearTokenFromInvites } from '../../work/client-link.ts';
 import { coded } from '../error-schemas.ts';
 import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../public/onboardings-read-model.ts';
@@ -237,11 +239,7 @@ export async function operatorOnboardingRoutes(
       const { field_id: fieldId, member_id: memberId } = request.body;
       const { state } = await readOnboarding(context.eventStore, onboardingId);
       if (state.status === 'absent') throw notFound();
-      const member = await context.pool.query<{ name: string; email: string }>(
-        'select name, email from team_members where id = $1 and team_id = $2 and removed_at is null',
-        [memberId, state.team_id],
-      );
-      const signer = member.rows[0];
+      const signer = await currentMember(context.pool, state.team_id, memberId);
       if (!signer) throw codedError(404, 'member_not_found', 'Member not found');
       const signatureId = randomUUID();
       const outcome = await run(request, onboardingId, () => ({

@@ -8,7 +8,7 @@ import { pagePaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
-import { isUuid } from './clients-routes.ts';
+import { isUuid } from '../../../shared/ids/uuid.ts';
 import { publicErrorResponses } from './public-errors.ts';
 
 /*

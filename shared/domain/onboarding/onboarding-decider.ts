@@ -262,22 +262,31 @@ function requireExisting(state: OnboardingState): Onboarding {
 
 /** A portal command: the token must be the active one of an open, live link. */
 function requireLink(state: OnboardingState, tokenHash: string, now: Date): Onboarding {
+  if (state.status === 'absent' || activeTokenHash(state, now) !== tokenHash) throw fail('link_inactive');
+  return state;
+}
+
+/**
+ * The token hash of the onboarding's link when that link works for the client now (the
+ * portal's rule): the active token of an onboarding that is not archived, not erased,
+ * not cancelled or expired, and whose expires_at has not passed by the service clock.
+ */
+export function activeTokenHash(state: OnboardingState, now: Date): string | null {
   if (
     state.status === 'absent' ||
     state.token_hash === null ||
-    state.token_hash !== tokenHash ||
     state.archived_at !== null ||
     state.client_erased_at !== null ||
     state.status === 'cancelled' ||
     state.status === 'expired' ||
     linkExpired(state, now)
   ) {
-    throw fail('link_inactive');
+    return null;
   }
-  return state;
+  return state.token_hash;
 }
 
-export const linkExpired = (state: Onboarding, now: Date) =>
+const linkExpired = (state: Onboarding, now: Date) =>
   state.expires_at !== null && now.getTime() >= Date.parse(state.expires_at);
 
 function requireAnswering(state: Onboarding): void {
