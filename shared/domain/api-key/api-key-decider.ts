@@ -61,7 +61,7 @@ function revokeApiKey(
   ];
 }
 
-export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
+function decide(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateApiKey') assertStorableInstant(command.data.expires_at, 'expires_at');
   switch (command.type) {
@@ -76,7 +76,7 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
   }
 }
 
-export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
+function evolve(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
   switch (event.type) {
     case 'api_key.created':
       return {
@@ -94,6 +94,6 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
 
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
   initialState: () => ({ status: 'none' }),
-  evolve: evolveApiKey,
-  decide: decideApiKey,
+  evolve,
+  decide,
 };

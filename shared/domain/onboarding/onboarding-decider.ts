@@ -707,7 +707,7 @@ function assertStorableDeadlines(command: OnboardingCommand): void {
   }
 }
 
-export function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
+function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
   assertStorable(command.data);
   assertStorableDeadlines(command);
   switch (command.type) {
@@ -744,9 +744,9 @@ export function decide(command: OnboardingCommand, state: OnboardingState): Onbo
   }
 }
 
-export const initialState = (): OnboardingState => ({ status: 'absent' });
+const initialState = (): OnboardingState => ({ status: 'absent' });
 
-export function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState {
+function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState {
   if (event.type === 'onboarding_created') {
     const { data } = event;
     return {

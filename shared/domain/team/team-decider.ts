@@ -30,7 +30,7 @@ export type TeamCommand =
   | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null; now: string } }
   | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string; now: string } };
 
-export const initialTeamState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
+const initialState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
 
 function requireTeam(state: TeamState): NonNullable<TeamState['team']> {
   if (!state.team) throw new DomainError('team_not_found', 'Team not found');
@@ -137,7 +137,7 @@ function assertIntegerSettings(settings: Partial<TeamSettings>): void {
   assertInt4(settings.new_recipient_cap, 'new_recipient_cap');
 }
 
-export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] {
+function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateTeam') assertIntegerSettings(command.data.settings);
   if (command.type === 'UpdateTeam') assertIntegerSettings(command.data.changes);
@@ -161,7 +161,7 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
   }
 }
 
-export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
+function evolve(state: TeamState, event: TeamEvent): TeamState {
   switch (event.type) {
     case 'team.created': {
       const { team_id, created_at, ...settings } = event.data;
@@ -208,7 +208,7 @@ export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
 }
 
 export const teamDecider: Decider<TeamState, TeamCommand, TeamEvent> = {
-  initialState: initialTeamState,
-  evolve: evolveTeam,
-  decide: decideTeam,
+  initialState,
+  evolve,
+  decide,
 };

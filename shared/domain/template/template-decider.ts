@@ -54,7 +54,7 @@ function assertSortOrders(content: TemplateContent): void {
   });
 }
 
-export function decideTemplate(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
+function decide(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateTemplate') assertSortOrders(command.data.content);
   switch (command.type) {
@@ -69,7 +69,7 @@ export function decideTemplate(command: TemplateCommand, state: TemplateState): 
   }
 }
 
-export function evolveTemplate(state: TemplateState, event: TemplateEvent): TemplateState {
+function evolve(state: TemplateState, event: TemplateEvent): TemplateState {
   switch (event.type) {
     case 'template.created':
       return {
@@ -87,6 +87,6 @@ export function evolveTemplate(state: TemplateState, event: TemplateEvent): Temp
 
 export const templateDecider: Decider<TemplateState, TemplateCommand, TemplateEvent> = {
   initialState: () => ({ status: 'none' }),
-  evolve: evolveTemplate,
-  decide: decideTemplate,
+  evolve,
+  decide,
 };
