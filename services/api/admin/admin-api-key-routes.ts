@@ -19,7 +19,7 @@ import { coded } from '../error-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { nowIso, runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 const createApiKeyBody = z.object({
   name: z.string().max(200).nullable().optional(),
@@ -48,7 +48,7 @@ const keyParams = teamParams.extend({ key_id: z.string().uuid() });
  * At most 5 active keys per team: the slot is taken on the team stream first (its
  * expected revision serialises concurrent creations), then the key stream is written.
  */
-export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -61,7 +61,7 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
         body: createApiKeyBody,
         response: {
           201: z.object({ api_key: apiKeySchema, secret: z.string() }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded('Team not found (code team_not_found)'),
           409: coded('The team has 5 active keys (code key_limit_reached)'),
         },
@@ -129,7 +129,7 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
         params: keyParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('API key not found in this team (code api_key_not_found)'),
           503: coded('Read models lag; the key may still work; retry (code read_models_lagging)'),
         },

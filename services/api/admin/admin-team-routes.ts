@@ -14,7 +14,7 @@ import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
 import { PLANS } from '../../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { nowIso, runCommand } from './admin-commands.ts';
 
@@ -115,7 +115,7 @@ function teamView(state: TeamState) {
 }
 
 /** Operator API: teams and members (operator-and-portal-api.md). */
-export async function adminTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -125,7 +125,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         tags: ['operator'],
         summary: 'Create a team',
         body: createTeamBody,
-        response: { 201: z.object({ team: teamSchema }), ...adminErrors({ body: true }) },
+        response: { 201: z.object({ team: teamSchema }), ...operatorErrorResponses({ body: true }) },
       },
     },
     async (request, reply) => {
@@ -163,7 +163,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         body: patchTeamBody,
         response: {
           200: z.object({ team: teamSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: teamNotFound,
         },
       },
@@ -195,7 +195,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         body: memberBody,
         response: {
           201: z.object({ member: memberSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: teamNotFound,
           409: coded('A current member already has this email (code member_exists)'),
         },
@@ -224,7 +224,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         params: memberParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Team or member not found (code team_not_found or member_not_found)'),
         },
       },

@@ -17,7 +17,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { nowIso, runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
@@ -95,7 +95,10 @@ const templateAnswer = z.object({ template: templateSchema });
  * Operator API: team templates and gallery templates. The API cannot create templates
  * (the web builder does); the operator API stands in for the builder.
  */
-export async function adminTemplateRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorTemplateRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   async function createTemplate(request: FastifyRequest, teamId: string | null, body: TemplateBody) {
@@ -126,7 +129,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         body: templateBody,
         response: {
           201: templateAnswer,
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded('Team not found (code team_not_found)'),
         },
       },
@@ -146,7 +149,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         params: templateParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Template not found in this team (code template_not_found)'),
         },
       },
@@ -169,7 +172,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         tags: ['operator'],
         summary: 'Create a gallery template (usable by every team, not listed by the API)',
         body: templateBody,
-        response: { 201: templateAnswer, ...adminErrors({ body: true }) },
+        response: { 201: templateAnswer, ...operatorErrorResponses({ body: true }) },
       },
     },
     async (request, reply) => reply.status(201).send(await createTemplate(request, null, request.body)),

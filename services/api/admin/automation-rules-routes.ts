@@ -25,7 +25,7 @@ import { registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { checkTargetUrl } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { operatorErrors, runCommand } from './admin-commands.ts';
 
 /*
@@ -271,7 +271,7 @@ export async function automationRulesRoutes(
         body: createBody,
         response: {
           201: z.object({ rule: ruleSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           403: planRequired,
           404: notFound,
         },
@@ -312,7 +312,7 @@ export async function automationRulesRoutes(
             rule: ruleSchema,
             latest_run: z.string().describe('the same line as rule.latest_run'),
           }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: notFound,
         },
       },
@@ -334,7 +334,7 @@ export async function automationRulesRoutes(
         body: patchBody,
         response: {
           200: z.object({ rule: ruleSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           403: planRequired,
           404: notFound,
         },
@@ -366,7 +366,7 @@ export async function automationRulesRoutes(
         tags: ['operator'],
         summary: 'Delete an automation rule (runs already queued still run)',
         params: ruleParams,
-        response: { 200: z.object({ success: z.literal(true) }), ...adminErrors(), 404: notFound },
+        response: { 200: z.object({ success: z.literal(true) }), ...operatorErrorResponses(), 404: notFound },
       },
     },
     async (request) => {

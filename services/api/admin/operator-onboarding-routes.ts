@@ -24,7 +24,7 @@ import { clearTokenFromInvites } from '../../work/client-link.ts';
 import { coded } from '../error-schemas.ts';
 import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../public/onboardings-read-model.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 /*
  * Operator routes of one onboarding (operator-and-portal-api.md, Operator API):
@@ -144,7 +144,7 @@ export async function operatorOnboardingRoutes(
         params,
         response: {
           200: linkSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Unknown onboarding (code target_unavailable)'),
         },
       },
@@ -176,7 +176,7 @@ export async function operatorOnboardingRoutes(
           200: z
             .object({ payment: paymentSchema })
             .describe('This payment_intent_id was recorded before: the original payment, nothing new'),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a payment field (field_not_found)',
           ),
@@ -226,7 +226,7 @@ export async function operatorOnboardingRoutes(
         body: countersignBody,
         response: {
           201: z.object({ signature: signatureSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a signature field (field_not_found); not a current member of the team (member_not_found)',
           ),
@@ -279,7 +279,7 @@ export async function operatorOnboardingRoutes(
         params,
         response: {
           200: z.object({ onboarding: onboardingDetail }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Unknown onboarding, or its client was erased (code target_unavailable)'),
         },
       },
