@@ -161,9 +161,9 @@ describe('the deciders refuse unstorable input', () => {
     const team = teamDecider.decide(
       {
         type: 'CreateTeam',
+        metadata: { now },
         data: {
           team_id: id,
-          now: now.toISOString(),
           settings: {
             name: 'T',
             plan: 'pro',
@@ -186,7 +186,7 @@ describe('the deciders refuse unstorable input', () => {
       team: { ...team[0]!.data, id, updated_at: now.toISOString() },
     } as never;
     const update = (changes: Record<string, unknown>) => () =>
-      teamDecider.decide({ type: 'UpdateTeam', data: { changes, now: now.toISOString() } }, state);
+      teamDecider.decide({ type: 'UpdateTeam', data: { changes }, metadata: { now } }, state);
     refusedWith('invalid_body', update({ monthly_onboarding_limit: 2147483648 }));
     refusedWith('invalid_body', update({ new_recipient_cap: 1e20 }));
     expect(update({ monthly_onboarding_limit: 2147483647 })()).toHaveLength(1);
@@ -199,8 +199,8 @@ describe('the deciders refuse unstorable input', () => {
             name: 'N\u0000',
             email: 'n@example.com',
             role: 'member',
-            now: now.toISOString(),
           },
+          metadata: { now },
         },
         state,
       ),
@@ -230,7 +230,8 @@ describe('the deciders refuse unstorable input', () => {
       templateDecider.decide(
         {
           type: 'CreateTemplate',
-          data: { template_id: 'tpl', team_id: id, content: content(sortOrder), now: '' },
+          data: { template_id: 'tpl', team_id: id, content: content(sortOrder) },
+          metadata: { now },
         },
         { status: 'none' },
       );
@@ -289,8 +290,8 @@ describe('the deciders refuse unstorable input', () => {
             scopes: [],
             key_hash: 'h',
             expires_at: null,
-            now: now.toISOString(),
           },
+          metadata: { now },
         },
         { status: 'none' },
       ),

@@ -17,7 +17,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 import { operatorErrorResponses } from './admin-schemas.ts';
 
@@ -70,7 +70,8 @@ export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: 
     async (request, reply) => {
       const { team_id } = request.params;
       const { name, scopes, expires_on } = request.body;
-      const now = nowIso(context);
+      const at = context.clock.now();
+      const now = at.toISOString();
       const expiresAt = expires_on ? expiresAtEndOfUtcDate(expires_on) : null;
       if (expiresAt !== null && expiresAt < now) {
         throw codedError(400, 'invalid_body', 'expires_on must be today or a later date (UTC)');
@@ -78,7 +79,8 @@ export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: 
       const apiKeyId = randomUUID();
       await runCommand(context, request, teamStreamId(team_id), teamDecider, {
         type: 'TakeApiKeySlot',
-        data: { api_key_id: apiKeyId, expires_at: expiresAt, now },
+        data: { api_key_id: apiKeyId, expires_at: expiresAt },
+        metadata: { now: at },
       });
       const secret = generateApiKeySecret();
       let created;
@@ -92,14 +94,15 @@ export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: 
             scopes,
             key_hash: hashApiKeySecret(secret),
             expires_at: expiresAt,
-            now,
           },
+          metadata: { now: at },
         });
       } catch (error) {
         // Give the slot back; the key does not exist.
         await runCommand(context, request, teamStreamId(team_id), teamDecider, {
           type: 'ReleaseApiKeySlot',
-          data: { api_key_id: apiKeyId, now },
+          data: { api_key_id: apiKeyId },
+          metadata: { now: at },
         }).catch((releaseError: unknown) =>
           request.log.error({ err: releaseError, apiKeyId }, 'could not release an API key slot'),
         );
@@ -137,14 +140,16 @@ export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: 
     },
     async (request) => {
       const { team_id, key_id } = request.params;
-      const now = nowIso(context);
+      const now = context.clock.now();
       const revoked = await runCommand(context, request, apiKeyStreamId(key_id), apiKeyDecider, {
         type: 'RevokeApiKey',
-        data: { team_id, now },
+        data: { team_id },
+        metadata: { now },
       });
       const released = await runCommand(context, request, teamStreamId(team_id), teamDecider, {
         type: 'ReleaseApiKeySlot',
-        data: { api_key_id: key_id, now },
+        data: { api_key_id: key_id },
+        metadata: { now },
       });
       // Revocation takes effect at the very next request: wait for the key's read model.
       const positions = [revoked.position, released.position].filter((p) => p !== undefined);

@@ -16,7 +16,7 @@ import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 
 const timezone = z
   .string()
@@ -146,7 +146,8 @@ export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { 
       const teamId = randomUUID();
       const result = await runCommand(context, request, teamStreamId(teamId), teamDecider, {
         type: 'CreateTeam',
-        data: { team_id: teamId, settings, now: nowIso(context) },
+        data: { team_id: teamId, settings },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return reply.status(201).send({ team: teamView(result.state) });
@@ -177,8 +178,8 @@ export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { 
             ...changes,
             ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
           },
-          now: nowIso(context),
         },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { team: teamView(result.state) };
@@ -203,14 +204,20 @@ export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { 
     },
     async (request, reply) => {
       const memberId = randomUUID();
-      const now = nowIso(context);
+      const now = context.clock.now();
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'AddMember',
-        data: { member_id: memberId, ...request.body, now },
+        data: { member_id: memberId, ...request.body },
+        metadata: { now },
       });
       await awaitReadModels(context, result.position);
       return reply.status(201).send({
-        member: { id: memberId, team_id: request.params.team_id, ...request.body, created_at: now },
+        member: {
+          id: memberId,
+          team_id: request.params.team_id,
+          ...request.body,
+          created_at: now.toISOString(),
+        },
       });
     },
   );
@@ -232,7 +239,8 @@ export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { 
     async (request) => {
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'RemoveMember',
-        data: { member_id: request.params.member_id, now: nowIso(context) },
+        data: { member_id: request.params.member_id },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { success: true as const };

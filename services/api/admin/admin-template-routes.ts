@@ -19,7 +19,7 @@ import { coded } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
 import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 
 /** An int4 column of the template read model. */
@@ -104,13 +104,14 @@ export async function operatorTemplateRoutes(
   async function createTemplate(request: FastifyRequest, teamId: string | null, body: TemplateBody) {
     const templateId = randomUUID();
     const content = templateContent(body);
-    const now = nowIso(context);
+    const now = context.clock.now();
     const result = await runCommand(context, request, templateStreamId(templateId), templateDecider, {
       type: 'CreateTemplate',
-      data: { template_id: templateId, team_id: teamId, content, now },
+      data: { template_id: templateId, team_id: teamId, content },
+      metadata: { now },
     });
     await awaitReadModels(context, result.position);
-    return { template: templateView({ id: templateId, created_at: now }, content) };
+    return { template: templateView({ id: templateId, created_at: now.toISOString() }, content) };
   }
 
   async function requireTeam(teamId: string) {
@@ -158,7 +159,8 @@ export async function operatorTemplateRoutes(
       const { team_id, template_id } = request.params;
       const result = await runCommand(context, request, templateStreamId(template_id), templateDecider, {
         type: 'DeleteTemplate',
-        data: { team_id, now: nowIso(context) },
+        data: { team_id },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { success: true as const };
