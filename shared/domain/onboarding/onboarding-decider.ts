@@ -216,8 +216,6 @@ export type OnboardingCommand =
   | MarkOverdue
   | ExpireOnboarding;
 
-export type OnboardingCommandType = OnboardingCommand['type'];
-
 const iso = (date: Date) => date.toISOString();
 const base = (state: Onboarding) => ({ onboarding_id: state.id, team_id: state.team_id });
 
