@@ -4,7 +4,7 @@ import { errorWithoutRowData } from './error-without-row-data.ts';
 export type { Logger };
 
 /**
- * Secrets never reach the logs: API keys, admin tokens, client tokens and PINs are redacted.
+ * Secrets never reach the logs: API keys, the operator token, client tokens and PINs are redacted.
  * Database errors are logged without the row values they quote (error-without-row-data.ts).
  */
 export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {

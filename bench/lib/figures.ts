@@ -1,4 +1,4 @@
-/** One measured figure of the report, next to its target from issue 7 when it has one. */
+/** One measured figure of the report, next to its performance target when it has one. */
 export interface Figure {
   part: string;
   name: string;

@@ -91,7 +91,7 @@ export async function writeResults(
   const text = [
     '# Benchmark results',
     '',
-    'Written by `npm run bench` (bench/run.ts). Targets are those of issue 7, on 2 cores; the bench reports them and',
+    'Written by `npm run bench` (bench/run.ts). Targets are the performance targets, on 2 cores; the bench reports them and',
     'does not fail on a miss.',
     '',
     machine(context),

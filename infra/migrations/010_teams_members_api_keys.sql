@@ -1,4 +1,4 @@
--- Read models of tenancy and access (issue 3). Written only by projections
+-- Read models of tenancy and access. Written only by projections
 -- (projections/team-projection.ts, projections/api-key-projection.ts); commands go to the
 -- streams team-<id> and api_key-<id>. No foreign keys: a rebuild recreates each table.
 --

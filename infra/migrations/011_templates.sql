@@ -1,4 +1,4 @@
--- Read model of templates (issue 3), written only by projections/template-projection.ts
+-- Read model of templates, written only by projections/template-projection.ts
 -- from the streams template-<id>. No foreign keys: a rebuild recreates each table.
 --
 -- templates: team templates (team_id set, gallery false) and gallery templates (team_id

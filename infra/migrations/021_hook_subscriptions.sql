@@ -1,5 +1,5 @@
 -- Read model of hook subscriptions (projections/hook-subscriptions-projection.ts).
--- Deliveries (issue 6) read the active subscriptions of an event's team and type.
+-- Deliveries read the active subscriptions of an event's team and type.
 create table hook_subscriptions (
   id uuid primary key,
   team_id uuid not null,

@@ -1,4 +1,4 @@
--- Read models of onboardings (issue 5), written only by projections/onboardings-projection.ts
+-- Read models of onboardings, written only by projections/onboardings-projection.ts
 -- from the streams onboarding-<id>. No foreign keys: a rebuild recreates each table.
 --
 -- onboardings: one row per onboarding (GET /api/v1/onboardings, GET /api/v1/onboardings/:id).

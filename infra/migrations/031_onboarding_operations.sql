@@ -1,4 +1,4 @@
--- Operational state of onboarding commands (issue 5): not read models, so not rebuilt.
+-- Operational state of onboarding commands: not read models, so not rebuilt.
 -- Every row is written in the same PostgreSQL transaction as the command's events (with
 -- the PostgreSQL event store, the append itself runs in that transaction), so a command
 -- either happened with all of its effects or not at all.

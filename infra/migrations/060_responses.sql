@@ -1,4 +1,4 @@
--- Read model of responses (issue 5), written only by projections/responses-projection.ts
+-- Read model of responses, written only by projections/responses-projection.ts
 -- from the onboarding streams (and client.erased). No foreign keys: a rebuild recreates
 -- each table.
 --

@@ -1,4 +1,4 @@
--- Hook deliveries (issue 6): operational state of the hook-deliveries consumer and its
+-- Hook deliveries: operational state of the hook-deliveries consumer and its
 -- worker (services/hooks). Not a read model: never rebuilt.
 --
 -- hook_deliveries: one row per (subscription, event): its own copy of the event, queued by

@@ -1,4 +1,4 @@
--- Automation rules (issue 6): operational state of the automation-rules consumer and its
+-- Automation rules: operational state of the automation-rules consumer and its
 -- queue worker (services/automation). Not read models: never rebuilt. The rules themselves
 -- are event streams automation_rule-<id> (shared/domain/automation-rule).
 --

@@ -1,4 +1,4 @@
--- The mailer (issue 6, services/mailer): sending state of mail_outbox rows. Additive: the
+-- The mailer (services/mailer): sending state of mail_outbox rows. Additive: the
 -- outbox's writers do not name these columns.
 --   status (existing): queued until sent; sent after the SMTP server accepted it; failed
 --     after a permanent refusal (5xx) or the last attempt. Without SMTP_URL nothing is

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../context.ts';
-import { adminApi } from './admin/admin-api.ts';
+import { operatorApi } from './admin/admin-api.ts';
 import { portalApi } from './portal/portal-api.ts';
 import { publicApi } from './public/public-api.ts';
 import { trackRoutes } from './route-registry.ts';
@@ -12,6 +12,6 @@ import { trackRoutes } from './route-registry.ts';
 export async function registerRoutes(app: FastifyInstance, context: ServiceContext) {
   trackRoutes(app); // first: records every route registered below (tests check OpenAPI and auth coverage)
   await app.register(publicApi, { prefix: '/api/v1', context });
-  await app.register(adminApi, { prefix: '/admin/v1', context });
+  await app.register(operatorApi, { prefix: '/admin/v1', context });
   await app.register(portalApi, { prefix: '/portal/v1', context });
 }

@@ -1,6 +1,7 @@
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from '../../shared/domain/automation-rule/placeholders.ts';
+import { currentMember } from '../../shared/domain/team/current-member.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { ServiceContext } from '../context.ts';
 import { judge, outboundOptions } from '../hooks/outbound.ts';
@@ -101,11 +102,7 @@ export async function notifyMember(
     const team = await teamRow(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
-    const member = await tx.query<{ email: string }>(
-      'select email from team_members where id = $1 and team_id = $2 and removed_at is null',
-      [memberId, run.team_id],
-    );
-    const to = member.rows[0]?.email;
+    const to = (await currentMember(tx, run.team_id, memberId))?.email;
     if (!to) return finish(tx, { kind: 'stop', reason: 'team member left the team', status: null });
     if (!isValidEmail(to))
       return finish(tx, { kind: 'stop', reason: 'team member has no valid email address', status: null });

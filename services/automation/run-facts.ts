@@ -50,11 +50,12 @@ export function firmName(team: Pick<TeamRow, 'name' | 'email_sender_name' | 'own
 }
 
 /**
- * SQL condition on the clients row `c`: the client is not erased. Its personal data key
- * is checked too: an erasure deletes it first, before the clients read model catches up,
- * so nothing read while an erasure is under way copies the client's data anywhere.
+ * SQL condition on the clients row `c`: the client is not erased (client_is_erased,
+ * infra/migrations/082_client_is_erased.sql) and no erasure of it is under way: an erasure
+ * erases its personal data key first, before the clients read model catches up, so nothing
+ * read meanwhile copies the client's data anywhere.
  */
-export const CLIENT_NOT_ERASED = `c.erased_at is null and not exists (
+export const CLIENT_NOT_ERASED = `not client_is_erased(c.erased_at, c.email) and not exists (
   select 1 from personal_data_keys k where k.subject_id = c.id and k.erased_at is not null)`;
 
 export interface OnboardingFacts {

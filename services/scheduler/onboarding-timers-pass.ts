@@ -5,11 +5,12 @@ import { teamFacts } from '../../shared/commands/onboarding-facts.ts';
 import { readOnboarding, runOnboardingCommand } from '../../shared/commands/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { onboardingEmailFacts } from '../../shared/domain/onboarding/client-email.ts';
+import { activeTokenHash } from '../../shared/domain/onboarding/onboarding-decider.ts';
 import type { TimerKind } from '../../shared/domain/onboarding/onboarding-timers.ts';
 import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
 import { claimDue, complete, defineWorkQueue } from '../../shared/work-queue/work-queue.ts';
 import type { ServiceContext } from '../context.ts';
-import { activeTokenHash, clearTokenFromInvites } from '../work/client-link.ts';
+import { clearTokenFromInvites } from '../work/client-link.ts';
 import type { DuePass } from '../work/due-pass.ts';
 import { reminderEmail } from './reminder-email.ts';
 
@@ -176,7 +177,7 @@ async function queueReminder(context: ServiceContext, tx: PoolClient, timer: Cla
   const tokenHash = activeTokenHash(state, now);
   if (state.send_count !== sendNumber || tokenHash === null) return false;
   const client = await tx.query<{ name: string | null; email: string | null }>(
-    'select name, email from clients where id = $1 and team_id = $2 and erased_at is null',
+    'select name, email from clients where id = $1 and team_id = $2 and not client_is_erased(erased_at, email)',
     [state.client_id, state.team_id],
   );
   const recipient = client.rows[0];

@@ -1,6 +1,5 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { hashClientToken } from '../../shared/domain/onboarding/link-secrets.ts';
-import { linkExpired, type OnboardingState } from '../../shared/domain/onboarding/onboarding-decider.ts';
 
 /**
  * Where the clear client token of a link is found. Tokens are stored hashed only (events,
@@ -36,24 +35,4 @@ export async function clearTokenFromInvites(
     }
   }
   return undefined;
-}
-
-/**
- * The token hash of the onboarding's link when that link works for the client now (the
- * portal's rule): the active token of an onboarding that is not archived, not erased,
- * not cancelled or expired, and whose expires_at has not passed by the service clock.
- */
-export function activeTokenHash(state: OnboardingState, now: Date): string | null {
-  if (
-    state.status === 'absent' ||
-    state.token_hash === null ||
-    state.archived_at !== null ||
-    state.client_erased_at !== null ||
-    state.status === 'cancelled' ||
-    state.status === 'expired' ||
-    linkExpired(state, now)
-  ) {
-    return null;
-  }
-  return state.token_hash;
 }

@@ -31,7 +31,7 @@ import { lockStream } from './stream-lock.ts';
  * (./read-your-writes.ts) wrap the same transaction and its position.
  */
 
-/** Metadata every event carries (ARCHITECTURE.md, "Rules the whole code base keeps"). */
+/** Metadata every event carries: who caused it and under which command, for the audit feed and idempotency. */
 export interface CommandMetadata extends EventMetadata {
   command_id: string;
   request_id?: string;

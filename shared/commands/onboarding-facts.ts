@@ -7,16 +7,14 @@ import {
   DEFAULT_NEW_RECIPIENT_CAP,
   NEW_RECIPIENT_WINDOW_MS,
 } from '../domain/onboarding/send-policy.ts';
+import { currentMember } from '../domain/team/current-member.ts';
 import { isPlan, monthlyOnboardingLimit, type Plan } from '../domain/team/plans.ts';
 
 /**
  * What onboarding commands read besides their own stream: the team's settings, its
- * members, templates and clients (read models of issues 3 and 4) and the send counters
+ * members, templates and clients (their read models) and the send counters
  * (operational tables of this feature), all through the command's transaction.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 export interface TeamFacts {
   id: string;
@@ -79,13 +77,13 @@ export interface ClientFacts {
 
 /** A client of the team: missing (absent or another team's), erased, or active with its name and email. */
 export async function clientFacts(tx: PoolClient, teamId: string, clientId: string): Promise<ClientFacts> {
-  const { rows } = await tx.query<{ name: string | null; email: string | null; erased_at: Date | null }>(
-    'select name, email, erased_at from clients where id = $1 and team_id = $2',
+  const { rows } = await tx.query<{ name: string | null; email: string | null; erased: boolean }>(
+    'select name, email, client_is_erased(erased_at, email) as erased from clients where id = $1 and team_id = $2',
     [clientId, teamId],
   );
   const row = rows[0];
   if (!row) return { status: 'missing', name: null, email: null };
-  if (row.erased_at !== null || row.email === null) return { status: 'erased', name: null, email: null };
+  if (row.erased) return { status: 'erased', name: null, email: null };
   return { status: 'active', name: row.name, email: row.email };
 }
 
@@ -106,12 +104,7 @@ export async function templateFacts(
 
 /** A current (not removed) member of the team. */
 export async function isCurrentMember(tx: PoolClient, teamId: string, memberId: string): Promise<boolean> {
-  if (!isUuid(memberId)) return false;
-  const { rowCount } = await tx.query(
-    'select 1 from team_members where id = $1 and team_id = $2 and removed_at is null',
-    [memberId, teamId],
-  );
-  return (rowCount ?? 0) > 0;
+  return (await currentMember(tx, teamId, memberId)) !== undefined;
 }
 
 /**

@@ -50,7 +50,7 @@ const originOf = (url: string) => {
 };
 
 export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
-  // Teams, members, API keys, templates (issue 3). Members' names and emails stay out.
+  // Teams, members, API keys, templates. Members' names and emails stay out.
   'team.created': entry<TeamCreated['data']>({
     name: 'team_created',
     teamId: (data) => data.team_id,
@@ -107,7 +107,7 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     occurredAt: (data) => data.deleted_at,
   }),
 
-  // Clients (issue 4)
+  // Clients
   'client.created': entry<ClientCreated['data']>({
     name: 'client_created',
     teamId: (data) => data.team_id,
@@ -121,7 +121,7 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     occurredAt: (data) => data.erased_at,
   }),
 
-  // Hook subscriptions (issue 4)
+  // Hook subscriptions
   'hook_subscription.created': entry<HookSubscriptionCreated['data']>({
     name: 'hook_subscription_created',
     teamId: (data) => data.team_id,
@@ -139,7 +139,7 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     occurredAt: (data) => data.deleted_at,
   }),
 
-  // Onboardings (issue 5): the public events under their public names, the others under
+  // Onboardings: the public events under their public names, the others under
   // their internal names. Never token hashes, PIN hashes, answer values, signer names or
   // emails, file names. answer_saved (autosaves, many per minute) is not an audit event.
   ...ONBOARDING_AUDIT_EVENT_TYPES,

@@ -1,7 +1,8 @@
 /**
  * Domain logic as deciders (in the style of Emmett's samples): pure functions, no I/O.
  * `decide` returns the events a command causes or throws a DomainError; `evolve` folds
- * an event into the state. The current time arrives in the command (from the Clock).
+ * an event into the state. The current time arrives in the command's `metadata.now` (a Date
+ * from the service clock), never in its data.
  */
 export interface DomainEvent<Type extends string = string, Data = unknown> {
   type: Type;

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decideApiKey } from './api-key/api-key-decider.ts';
-import { decideAutomationRule } from './automation-rule/automation-rule-decider.ts';
+import { apiKeyDecider } from './api-key/api-key-decider.ts';
+import { automationRuleDecider } from './automation-rule/automation-rule-decider.ts';
 import { clientDecider, type CreateClient } from './client/client-decider.ts';
 import { DomainError } from './decider.ts';
 import { hookSubscriptionDecider } from './hook-subscription/hook-subscription-decider.ts';
 import { parseDeadline } from './onboarding/deadlines.ts';
-import {
-  decide as decideOnboarding,
-  initialState,
-  type OnboardingCommand,
-} from './onboarding/onboarding-decider.ts';
+import { onboardingDecider, type OnboardingCommand } from './onboarding/onboarding-decider.ts';
 import {
   assertStorable,
   findUnstorable,
@@ -19,8 +15,8 @@ import {
   MAX_NESTING_DEPTH,
   unstorableMessage,
 } from './safe-text.ts';
-import { decideTeam, initialTeamState } from './team/team-decider.ts';
-import { decideTemplate } from './template/template-decider.ts';
+import { teamDecider } from './team/team-decider.ts';
+import { templateDecider } from './template/template-decider.ts';
 
 const now = new Date('2026-03-01T10:00:00.000Z');
 const id = '11111111-1111-4111-8111-111111111111';
@@ -162,12 +158,12 @@ describe('the deciders refuse unstorable input', () => {
   });
 
   it('team: int4 overflow of monthly_onboarding_limit and new_recipient_cap, NUL in a member name', () => {
-    const team = decideTeam(
+    const team = teamDecider.decide(
       {
         type: 'CreateTeam',
+        metadata: { now },
         data: {
           team_id: id,
-          now: now.toISOString(),
           settings: {
             name: 'T',
             plan: 'pro',
@@ -183,19 +179,19 @@ describe('the deciders refuse unstorable input', () => {
           },
         },
       },
-      initialTeamState(),
+      teamDecider.initialState(),
     );
     const state = {
-      ...initialTeamState(),
+      ...teamDecider.initialState(),
       team: { ...team[0]!.data, id, updated_at: now.toISOString() },
     } as never;
     const update = (changes: Record<string, unknown>) => () =>
-      decideTeam({ type: 'UpdateTeam', data: { changes, now: now.toISOString() } }, state);
+      teamDecider.decide({ type: 'UpdateTeam', data: { changes }, metadata: { now } }, state);
     refusedWith('invalid_body', update({ monthly_onboarding_limit: 2147483648 }));
     refusedWith('invalid_body', update({ new_recipient_cap: 1e20 }));
     expect(update({ monthly_onboarding_limit: 2147483647 })()).toHaveLength(1);
     refusedWith('invalid_body', () =>
-      decideTeam(
+      teamDecider.decide(
         {
           type: 'AddMember',
           data: {
@@ -203,8 +199,8 @@ describe('the deciders refuse unstorable input', () => {
             name: 'N\u0000',
             email: 'n@example.com',
             role: 'member',
-            now: now.toISOString(),
           },
+          metadata: { now },
         },
         state,
       ),
@@ -231,10 +227,11 @@ describe('the deciders refuse unstorable input', () => {
       ],
     });
     const create = (sortOrder: number) => () =>
-      decideTemplate(
+      templateDecider.decide(
         {
           type: 'CreateTemplate',
-          data: { template_id: 'tpl', team_id: id, content: content(sortOrder), now: '' },
+          data: { template_id: 'tpl', team_id: id, content: content(sortOrder) },
+          metadata: { now },
         },
         { status: 'none' },
       );
@@ -243,7 +240,8 @@ describe('the deciders refuse unstorable input', () => {
   });
 
   it('onboarding: an answer or a signer name as entered, a deadline in year 0', () => {
-    const decide = (command: OnboardingCommand) => () => decideOnboarding(command, initialState());
+    const decide = (command: OnboardingCommand) => () =>
+      onboardingDecider.decide(command, onboardingDecider.initialState());
     refusedWith(
       'invalid_body',
       decide({
@@ -282,7 +280,7 @@ describe('the deciders refuse unstorable input', () => {
 
   it('API key, automation rule and hook subscription: a NUL anywhere in the command', () => {
     refusedWith('invalid_body', () =>
-      decideApiKey(
+      apiKeyDecider.decide(
         {
           type: 'CreateApiKey',
           data: {
@@ -292,14 +290,14 @@ describe('the deciders refuse unstorable input', () => {
             scopes: [],
             key_hash: 'h',
             expires_at: null,
-            now: now.toISOString(),
           },
+          metadata: { now },
         },
         { status: 'none' },
       ),
     );
     refusedWith('invalid_body', () =>
-      decideAutomationRule(
+      automationRuleDecider.decide(
         {
           type: 'CreateAutomationRule',
           data: {

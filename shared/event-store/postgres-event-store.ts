@@ -64,12 +64,14 @@ function appendSql(mode: keyof typeof STREAM_UPSERT, notifyAtCommit: boolean): s
     from appended left join notified on true`;
 }
 
-const APPEND_ALONE = {
+/** Statements whose caller wakes the followers itself once the append committed (announceAppend). */
+const APPEND_NOTIFY_AFTER_COMMIT = {
   any: appendSql('any', false),
   no_stream: appendSql('no_stream', false),
   exact: appendSql('exact', false),
 };
-const APPEND_IN_TRANSACTION = {
+/** Statements that queue the NOTIFY themselves, delivered when the caller's transaction commits. */
+const APPEND_NOTIFY_AT_COMMIT = {
   any: appendSql('any', true),
   no_stream: appendSql('no_stream', true),
   exact: appendSql('exact', true),
@@ -120,7 +122,13 @@ export class PostgresEventStore implements EventStore {
 
   /** Commits on its own; followers are woken after the commit (see `announceAppend`). */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = await this.appendStatement(this.pool, streamId, events, expected, APPEND_ALONE);
+    const result = await this.appendStatement(
+      this.pool,
+      streamId,
+      events,
+      expected,
+      APPEND_NOTIFY_AFTER_COMMIT,
+    );
     this.announceAppend();
     return result;
   }
@@ -142,7 +150,7 @@ export class PostgresEventStore implements EventStore {
       streamId,
       events,
       expected,
-      notifyAtCommit ? APPEND_IN_TRANSACTION : APPEND_ALONE,
+      notifyAtCommit ? APPEND_NOTIFY_AT_COMMIT : APPEND_NOTIFY_AFTER_COMMIT,
     );
   }
 
@@ -172,7 +180,7 @@ export class PostgresEventStore implements EventStore {
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
-    statements: typeof APPEND_ALONE,
+    statements: typeof APPEND_NOTIFY_AFTER_COMMIT,
   ): Promise<AppendResult> {
     if (events.length === 0 || events.length > MAX_EVENTS_PER_APPEND) {
       throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_APPEND} events`);
@@ -189,7 +197,7 @@ export class PostgresEventStore implements EventStore {
     if (mode === 'exact') params.push(String(expected));
     // Named (prepared once per connection): planning the statement costs more than running it.
     const result = await executor.query<{ position: string | null; revision: string | null }>({
-      name: `event_store_append_${mode}_${statements === APPEND_ALONE ? 'alone' : 'in_transaction'}`,
+      name: `event_store_append_${mode}_${statements === APPEND_NOTIFY_AFTER_COMMIT ? 'notify_after' : 'notify_at_commit'}`,
       text: statements[mode],
       values: params,
     });

@@ -54,10 +54,6 @@ export class EventConsumers {
     return started;
   }
 
-  get names(): string[] {
-    return [...this.running.keys()];
-  }
-
   /** Waits until every running consumer has handled the log up to `position`. */
   async caughtUp(position: bigint, timeoutMs = 30_000): Promise<DrainResult> {
     const consumers = [...this.running.values()];

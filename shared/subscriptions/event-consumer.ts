@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../event-store/event-store.ts';
 
 /**
  * The subscription port: a consumer of the event stream (hook deliveries, automation
- * rules, scheduler, mailer) is written once against this interface and runs unchanged on
+ * rules) is written once against this interface and runs unchanged on
  * either adapter:
  *
  * - the event log directly, from its own checkpoint `consumer:<name>` (no Kafka);

@@ -16,7 +16,7 @@ import {
 } from './npm-process.ts';
 
 /**
- * The acceptance of issue 2, as a user runs it: `npm start` with no DATABASE_URL starts an
+ * Starting and stopping, as a user runs it: `npm start` with no DATABASE_URL starts an
  * embedded PostgreSQL under DATA_DIR, answers GET /healthz within 30 seconds, exits 0 on
  * SIGTERM without leaving a postgres process behind, and keeps its data for the next
  * start; `npm run rebuild` works next to it; `PORT=abc npm start` refuses to start.

@@ -165,7 +165,7 @@ describe('GET /api/v1/events', () => {
   );
 
   it('the type filter returns only events of that public type, with their onboarding_id', async () => {
-    // Onboardings (issue 5) register their domain events in AUDIT_EVENT_TYPES; this test
+    // Onboardings register their domain events in AUDIT_EVENT_TYPES; this test
     // registers stand-ins under two public names to exercise the feed and its filter.
     AUDIT_EVENT_TYPES['test.sent'] = {
       name: 'onboarding.sent',

@@ -18,8 +18,8 @@ import {
 
 /**
  * Helpers of the onboarding integration tests: a team with a key, a client and a template,
- * onboarding requests through HTTP, and (standing in for the portal and operator routes of
- * the next issue) portal moves run through the same unit of work those routes will use.
+ * onboarding requests through HTTP, and portal moves run directly through the unit of work
+ * the portal and operator routes use.
  */
 
 export interface Tenant extends TeamWithKey {
@@ -195,7 +195,7 @@ export const expire = (service: TestService, onboardingId: string) =>
   runCommand(service, onboardingId, (now) => ({ type: 'ExpireOnboarding', data: {}, metadata: { now } }));
 
 /**
- * Stands in for the client erasure of the next issue: marks the client erased in the
+ * A shortcut past the client erasure process: marks the client erased in the
  * clients read model (what the erasure leaves behind) and records the erasure on the onboarding.
  */
 export async function eraseClient(service: TestService, clientId: string, onboardingIds: string[] = []) {

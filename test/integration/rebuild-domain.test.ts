@@ -11,7 +11,7 @@ import { advanceClock, drain } from './portal-fixtures.ts';
 import { produceDomainLog, seededRandom, type DomainLog } from './rebuild-domain-fixtures.ts';
 
 /**
- * The rebuild invariant on the real projections (ARCHITECTURE.md, Read side; issue 2 item 5):
+ * The rebuild invariant on the real projections:
  * a log written by the service itself through HTTP (rebuild-domain-fixtures.ts: teams,
  * members, API keys, templates, clients, onboardings through every status, portal answers,
  * files, signatures, payments, hooks, an erasure, timers) is replayed by rebuildProjections

@@ -17,9 +17,9 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 const createApiKeyBody = z.object({
   name: z.string().max(200).nullable().optional(),
@@ -48,7 +48,7 @@ const keyParams = teamParams.extend({ key_id: z.string().uuid() });
  * At most 5 active keys per team: the slot is taken on the team stream first (its
  * expected revision serialises concurrent creations), then the key stream is written.
  */
-export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -61,7 +61,7 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
         body: createApiKeyBody,
         response: {
           201: z.object({ api_key: apiKeySchema, secret: z.string() }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded('Team not found (code team_not_found)'),
           409: coded('The team has 5 active keys (code key_limit_reached)'),
         },
@@ -70,7 +70,8 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
     async (request, reply) => {
       const { team_id } = request.params;
       const { name, scopes, expires_on } = request.body;
-      const now = nowIso(context);
+      const at = context.clock.now();
+      const now = at.toISOString();
       const expiresAt = expires_on ? expiresAtEndOfUtcDate(expires_on) : null;
       if (expiresAt !== null && expiresAt < now) {
         throw codedError(400, 'invalid_body', 'expires_on must be today or a later date (UTC)');
@@ -78,7 +79,8 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
       const apiKeyId = randomUUID();
       await runCommand(context, request, teamStreamId(team_id), teamDecider, {
         type: 'TakeApiKeySlot',
-        data: { api_key_id: apiKeyId, expires_at: expiresAt, now },
+        data: { api_key_id: apiKeyId, expires_at: expiresAt },
+        metadata: { now: at },
       });
       const secret = generateApiKeySecret();
       let created;
@@ -92,14 +94,15 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
             scopes,
             key_hash: hashApiKeySecret(secret),
             expires_at: expiresAt,
-            now,
           },
+          metadata: { now: at },
         });
       } catch (error) {
         // Give the slot back; the key does not exist.
         await runCommand(context, request, teamStreamId(team_id), teamDecider, {
           type: 'ReleaseApiKeySlot',
-          data: { api_key_id: apiKeyId, now },
+          data: { api_key_id: apiKeyId },
+          metadata: { now: at },
         }).catch((releaseError: unknown) =>
           request.log.error({ err: releaseError, apiKeyId }, 'could not release an API key slot'),
         );
@@ -129,7 +132,7 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
         params: keyParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('API key not found in this team (code api_key_not_found)'),
           503: coded('Read models lag; the key may still work; retry (code read_models_lagging)'),
         },
@@ -137,14 +140,16 @@ export async function adminApiKeyRoutes(plain: FastifyInstance, { context }: { c
     },
     async (request) => {
       const { team_id, key_id } = request.params;
-      const now = nowIso(context);
+      const now = context.clock.now();
       const revoked = await runCommand(context, request, apiKeyStreamId(key_id), apiKeyDecider, {
         type: 'RevokeApiKey',
-        data: { team_id, now },
+        data: { team_id },
+        metadata: { now },
       });
       const released = await runCommand(context, request, teamStreamId(team_id), teamDecider, {
         type: 'ReleaseApiKeySlot',
-        data: { api_key_id: key_id, now },
+        data: { api_key_id: key_id },
+        metadata: { now },
       });
       // Revocation takes effect at the very next request: wait for the key's read model.
       const positions = [revoked.position, released.position].filter((p) => p !== undefined);

@@ -2,18 +2,21 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { handleError } from '../error-handler.ts';
-import { adminApiKeyRoutes } from './admin-api-key-routes.ts';
+import { operatorApiKeyRoutes } from './admin-api-key-routes.ts';
 import { clientErasureRoutes } from './client-erasure-routes.ts';
 import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
 import { emailsRoutes } from './emails-routes.ts';
 import { operatorOnboardingRoutes } from './operator-onboarding-routes.ts';
 import { parkedEventsRoutes } from './parked-events-routes.ts';
-import { adminTokenCheck } from './admin-auth.ts';
+import { operatorTokenCheck } from './admin-auth.ts';
 import { automationRulesRoutes } from './automation-rules-routes.ts';
-import { adminTeamRoutes } from './admin-team-routes.ts';
-import { adminTemplateRoutes } from './admin-template-routes.ts';
+import { operatorTeamRoutes } from './admin-team-routes.ts';
+import { operatorTemplateRoutes } from './admin-template-routes.ts';
 
-export type AdminRoutePlugin = (app: FastifyInstance, options: { context: ServiceContext }) => Promise<void>;
+export type OperatorRoutePlugin = (
+  app: FastifyInstance,
+  options: { context: ServiceContext },
+) => Promise<void>;
 
 /**
  * Route plugins of the operator API (`/admin/v1`). To add operator routes, append your
@@ -22,10 +25,10 @@ export type AdminRoutePlugin = (app: FastifyInstance, options: { context: Servic
  * token) and validation errors as 400 invalid_body with `details.issues`. Give each route
  * a zod schema (tags: ['operator']) so it appears in /openapi.json.
  */
-export const adminRoutePlugins: AdminRoutePlugin[] = [
-  adminTeamRoutes,
-  adminApiKeyRoutes,
-  adminTemplateRoutes,
+export const operatorRoutePlugins: OperatorRoutePlugin[] = [
+  operatorTeamRoutes,
+  operatorApiKeyRoutes,
+  operatorTemplateRoutes,
   operatorOnboardingRoutes,
   clientErasureRoutes,
   emailsRoutes,
@@ -35,8 +38,8 @@ export const adminRoutePlugins: AdminRoutePlugin[] = [
 ];
 
 /** The operator API; registered with prefix /admin/v1 in services/api/routes.ts. */
-export async function adminApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
-  app.addHook('onRequest', adminTokenCheck(context.settings.ADMIN_TOKEN));
+export async function operatorApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
+  app.addHook('onRequest', operatorTokenCheck(context.settings.ADMIN_TOKEN));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
       const issues = error.validation.map((issue) => ({
@@ -51,5 +54,5 @@ export async function adminApi(app: FastifyInstance, { context }: { context: Ser
     }
     return handleError(error, request, reply);
   });
-  for (const plugin of adminRoutePlugins) await app.register(plugin, { context });
+  for (const plugin of operatorRoutePlugins) await app.register(plugin, { context });
 }

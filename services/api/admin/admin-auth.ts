@@ -10,9 +10,9 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  *   not exist);
  * - header missing, not Bearer, or another token: 401 code `admin_token_invalid`.
  */
-export function adminTokenCheck(adminToken: string | undefined) {
-  const expected = adminToken === undefined ? undefined : digest(adminToken);
-  return async function checkAdminToken(request: FastifyRequest, reply: FastifyReply) {
+export function operatorTokenCheck(token: string | undefined) {
+  const expected = token === undefined ? undefined : digest(token);
+  return async function checkOperatorToken(request: FastifyRequest, reply: FastifyReply) {
     if (expected === undefined) {
       reply.callNotFound();
       return reply;

@@ -66,5 +66,3 @@ export async function runCommand<State, Command, Event extends DomainEvent>(
     throw operatorApiError(error, table);
   }
 }
-
-export const nowIso = (context: ServiceContext) => context.clock.now().toISOString();

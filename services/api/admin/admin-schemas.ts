@@ -5,7 +5,7 @@ import { coded } from '../error-schemas.ts';
  * 400 invalid_body: for a malformed body, and also for a malformed path parameter or query
  * (a team id that is not a UUID).
  */
-export function adminErrors({ body = false } = {}) {
+export function operatorErrorResponses({ body = false } = {}) {
   return {
     400: coded(
       'Invalid path parameter, query or body (code invalid_body; `details.issues` names the fields)',

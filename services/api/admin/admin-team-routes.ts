@@ -14,9 +14,9 @@ import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
 import { PLANS } from '../../../shared/domain/team/plans.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 
 const timezone = z
   .string()
@@ -115,7 +115,7 @@ function teamView(state: TeamState) {
 }
 
 /** Operator API: teams and members (operator-and-portal-api.md). */
-export async function adminTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(
@@ -125,7 +125,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         tags: ['operator'],
         summary: 'Create a team',
         body: createTeamBody,
-        response: { 201: z.object({ team: teamSchema }), ...adminErrors({ body: true }) },
+        response: { 201: z.object({ team: teamSchema }), ...operatorErrorResponses({ body: true }) },
       },
     },
     async (request, reply) => {
@@ -146,7 +146,8 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
       const teamId = randomUUID();
       const result = await runCommand(context, request, teamStreamId(teamId), teamDecider, {
         type: 'CreateTeam',
-        data: { team_id: teamId, settings, now: nowIso(context) },
+        data: { team_id: teamId, settings },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return reply.status(201).send({ team: teamView(result.state) });
@@ -163,7 +164,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         body: patchTeamBody,
         response: {
           200: z.object({ team: teamSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: teamNotFound,
         },
       },
@@ -177,8 +178,8 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
             ...changes,
             ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
           },
-          now: nowIso(context),
         },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { team: teamView(result.state) };
@@ -195,7 +196,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         body: memberBody,
         response: {
           201: z.object({ member: memberSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: teamNotFound,
           409: coded('A current member already has this email (code member_exists)'),
         },
@@ -203,14 +204,20 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
     },
     async (request, reply) => {
       const memberId = randomUUID();
-      const now = nowIso(context);
+      const now = context.clock.now();
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'AddMember',
-        data: { member_id: memberId, ...request.body, now },
+        data: { member_id: memberId, ...request.body },
+        metadata: { now },
       });
       await awaitReadModels(context, result.position);
       return reply.status(201).send({
-        member: { id: memberId, team_id: request.params.team_id, ...request.body, created_at: now },
+        member: {
+          id: memberId,
+          team_id: request.params.team_id,
+          ...request.body,
+          created_at: now.toISOString(),
+        },
       });
     },
   );
@@ -224,7 +231,7 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
         params: memberParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Team or member not found (code team_not_found or member_not_found)'),
         },
       },
@@ -232,7 +239,8 @@ export async function adminTeamRoutes(plain: FastifyInstance, { context }: { con
     async (request) => {
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'RemoveMember',
-        data: { member_id: request.params.member_id, now: nowIso(context) },
+        data: { member_id: request.params.member_id },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { success: true as const };

@@ -17,9 +17,9 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { nowIso, runCommand } from './admin-commands.ts';
+import { runCommand } from './admin-commands.ts';
 import { successSchema } from './admin-team-routes.ts';
 
 /** An int4 column of the template read model. */
@@ -95,19 +95,23 @@ const templateAnswer = z.object({ template: templateSchema });
  * Operator API: team templates and gallery templates. The API cannot create templates
  * (the web builder does); the operator API stands in for the builder.
  */
-export async function adminTemplateRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorTemplateRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   async function createTemplate(request: FastifyRequest, teamId: string | null, body: TemplateBody) {
     const templateId = randomUUID();
     const content = templateContent(body);
-    const now = nowIso(context);
+    const now = context.clock.now();
     const result = await runCommand(context, request, templateStreamId(templateId), templateDecider, {
       type: 'CreateTemplate',
-      data: { template_id: templateId, team_id: teamId, content, now },
+      data: { template_id: templateId, team_id: teamId, content },
+      metadata: { now },
     });
     await awaitReadModels(context, result.position);
-    return { template: templateView({ id: templateId, created_at: now }, content) };
+    return { template: templateView({ id: templateId, created_at: now.toISOString() }, content) };
   }
 
   async function requireTeam(teamId: string) {
@@ -126,7 +130,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         body: templateBody,
         response: {
           201: templateAnswer,
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded('Team not found (code team_not_found)'),
         },
       },
@@ -146,7 +150,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         params: templateParams,
         response: {
           200: successSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Template not found in this team (code template_not_found)'),
         },
       },
@@ -155,7 +159,8 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
       const { team_id, template_id } = request.params;
       const result = await runCommand(context, request, templateStreamId(template_id), templateDecider, {
         type: 'DeleteTemplate',
-        data: { team_id, now: nowIso(context) },
+        data: { team_id },
+        metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);
       return { success: true as const };
@@ -169,7 +174,7 @@ export async function adminTemplateRoutes(plain: FastifyInstance, { context }: {
         tags: ['operator'],
         summary: 'Create a gallery template (usable by every team, not listed by the API)',
         body: templateBody,
-        response: { 201: templateAnswer, ...adminErrors({ body: true }) },
+        response: { 201: templateAnswer, ...operatorErrorResponses({ body: true }) },
       },
     },
     async (request, reply) => reply.status(201).send(await createTemplate(request, null, request.body)),

@@ -18,13 +18,14 @@ import {
 } from '../../../shared/domain/automation-rule/automation-rule-events.ts';
 import { latestRunLine, type LatestRun } from '../../../shared/domain/automation-rule/latest-run.ts';
 import { fold } from '../../../shared/domain/decider.ts';
+import { currentMember } from '../../../shared/domain/team/current-member.ts';
 import { hasAutomations, isPlan } from '../../../shared/domain/team/plans.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { checkTargetUrl } from '../../../shared/net/public-url.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { operatorErrors, runCommand } from './admin-commands.ts';
 
 /*
@@ -181,11 +182,7 @@ export async function automationRulesRoutes(
   }
 
   async function memberIsCurrent(teamId: string, memberId: string): Promise<boolean> {
-    const { rowCount } = await context.pool.query(
-      'select 1 from team_members where id = $1 and team_id = $2 and removed_at is null',
-      [memberId, teamId],
-    );
-    return (rowCount ?? 0) > 0;
+    return (await currentMember(context.pool, teamId, memberId)) !== undefined;
   }
 
   /** The checks that need the team's data or the network. */
@@ -274,7 +271,7 @@ export async function automationRulesRoutes(
         body: createBody,
         response: {
           201: z.object({ rule: ruleSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           403: planRequired,
           404: notFound,
         },
@@ -315,7 +312,7 @@ export async function automationRulesRoutes(
             rule: ruleSchema,
             latest_run: z.string().describe('the same line as rule.latest_run'),
           }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: notFound,
         },
       },
@@ -337,7 +334,7 @@ export async function automationRulesRoutes(
         body: patchBody,
         response: {
           200: z.object({ rule: ruleSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           403: planRequired,
           404: notFound,
         },
@@ -369,7 +366,7 @@ export async function automationRulesRoutes(
         tags: ['operator'],
         summary: 'Delete an automation rule (runs already queued still run)',
         params: ruleParams,
-        response: { 200: z.object({ success: z.literal(true) }), ...adminErrors(), 404: notFound },
+        response: { 200: z.object({ success: z.literal(true) }), ...operatorErrorResponses(), 404: notFound },
       },
     },
     async (request) => {

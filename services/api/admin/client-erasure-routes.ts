@@ -5,7 +5,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
 import { requestMetadata } from '../request-metadata.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 import { eraseClientData } from './client-erasure.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 
@@ -32,7 +32,7 @@ export async function clientErasureRoutes(plain: FastifyInstance, { context }: {
             erased_at: z.string(),
             onboardings: z.number().int().describe("the client's onboardings marked erased"),
           }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded(
             "Unknown team (code team_not_found); unknown client or another team's (client_not_found)",
           ),

@@ -6,7 +6,7 @@ import { ApiError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { drainWork } from '../../work/drain.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 /**
  * The operator's test controls (operator-and-portal-api.md):
@@ -15,8 +15,9 @@ import { adminErrors } from './admin-schemas.ts';
  *   per call. Timers that fall due run on the scheduler's next pass, or at once with
  *   work/drain.
  * - POST /admin/v1/work/drain: answers 200 once every projection has caught up with the
- *   event log, every consumer has handled every event, and every timer due by the service
- *   clock has run (services/work/drain.ts); 503 drain_timeout (retryable) when that does
+ *   event log, every consumer has handled every event, and every due pass (timers, hook
+ *   deliveries, automation runs, mail) has run until nothing is due by the service clock
+ *   (services/work/drain.ts); 503 drain_timeout (retryable) when that does
  *   not happen within 30 seconds.
  */
 
@@ -36,7 +37,7 @@ export async function clockAndWorkRoutes(plain: FastifyInstance, { context }: { 
         }),
         response: {
           200: z.object({ now: z.string().describe('the service clock after the move, ISO 8601') }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded('TEST_CLOCK is off (or ADMIN_TOKEN unset): not found'),
         },
       },
@@ -64,7 +65,7 @@ export async function clockAndWorkRoutes(plain: FastifyInstance, { context }: { 
             position: z.string().describe('the event log position everything caught up with'),
             handled: z.number().int().describe('timers (and other due work) run by this drain'),
           }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           503: coded(
             'Did not settle in time (code drain_timeout, retryable); details.pending names what lags',
           ),

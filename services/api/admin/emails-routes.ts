@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 /**
  * GET /admin/v1/teams/:team_id/emails (operator-and-portal-api.md): the team's emails from
@@ -53,7 +53,7 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
         response: {
           200: z.object({ emails: z.array(emailSchema) }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           400: coded('limit is not a whole number from 1 to 1000 (code invalid_body)'),
           404: coded('Unknown team (code team_not_found)'),
         },

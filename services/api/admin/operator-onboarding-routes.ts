@@ -6,11 +6,13 @@ import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
 import { readOnboarding } from '../../../shared/commands/onboarding-unit-of-work.ts';
 import { portalLink } from '../../../shared/domain/onboarding/invite-email.ts';
 import {
+  activeTokenHash,
   ERROR_TEXTS,
   type OnboardingCommand,
   type OnboardingState,
 } from '../../../shared/domain/onboarding/onboarding-decider.ts';
 import { INT4_MAX } from '../../../shared/domain/safe-text.ts';
+import { currentMember } from '../../../shared/domain/team/current-member.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import {
   onboardingStreamId,
@@ -18,11 +20,11 @@ import {
   type PaymentSucceeded,
 } from '../../../shared/domain/onboarding/onboarding-events.ts';
 import type { ServiceContext } from '../../context.ts';
-import { activeTokenHash, clearTokenFromInvites } from '../../work/client-link.ts';
+import { clearTokenFromInvites } from '../../work/client-link.ts';
 import { coded } from '../error-schemas.ts';
 import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../public/onboardings-read-model.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 /*
  * Operator routes of one onboarding (operator-and-portal-api.md, Operator API):
@@ -142,7 +144,7 @@ export async function operatorOnboardingRoutes(
         params,
         response: {
           200: linkSchema,
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Unknown onboarding (code target_unavailable)'),
         },
       },
@@ -174,7 +176,7 @@ export async function operatorOnboardingRoutes(
           200: z
             .object({ payment: paymentSchema })
             .describe('This payment_intent_id was recorded before: the original payment, nothing new'),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a payment field (field_not_found)',
           ),
@@ -224,7 +226,7 @@ export async function operatorOnboardingRoutes(
         body: countersignBody,
         response: {
           201: z.object({ signature: signatureSchema }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a signature field (field_not_found); not a current member of the team (member_not_found)',
           ),
@@ -237,11 +239,7 @@ export async function operatorOnboardingRoutes(
       const { field_id: fieldId, member_id: memberId } = request.body;
       const { state } = await readOnboarding(context.eventStore, onboardingId);
       if (state.status === 'absent') throw notFound();
-      const member = await context.pool.query<{ name: string; email: string }>(
-        'select name, email from team_members where id = $1 and team_id = $2 and removed_at is null',
-        [memberId, state.team_id],
-      );
-      const signer = member.rows[0];
+      const signer = await currentMember(context.pool, state.team_id, memberId);
       if (!signer) throw codedError(404, 'member_not_found', 'Member not found');
       const signatureId = randomUUID();
       const outcome = await run(request, onboardingId, () => ({
@@ -281,7 +279,7 @@ export async function operatorOnboardingRoutes(
         params,
         response: {
           200: z.object({ onboarding: onboardingDetail }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           404: coded('Unknown onboarding, or its client was erased (code target_unavailable)'),
         },
       },

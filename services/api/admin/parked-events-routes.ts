@@ -5,7 +5,7 @@ import { countParked, listParked, totalOf, type ParkedEventRow } from '../../../
 import { RETRY_LIMIT } from '../../../projections/retry-parked.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded } from '../error-schemas.ts';
-import { adminErrors } from './admin-schemas.ts';
+import { operatorErrorResponses } from './admin-schemas.ts';
 
 /**
  * Parked events: events a projection cannot apply (its SQL or code fails on them), set
@@ -77,7 +77,7 @@ export async function parkedEventsRoutes(plain: FastifyInstance, { context }: { 
               .int()
               .describe('parked events matching the filter (all of them, not only listed)'),
           }),
-          ...adminErrors(),
+          ...operatorErrorResponses(),
           400: coded('Unknown projection or limit not from 1 to 1000 (code invalid_body)'),
         },
       },
@@ -113,7 +113,7 @@ export async function parkedEventsRoutes(plain: FastifyInstance, { context }: { 
             still_failing: z.number().int(),
             remaining: z.number().int().describe('parked events left (all projections)'),
           }),
-          ...adminErrors({ body: true }),
+          ...operatorErrorResponses({ body: true }),
         },
       },
     },

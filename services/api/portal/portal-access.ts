@@ -6,10 +6,13 @@ import {
   hashClientToken,
   verifyPin,
 } from '../../../shared/domain/onboarding/link-secrets.ts';
-import { ERROR_TEXTS, type Onboarding } from '../../../shared/domain/onboarding/onboarding-decider.ts';
+import {
+  activeTokenHash,
+  ERROR_TEXTS,
+  type Onboarding,
+} from '../../../shared/domain/onboarding/onboarding-decider.ts';
 import type { EventStore } from '../../../shared/event-store/event-store.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { activeTokenHash } from '../../work/client-link.ts';
 import type { RateLimiter } from '../rate-limit/rate-limiter.ts';
 import {
   enforcePortalLimit,
@@ -87,12 +90,11 @@ export class PortalAccess {
 
   /** The client's erasure may be recorded before its onboardings' (clients read model). */
   private async clientErased(state: Onboarding): Promise<boolean> {
-    const { rows } = await this.deps.pool.query<{ erased_at: Date | null; email: string | null }>(
-      'select erased_at, email from clients where id = $1 and team_id = $2',
+    const { rows } = await this.deps.pool.query<{ erased: boolean }>(
+      'select client_is_erased(erased_at, email) as erased from clients where id = $1 and team_id = $2',
       [state.client_id, state.team_id],
     );
-    const row = rows[0];
-    return row !== undefined && (row.erased_at !== null || row.email === null);
+    return rows[0]?.erased === true;
   }
 
   private async checkPin(tokenHash: string, state: Onboarding, pin: string | undefined): Promise<void> {

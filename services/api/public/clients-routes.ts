@@ -9,6 +9,7 @@ import { DATE_FORMATS } from '../../../shared/domain/team/team-events.ts';
 import { ApiError, textError } from '../../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../../shared/http/domain-errors.ts';
 import { offsetPaginationQuery } from '../../../shared/http/pagination.ts';
+import { isUuid } from '../../../shared/ids/uuid.ts';
 import type { ServiceContext } from '../../context.ts';
 import { coded, text } from '../error-schemas.ts';
 import { requestMetadata } from '../request-metadata.ts';
@@ -139,11 +140,8 @@ const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
 });
 
 const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
-/** Erased clients (and clients whose personal data can no longer be read) are never shown. */
-const VISIBLE = sql.fragment`erased_at is null and email is not null`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
+/** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
+const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
 
 const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };

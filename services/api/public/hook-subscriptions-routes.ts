@@ -14,7 +14,7 @@ import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
 import { requestMetadata } from '../request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from './body-errors.ts';
-import { isUuid } from './clients-routes.ts';
+import { isUuid } from '../../../shared/ids/uuid.ts';
 import { publicErrorResponses } from './public-errors.ts';
 
 /*

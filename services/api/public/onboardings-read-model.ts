@@ -73,11 +73,11 @@ const COLUMNS = sql.fragment`
   o.assigned_to, o.archived_at, o.client_id, c.name as client_name, c.email as client_email,
   o.template_id, o.template_name`;
 
-/** Onboardings of the team whose client is not erased. */
+/** Onboardings of the team whose client is not erased (client_is_erased, infra/migrations). */
 const VISIBLE = (teamId: string) => sql.fragment`
   from onboardings o
   join clients c on c.id = o.client_id and c.team_id = o.team_id
-  where o.team_id = ${teamId} and o.client_erased_at is null and c.erased_at is null and c.email is not null`;
+  where o.team_id = ${teamId} and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`;
 
 /**
  * archived: `false` (default) leaves archived onboardings out; `only` lists only them;

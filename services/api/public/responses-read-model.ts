@@ -92,6 +92,6 @@ export async function visibleOnboardingExists(db: DatabasePool, teamId: string, 
     select o.id from onboardings o
     join clients c on c.id = o.client_id and c.team_id = o.team_id
     where o.id = ${onboardingId} and o.team_id = ${teamId}
-      and o.client_erased_at is null and c.erased_at is null and c.email is not null`);
+      and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`);
   return found !== null;
 }

@@ -8,14 +8,14 @@ import { pagePaginationQuery } from '../../../shared/http/pagination.ts';
 import type { ServiceContext } from '../../context.ts';
 import { text } from '../error-schemas.ts';
 import { templateSchema, templateView } from '../template-view.ts';
-import { isUuid } from './clients-routes.ts';
+import { isUuid } from '../../../shared/ids/uuid.ts';
 import { publicErrorResponses } from './public-errors.ts';
 
 /*
  * Templates (client-onboarding-api.md: Template; GET /api/v1/templates, GET
  * /api/v1/templates/:id). Only the key's team's own templates that are not deleted:
  * gallery templates, deleted ones and other teams' answer "Template not found".
- * Templates are built through the operator API (issue 3); these routes only read them.
+ * Templates are built through the operator API; these routes only read them.
  */
 
 const NOT_FOUND = 'Template not found';

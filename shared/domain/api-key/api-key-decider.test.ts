@@ -26,9 +26,9 @@ const create = (
     scopes: ['clients:read'],
     key_hash: 'hash',
     expires_at: null,
-    now,
     ...overrides,
   },
+  metadata: { now: new Date(now) },
 });
 
 const created: ApiKeyEvent = {
@@ -88,22 +88,22 @@ describe('API key decider', () => {
 
   it('revokes a key of the team', () => {
     given([created])
-      .when({ type: 'RevokeApiKey', data: { team_id: teamId, now } })
+      .when({ type: 'RevokeApiKey', data: { team_id: teamId }, metadata: { now: new Date(now) } })
       .then([revoked]);
   });
 
   it('decides nothing when the key is already revoked', () => {
     given([created, revoked])
-      .when({ type: 'RevokeApiKey', data: { team_id: teamId, now } })
+      .when({ type: 'RevokeApiKey', data: { team_id: teamId }, metadata: { now: new Date(now) } })
       .then([]);
   });
 
   it("treats an unknown key and another team's key as not found", () => {
     given([])
-      .when({ type: 'RevokeApiKey', data: { team_id: teamId, now } })
+      .when({ type: 'RevokeApiKey', data: { team_id: teamId }, metadata: { now: new Date(now) } })
       .thenFails('api_key_not_found');
     given([created])
-      .when({ type: 'RevokeApiKey', data: { team_id: otherTeam, now } })
+      .when({ type: 'RevokeApiKey', data: { team_id: otherTeam }, metadata: { now: new Date(now) } })
       .thenFails('api_key_not_found');
   });
 });

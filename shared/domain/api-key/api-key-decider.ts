@@ -7,7 +7,8 @@ export type ApiKeyState =
   | { status: 'none' }
   | { status: 'active' | 'revoked'; id: string; team_id: string; expires_at: string | null };
 
-export type ApiKeyCommand =
+/** Every command carries the service clock's time in `metadata.now`. */
+export type ApiKeyCommand = (
   | {
       type: 'CreateApiKey';
       data: {
@@ -17,10 +18,10 @@ export type ApiKeyCommand =
         scopes: Scope[];
         key_hash: string;
         expires_at: string | null;
-        now: string;
       };
     }
-  | { type: 'RevokeApiKey'; data: { team_id: string; now: string } };
+  | { type: 'RevokeApiKey'; data: { team_id: string } }
+) & { metadata: { now: Date } };
 
 /** An empty or missing name is saved as `Default` (client-onboarding-api.md, API key). */
 export const DEFAULT_API_KEY_NAME = 'Default';
@@ -30,7 +31,7 @@ function createApiKey(
   state: ApiKeyState,
 ): ApiKeyEvent[] {
   if (state.status !== 'none') throw new DomainError('api_key_exists', 'API key already exists');
-  const { now, name, scopes, ...data } = command.data;
+  const { name, scopes, ...data } = command.data;
   if (scopes.length === 0) throw new DomainError('scopes_required', 'An API key needs at least one scope');
   const event: ApiKeyCreated = {
     type: 'api_key.created',
@@ -38,7 +39,7 @@ function createApiKey(
       ...data,
       name: name.trim() === '' ? DEFAULT_API_KEY_NAME : name.trim(),
       scopes: [...new Set(scopes)],
-      created_at: now,
+      created_at: command.metadata.now.toISOString(),
     },
   };
   return [event];
@@ -56,12 +57,12 @@ function revokeApiKey(
   return [
     {
       type: 'api_key.revoked',
-      data: { api_key_id: state.id, team_id: state.team_id, revoked_at: command.data.now },
+      data: { api_key_id: state.id, team_id: state.team_id, revoked_at: command.metadata.now.toISOString() },
     },
   ];
 }
 
-export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
+function decide(command: ApiKeyCommand, state: ApiKeyState): ApiKeyEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateApiKey') assertStorableInstant(command.data.expires_at, 'expires_at');
   switch (command.type) {
@@ -76,7 +77,7 @@ export function decideApiKey(command: ApiKeyCommand, state: ApiKeyState): ApiKey
   }
 }
 
-export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
+function evolve(state: ApiKeyState, event: ApiKeyEvent): ApiKeyState {
   switch (event.type) {
     case 'api_key.created':
       return {
@@ -94,6 +95,6 @@ export function evolveApiKey(state: ApiKeyState, event: ApiKeyEvent): ApiKeyStat
 
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
   initialState: () => ({ status: 'none' }),
-  evolve: evolveApiKey,
-  decide: decideApiKey,
+  evolve,
+  decide,
 };

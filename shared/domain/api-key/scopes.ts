@@ -18,5 +18,3 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Scopes a route may require; every one but templates:write. */
 export type RouteScope = Exclude<Scope, 'templates:write'>;
-
-export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

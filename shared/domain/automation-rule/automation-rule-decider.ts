@@ -171,10 +171,7 @@ function remove(command: DeleteAutomationRule, state: AutomationRuleState): Auto
   ];
 }
 
-export function decideAutomationRule(
-  command: AutomationRuleCommand,
-  state: AutomationRuleState,
-): AutomationRuleEvent[] {
+function decide(command: AutomationRuleCommand, state: AutomationRuleState): AutomationRuleEvent[] {
   assertStorable(command.data);
   switch (command.type) {
     case 'CreateAutomationRule':
@@ -190,10 +187,7 @@ export function decideAutomationRule(
   }
 }
 
-export function evolveAutomationRule(
-  state: AutomationRuleState,
-  event: AutomationRuleEvent,
-): AutomationRuleState {
+function evolve(state: AutomationRuleState, event: AutomationRuleEvent): AutomationRuleState {
   if (event.type === 'automation_rule.created') {
     const { data } = event;
     return {
@@ -228,6 +222,6 @@ export function evolveAutomationRule(
 export const automationRuleDecider: Decider<AutomationRuleState, AutomationRuleCommand, AutomationRuleEvent> =
   {
     initialState: () => ({ status: 'absent' }),
-    evolve: evolveAutomationRule,
-    decide: decideAutomationRule,
+    evolve,
+    decide,
   };

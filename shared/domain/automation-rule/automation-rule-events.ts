@@ -22,13 +22,6 @@ export type AutomationAction =
   | { type: 'create_onboarding'; template_id: string }
   | { type: 'notify_member'; member_id: string; message: string };
 
-export const AUTOMATION_ACTION_TYPES = [
-  'send_email',
-  'send_webhook',
-  'create_onboarding',
-  'notify_member',
-] as const satisfies readonly AutomationAction['type'][];
-
 /** Limits of the spec (Limits: automation rule name; email subject, body, message). */
 export const RULE_LIMITS = {
   name: 200,

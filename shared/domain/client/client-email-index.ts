@@ -6,7 +6,7 @@ import { DomainError, type Decider, type DomainEvent } from '../decider.ts';
  * one small stream per (team, email), `client_email-<team_id>-<sha256(email)>`. The first
  * create appends `client_email.reserved` naming its client id; appends use the expected
  * revision, so of two racing creates exactly one reserves and the other, retrying,
- * finds the reservation and answers with that client. Erasing a client (issue 5)
+ * finds the reservation and answers with that client. Erasing a client
  * releases the email with `client_email.released`, after which it can be reserved again.
  *
  * The stream name holds a hash, not the email, so the log's stream ids carry no address.

@@ -216,8 +216,6 @@ export type OnboardingCommand =
   | MarkOverdue
   | ExpireOnboarding;
 
-export type OnboardingCommandType = OnboardingCommand['type'];
-
 const iso = (date: Date) => date.toISOString();
 const base = (state: Onboarding) => ({ onboarding_id: state.id, team_id: state.team_id });
 
@@ -262,22 +260,31 @@ function requireExisting(state: OnboardingState): Onboarding {
 
 /** A portal command: the token must be the active one of an open, live link. */
 function requireLink(state: OnboardingState, tokenHash: string, now: Date): Onboarding {
+  if (state.status === 'absent' || activeTokenHash(state, now) !== tokenHash) throw fail('link_inactive');
+  return state;
+}
+
+/**
+ * The token hash of the onboarding's link when that link works for the client now (the
+ * portal's rule): the active token of an onboarding that is not archived, not erased,
+ * not cancelled or expired, and whose expires_at has not passed by the service clock.
+ */
+export function activeTokenHash(state: OnboardingState, now: Date): string | null {
   if (
     state.status === 'absent' ||
     state.token_hash === null ||
-    state.token_hash !== tokenHash ||
     state.archived_at !== null ||
     state.client_erased_at !== null ||
     state.status === 'cancelled' ||
     state.status === 'expired' ||
     linkExpired(state, now)
   ) {
-    throw fail('link_inactive');
+    return null;
   }
-  return state;
+  return state.token_hash;
 }
 
-export const linkExpired = (state: Onboarding, now: Date) =>
+const linkExpired = (state: Onboarding, now: Date) =>
   state.expires_at !== null && now.getTime() >= Date.parse(state.expires_at);
 
 function requireAnswering(state: Onboarding): void {
@@ -698,7 +705,7 @@ function assertStorableDeadlines(command: OnboardingCommand): void {
   }
 }
 
-export function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
+function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
   assertStorable(command.data);
   assertStorableDeadlines(command);
   switch (command.type) {
@@ -735,9 +742,9 @@ export function decide(command: OnboardingCommand, state: OnboardingState): Onbo
   }
 }
 
-export const initialState = (): OnboardingState => ({ status: 'absent' });
+const initialState = (): OnboardingState => ({ status: 'absent' });
 
-export function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState {
+function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState {
   if (event.type === 'onboarding_created') {
     const { data } = event;
     return {

@@ -50,19 +50,23 @@ function given(events: TeamEvent[]) {
 describe('team decider', () => {
   it('creates a team with its settings', () => {
     given([])
-      .when({ type: 'CreateTeam', data: { team_id: teamId, settings, now } })
+      .when({ type: 'CreateTeam', data: { team_id: teamId, settings }, metadata: { now: new Date(now) } })
       .then([created]);
   });
 
   it('refuses to create a team twice', () => {
     given([created])
-      .when({ type: 'CreateTeam', data: { team_id: teamId, settings, now } })
+      .when({ type: 'CreateTeam', data: { team_id: teamId, settings }, metadata: { now: new Date(now) } })
       .thenFails('team_exists');
   });
 
   it('records only the settings that change', () => {
     given([created])
-      .when({ type: 'UpdateTeam', data: { changes: { name: 'Acme', plan: 'business', unpaid: true }, now } })
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { name: 'Acme', plan: 'business', unpaid: true } },
+        metadata: { now: new Date(now) },
+      })
       .then([
         {
           type: 'team.updated',
@@ -73,7 +77,7 @@ describe('team decider', () => {
 
   it('decides nothing when no setting changes', () => {
     given([created])
-      .when({ type: 'UpdateTeam', data: { changes: { plan: 'pro' }, now } })
+      .when({ type: 'UpdateTeam', data: { changes: { plan: 'pro' } }, metadata: { now: new Date(now) } })
       .then([]);
   });
 
@@ -83,10 +87,18 @@ describe('team decider', () => {
       data: { team_id: teamId, changes: { monthly_onboarding_limit: 'unlimited' }, updated_at: now },
     };
     given([created])
-      .when({ type: 'UpdateTeam', data: { changes: { monthly_onboarding_limit: 'unlimited' }, now } })
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { monthly_onboarding_limit: 'unlimited' } },
+        metadata: { now: new Date(now) },
+      })
       .then([unlimited]);
     given([created, unlimited])
-      .when({ type: 'UpdateTeam', data: { changes: { monthly_onboarding_limit: null }, now } })
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { monthly_onboarding_limit: null } },
+        metadata: { now: new Date(now) },
+      })
       .then([
         {
           type: 'team.updated',
@@ -97,13 +109,21 @@ describe('team decider', () => {
 
   it('refuses commands for a team that does not exist', () => {
     given([])
-      .when({ type: 'UpdateTeam', data: { changes: { name: 'x' }, now } })
+      .when({ type: 'UpdateTeam', data: { changes: { name: 'x' } }, metadata: { now: new Date(now) } })
       .thenFails('team_not_found');
     given([])
-      .when({ type: 'AddMember', data: { member_id: 'm1', name: 'A', email: 'a@x.io', role: 'owner', now } })
+      .when({
+        type: 'AddMember',
+        data: { member_id: 'm1', name: 'A', email: 'a@x.io', role: 'owner' },
+        metadata: { now: new Date(now) },
+      })
       .thenFails('team_not_found');
     given([])
-      .when({ type: 'TakeApiKeySlot', data: { api_key_id: 'k1', expires_at: null, now } })
+      .when({
+        type: 'TakeApiKeySlot',
+        data: { api_key_id: 'k1', expires_at: null },
+        metadata: { now: new Date(now) },
+      })
       .thenFails('team_not_found');
   });
 
@@ -128,7 +148,8 @@ describe('team decider', () => {
       given([created])
         .when({
           type: 'AddMember',
-          data: { member_id: 'm1', name: 'Ann', email: 'ann@x.io', role: 'admin', now },
+          data: { member_id: 'm1', name: 'Ann', email: 'ann@x.io', role: 'admin' },
+          metadata: { now: new Date(now) },
         })
         .then([added]);
     });
@@ -137,7 +158,8 @@ describe('team decider', () => {
       given([created, added])
         .when({
           type: 'AddMember',
-          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member', now },
+          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member' },
+          metadata: { now: new Date(now) },
         })
         .thenFails('member_exists');
     });
@@ -146,7 +168,8 @@ describe('team decider', () => {
       given([created, added, removed])
         .when({
           type: 'AddMember',
-          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member', now },
+          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member' },
+          metadata: { now: new Date(now) },
         })
         .then([
           {
@@ -165,13 +188,13 @@ describe('team decider', () => {
 
     it('removes a member once', () => {
       given([created, added])
-        .when({ type: 'RemoveMember', data: { member_id: 'm1', now } })
+        .when({ type: 'RemoveMember', data: { member_id: 'm1' }, metadata: { now: new Date(now) } })
         .then([removed]);
       given([created, added, removed])
-        .when({ type: 'RemoveMember', data: { member_id: 'm1', now } })
+        .when({ type: 'RemoveMember', data: { member_id: 'm1' }, metadata: { now: new Date(now) } })
         .thenFails('member_not_found');
       given([created])
-        .when({ type: 'RemoveMember', data: { member_id: 'nobody', now } })
+        .when({ type: 'RemoveMember', data: { member_id: 'nobody' }, metadata: { now: new Date(now) } })
         .thenFails('member_not_found');
     });
   });
@@ -181,13 +204,21 @@ describe('team decider', () => {
 
     it('takes a slot while fewer than 5 keys are active', () => {
       given([created, ...five.slice(0, 4)])
-        .when({ type: 'TakeApiKeySlot', data: { api_key_id: 'k5', expires_at: null, now } })
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k5', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
         .then([five[4]!]);
     });
 
     it('refuses a sixth active key with key_limit_reached', () => {
       given([created, ...five])
-        .when({ type: 'TakeApiKeySlot', data: { api_key_id: 'k6', expires_at: null, now } })
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
         .thenFails('key_limit_reached');
     });
 
@@ -197,7 +228,11 @@ describe('team decider', () => {
         data: { team_id: teamId, api_key_id: 'k1', released_at: now },
       };
       given([created, ...five, released])
-        .when({ type: 'TakeApiKeySlot', data: { api_key_id: 'k6', expires_at: null, now } })
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
         .then([slot('k6')]);
     });
 
@@ -207,13 +242,15 @@ describe('team decider', () => {
       given(events)
         .when({
           type: 'TakeApiKeySlot',
-          data: { api_key_id: 'k6', expires_at: null, now: '2030-01-10T23:59:59.999Z' },
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date('2030-01-10T23:59:59.999Z') },
         })
         .thenFails('key_limit_reached');
       given(events)
         .when({
           type: 'TakeApiKeySlot',
-          data: { api_key_id: 'k6', expires_at: null, now: '2030-01-11T00:00:00.000Z' },
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date('2030-01-11T00:00:00.000Z') },
         })
         .then([
           {
@@ -235,13 +272,17 @@ describe('team decider', () => {
         data: { team_id: teamId, api_key_id: 'k1', released_at: now },
       };
       given([created, slot('k1')])
-        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1', now } })
+        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1' }, metadata: { now: new Date(now) } })
         .then([released]);
       given([created, slot('k1'), released])
-        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1', now } })
+        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1' }, metadata: { now: new Date(now) } })
         .then([]);
       given([created])
-        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'unknown', now } })
+        .when({
+          type: 'ReleaseApiKeySlot',
+          data: { api_key_id: 'unknown' },
+          metadata: { now: new Date(now) },
+        })
         .then([]);
     });
   });

@@ -19,18 +19,17 @@ export interface TeamState {
   apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
 }
 
-export type TeamCommand =
-  | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings; now: string } }
-  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings>; now: string } }
-  | {
-      type: 'AddMember';
-      data: { member_id: string; name: string; email: string; role: MemberRole; now: string };
-    }
-  | { type: 'RemoveMember'; data: { member_id: string; now: string } }
-  | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null; now: string } }
-  | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string; now: string } };
+/** Every command carries the service clock's time in `metadata.now`. */
+export type TeamCommand = (
+  | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings } }
+  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings> } }
+  | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
+  | { type: 'RemoveMember'; data: { member_id: string } }
+  | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null } }
+  | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string } }
+) & { metadata: { now: Date } };
 
-export const initialTeamState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
+const initialState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
 
 function requireTeam(state: TeamState): NonNullable<TeamState['team']> {
   if (!state.team) throw new DomainError('team_not_found', 'Team not found');
@@ -47,8 +46,10 @@ export function activeApiKeyCount(state: TeamState, now: string): number {
 
 function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state: TeamState): TeamEvent[] {
   if (state.team) throw new DomainError('team_exists', 'Team already exists');
-  const { team_id, settings, now } = command.data;
-  return [{ type: 'team.created', data: { team_id, ...settings, created_at: now } }];
+  const { team_id, settings } = command.data;
+  return [
+    { type: 'team.created', data: { team_id, ...settings, created_at: command.metadata.now.toISOString() } },
+  ];
 }
 
 function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state: TeamState): TeamEvent[] {
@@ -61,19 +62,19 @@ function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state
   if (Object.keys(changes).length === 0) return [];
   const event: TeamUpdated = {
     type: 'team.updated',
-    data: { team_id: team.id, changes, updated_at: command.data.now },
+    data: { team_id: team.id, changes, updated_at: command.metadata.now.toISOString() },
   };
   return [event];
 }
 
 function addMember(command: Extract<TeamCommand, { type: 'AddMember' }>, state: TeamState): TeamEvent[] {
   const team = requireTeam(state);
-  const { member_id, name, email, role, now } = command.data;
+  const { member_id, name, email, role } = command.data;
   const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
   if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
   const event: MemberAdded = {
     type: 'team.member_added',
-    data: { team_id: team.id, member_id, name, email, role, added_at: now },
+    data: { team_id: team.id, member_id, name, email, role, added_at: command.metadata.now.toISOString() },
   };
   return [event];
 }
@@ -88,7 +89,11 @@ function removeMember(
   return [
     {
       type: 'team.member_removed',
-      data: { team_id: team.id, member_id: command.data.member_id, removed_at: command.data.now },
+      data: {
+        team_id: team.id,
+        member_id: command.data.member_id,
+        removed_at: command.metadata.now.toISOString(),
+      },
     },
   ];
 }
@@ -98,7 +103,8 @@ function takeApiKeySlot(
   state: TeamState,
 ): TeamEvent[] {
   const team = requireTeam(state);
-  const { api_key_id, expires_at, now } = command.data;
+  const { api_key_id, expires_at } = command.data;
+  const now = command.metadata.now.toISOString();
   if (state.apiKeys[api_key_id]) throw new DomainError('api_key_exists', 'API key already exists');
   if (activeApiKeyCount(state, now) >= MAX_ACTIVE_API_KEYS) {
     throw new DomainError(
@@ -124,7 +130,11 @@ function releaseApiKeySlot(
   return [
     {
       type: 'team.api_key_slot_released',
-      data: { team_id: team.id, api_key_id: command.data.api_key_id, released_at: command.data.now },
+      data: {
+        team_id: team.id,
+        api_key_id: command.data.api_key_id,
+        released_at: command.metadata.now.toISOString(),
+      },
     },
   ];
 }
@@ -137,7 +147,7 @@ function assertIntegerSettings(settings: Partial<TeamSettings>): void {
   assertInt4(settings.new_recipient_cap, 'new_recipient_cap');
 }
 
-export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] {
+function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateTeam') assertIntegerSettings(command.data.settings);
   if (command.type === 'UpdateTeam') assertIntegerSettings(command.data.changes);
@@ -161,7 +171,7 @@ export function decideTeam(command: TeamCommand, state: TeamState): TeamEvent[] 
   }
 }
 
-export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
+function evolve(state: TeamState, event: TeamEvent): TeamState {
   switch (event.type) {
     case 'team.created': {
       const { team_id, created_at, ...settings } = event.data;
@@ -208,7 +218,7 @@ export function evolveTeam(state: TeamState, event: TeamEvent): TeamState {
 }
 
 export const teamDecider: Decider<TeamState, TeamCommand, TeamEvent> = {
-  initialState: initialTeamState,
-  evolve: evolveTeam,
-  decide: decideTeam,
+  initialState,
+  evolve,
+  decide,
 };

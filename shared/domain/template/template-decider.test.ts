@@ -60,11 +60,13 @@ function given(events: TemplateEvent[]) {
 
 const createCommand = (team: string | null, body = content): TemplateCommand => ({
   type: 'CreateTemplate',
-  data: { template_id: templateId, team_id: team, content: body, now },
+  data: { template_id: templateId, team_id: team, content: body },
+  metadata: { now: new Date(now) },
 });
 const deleteCommand = (team: string): TemplateCommand => ({
   type: 'DeleteTemplate',
-  data: { team_id: team, now },
+  data: { team_id: team },
+  metadata: { now: new Date(now) },
 });
 
 describe('template decider', () => {
