@@ -80,7 +80,7 @@ try {
     figures.push(...result.figures);
     context.notes.push(
       result.available
-        ? `Part 3: services/runtime.ts startService in the bench process (DATABASE_URL of the bench server, RATE_LIMITS=off, ` +
+        ? `Part 3: services/app/runtime.ts startService in the bench process (DATABASE_URL of the bench server, RATE_LIMITS=off, ` +
             `ADMIN_TOKEN set), a Business team, key, template and client made through the operator and public API; ` +
             `autocannon in a child process at fixed rates for ${config.apiSeconds} s each: create (16 connections), send ` +
             `of the created onboardings (16), list limit=50 (64), get by id (64). Latencies of every answer.`
@@ -103,7 +103,7 @@ try {
         `onboarding events, domain types, client fields sealed with real keys) written in ${result.fillSeconds.toFixed(0)} s ` +
         `by bench/rebuild/fill-log.ts: multi-row INSERTs of ~10,800 events per transaction in the adapter's format ` +
         `(position = xid × 65536 + index, transaction_id = pg_current_xact_id(), event_streams rows), then VACUUM ANALYZE. ` +
-        `projections/rebuild.ts rebuildProjections ran in a child process, stopped after ${config.rebuildSeconds} s ` +
+        `shared/projections/rebuild.ts rebuildProjections ran in a child process, stopped after ${config.rebuildSeconds} s ` +
         `(BENCH_REBUILD_SECONDS, 0 = no limit) if not done; then the same log into the set-based stand-in alone ` +
         `(diagnostic). Projections: ${result.description}.`,
     );

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ApiKeyEvent } from '../shared/domain/api-key/api-key-events.ts';
+import type { ApiKeyEvent } from '../services/access/api-key-events.ts';
 
 /**
  * The pure half of the api_keys read model (api-key-projection.ts holds its SQL): each

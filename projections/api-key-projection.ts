@@ -1,5 +1,5 @@
 import { API_KEY_EVENT_TYPES, foldApiKey, type ApiKeyChange } from './api-key-fold.ts';
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * Read model `api_keys` (infra/migrations/010_teams_members_api_keys.sql): what

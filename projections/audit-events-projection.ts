@@ -1,9 +1,9 @@
-import { AUDIT_EVENT_TYPES, toAuditRecord, type AuditRecord } from '../shared/domain/audit-event-types.ts';
-import { readModelProjection } from './projection.ts';
+import { AUDIT_EVENT_TYPES, toAuditRecord, type AuditRecord } from '../services/events/audit-event-types.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * audit_events: the events feed of every team (GET /api/v1/events). Which events are
- * audit events, under which name and with which data, is shared/domain/audit-event-types.ts;
+ * audit events, under which name and with which data, is services/events/audit-event-types.ts;
  * its toAuditRecord is this read model's pure fold. The feed only grows, so nothing is loaded.
  */
 export const auditEventsProjection = readModelProjection<Array<{ record: AuditRecord; position: bigint }>>({

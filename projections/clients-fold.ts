@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ClientEvent } from '../shared/domain/client/client-events.ts';
+import type { ClientEvent } from '../services/clients/client-events.ts';
 
 /**
  * The pure half of the clients read model (clients-projection.ts holds its SQL): a batch's

@@ -1,5 +1,5 @@
 import { openSealed, type SealedValue } from '../shared/privacy/personal-data-vault.ts';
-import type { ClientEvent } from '../shared/domain/client/client-events.ts';
+import type { ClientEvent } from '../services/clients/client-events.ts';
 import {
   CLIENT_EVENT_TYPES,
   clientKey,
@@ -8,7 +8,7 @@ import {
   type ClientsBatch,
   type OpenedClient,
 } from './clients-fold.ts';
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * clients: one row per client (GET /api/v1/clients, GET /api/v1/clients/:id). The SQL half

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { HookSubscriptionEvent } from '../shared/domain/hook-subscription/hook-subscription-events.ts';
+import type { HookSubscriptionEvent } from '../services/hooks/hook-subscription-events.ts';
 
 /**
  * The pure half of the hook_subscriptions read model (hook-subscriptions-projection.ts

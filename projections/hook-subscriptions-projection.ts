@@ -3,7 +3,7 @@ import {
   HOOK_SUBSCRIPTION_EVENT_TYPES,
   type HookSubscriptionChange,
 } from './hook-subscriptions-fold.ts';
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * hook_subscriptions: every subscription with its `active` flag (deliveries read the active

@@ -1,8 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import {
-  ONBOARDING_EVENT_TYPES,
-  type OnboardingEvent,
-} from '../shared/domain/onboarding/onboarding-events.ts';
+import { ONBOARDING_EVENT_TYPES, type OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
 
 /**
  * The pure half of the onboardings read model (onboardings-projection.ts holds its SQL):

@@ -1,4 +1,4 @@
-import type { OnboardingEvent } from '../shared/domain/onboarding/onboarding-events.ts';
+import type { OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
 import {
   foldOnboarding,
   onboardingKey,
@@ -8,7 +8,7 @@ import {
   type OnboardingRow,
   type OnboardingsBatch,
 } from './onboardings-fold.ts';
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { OnboardingEvent } from '../shared/domain/onboarding/onboarding-events.ts';
+import type { OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
 import { isSealed } from '../shared/privacy/personal-data-vault.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { isSealed, openSealed, type SealedValue } from '../shared/privacy/personal-data-vault.ts';
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 import {
   erasedClientOf,
   foldResponse,

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TeamEvent, TeamSettings } from '../shared/domain/team/team-events.ts';
+import type { TeamEvent, TeamSettings } from '../services/access/team-events.ts';
 
 /**
  * The pure half of the teams and team_members read model (team-projection.ts holds its

@@ -1,4 +1,4 @@
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 import { foldTeam, TEAM_EVENT_TYPES, type TeamChange } from './team-fold.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TemplateContent, TemplateEvent } from '../shared/domain/template/template-events.ts';
+import type { TemplateContent, TemplateEvent } from '../services/templates/template-events.ts';
 
 /**
  * The pure half of the templates read model (template-projection.ts holds its SQL): each

@@ -1,4 +1,4 @@
-import { readModelProjection } from './projection.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
 import { foldTemplate, TEMPLATE_EVENT_TYPES, type TemplateChange } from './template-fold.ts';
 
 /**

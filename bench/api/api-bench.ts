@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { startService, type RunningService } from '../../services/runtime.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { startService, type RunningService } from '../../services/app/runtime.ts';
 import { runChild } from '../lib/child.ts';
 import type { BenchConfig } from '../lib/config.ts';
 import type { Figure, Target } from '../lib/figures.ts';
@@ -14,7 +14,7 @@ import { listOnboardingIds, provisionTenant } from './provision.ts';
 const PART = '3 API';
 /**
  * Connections of the command scenarios: at most this many commands in flight. Kept below
- * the service's pool (20 connections, services/runtime.ts): a command holds its
+ * the service's pool (20 connections, services/app/runtime.ts): a command holds its
  * transaction's connection while it reads the stream through a second one (see
  * bench/analysis.md), so 20 concurrent commands deadlock the pool.
  */
@@ -65,7 +65,7 @@ interface Scenario {
 }
 
 /**
- * Part 3: the service started in-process (services/runtime.ts startService) on a database
+ * Part 3: the service started in-process (services/app/runtime.ts startService) on a database
  * of the bench's server with RATE_LIMITS=off, a tenant provisioned through the operator
  * API, then autocannon (in a child process) at fixed rates: create, send, list, get.
  */

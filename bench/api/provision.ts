@@ -1,4 +1,4 @@
-import { SCOPES } from '../../shared/domain/api-key/scopes.ts';
+import { SCOPES } from '../../services/access/scopes.ts';
 
 export interface Tenant {
   teamId: string;

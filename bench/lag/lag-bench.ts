@@ -1,5 +1,5 @@
-import { allProjections } from '../../projections/all-projections.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import type { ExpectedRevision, NewEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';

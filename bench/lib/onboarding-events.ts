@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { ClientCreated, Sealed } from '../../shared/domain/client/client-events.ts';
-import type { OnboardingEvent } from '../../shared/domain/onboarding/onboarding-events.ts';
-import type { TemplateSnapshot } from '../../shared/domain/onboarding/onboarding-events.ts';
+import type { ClientCreated, Sealed } from '../../services/clients/client-events.ts';
+import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
+import type { TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
 import type { Pool } from '../../shared/db/pool.ts';
 import type { NewEvent } from '../../shared/event-store/event-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';

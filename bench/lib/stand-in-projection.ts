@@ -1,9 +1,9 @@
 import type { Pool } from '../../shared/db/pool.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
-import type { Projection } from '../../projections/projection.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
 
 /**
- * A stand-in for the onboardings read model while projections/all-projections.ts has no
+ * A stand-in for the onboardings read model while services/app/projections.ts has no
  * projection of onboarding events: one row per onboarding with its status, progress and
  * counters. It folds a batch in memory and writes it with one multi-row upsert, the way
  * a projection should be written to replay fast.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { startService } from '../../services/runtime.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { startService } from '../../services/app/runtime.ts';
 import type { LoadInput, LoadOutput } from '../api/load-child.ts';
 import { provisionTenant } from '../api/provision.ts';
 import { runChild } from '../lib/child.ts';
@@ -144,7 +144,7 @@ export async function runPinBench(
       },
     ];
     const note =
-      `Part 6: services/runtime.ts startService in the bench process (RATE_LIMITS=off, so every request hashes its PIN), ` +
+      `Part 6: services/app/runtime.ts startService in the bench process (RATE_LIMITS=off, so every request hashes its PIN), ` +
       `one onboarding sent with a PIN through the public API; GET /healthz sampled one request at a time every ` +
       `${SAMPLE_INTERVAL_MS} ms for ${seconds} s by a child process, first alone, then while ${PIN_CLIENTS} keep-alive ` +
       `clients (autocannon, another child) request the form with the correct PIN as fast as it answers ` +

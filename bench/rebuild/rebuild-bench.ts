@@ -6,7 +6,7 @@ import type { Progress } from '../lib/progress.ts';
 import type { BenchServer } from '../lib/server.ts';
 import { sealedPersonas } from '../lib/onboarding-events.ts';
 import { TEAM_ID } from '../lib/sample-event.ts';
-import { allProjections } from '../../projections/all-projections.ts';
+import { allProjections } from '../../services/app/projections.ts';
 import { createStandInTable, projectionsUnderTest } from '../lib/stand-in-projection.ts';
 import { fillLog } from './fill-log.ts';
 import type { RebuildInput, RebuildOutput, RebuildTick } from './rebuild-child.ts';
@@ -18,7 +18,7 @@ const PERSONAS = 256;
 /**
  * Part 5: fills a fresh database with `rebuildEvents` events (bench/rebuild/fill-log.ts),
  * then replays them into fresh copies of the read models and swaps them in
- * (projections/rebuild.ts) in a child process; events per second and peak memory.
+ * (shared/projections/rebuild.ts) in a child process; events per second and peak memory.
  */
 export async function runRebuildBench(
   server: BenchServer,

@@ -1,6 +1,6 @@
 import { resourceUsage } from 'node:process';
-import { allProjections } from '../../projections/all-projections.ts';
-import { rebuildProjections } from '../../projections/rebuild.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { serveChild } from '../lib/child.ts';
@@ -15,7 +15,7 @@ export interface RebuildInput {
 /** Sent after every replayed batch. */
 export interface RebuildTick {
   events: number;
-  /** events per second of the replay so far (projections/rebuild.ts) */
+  /** events per second of the replay so far (shared/projections/rebuild.ts) */
   eventsPerSecond: number;
   peakRssBytes: number;
   maxRssBytes: number;
@@ -34,7 +34,7 @@ export interface RebuildOutput {
 }
 
 /**
- * Runs `rebuildProjections` (projections/rebuild.ts) in its own process, so that its peak
+ * Runs `rebuildProjections` (shared/projections/rebuild.ts) in its own process, so that its peak
  * memory is the rebuild's alone and not the bench's.
  */
 serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url, standInOnly }, progress) => {

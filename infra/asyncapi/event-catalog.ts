@@ -1,21 +1,18 @@
-import type { ApiKeyEvent } from '../../shared/domain/api-key/api-key-events.ts';
+import type { ApiKeyEvent } from '../../services/access/api-key-events.ts';
 import {
   AUTOMATION_TRIGGERS,
   RULE_LIMITS,
   type AutomationRuleEvent,
-} from '../../shared/domain/automation-rule/automation-rule-events.ts';
-import { SCOPES } from '../../shared/domain/api-key/scopes.ts';
-import type { ClientEmailEvent } from '../../shared/domain/client/client-email-index.ts';
-import type { ClientEvent } from '../../shared/domain/client/client-events.ts';
-import type { HookSubscriptionEvent } from '../../shared/domain/hook-subscription/hook-subscription-events.ts';
-import {
-  ONBOARDING_STATUSES,
-  type OnboardingEvent,
-} from '../../shared/domain/onboarding/onboarding-events.ts';
-import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
-import { PLANS } from '../../shared/domain/team/plans.ts';
-import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../shared/domain/team/team-events.ts';
-import type { TemplateEvent } from '../../shared/domain/template/template-events.ts';
+} from '../../services/automation/automation-rule-events.ts';
+import { SCOPES } from '../../services/access/scopes.ts';
+import type { ClientEmailEvent } from '../../services/clients/client-email-index.ts';
+import type { ClientEvent } from '../../services/clients/client-events.ts';
+import type { HookSubscriptionEvent } from '../../services/hooks/hook-subscription-events.ts';
+import { ONBOARDING_STATUSES, type OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
+import { PLANS } from '../../services/access/plans.ts';
+import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../services/access/team-events.ts';
+import type { TemplateEvent } from '../../services/templates/template-events.ts';
 import {
   anyValue,
   arrayOf,

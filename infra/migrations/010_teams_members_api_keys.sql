@@ -4,7 +4,7 @@
 --
 -- teams: one row per team, every setting of the operator API.
 --   plan: free, starter, solo, lifetime_solo, pro, pro_trial, business, practice, firm
---     (plan facts: shared/domain/team/plans.ts: hasApiAccess, hasAutomations, ...).
+--     (plan facts: services/access/plans.ts: hasApiAccess, hasAutomations, ...).
 --   monthly_onboarding_limit: the team's override of its plan's monthly cap; null = the
 --     plan's cap; monthly_onboarding_unlimited = true when the override is "unlimited".
 --     The cap that applies: monthlyOnboardingLimit(plan, override) in plans.ts.

@@ -1,5 +1,5 @@
 -- The events feed (GET /api/v1/events): every audit event of a team, as
--- shared/domain/audit-event-types.ts maps it (projections/audit-events-projection.ts).
+-- services/events/audit-event-types.ts maps it (projections/audit-events-projection.ts).
 -- `id` is the domain event's id; `position` orders the feed (newest first).
 create table audit_events (
   id uuid primary key,

@@ -2,7 +2,7 @@
 -- Operational state, not a read model: written in the same transaction as the file.uploaded
 -- event (so a file exists exactly when its event does) and never rebuilt. The file name is
 -- personal data and is kept only sealed in the event; the content is deleted when the
--- client is erased. Size limit: 10 MiB per file (shared/files/onboarding-files.ts).
+-- client is erased. Size limit: 10 MiB per file (services/onboardings/onboarding-files.ts).
 create table onboarding_files (
   id uuid primary key,
   onboarding_id uuid not null,

@@ -1,9 +1,9 @@
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
-import { fillPlaceholders } from '../../shared/domain/automation-rule/placeholders.ts';
-import { currentMember } from '../../shared/domain/team/current-member.ts';
+import { fillPlaceholders } from './placeholders.ts';
+import { currentMember } from '../access/current-member.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../app/context.ts';
 import { judge, outboundOptions } from '../hooks/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
 import {

@@ -1,17 +1,17 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { toAuditRecord } from '../../shared/domain/audit-event-types.ts';
+import { toAuditRecord } from '../events/audit-event-types.ts';
 import {
   AUTOMATION_RULE_EVENT_TYPES,
   AUTOMATION_TRIGGERS,
   isAutomationTrigger,
   type AutomationAction,
   type AutomationRuleEvent,
-} from '../../shared/domain/automation-rule/automation-rule-events.ts';
-import { passAtOrAfter } from '../../shared/domain/automation-rule/run-policy.ts';
+} from './automation-rule-events.ts';
+import { passAtOrAfter } from './run-policy.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../app/context.ts';
 import { derivedUuid } from '../hooks/derived-id.ts';
 import { onboardingAt } from '../hooks/event-moment.ts';
 import { CLIENT_NOT_ERASED } from './run-facts.ts';

@@ -1,7 +1,7 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
-import type { AutomationAction } from '../../shared/domain/automation-rule/automation-rule-events.ts';
-import { MAX_ATTEMPTS, nextAttemptAt } from '../../shared/domain/automation-rule/run-policy.ts';
-import { hasAutomations, isPlan } from '../../shared/domain/team/plans.ts';
+import type { AutomationAction } from './automation-rule-events.ts';
+import { MAX_ATTEMPTS, nextAttemptAt } from './run-policy.ts';
+import { hasAutomations, isPlan } from '../access/plans.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
 import { workInLanes } from '../../shared/work-queue/lanes.ts';
 import {
@@ -13,9 +13,9 @@ import {
   type NextStep,
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../app/context.ts';
 import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
-import type { DuePass } from '../work/due-pass.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { notifyMember, sendEmail, sendWebhook } from './actions.ts';
 import { createOnboardingAction } from './create-onboarding-action.ts';
 
@@ -30,7 +30,7 @@ import { createOnboardingAction } from './create-onboarding-action.ts';
  * 2. the action runs from the copy taken when the event occurred;
  * 3. the verdict moves the run (queued -> succeeded | failed+retrying | failed+stopped;
  *    failed+retrying -> succeeded | failed+retrying | failed+stopped; at most 10 attempts,
- *    the wait roughly doubling: the retry policy is shared/domain/automation-rule/run-policy.ts,
+ *    the wait roughly doubling: the retry policy is services/automation/run-policy.ts,
  *    applied by the work queue's nextStep, shared/work-queue/work-queue.ts) and writes the
  *    rule's latest-run line, in the same transaction as the action's own writes (the
  *    email queued, the onboarding sent).
@@ -65,7 +65,7 @@ export const WEBHOOK_ENDPOINT_LANES = 4;
 const PASS_BUDGET_MS = 5_000;
 const POLL_MS = 500;
 
-/** Run rules 6 and 8 (shared/domain/automation-rule/run-policy.ts). */
+/** Run rules 6 and 8 (services/automation/run-policy.ts). */
 const runRetries: RetryPolicy = { maxAttempts: MAX_ATTEMPTS, nextAttemptAt };
 
 /** The queue of action runs (shared/work-queue/work-queue.ts). */

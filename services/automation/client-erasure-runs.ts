@@ -3,7 +3,7 @@ import { withoutPersonalData } from './webhook-body.ts';
 
 /**
  * The automation side of a client's erasure (one of CLIENT_ERASURE_STEPS,
- * services/api/admin/client-erasure.ts), inside the erasure's last transaction, for the
+ * services/clients/client-erasure.ts), inside the erasure's last transaction, for the
  * runs of the client's onboardings that are still pending (queued, or failed and retrying):
  *
  * - a Send webhook run keeps its body (sent unchanged on every retry) with client_name,

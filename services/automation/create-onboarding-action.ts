@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
-import {
-  createOnboarding,
-  sendOnboarding,
-  type CommandDeps,
-} from '../../shared/commands/onboarding-commands.ts';
-import { clientFacts, sendFacts, teamFacts, templateFacts } from '../../shared/commands/onboarding-facts.ts';
-import { readOnboarding } from '../../shared/commands/onboarding-unit-of-work.ts';
+import { createOnboarding, sendOnboarding, type CommandDeps } from '../onboardings/onboarding-commands.ts';
+import { clientFacts, sendFacts, teamFacts, templateFacts } from '../onboardings/onboarding-facts.ts';
+import { readOnboarding } from '../onboardings/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { DomainError } from '../../shared/domain/decider.ts';
-import {
-  onboardingDecider,
-  type OnboardingState,
-} from '../../shared/domain/onboarding/onboarding-decider.ts';
-import type { ServiceContext } from '../context.ts';
+import { DomainError } from '../../shared/commands/decider.ts';
+import { onboardingDecider, type OnboardingState } from '../onboardings/onboarding-decider.ts';
+import type { ServiceContext } from '../app/context.ts';
 import type { AttemptVerdict } from '../hooks/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
 
@@ -53,7 +46,7 @@ const stop = (code: string): AttemptVerdict => ({
   status: null,
 });
 
-/** The key of lockTeamSends (shared/commands/onboarding-facts.ts), held at session level here. */
+/** The key of lockTeamSends (services/onboardings/onboarding-facts.ts), held at session level here. */
 const sendLockKey = (teamId: string) => `onboarding-send:${teamId}`;
 
 export async function createOnboardingAction(

@@ -1,13 +1,13 @@
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../app/context.ts';
 import { hookDeliveriesConsumer, hookDeliveriesPass } from '../hooks/hook-deliveries.ts';
-import { mailerPass } from '../mailer/mailer.ts';
-import type { DuePass } from '../work/due-pass.ts';
+import { mailerPass } from '../mail/mailer.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { automationQueuePass } from './automation-queue.ts';
 import { automationRulesConsumer } from './automation-consumer.ts';
 
 /**
- * What the outbound side adds to a running service (services/runtime.ts):
+ * What the outbound side adds to a running service (services/app/runtime.ts):
  *
  * - consumers on the subscription port: `hook-deliveries` (queues a delivery per
  *   subscription) and `automation-rules` (keeps the rules, queues action runs);

@@ -1,5 +1,5 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { formatDueDate, type PlaceholderValues } from '../../shared/domain/automation-rule/placeholders.ts';
+import { formatDueDate, type PlaceholderValues } from './placeholders.ts';
 
 /**
  * What Send email and Notify team member read when the action runs (not when the event

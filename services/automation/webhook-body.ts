@@ -1,9 +1,9 @@
-import type { Onboarding } from '../../shared/domain/onboarding/onboarding-decider.ts';
+import type { Onboarding } from '../onboardings/onboarding-decider.ts';
 import type {
   OnboardingOverdue,
   PaymentSucceeded,
   SignatureSigned,
-} from '../../shared/domain/onboarding/onboarding-events.ts';
+} from '../onboardings/onboarding-events.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { isoMicros } from '../hooks/event-moment.ts';

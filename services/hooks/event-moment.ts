@@ -1,11 +1,8 @@
 import { DateTime } from 'luxon';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
-import { fold } from '../../shared/domain/decider.ts';
-import { onboardingDecider, type Onboarding } from '../../shared/domain/onboarding/onboarding-decider.ts';
-import {
-  onboardingStreamId,
-  type OnboardingEvent,
-} from '../../shared/domain/onboarding/onboarding-events.ts';
+import { fold } from '../../shared/commands/decider.ts';
+import { onboardingDecider, type Onboarding } from '../onboardings/onboarding-decider.ts';
+import { onboardingStreamId, type OnboardingEvent } from '../onboardings/onboarding-events.ts';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
-import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
@@ -11,8 +11,8 @@ import {
   nextStep,
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../context.ts';
-import type { DuePass } from '../work/due-pass.ts';
+import type { ServiceContext } from '../app/context.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { onboardingAt } from './event-moment.ts';
 import { hookBody, webhookId } from './hook-payload.ts';
 import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';

@@ -1,5 +1,5 @@
-import { toAuditRecord } from '../../shared/domain/audit-event-types.ts';
-import type { Onboarding } from '../../shared/domain/onboarding/onboarding-decider.ts';
+import { toAuditRecord } from '../events/audit-event-types.ts';
+import type { Onboarding } from '../onboardings/onboarding-decider.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { derivedUuid } from './derived-id.ts';
 import { isoMicros } from './event-moment.ts';

@@ -1,9 +1,6 @@
-import {
-  MAX_RETRY_AFTER_SECONDS,
-  retryAfterSeconds,
-} from '../../shared/domain/automation-rule/run-policy.ts';
+import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../automation/run-policy.ts';
 import type { SafeHttpOptions, SafeHttpOutcome } from '../../shared/net/safe-http.ts';
-import type { ServiceContext } from '../context.ts';
+import type { ServiceContext } from '../app/context.ts';
 
 /**
  * What hook deliveries and Send webhook actions share: the outbound HTTP options of a

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
-import { fold, type Decider, type DomainEvent } from '../domain/decider.ts';
+import { fold, type Decider, type DomainEvent } from './decider.ts';
 import type {
   EventMetadata,
   EventStore,

@@ -1,5 +1,5 @@
 import { ApiError } from '../http/api-error.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 
 /** What read-your-writes needs of the projection runner. */
 export interface ReadModelCheckpoint {

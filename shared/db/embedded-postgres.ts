@@ -185,7 +185,7 @@ async function stopWithin(server: EmbeddedPostgresClass, child: ChildProcess | u
  * the process exits in any other way.
  *
  * In their place, `stopOnSignal` stops the running servers and exits, but only when no
- * one else listens to the signal: a program that handles signals itself (services/main.ts)
+ * one else listens to the signal: a program that handles signals itself (services/app/main.ts)
  * stops the server in its own order.
  */
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;

@@ -24,7 +24,7 @@ export function createPool(
   onConnectionError: ConnectionErrorListener = () => undefined,
 ): pg.Pool {
   // A request that cannot get a connection within 10 s fails (503, retryable: see
-  // services/api/error-handler.ts) instead of waiting for ever.
+  // shared/http/error-handler.ts) instead of waiting for ever.
   const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('connect', (client) => client.on('error', onConnectionError));
   // An idle client's error reaches the listener above too; the pool repeats it here.

@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/decider.ts';
+import { DomainError } from '../commands/decider.ts';
 import type { ApiError } from './api-error.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.ts';
 import type { Pool } from '../db/pool.ts';
 import type { EventStore } from '../event-store/event-store.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { EventConsumer, RunningConsumer } from './event-consumer.ts';
 import { createKafka, kafkaStreamSettings } from './kafka.ts';
 import { startKafkaConsumer } from './kafka-consumer.ts';

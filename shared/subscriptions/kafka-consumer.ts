@@ -1,7 +1,7 @@
 import type { Admin, Consumer, EachMessageHandler, Kafka } from 'kafkajs';
 import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import { fromKafkaMessage, NotAnEventMessageError } from './cloud-events.ts';
 import { assertConsumerName, wants, type EventConsumer, type RunningConsumer } from './event-consumer.ts';
 import { RELAY_CHECKPOINT } from './kafka.ts';

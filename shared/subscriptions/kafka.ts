@@ -1,6 +1,6 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { z } from 'zod';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import { DEFAULT_CE_SOURCE } from './cloud-events.ts';
 
 /** The relay's checkpoint in `checkpoints`: the last log position Kafka has acknowledged. */

@@ -1,7 +1,7 @@
 import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool } from '../db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../logging/logger.ts';
 import {
   assertConsumerName,
   consumerCheckpoint,

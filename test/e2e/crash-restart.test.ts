@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
+import { allProjections } from '../../services/app/projections.ts';
 import { readEmbeddedDatabaseUrl } from '../../shared/db/embedded-postgres.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { lockFilePid } from '../../shared/db/postmaster-process.ts';

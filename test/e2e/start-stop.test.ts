@@ -51,8 +51,8 @@ async function stopWithSigterm(started: Started) {
   }
   killGroup(group); // so that a failure here does not spill into the next test
   // npm runs the script through `sh -c`, which does not pass SIGTERM on unless it execs it.
-  const hint = left.some((line) => line.includes('services/main.ts'))
-    ? 'npm did not pass SIGTERM on to the service: the start script must exec it ("start": "exec tsx services/main.ts")\n'
+  const hint = left.some((line) => line.includes('services/app/main.ts'))
+    ? 'npm did not pass SIGTERM on to the service: the start script must exec it ("start": "exec tsx services/app/main.ts")\n'
     : '';
   expect(exit, `${hint}${started.output()}`).toEqual({ code: 0, signal: null });
   expect(left, 'processes left behind').toEqual([]);

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Pool } from '../../shared/db/pool.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
-import { exportEvents } from '../../services/export/export-events.ts';
+import { exportEvents } from '../../services/events/export-events.ts';
 
 /**
  * Where a client's personal data can still be read, for the erasure tests: `needles` are

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../shared/clock.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { buildApp } from '../../services/api/app.ts';
-import type { ServiceContext } from '../../services/context.ts';
-import { createContext, stopContext } from '../../services/runtime.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { buildApp } from '../../services/app/http-app.ts';
+import type { ServiceContext } from '../../services/app/context.ts';
+import { createContext, stopContext } from '../../services/app/runtime.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { KafkaRelay } from '../../services/relay/kafka-relay.ts';
+import { KafkaRelay } from '../../services/events/kafka-relay.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScheduler } from '../../services/scheduler/scheduler-loop.ts';
-import type { DuePass } from '../../services/work/due-pass.ts';
-import { drainWork } from '../../services/work/drain.ts';
+import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+import { drainWork } from '../../services/app/drain.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
-import { rebuildProjections } from '../../projections/rebuild.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { containsAny, exportText, tablesHolding } from '../helpers/personal-data.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest } from '../helpers/tenant.ts';

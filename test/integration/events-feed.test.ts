@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../../shared/domain/audit-event-types.ts';
+import { AUDIT_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../../services/events/audit-event-types.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {
   apiRequest,

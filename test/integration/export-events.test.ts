@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { exportEvents } from '../../services/export/export-events.ts';
+import { exportEvents } from '../../services/events/export-events.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -69,7 +69,7 @@ function run(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['services/export/export-cli.ts', ...args],
+      ['services/events/export-cli.ts', ...args],
       { cwd: ROOT, env: { ...inherited, ...env }, maxBuffer: 10 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

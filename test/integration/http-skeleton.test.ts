@@ -5,13 +5,13 @@ import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../services/api/app.ts';
-import type { ServiceContext } from '../../services/context.ts';
-import { createContext, stopContext } from '../../services/runtime.ts';
+import { buildApp } from '../../services/app/http-app.ts';
+import type { ServiceContext } from '../../services/app/context.ts';
+import { createContext, stopContext } from '../../services/app/runtime.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
-import { buildApp } from '../../services/api/app.ts';
-import { createContext, stopContext } from '../../services/runtime.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
+import { buildApp } from '../../services/app/http-app.ts';
+import { createContext, stopContext } from '../../services/app/runtime.ts';
 import type { ManualClock } from '../../shared/clock.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
 import { EventStoreDBEventStore } from '../../shared/event-store/eventstoredb-event-store.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { FakeEventStoreDBClient } from '../helpers/fake-eventstoredb-client.ts';
 import { ADMIN_TOKEN, type TestService } from '../helpers/service.ts';

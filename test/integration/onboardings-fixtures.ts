@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { runOnboardingCommand } from '../../shared/commands/onboarding-unit-of-work.ts';
-import type {
-  OnboardingCommand,
-  OnboardingState,
-} from '../../shared/domain/onboarding/onboarding-decider.ts';
-import { hashClientToken } from '../../shared/domain/onboarding/link-secrets.ts';
+import { runOnboardingCommand } from '../../services/onboardings/onboarding-unit-of-work.ts';
+import type { OnboardingCommand, OnboardingState } from '../../services/onboardings/onboarding-decider.ts';
+import { hashClientToken } from '../../services/onboardings/link-secrets.ts';
 import type { TestService } from '../helpers/service.ts';
 import {
   apiRequest,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashClientToken, verifyPin } from '../../shared/domain/onboarding/link-secrets.ts';
+import { hashClientToken, verifyPin } from '../../services/onboardings/link-secrets.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {
   createTeamWithKey,

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registeredRoutes } from '../../services/api/route-registry.ts';
+import { registeredRoutes } from '../../shared/http/route-registry.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { request } from '../helpers/tenant.ts';
 

@@ -3,11 +3,11 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Projection } from '../../projections/projection.ts';
-import { rebuildProjections } from '../../projections/rebuild.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
+import { rebuildProjections } from '../../shared/projections/rebuild.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 /**

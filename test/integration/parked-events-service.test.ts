@@ -5,12 +5,12 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
-import type { Projection } from '../../projections/projection.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
-import { clientStream } from '../../shared/domain/client/client-events.ts';
-import { emailHash } from '../../shared/domain/client/client-email-index.ts';
-import type { Logger } from '../../shared/logger.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
+import { clientStream } from '../../services/clients/client-events.ts';
+import { emailHash } from '../../services/clients/client-email-index.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
 import { tablesHolding } from '../helpers/personal-data.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey } from '../helpers/tenant.ts';
@@ -100,7 +100,7 @@ function runRebuildCli() {
   return new Promise<{ code: number; stderr: string }>((resolve) => {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['projections/rebuild-cli.ts'],
+      ['services/app/rebuild-cli.ts'],
       { cwd: ROOT, env: { ...inherited, DATABASE_URL: service.database.url }, maxBuffer: 10 * 1024 * 1024 },
       (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
     );

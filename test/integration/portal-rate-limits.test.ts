@@ -4,7 +4,7 @@ import {
   PORTAL_PER_IP_LIMIT,
   TOO_MANY_PIN_CHECKS,
   TOO_MANY_PORTAL_REQUESTS,
-} from '../../services/api/portal/portal-rate-limits.ts';
+} from '../../services/onboardings/portal/portal-rate-limits.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { advanceClock, createTenant, portal, sentOnboarding, type Tenant } from './portal-fixtures.ts';
 

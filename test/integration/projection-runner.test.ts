@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Projection } from '../../projections/projection.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
-import type { Logger } from '../../shared/logger.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let database: TestDatabase;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
-import { rebuildProjections, type RebuildProgress } from '../../projections/rebuild.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import { rebuildProjections, type RebuildProgress } from '../../shared/projections/rebuild.ts';
 import { trustCertificatesForTests } from '../../services/hooks/outbound.ts';
-import { PUBLIC_EVENT_TYPES } from '../../shared/domain/public-event-types.ts';
-import { ONBOARDING_EVENT_TYPES } from '../../shared/domain/onboarding/onboarding-events.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
+import { ONBOARDING_EVENT_TYPES } from '../../services/onboardings/onboarding-events.ts';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest } from '../helpers/tenant.ts';

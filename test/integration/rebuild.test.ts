@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allProjections } from '../../projections/all-projections.ts';
-import type { Projection } from '../../projections/projection.ts';
+import { allProjections } from '../../services/app/projections.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
 import {
   rebuildProjections,
   RebuildInProgressError,
   type RebuildProgress,
-} from '../../projections/rebuild.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
+} from '../../shared/projections/rebuild.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { ServiceContext } from '../../services/context.ts';
-import { KafkaRelay } from '../../services/relay/kafka-relay.ts';
-import { startKafkaRelay } from '../../services/relay/start-relay.ts';
+import type { ServiceContext } from '../../services/app/context.ts';
+import { KafkaRelay } from '../../services/events/kafka-relay.ts';
+import { startKafkaRelay } from '../../services/events/start-relay.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { fromKafkaMessage } from '../../shared/subscriptions/cloud-events.ts';
 import { createKafka, DEFAULT_TOPIC, RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
-import { createLogger } from '../../shared/logger.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { readTopic, startMokapi, type Mokapi, type ReceivedMessage } from '../helpers/mokapi.ts';
 

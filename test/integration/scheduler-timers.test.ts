@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDueTimers } from '../../services/scheduler/onboarding-timers-pass.ts';
-import { startScheduler } from '../../services/scheduler/scheduler-loop.ts';
+import { runDueTimers } from '../../services/onboardings/onboarding-timers-pass.ts';
+import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest } from '../helpers/tenant.ts';
 import {

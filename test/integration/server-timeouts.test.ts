@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CONNECTIONS_PER_IP, SERVER_TIMEOUTS } from '../../services/api/connection-limits.ts';
+import { MAX_CONNECTIONS_PER_IP, SERVER_TIMEOUTS } from '../../shared/http/connection-limits.ts';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 
 /**

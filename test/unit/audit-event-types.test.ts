@@ -3,7 +3,7 @@ import {
   AUDIT_EVENT_TYPES,
   PUBLIC_EVENT_TYPES,
   toAuditRecord,
-} from '../../shared/domain/audit-event-types.ts';
+} from '../../services/events/audit-event-types.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 const teamId = '22222222-2222-4222-8222-222222222222';

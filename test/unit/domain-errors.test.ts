@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../shared/domain/decider.ts';
+import { DomainError } from '../../shared/commands/decider.ts';
 import { ApiError, codedError, textError } from '../../shared/http/api-error.ts';
 import { answerRefusal, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientDecider, type ClientCommand } from '../../shared/domain/client/client-decider.ts';
-import type { ClientEvent } from '../../shared/domain/client/client-events.ts';
-import { fold } from '../../shared/domain/decider.ts';
+import { clientDecider, type ClientCommand } from '../../services/clients/client-decider.ts';
+import type { ClientEvent } from '../../services/clients/client-events.ts';
+import { fold } from '../../shared/commands/decider.ts';
 
 /** The client aggregate's erasure, given events, when EraseClient, then events (no I/O). */
 

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPin, verifyPin } from '../../shared/domain/onboarding/link-secrets.ts';
+import { hashPin, verifyPin } from '../../services/onboardings/link-secrets.ts';
 
 const SCRYPT = { N: 16384, r: 8, p: 1 };
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, idempotencyKeyOf } from '../../shared/commands/idempotency.ts';
-import { knownZone, parseDeadline, usageMonth } from '../../shared/domain/onboarding/deadlines.ts';
-import { inviteEmail } from '../../shared/domain/onboarding/invite-email.ts';
+import { knownZone, parseDeadline, usageMonth } from '../../services/onboardings/deadlines.ts';
+import { inviteEmail } from '../../services/onboardings/invite-email.ts';
 import {
   hashClientToken,
   hashPin,
   issueClientToken,
   verifyPin,
-} from '../../shared/domain/onboarding/link-secrets.ts';
+} from '../../services/onboardings/link-secrets.ts';
 
 describe('parseDeadline', () => {
   it('a calendar date is the end of that day in the team time zone, across DST changes', () => {

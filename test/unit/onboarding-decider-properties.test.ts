@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { DomainError } from '../../shared/domain/decider.ts';
+import { DomainError } from '../../shared/commands/decider.ts';
 import {
   onboardingDecider,
   type OnboardingCommand,
   type OnboardingState,
-} from '../../shared/domain/onboarding/onboarding-decider.ts';
-import { CLOSED_STATUSES, ONBOARDING_STATUSES } from '../../shared/domain/onboarding/onboarding-events.ts';
-import { ACTIVE_CLIENT_WINDOW_MS } from '../../shared/domain/onboarding/send-policy.ts';
+} from '../../services/onboardings/onboarding-decider.ts';
+import { CLOSED_STATUSES, ONBOARDING_STATUSES } from '../../services/onboardings/onboarding-events.ts';
+import { ACTIVE_CLIENT_WINDOW_MS } from '../../services/onboardings/send-policy.ts';
 import {
   CLIENT,
   MEMBER,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/domain/decider.ts';
+import { DomainError, fold } from '../../shared/commands/decider.ts';
 import {
   onboardingDecider,
   type OnboardingCommand,
   type SendFacts,
-} from '../../shared/domain/onboarding/onboarding-decider.ts';
-import type { OnboardingEvent } from '../../shared/domain/onboarding/onboarding-events.ts';
-import { desiredTimers } from '../../shared/domain/onboarding/onboarding-timers.ts';
+} from '../../services/onboardings/onboarding-decider.ts';
+import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
+import { desiredTimers } from '../../services/onboardings/onboarding-timers.ts';
 import {
   CLIENT,
   MEMBER,

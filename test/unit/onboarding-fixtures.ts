@@ -1,6 +1,6 @@
-import type { SendFacts } from '../../shared/domain/onboarding/onboarding-decider.ts';
-import type { OnboardingEvent, TemplateSnapshot } from '../../shared/domain/onboarding/onboarding-events.ts';
-import type { TemplateField } from '../../shared/domain/template/template-events.ts';
+import type { SendFacts } from '../../services/onboardings/onboarding-decider.ts';
+import type { OnboardingEvent, TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
+import type { TemplateField } from '../../services/templates/template-events.ts';
 
 /** Shared fixtures of the onboarding decider tests (given-when-then and property-based). */
 export const TEAM = '11111111-1111-4111-8111-111111111111';

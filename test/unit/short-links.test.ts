@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findShortLink, SHORT_LINK_HOSTS, stringsIn } from '../../shared/domain/short-links.ts';
+import { findShortLink, SHORT_LINK_HOSTS, stringsIn } from '../../services/clients/short-links.ts';
 
 describe('short links', () => {
   it.each([

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import { teamDecider, type TeamState } from './team-decider.ts';
+import { DATE_FORMATS, MEMBER_ROLES, teamStreamId, type TeamSettings } from './team-events.ts';
+import { INT4_MAX } from '../../shared/validation/safe-text.ts';
+import { PLANS } from './plans.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { runCommand } from '../../shared/http/operator-commands.ts';
+
+const timezone = z
+  .string()
+  .refine((value) => IANAZone.isValidZone(value), { message: 'timezone must be an IANA time zone' });
+const optionalText = z.string().trim().max(200).nullable();
+// Both are int4 columns of the teams read model.
+const monthlyLimit = z.union([z.number().int().min(0).max(INT4_MAX), z.literal('unlimited')]).nullable();
+const recipientCap = z.number().int().min(0).max(INT4_MAX).nullable();
+
+const settingsPatch = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    plan: z.enum(PLANS),
+    timezone,
+    locale: z.string().trim().min(1).max(35),
+    date_format: z.enum(DATE_FORMATS),
+    email_sender_name: optionalText,
+    sending_paused: z.boolean(),
+    payments_connected: z.boolean(),
+    monthly_onboarding_limit: monthlyLimit.describe('a number, "unlimited", or null for the plan default'),
+    unpaid: z.boolean(),
+    new_recipient_cap: recipientCap.describe('new recipients per 24 hours, or null for the default'),
+  })
+  .partial();
+
+/** POST takes name and plan, the documented optional settings, and (for convenience) every PATCH field. */
+const createTeamBody = settingsPatch.extend({
+  name: z.string().trim().min(1).max(200),
+  plan: z.enum(PLANS),
+});
+
+const patchTeamBody = settingsPatch.refine(
+  (body) => Object.values(body).some((value) => value !== undefined),
+  {
+    message: 'at least one setting is required',
+  },
+);
+
+export const teamSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  plan: z.enum(PLANS),
+  timezone: z.string(),
+  locale: z.string(),
+  date_format: z.enum(DATE_FORMATS),
+  email_sender_name: z.string().nullable(),
+  sending_paused: z.boolean(),
+  payments_connected: z.boolean(),
+  monthly_onboarding_limit: monthlyLimit,
+  unpaid: z.boolean(),
+  new_recipient_cap: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const memberBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  email: z.string().trim().toLowerCase().pipe(z.string().email().max(320)),
+  role: z.enum(MEMBER_ROLES),
+});
+
+export const memberSchema = z.object({
+  id: z.string().uuid(),
+  team_id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  created_at: z.string(),
+});
+
+const teamParams = z.object({ team_id: z.string().uuid() });
+const memberParams = teamParams.extend({ member_id: z.string().uuid() });
+
+export const successSchema = z.object({ success: z.literal(true) });
+
+const teamNotFound = coded('Team not found (code team_not_found)');
+
+function teamView(state: TeamState) {
+  const team = state.team!;
+  return {
+    id: team.id,
+    name: team.name,
+    plan: team.plan,
+    timezone: team.timezone,
+    locale: team.locale,
+    date_format: team.date_format,
+    email_sender_name: team.email_sender_name,
+    sending_paused: team.sending_paused,
+    payments_connected: team.payments_connected,
+    monthly_onboarding_limit: team.monthly_onboarding_limit,
+    unpaid: team.unpaid,
+    new_recipient_cap: team.new_recipient_cap,
+    created_at: team.created_at,
+    updated_at: team.updated_at,
+  };
+}
+
+/** Operator API: teams and members (operator-and-portal-api.md). */
+export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/teams',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Create a team',
+        body: createTeamBody,
+        response: { 201: z.object({ team: teamSchema }), ...operatorErrorResponses({ body: true }) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const settings: TeamSettings = {
+        name: body.name,
+        plan: body.plan,
+        timezone: body.timezone ?? 'UTC',
+        locale: body.locale ?? 'en-US',
+        date_format: body.date_format ?? 'MM/DD/YYYY',
+        email_sender_name: body.email_sender_name || null,
+        sending_paused: body.sending_paused ?? false,
+        payments_connected: body.payments_connected ?? false,
+        monthly_onboarding_limit: body.monthly_onboarding_limit ?? null,
+        unpaid: body.unpaid ?? false,
+        new_recipient_cap: body.new_recipient_cap ?? null,
+      };
+      const teamId = randomUUID();
+      const result = await runCommand(context, request, teamStreamId(teamId), teamDecider, {
+        type: 'CreateTeam',
+        data: { team_id: teamId, settings },
+        metadata: { now: context.clock.now() },
+      });
+      await awaitReadModels(context, result.position);
+      return reply.status(201).send({ team: teamView(result.state) });
+    },
+  );
+
+  app.patch(
+    '/teams/:team_id',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Change settings of a team',
+        params: teamParams,
+        body: patchTeamBody,
+        response: {
+          200: z.object({ team: teamSchema }),
+          ...operatorErrorResponses({ body: true }),
+          404: teamNotFound,
+        },
+      },
+    },
+    async (request) => {
+      const { email_sender_name, ...changes } = request.body;
+      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+        type: 'UpdateTeam',
+        data: {
+          changes: {
+            ...changes,
+            ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
+          },
+        },
+        metadata: { now: context.clock.now() },
+      });
+      await awaitReadModels(context, result.position);
+      return { team: teamView(result.state) };
+    },
+  );
+
+  app.post(
+    '/teams/:team_id/members',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Add a team member',
+        params: teamParams,
+        body: memberBody,
+        response: {
+          201: z.object({ member: memberSchema }),
+          ...operatorErrorResponses({ body: true }),
+          404: teamNotFound,
+          409: coded('A current member already has this email (code member_exists)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const memberId = randomUUID();
+      const now = context.clock.now();
+      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+        type: 'AddMember',
+        data: { member_id: memberId, ...request.body },
+        metadata: { now },
+      });
+      await awaitReadModels(context, result.position);
+      return reply.status(201).send({
+        member: {
+          id: memberId,
+          team_id: request.params.team_id,
+          ...request.body,
+          created_at: now.toISOString(),
+        },
+      });
+    },
+  );
+
+  app.delete(
+    '/teams/:team_id/members/:member_id',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Remove a team member',
+        params: memberParams,
+        response: {
+          200: successSchema,
+          ...operatorErrorResponses(),
+          404: coded('Team or member not found (code team_not_found or member_not_found)'),
+        },
+      },
+    },
+    async (request) => {
+      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+        type: 'RemoveMember',
+        data: { member_id: request.params.member_id },
+        metadata: { now: context.clock.now() },
+      });
+      await awaitReadModels(context, result.position);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { activeApiKeyCount, teamDecider, type TeamCommand } from './team-decider.ts';
+import type { TeamEvent, TeamSettings } from './team-events.ts';
+
+const teamId = '11111111-1111-4111-8111-111111111111';
+const now = '2030-01-10T12:00:00.000Z';
+
+const settings: TeamSettings = {
+  name: 'Acme',
+  plan: 'pro',
+  timezone: 'UTC',
+  locale: 'en-US',
+  date_format: 'MM/DD/YYYY',
+  email_sender_name: null,
+  sending_paused: false,
+  payments_connected: false,
+  monthly_onboarding_limit: null,
+  unpaid: false,
+  new_recipient_cap: null,
+};
+
+const created: TeamEvent = { type: 'team.created', data: { team_id: teamId, ...settings, created_at: now } };
+
+const slot = (id: string, expires_at: string | null = null): TeamEvent => ({
+  type: 'team.api_key_slot_taken',
+  data: { team_id: teamId, api_key_id: id, expires_at, taken_at: now },
+});
+
+/** Given events, when a command: the events it decides (or the domain error it throws). */
+function given(events: TeamEvent[]) {
+  return {
+    when(command: TeamCommand) {
+      const run = () => teamDecider.decide(command, fold(teamDecider, events));
+      return {
+        then: (expected: TeamEvent[]) => expect(run()).toEqual(expected),
+        thenFails: (code: string) => {
+          expect(run).toThrow(DomainError);
+          try {
+            run();
+          } catch (error) {
+            expect((error as DomainError).code).toBe(code);
+          }
+        },
+      };
+    },
+  };
+}
+
+describe('team decider', () => {
+  it('creates a team with its settings', () => {
+    given([])
+      .when({ type: 'CreateTeam', data: { team_id: teamId, settings }, metadata: { now: new Date(now) } })
+      .then([created]);
+  });
+
+  it('refuses to create a team twice', () => {
+    given([created])
+      .when({ type: 'CreateTeam', data: { team_id: teamId, settings }, metadata: { now: new Date(now) } })
+      .thenFails('team_exists');
+  });
+
+  it('records only the settings that change', () => {
+    given([created])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { name: 'Acme', plan: 'business', unpaid: true } },
+        metadata: { now: new Date(now) },
+      })
+      .then([
+        {
+          type: 'team.updated',
+          data: { team_id: teamId, changes: { plan: 'business', unpaid: true }, updated_at: now },
+        },
+      ]);
+  });
+
+  it('decides nothing when no setting changes', () => {
+    given([created])
+      .when({ type: 'UpdateTeam', data: { changes: { plan: 'pro' } }, metadata: { now: new Date(now) } })
+      .then([]);
+  });
+
+  it('sets and clears the monthly onboarding override', () => {
+    const unlimited: TeamEvent = {
+      type: 'team.updated',
+      data: { team_id: teamId, changes: { monthly_onboarding_limit: 'unlimited' }, updated_at: now },
+    };
+    given([created])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { monthly_onboarding_limit: 'unlimited' } },
+        metadata: { now: new Date(now) },
+      })
+      .then([unlimited]);
+    given([created, unlimited])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: { monthly_onboarding_limit: null } },
+        metadata: { now: new Date(now) },
+      })
+      .then([
+        {
+          type: 'team.updated',
+          data: { team_id: teamId, changes: { monthly_onboarding_limit: null }, updated_at: now },
+        },
+      ]);
+  });
+
+  it('refuses commands for a team that does not exist', () => {
+    given([])
+      .when({ type: 'UpdateTeam', data: { changes: { name: 'x' } }, metadata: { now: new Date(now) } })
+      .thenFails('team_not_found');
+    given([])
+      .when({
+        type: 'AddMember',
+        data: { member_id: 'm1', name: 'A', email: 'a@x.io', role: 'owner' },
+        metadata: { now: new Date(now) },
+      })
+      .thenFails('team_not_found');
+    given([])
+      .when({
+        type: 'TakeApiKeySlot',
+        data: { api_key_id: 'k1', expires_at: null },
+        metadata: { now: new Date(now) },
+      })
+      .thenFails('team_not_found');
+  });
+
+  describe('members', () => {
+    const added: TeamEvent = {
+      type: 'team.member_added',
+      data: {
+        team_id: teamId,
+        member_id: 'm1',
+        name: 'Ann',
+        email: 'ann@x.io',
+        role: 'admin',
+        added_at: now,
+      },
+    };
+    const removed: TeamEvent = {
+      type: 'team.member_removed',
+      data: { team_id: teamId, member_id: 'm1', removed_at: now },
+    };
+
+    it('adds a member', () => {
+      given([created])
+        .when({
+          type: 'AddMember',
+          data: { member_id: 'm1', name: 'Ann', email: 'ann@x.io', role: 'admin' },
+          metadata: { now: new Date(now) },
+        })
+        .then([added]);
+    });
+
+    it('refuses a second current member with the same email', () => {
+      given([created, added])
+        .when({
+          type: 'AddMember',
+          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member' },
+          metadata: { now: new Date(now) },
+        })
+        .thenFails('member_exists');
+    });
+
+    it('accepts the email again once that member was removed', () => {
+      given([created, added, removed])
+        .when({
+          type: 'AddMember',
+          data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member' },
+          metadata: { now: new Date(now) },
+        })
+        .then([
+          {
+            type: 'team.member_added',
+            data: {
+              team_id: teamId,
+              member_id: 'm2',
+              name: 'A2',
+              email: 'ann@x.io',
+              role: 'member',
+              added_at: now,
+            },
+          },
+        ]);
+    });
+
+    it('removes a member once', () => {
+      given([created, added])
+        .when({ type: 'RemoveMember', data: { member_id: 'm1' }, metadata: { now: new Date(now) } })
+        .then([removed]);
+      given([created, added, removed])
+        .when({ type: 'RemoveMember', data: { member_id: 'm1' }, metadata: { now: new Date(now) } })
+        .thenFails('member_not_found');
+      given([created])
+        .when({ type: 'RemoveMember', data: { member_id: 'nobody' }, metadata: { now: new Date(now) } })
+        .thenFails('member_not_found');
+    });
+  });
+
+  describe('API key slots', () => {
+    const five = ['k1', 'k2', 'k3', 'k4', 'k5'].map((id) => slot(id));
+
+    it('takes a slot while fewer than 5 keys are active', () => {
+      given([created, ...five.slice(0, 4)])
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k5', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
+        .then([five[4]!]);
+    });
+
+    it('refuses a sixth active key with key_limit_reached', () => {
+      given([created, ...five])
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
+        .thenFails('key_limit_reached');
+    });
+
+    it('frees a slot when a key is revoked', () => {
+      const released: TeamEvent = {
+        type: 'team.api_key_slot_released',
+        data: { team_id: teamId, api_key_id: 'k1', released_at: now },
+      };
+      given([created, ...five, released])
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date(now) },
+        })
+        .then([slot('k6')]);
+    });
+
+    it('frees a slot once a key has expired (at the end of its UTC date)', () => {
+      const expiring = slot('k1', '2030-01-10T23:59:59.999Z');
+      const events = [created, expiring, ...five.slice(1)];
+      given(events)
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date('2030-01-10T23:59:59.999Z') },
+        })
+        .thenFails('key_limit_reached');
+      given(events)
+        .when({
+          type: 'TakeApiKeySlot',
+          data: { api_key_id: 'k6', expires_at: null },
+          metadata: { now: new Date('2030-01-11T00:00:00.000Z') },
+        })
+        .then([
+          {
+            type: 'team.api_key_slot_taken',
+            data: {
+              team_id: teamId,
+              api_key_id: 'k6',
+              expires_at: null,
+              taken_at: '2030-01-11T00:00:00.000Z',
+            },
+          },
+        ]);
+      expect(activeApiKeyCount(fold(teamDecider, events), '2030-01-11T00:00:00.000Z')).toBe(4);
+    });
+
+    it('releases a slot idempotently', () => {
+      const released: TeamEvent = {
+        type: 'team.api_key_slot_released',
+        data: { team_id: teamId, api_key_id: 'k1', released_at: now },
+      };
+      given([created, slot('k1')])
+        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1' }, metadata: { now: new Date(now) } })
+        .then([released]);
+      given([created, slot('k1'), released])
+        .when({ type: 'ReleaseApiKeySlot', data: { api_key_id: 'k1' }, metadata: { now: new Date(now) } })
+        .then([]);
+      given([created])
+        .when({
+          type: 'ReleaseApiKeySlot',
+          data: { api_key_id: 'unknown' },
+          metadata: { now: new Date(now) },
+        })
+        .then([]);
+    });
+  });
+});

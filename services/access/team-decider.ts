@@ -1,0 +1,224 @@
+import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
+import type {
+  ApiKeySlotTaken,
+  MemberAdded,
+  MemberRole,
+  TeamEvent,
+  TeamSettings,
+  TeamUpdated,
+} from './team-events.ts';
+
+/** A team has at most 5 active API keys (client-onboarding-api.md, Limits). */
+export const MAX_ACTIVE_API_KEYS = 5;
+
+export interface TeamState {
+  team: (TeamSettings & { id: string; created_at: string; updated_at: string }) | null;
+  members: Readonly<Record<string, { email: string; role: MemberRole; removed: boolean }>>;
+  /** Slots taken by API keys; released when a key is revoked. */
+  apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
+}
+
+/** Every command carries the service clock's time in `metadata.now`. */
+export type TeamCommand = (
+  | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings } }
+  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings> } }
+  | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
+  | { type: 'RemoveMember'; data: { member_id: string } }
+  | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null } }
+  | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string } }
+) & { metadata: { now: Date } };
+
+const initialState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
+
+function requireTeam(state: TeamState): NonNullable<TeamState['team']> {
+  if (!state.team) throw new DomainError('team_not_found', 'Team not found');
+  return state.team;
+}
+
+/** Keys that are neither revoked nor past their expiry at `now`. */
+export function activeApiKeyCount(state: TeamState, now: string): number {
+  const at = Date.parse(now);
+  return Object.values(state.apiKeys).filter(
+    (slot) => !slot.released && (slot.expires_at === null || Date.parse(slot.expires_at) >= at),
+  ).length;
+}
+
+function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state: TeamState): TeamEvent[] {
+  if (state.team) throw new DomainError('team_exists', 'Team already exists');
+  const { team_id, settings } = command.data;
+  return [
+    { type: 'team.created', data: { team_id, ...settings, created_at: command.metadata.now.toISOString() } },
+  ];
+}
+
+function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state: TeamState): TeamEvent[] {
+  const team = requireTeam(state);
+  const changes: Partial<TeamSettings> = {};
+  for (const [name, value] of Object.entries(command.data.changes) as [keyof TeamSettings, unknown][]) {
+    if (value === undefined || team[name] === value) continue;
+    (changes as Record<string, unknown>)[name] = value;
+  }
+  if (Object.keys(changes).length === 0) return [];
+  const event: TeamUpdated = {
+    type: 'team.updated',
+    data: { team_id: team.id, changes, updated_at: command.metadata.now.toISOString() },
+  };
+  return [event];
+}
+
+function addMember(command: Extract<TeamCommand, { type: 'AddMember' }>, state: TeamState): TeamEvent[] {
+  const team = requireTeam(state);
+  const { member_id, name, email, role } = command.data;
+  const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
+  if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
+  const event: MemberAdded = {
+    type: 'team.member_added',
+    data: { team_id: team.id, member_id, name, email, role, added_at: command.metadata.now.toISOString() },
+  };
+  return [event];
+}
+
+function removeMember(
+  command: Extract<TeamCommand, { type: 'RemoveMember' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const member = state.members[command.data.member_id];
+  if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  return [
+    {
+      type: 'team.member_removed',
+      data: {
+        team_id: team.id,
+        member_id: command.data.member_id,
+        removed_at: command.metadata.now.toISOString(),
+      },
+    },
+  ];
+}
+
+function takeApiKeySlot(
+  command: Extract<TeamCommand, { type: 'TakeApiKeySlot' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { api_key_id, expires_at } = command.data;
+  const now = command.metadata.now.toISOString();
+  if (state.apiKeys[api_key_id]) throw new DomainError('api_key_exists', 'API key already exists');
+  if (activeApiKeyCount(state, now) >= MAX_ACTIVE_API_KEYS) {
+    throw new DomainError(
+      'key_limit_reached',
+      `A team can have at most ${MAX_ACTIVE_API_KEYS} active API keys`,
+    );
+  }
+  const event: ApiKeySlotTaken = {
+    type: 'team.api_key_slot_taken',
+    data: { team_id: team.id, api_key_id, expires_at, taken_at: now },
+  };
+  return [event];
+}
+
+/** Idempotent: releasing a slot that is free (or unknown) decides nothing. */
+function releaseApiKeySlot(
+  command: Extract<TeamCommand, { type: 'ReleaseApiKeySlot' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const slot = state.apiKeys[command.data.api_key_id];
+  if (!slot || slot.released) return [];
+  return [
+    {
+      type: 'team.api_key_slot_released',
+      data: {
+        team_id: team.id,
+        api_key_id: command.data.api_key_id,
+        released_at: command.metadata.now.toISOString(),
+      },
+    },
+  ];
+}
+
+/** Settings stored in int4 columns of the teams read model. */
+function assertIntegerSettings(settings: Partial<TeamSettings>): void {
+  if (typeof settings.monthly_onboarding_limit === 'number') {
+    assertInt4(settings.monthly_onboarding_limit, 'monthly_onboarding_limit');
+  }
+  assertInt4(settings.new_recipient_cap, 'new_recipient_cap');
+}
+
+function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
+  assertStorable(command.data);
+  if (command.type === 'CreateTeam') assertIntegerSettings(command.data.settings);
+  if (command.type === 'UpdateTeam') assertIntegerSettings(command.data.changes);
+  switch (command.type) {
+    case 'CreateTeam':
+      return createTeam(command, state);
+    case 'UpdateTeam':
+      return updateTeam(command, state);
+    case 'AddMember':
+      return addMember(command, state);
+    case 'RemoveMember':
+      return removeMember(command, state);
+    case 'TakeApiKeySlot':
+      return takeApiKeySlot(command, state);
+    case 'ReleaseApiKeySlot':
+      return releaseApiKeySlot(command, state);
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown team command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function evolve(state: TeamState, event: TeamEvent): TeamState {
+  switch (event.type) {
+    case 'team.created': {
+      const { team_id, created_at, ...settings } = event.data;
+      return { ...state, team: { ...settings, id: team_id, created_at, updated_at: created_at } };
+    }
+    case 'team.updated':
+      if (!state.team) return state;
+      return { ...state, team: { ...state.team, ...event.data.changes, updated_at: event.data.updated_at } };
+    case 'team.member_added':
+      return {
+        ...state,
+        members: {
+          ...state.members,
+          [event.data.member_id]: { email: event.data.email, role: event.data.role, removed: false },
+        },
+      };
+    case 'team.member_removed': {
+      const member = state.members[event.data.member_id];
+      if (!member) return state;
+      return {
+        ...state,
+        members: { ...state.members, [event.data.member_id]: { ...member, removed: true } },
+      };
+    }
+    case 'team.api_key_slot_taken':
+      return {
+        ...state,
+        apiKeys: {
+          ...state.apiKeys,
+          [event.data.api_key_id]: { expires_at: event.data.expires_at, released: false },
+        },
+      };
+    case 'team.api_key_slot_released': {
+      const slot = state.apiKeys[event.data.api_key_id];
+      if (!slot) return state;
+      return {
+        ...state,
+        apiKeys: { ...state.apiKeys, [event.data.api_key_id]: { ...slot, released: true } },
+      };
+    }
+    default:
+      return state;
+  }
+}
+
+export const teamDecider: Decider<TeamState, TeamCommand, TeamEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

@@ -1,0 +1,63 @@
+import type { DomainEvent } from '../../shared/commands/decider.ts';
+import type { MonthlyOnboardingOverride, Plan } from './plans.ts';
+
+/** Stream of one team: `team-<team_id>`. Members and API key slots are events of it. */
+export const teamStreamId = (teamId: string) => `team-${teamId}`;
+
+export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
+export type DateFormat = (typeof DATE_FORMATS)[number];
+
+export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** Every setting of a team (operator API: POST and PATCH /admin/v1/teams). */
+export interface TeamSettings {
+  name: string;
+  plan: Plan;
+  timezone: string;
+  locale: string;
+  date_format: DateFormat;
+  email_sender_name: string | null;
+  sending_paused: boolean;
+  payments_connected: boolean;
+  monthly_onboarding_limit: MonthlyOnboardingOverride;
+  unpaid: boolean;
+  /** New recipients an unpaid team may invite per 24 hours; null keeps the default. */
+  new_recipient_cap: number | null;
+}
+
+export type TeamCreated = DomainEvent<'team.created', TeamSettings & { team_id: string; created_at: string }>;
+
+/** Only the settings that changed. */
+export type TeamUpdated = DomainEvent<
+  'team.updated',
+  { team_id: string; changes: Partial<TeamSettings>; updated_at: string }
+>;
+
+export type MemberAdded = DomainEvent<
+  'team.member_added',
+  { team_id: string; member_id: string; name: string; email: string; role: MemberRole; added_at: string }
+>;
+
+export type MemberRemoved = DomainEvent<
+  'team.member_removed',
+  { team_id: string; member_id: string; removed_at: string }
+>;
+
+/**
+ * An API key takes one of the team's 5 slots. The key itself lives in its own stream
+ * (`api_key-<id>`); the team stream holds the slots so that its expected revision keeps
+ * two concurrent creations from making a sixth active key.
+ */
+export type ApiKeySlotTaken = DomainEvent<
+  'team.api_key_slot_taken',
+  { team_id: string; api_key_id: string; expires_at: string | null; taken_at: string }
+>;
+
+export type ApiKeySlotReleased = DomainEvent<
+  'team.api_key_slot_released',
+  { team_id: string; api_key_id: string; released_at: string }
+>;
+
+export type TeamEvent =
+  TeamCreated | TeamUpdated | MemberAdded | MemberRemoved | ApiKeySlotTaken | ApiKeySlotReleased;

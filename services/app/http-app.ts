@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { ServiceContext } from './context.ts';
+import {
+  capConnectionsPerAddress,
+  maxConnections,
+  SERVER_TIMEOUTS,
+} from '../../shared/http/connection-limits.ts';
+import { handleError } from '../../shared/http/error-handler.ts';
+import { healthRoutes } from './health-routes.ts';
+import { guardInput } from '../../shared/http/input-guard.ts';
+import { openApiDocs } from '../../shared/http/openapi.ts';
+import { registerRoutes } from './routes.ts';
+
+/** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the rate limiter: a 429 carries neither request_id nor X-Request-Id. */
+    omitRequestId?: boolean;
+  }
+}
+
+export async function buildApp(context: ServiceContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: context.logger as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    bodyLimit: MAX_BODY_BYTES,
+    trustProxy: context.settings.TRUST_PROXY,
+    // Graceful shutdown: close idle keep-alive sockets, let requests in flight finish.
+    forceCloseConnections: 'idle',
+    // Slow and idle sockets are closed (shared/http/connection-limits.ts).
+    requestTimeout: SERVER_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    connectionTimeout: SERVER_TIMEOUTS.connectionTimeoutMs,
+    http: {
+      headersTimeout: SERVER_TIMEOUTS.headersTimeoutMs,
+      connectionsCheckingInterval: SERVER_TIMEOUTS.checkingIntervalMs,
+    },
+  });
+  app.server.maxConnections = maxConnections();
+  if (!context.settings.TRUST_PROXY) capConnectionsPerAddress(app.server);
+  guardInput(app); // the zod validator compiler behind a check that every input can be stored
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: 'Not found', code: 'not_found', request_id: request.id }),
+  );
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
+  });
+
+  await openApiDocs(app);
+  await app.register(healthRoutes, { context });
+  await registerRoutes(app, context);
+  return app;
+}

@@ -1,0 +1,43 @@
+import { loadSettings, SettingsError } from '../../shared/config/settings.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { startService } from './runtime.ts';
+
+let settings;
+try {
+  settings = loadSettings();
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+const logger = createLogger(settings.LOG_LEVEL);
+const service = await startService(settings, logger);
+logger.info({ url: service.url }, 'client onboarding service started');
+
+/**
+ * A stop signal gets an orderly stop (services/app/runtime.ts, bounded by STOP_BUDGET_MS), and
+ * the process exits within STOP_DEADLINE_MS whatever happens: should a step hang after all,
+ * the exit still stops the embedded database (its exit hook and its watchdog).
+ */
+const STOP_DEADLINE_MS = 9000;
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    setTimeout(() => {
+      logger.error({ deadlineMs: STOP_DEADLINE_MS }, 'stop did not finish in time; exiting');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'unclean stop');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { codedError } from '../../shared/http/api-error.ts';
+import type { ServiceContext } from './context.ts';
+import { handleError } from '../../shared/http/error-handler.ts';
+import { operatorApiKeyRoutes } from '../access/operator-api-key-routes.ts';
+import { clientErasureRoutes } from '../clients/client-erasure-routes.ts';
+import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
+import { emailsRoutes } from '../mail/emails-routes.ts';
+import { operatorOnboardingRoutes } from '../onboardings/operator-onboarding-routes.ts';
+import { parkedEventsRoutes } from '../../shared/projections/parked-events-routes.ts';
+import { operatorTokenCheck } from '../access/operator-auth.ts';
+import { automationRulesRoutes } from '../automation/automation-rules-routes.ts';
+import { operatorTeamRoutes } from '../access/operator-team-routes.ts';
+import { operatorTemplateRoutes } from '../templates/operator-template-routes.ts';
+
+export type OperatorRoutePlugin = (
+  app: FastifyInstance,
+  options: { context: ServiceContext },
+) => Promise<void>;
+
+/**
+ * Route plugins of the operator API (`/admin/v1`). To add operator routes, append your
+ * plugin here; it then gets the prefix /admin/v1, the ADMIN_TOKEN check (404 for every
+ * route while ADMIN_TOKEN is unset, 401 code admin_token_invalid for a missing or wrong
+ * token) and validation errors as 400 invalid_body with `details.issues`. Give each route
+ * a zod schema (tags: ['operator']) so it appears in /openapi.json.
+ */
+export const operatorRoutePlugins: OperatorRoutePlugin[] = [
+  operatorTeamRoutes,
+  operatorApiKeyRoutes,
+  operatorTemplateRoutes,
+  operatorOnboardingRoutes,
+  clientErasureRoutes,
+  emailsRoutes,
+  clockAndWorkRoutes,
+  automationRulesRoutes,
+  parkedEventsRoutes,
+];
+
+/** The operator API; registered with prefix /admin/v1 in services/app/routes.ts. */
+export async function operatorApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
+  app.addHook('onRequest', operatorTokenCheck(context.settings.ADMIN_TOKEN));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const issues = error.validation.map((issue) => ({
+        path: `${error.validationContext ?? ''}${issue.instancePath}`,
+        message: issue.message,
+      }));
+      return handleError(
+        codedError(400, 'invalid_body', 'Invalid request body', { details: { issues } }) as never,
+        request,
+        reply,
+      );
+    }
+    return handleError(error, request, reply);
+  });
+  for (const plugin of operatorRoutePlugins) await app.register(plugin, { context });
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceContext } from './context.ts';
+import { operatorApi } from './operator-api.ts';
+import { portalApi } from '../onboardings/portal/portal-api.ts';
+import { publicApi } from '../access/public-api.ts';
+import { trackRoutes } from '../../shared/http/route-registry.ts';
+
+/**
+ * Every route plugin of the service. Each feature adds its own line here; the plugins
+ * carry their own prefixes (/api/v1, /admin/v1, /portal/v1).
+ */
+export async function registerRoutes(app: FastifyInstance, context: ServiceContext) {
+  trackRoutes(app); // first: records every route registered below (tests check OpenAPI and auth coverage)
+  await app.register(publicApi, { prefix: '/api/v1', context });
+  await app.register(operatorApi, { prefix: '/admin/v1', context });
+  await app.register(portalApi, { prefix: '/portal/v1', context });
+}

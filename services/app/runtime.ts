@@ -1,0 +1,146 @@
+import type { FastifyInstance } from 'fastify';
+import { ManualClock, systemClock } from '../../shared/clock.ts';
+import type { Settings } from '../../shared/config/settings.ts';
+import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
+import { migrate } from '../../shared/db/migrate.ts';
+import { createPool, type ConnectionErrorListener, type Pool } from '../../shared/db/pool.ts';
+import { createReadDb } from '../../shared/db/read-db.ts';
+import { createEventStore } from '../../shared/event-store/create-event-store.ts';
+import { createLogger, type Logger } from '../../shared/logging/logger.ts';
+import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
+import { allProjections } from './projections.ts';
+import { ProjectionRunner } from '../../shared/projections/runner.ts';
+import { buildApp } from './http-app.ts';
+import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
+import { startKafkaRelay } from '../events/start-relay.ts';
+import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
+import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
+import type { ServiceContext } from './context.ts';
+import { settleWithin } from '../../shared/work-queue/settle-within.ts';
+
+/** The shared parts over an open, migrated database. */
+export async function createContext(
+  settings: Settings,
+  logger: Logger,
+  pool: Pool,
+  databaseUrl: string,
+): Promise<ServiceContext> {
+  const eventStore = createEventStore(settings, pool, databaseUrl);
+  const context: ServiceContext = {
+    settings,
+    logger,
+    clock: settings.TEST_CLOCK ? new ManualClock() : systemClock,
+    pool,
+    readDb: await createReadDb(databaseUrl),
+    eventStore,
+    projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
+    vault: new PersonalDataVault(pool),
+    consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    duePasses: [onboardingTimersPass, ...outboundDuePasses],
+  };
+  await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
+  return context;
+}
+
+/** Stops the background work (checkpoints are stored with every batch) and closes the pools. */
+export async function stopContext(context: ServiceContext): Promise<void> {
+  await context.consumers.stop();
+  await context.projections.stop();
+  await context.eventStore.close();
+  await context.readDb.end();
+  await context.pool.end();
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  context: ServiceContext;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Bounds of an orderly stop, together well within the 10 seconds a SIGTERM is given
+ * (services/app/main.ts). Whatever is cut short is safe: a request in flight fails on a closed
+ * connection, a lease in flight runs out and its work is taken again at the next start,
+ * checkpoints are stored with every batch.
+ */
+export const STOP_BUDGET_MS = {
+  /** Requests in flight finish (the background passes are told to stop meanwhile). */
+  requests: 3000,
+  /** The relay hands its batch to Kafka. */
+  relay: 1000,
+  /** Consumers and projections finish the event in hand; the pools close. */
+  background: 2000,
+} as const;
+
+/**
+ * Composes and starts the service: database (embedded when DATABASE_URL is unset),
+ * migrations, event store, projections, HTTP. `stop` undoes it in reverse order:
+ * stop accepting and finish requests in flight, store checkpoints, close pools, stop the
+ * embedded database; every step within its share of STOP_BUDGET_MS.
+ */
+export async function startService(
+  settings: Settings,
+  logger: Logger = createLogger(settings.LOG_LEVEL),
+): Promise<RunningService> {
+  const database = settings.DATABASE_URL
+    ? { url: settings.DATABASE_URL, stop: async () => undefined }
+    : await startEmbeddedPostgres({
+        dataDir: settings.DATA_DIR,
+        persistent: true,
+        onStalePostmasterStopped: (postmasterPid) =>
+          logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+      });
+  const pool = createPool(database.url, 20, reportConnectionLoss(logger));
+  try {
+    await migrate(pool);
+    const context = await createContext(settings, logger, pool, database.url);
+    await context.projections.start();
+    const app = await buildApp(context);
+    const url = await app.listen({ port: settings.PORT, host: settings.HOST });
+    const relay = startKafkaRelay(context); // only when KAFKA_BROKERS is set
+    const scheduler = startScheduler(context); // timers due by the service clock, every few seconds
+    return {
+      app,
+      context,
+      url,
+      async stop() {
+        await Promise.all([closeHttp(app, STOP_BUDGET_MS.requests), scheduler.stop(STOP_BUDGET_MS.requests)]);
+        await settleWithin(relay?.stop(), STOP_BUDGET_MS.relay);
+        if (!(await settleWithin(stopContext(context), STOP_BUDGET_MS.background))) {
+          logger.warn('background work did not stop in time; the database stop ends its sessions');
+        }
+        await database.stop();
+      },
+    };
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Stops accepting, lets requests in flight finish for `ms`, then closes what is left. */
+async function closeHttp(app: FastifyInstance, ms: number): Promise<void> {
+  const closing = app.close();
+  if (await settleWithin(closing, ms)) return;
+  app.log.warn('requests still in flight at stop; closing their connections');
+  app.server.closeAllConnections();
+  await settleWithin(closing, 500);
+}
+
+/** Logs a lost database connection, at most once a second (a restart breaks every connection at once). */
+function reportConnectionLoss(logger: Logger): ConnectionErrorListener {
+  let lastAt = 0;
+  return (error) => {
+    const now = Date.now();
+    if (now - lastAt < 1000) return;
+    lastAt = now;
+    const { code } = error as { code?: unknown };
+    logger.warn(
+      { code, error: error.message },
+      'database connection lost; new connections are made as needed',
+    );
+  };
+}

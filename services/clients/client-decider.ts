@@ -1,0 +1,133 @@
+import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { assertStorable } from '../../shared/validation/safe-text.ts';
+import { findShortLink, stringsIn } from './short-links.ts';
+import { emailHash } from './client-email-index.ts';
+import type { ClientCreated, ClientEvent, ClientInput } from './client-events.ts';
+
+/**
+ * A client of a team. Creating is idempotent per client id: creating a client that
+ * already exists decides nothing, and the caller answers with the existing client (the
+ * email index, client-email-index.ts, maps one email of a team to one client id).
+ */
+export type ClientState =
+  | { status: 'absent' }
+  | { status: 'active'; clientId: string; teamId: string; createdAt: string }
+  | { status: 'erased'; clientId: string; teamId: string; createdAt: string; erasedAt: string };
+
+/** The personal fields as they go into the event, sealed by the caller (I/O stays outside). */
+export type SealedPersonalData = Pick<
+  ClientCreated['data'],
+  'name' | 'email' | 'company' | 'phone' | 'notes' | 'custom_fields'
+>;
+
+export type CreateClient = {
+  type: 'CreateClient';
+  /** Plain values: the rules read these. */
+  data: ClientInput;
+  /** The same personal values, sealed: the event carries these. */
+  sealed: SealedPersonalData;
+  metadata: { now: Date };
+};
+
+/** Erasure: recorded once; erasing an erased client decides nothing. */
+export type EraseClient = {
+  type: 'EraseClient';
+  data: { client_id: string; team_id: string };
+  metadata: { now: Date };
+};
+
+export type ClientCommand = CreateClient | EraseClient;
+
+/** Client-facing text: it reaches the client in emails ({{client_name}}, {{company}}) and the form. */
+export const CLIENT_FACING_FIELDS = ['name', 'company', 'notes', 'custom_fields'] as const;
+
+/**
+ * 422 link_blocked: a short link in any client-facing text. Custom fields count with
+ * every string inside them (values at any depth, not keys).
+ */
+export function assertNoShortLinks(data: Pick<ClientInput, (typeof CLIENT_FACING_FIELDS)[number]>): void {
+  for (const field of CLIENT_FACING_FIELDS) {
+    for (const text of stringsIn(data[field])) {
+      const host = findShortLink(text);
+      if (host) {
+        throw new DomainError('link_blocked', 'Short links are not allowed in client details', {
+          field,
+          host,
+        });
+      }
+    }
+  }
+}
+
+function create(command: CreateClient, state: ClientState): ClientEvent[] {
+  assertNoShortLinks(command.data);
+  if (state.status !== 'absent') return [];
+  const { locale, date_format, timezone, client_id, team_id } = command.data;
+  return [
+    {
+      type: 'client.created',
+      data: {
+        client_id,
+        team_id,
+        ...command.sealed,
+        email_hash: emailHash(command.data.email),
+        locale,
+        date_format,
+        timezone,
+        created_at: command.metadata.now.toISOString(),
+      },
+    },
+  ];
+}
+
+function erase(command: EraseClient, state: ClientState): ClientEvent[] {
+  if (state.status === 'absent' || state.teamId !== command.data.team_id) {
+    throw new DomainError('client_not_found', 'Client not found');
+  }
+  if (state.status === 'erased') return [];
+  return [
+    {
+      type: 'client.erased',
+      data: {
+        client_id: state.clientId,
+        team_id: state.teamId,
+        erased_at: command.metadata.now.toISOString(),
+      },
+    },
+  ];
+}
+
+export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
+  initialState: () => ({ status: 'absent' }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'client.created':
+        return {
+          status: 'active',
+          clientId: event.data.client_id,
+          teamId: event.data.team_id,
+          createdAt: event.data.created_at,
+        };
+      case 'client.erased':
+        if (state.status === 'absent') return state;
+        return { ...state, status: 'erased', erasedAt: event.data.erased_at };
+      default: {
+        const _exhaustive: never = event;
+        return state;
+      }
+    }
+  },
+  decide(command, state) {
+    assertStorable(command.data);
+    switch (command.type) {
+      case 'CreateClient':
+        return create(command, state);
+      case 'EraseClient':
+        return erase(command, state);
+      default: {
+        const _exhaustive: never = command;
+        throw new DomainError('unknown_command');
+      }
+    }
+  },
+};

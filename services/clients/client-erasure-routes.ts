@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { codedError } from '../../shared/http/api-error.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { eraseClientData } from './client-erasure.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+
+/**
+ * POST /admin/v1/teams/:team_id/clients/:client_id/erase (operator-and-portal-api.md):
+ * 202 once the client's personal data is unreadable (./client-erasure.ts) and the read
+ * models show it. Erasing an erased client runs the steps again and answers 202 too.
+ */
+export async function clientErasureRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/teams/:team_id/clients/:client_id/erase',
+    {
+      schema: {
+        tags: ['operator'],
+        summary:
+          "Erase a client's personal data (crypto-shredding); its onboardings leave every list and their links stop working",
+        params: z.object({ team_id: z.string().uuid(), client_id: z.string().uuid() }),
+        response: {
+          202: z.object({
+            success: z.literal(true),
+            client_id: z.string().uuid(),
+            erased_at: z.string(),
+            onboardings: z.number().int().describe("the client's onboardings marked erased"),
+          }),
+          ...operatorErrorResponses(),
+          404: coded(
+            "Unknown team (code team_not_found); unknown client or another team's (client_not_found)",
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { team_id: teamId, client_id: clientId } = request.params;
+      const team = await context.pool.query('select 1 from teams where id = $1', [teamId]);
+      if (team.rowCount === 0) throw codedError(404, 'team_not_found', 'Team not found');
+      const outcome = await eraseClientData(context, teamId, clientId, requestMetadata(request));
+      await awaitReadModels(context, outcome.position);
+      return reply.status(202).send({
+        success: true as const,
+        client_id: outcome.clientId,
+        erased_at: outcome.erasedAt,
+        onboardings: outcome.onboardings,
+      });
+    },
+  );
+}

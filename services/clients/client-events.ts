@@ -1,0 +1,67 @@
+import type { SealedValue } from '../../shared/privacy/personal-data-vault.ts';
+import type { DomainEvent } from '../../shared/commands/decider.ts';
+
+/** Stream of one client: `client-<client_id>`. */
+export const clientStream = (clientId: string) => `client-${clientId}`;
+
+/** The client's fields as given on create, after the edge's checks. */
+export interface ClientInput {
+  client_id: string;
+  team_id: string;
+  name: string;
+  /** Trimmed and lowercased. */
+  email: string;
+  company: string | null;
+  phone: string | null;
+  /** Trimmed. */
+  notes: string | null;
+  custom_fields: Record<string, unknown>;
+  /** Not validated: an unsupported locale makes the client form fall back to en-US. */
+  locale: string;
+  date_format: string;
+  timezone: string;
+}
+
+/** The personal fields, as they are kept in events (custom_fields as JSON text). */
+export const PERSONAL_FIELDS = ['name', 'email', 'company', 'phone', 'notes', 'custom_fields'] as const;
+export type PersonalField = (typeof PERSONAL_FIELDS)[number];
+
+/**
+ * Personal fields are sealed with the client's own key (crypto-shredding,
+ * shared/privacy/personal-data-vault.ts): erasing the client deletes the key, and these
+ * values become unreadable wherever the log is kept. A plain string is accepted too
+ * (events written before sealing, tests).
+ */
+export type Sealed = SealedValue | string;
+
+export type ClientCreated = DomainEvent<
+  'client.created',
+  Omit<ClientInput, PersonalField> & {
+    name: Sealed;
+    email: Sealed;
+    company: Sealed | null;
+    phone: Sealed | null;
+    notes: Sealed | null;
+    /** JSON text of the custom_fields object. */
+    custom_fields: Sealed;
+    /**
+     * sha256 of the email: names the email-index stream (client-email-index.ts), so an
+     * erasure can release the email after the sealed address is unreadable.
+     */
+    email_hash: string;
+    /** ISO 8601, from the service clock. */
+    created_at: string;
+  }
+>;
+
+/**
+ * The client was erased (POST /admin/v1/teams/:team_id/clients/:client_id/erase): its key
+ * is deleted, so every sealed personal value of it is unreadable for good; read models
+ * drop what they had opened. Carries no personal data.
+ */
+export type ClientErased = DomainEvent<
+  'client.erased',
+  { client_id: string; team_id: string; erased_at: string }
+>;
+
+export type ClientEvent = ClientCreated | ClientErased;

@@ -1,0 +1,285 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { IANAZone } from 'luxon';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { createClient } from './create-client.ts';
+import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
+import { DATE_FORMATS } from '../access/team-events.ts';
+import { ApiError, textError } from '../../shared/http/api-error.ts';
+import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
+import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
+import { isUuid } from '../../shared/ids/uuid.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded, text } from '../../shared/http/error-schemas.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
+import { publicErrorResponses } from '../access/public-errors.ts';
+
+/*
+ * Clients (client-onboarding-api.md: Client; GET /api/v1/clients, GET /api/v1/clients/:id,
+ * POST /api/v1/clients). Every query is scoped by the key's team: another team's client
+ * is "Client not found", exactly like an unknown id.
+ */
+
+const REQUIRED = 'name and email are required';
+const INVALID_EMAIL = 'Invalid email address';
+const NOT_FOUND = 'Client not found';
+const LINK_BLOCKED = 'Short links are not allowed in client details';
+
+/** The clients' table: details with a short link (an unstorable value answers as validation). */
+const clientErrors = registerDomainErrors('clients', {
+  statuses: { link_blocked: 422 },
+  form: (error, status) => new ApiError(status, LINK_BLOCKED, { code: error.code, shape: 'code_only' }),
+});
+
+/** Length in characters (Unicode code points, so an emoji counts once). */
+const characters = (value: string) => [...value].length;
+const tooLong = (field: string, max: number) => `${field} must be ${max} characters or fewer`;
+
+/**
+ * A pragmatic address check: a local part without spaces or @, a domain of at least two
+ * DNS labels whose last label has a letter; at most 254 characters in all.
+ */
+const EMAIL_PATTERN =
+  /^[^\s@"(),:;<>[\\\]]{1,64}@(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const requiredText = z
+  .string({ required_error: REQUIRED, invalid_type_error: REQUIRED })
+  .refine((value) => value.trim() !== '', REQUIRED);
+
+/** A string or null; a wrong type answers `<field> must be a string or null`. */
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ invalid_type_error: `${field} must be a string or null` })
+    .refine((value) => characters(value) <= max, tooLong(field, max))
+    .nullable()
+    .optional();
+
+/** A string (null or empty: the team's setting); a wrong type answers `<field> must be a string`. */
+const setting = (field: string) =>
+  z
+    .string({ invalid_type_error: `${field} must be a string` })
+    .nullable()
+    .optional()
+    .transform((value) => (value === null || value === undefined || value.trim() === '' ? undefined : value));
+
+const createClientBody = z
+  .object(
+    {
+      name: requiredText.refine((value) => characters(value) <= 200, tooLong('name', 200)),
+      email: requiredText
+        .transform(normalizeEmail)
+        .refine((value) => value.length <= 254 && EMAIL_PATTERN.test(value), INVALID_EMAIL),
+      company: optionalText('company', 200),
+      phone: optionalText('phone', 50),
+      notes: z
+        .string({ invalid_type_error: 'notes must be a string or null' })
+        .transform((value) => value.trim())
+        .refine((value) => characters(value) <= 2000, tooLong('notes', 2000))
+        .nullable()
+        .optional(),
+      locale: setting('locale').describe(
+        "default: the team's locale. Not validated: an unsupported value is stored and the client form shows en-US. Locales: en-US, en-GB, es-ES, fr-FR, de-DE, pt-BR, it-IT, nl-NL, ja-JP",
+      ),
+      date_format: setting('date_format')
+        .refine((value) => value === undefined || (DATE_FORMATS as readonly string[]).includes(value), {
+          message: `date_format must be one of ${DATE_FORMATS.join(', ')}`,
+        })
+        .describe(`default: the team's date format. One of ${DATE_FORMATS.join(', ')}`),
+      timezone: setting('timezone')
+        .refine((value) => value === undefined || IANAZone.isValidZone(value), {
+          message: 'timezone must be a valid IANA time zone name',
+        })
+        .describe("default: the team's time zone. An IANA name such as Europe/Paris"),
+      custom_fields: z
+        .record(z.unknown(), { invalid_type_error: 'custom_fields must be an object' })
+        .nullable()
+        .optional(),
+    },
+    { required_error: REQUIRED, invalid_type_error: REQUIRED },
+  )
+  .describe('Unknown keys are ignored.');
+
+type CreateClientBody = z.output<typeof createClientBody>;
+
+export const clientSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  custom_fields: z.record(z.unknown()),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+export type ClientResource = z.infer<typeof clientSchema>;
+
+const clientRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  custom_fields: z.record(z.unknown()),
+  created_at: z.date(),
+});
+
+const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  company: row.company,
+  phone: row.phone,
+  notes: row.notes,
+  custom_fields: row.custom_fields,
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
+/** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
+const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
+
+const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
+const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
+
+export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function findClient(teamId: string, id: string): Promise<ClientResource | undefined> {
+    if (!isUuid(id)) return undefined;
+    const row = await context.readDb.maybeOne(
+      sql.type(clientRow)`
+        select ${CLIENT_COLUMNS} from clients
+        where id = ${id} and team_id = ${teamId} and ${VISIBLE}`,
+    );
+    return row ? toResource(row) : undefined;
+  }
+
+  async function teamSettings(teamId: string) {
+    const row = await context.readDb.maybeOne(
+      sql.type(teamSettingsRow)`select locale, date_format, timezone from teams where id = ${teamId}`,
+    );
+    return row ?? FALLBACK_SETTINGS;
+  }
+
+  app.get(
+    '/clients',
+    {
+      config: { scope: 'clients:read' },
+      schema: {
+        tags: ['clients'],
+        summary: 'List clients, newest first',
+        querystring: offsetPaginationQuery.extend({
+          email: z.string().optional().describe('exact match, case-insensitive'),
+        }),
+        response: {
+          200: z.object({ clients: z.array(clientSchema), total: z.number().int() }),
+          ...publicErrorResponses(),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, offset, email } = request.query;
+      const filter =
+        email === undefined ? sql.fragment`` : sql.fragment`and email = ${normalizeEmail(email)}`;
+      const where = sql.fragment`team_id = ${request.principal.teamId} and ${VISIBLE} ${filter}`;
+      const [rows, total] = await Promise.all([
+        context.readDb.any(
+          sql.type(clientRow)`
+            select ${CLIENT_COLUMNS} from clients where ${where}
+            order by created_at desc, position desc
+            limit ${limit} offset ${offset}`,
+        ),
+        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
+          select count(*)::int as count from clients where ${where}`),
+      ]);
+      return { clients: rows.map(toResource), total };
+    },
+  );
+
+  app.get(
+    '/clients/:id',
+    {
+      config: { scope: 'clients:read' },
+      schema: {
+        tags: ['clients'],
+        summary: 'Get a client',
+        params: z.object({ id: z.string().describe('client id (uuid)') }),
+        response: {
+          200: z.object({ client: clientSchema }),
+          ...publicErrorResponses({ validation: false }),
+          404: text("Client not found (unknown id, another team's client, or not a UUID)"),
+        },
+      },
+    },
+    async (request) => {
+      const client = await findClient(request.principal.teamId, request.params.id);
+      if (!client) throw textError(404, NOT_FOUND);
+      return { client };
+    },
+  );
+
+  app.post(
+    '/clients',
+    {
+      config: { scope: 'clients:write' },
+      attachValidation: true,
+      schema: {
+        tags: ['clients'],
+        summary: 'Create a client (or answer the existing client with the same email)',
+        body: createClientBody,
+        response: {
+          200: z
+            .object({ client: clientSchema })
+            .describe('A client with this email already exists; nothing created'),
+          201: z.object({ client: clientSchema }).describe('Created'),
+          ...publicErrorResponses({ body: true }),
+          400: text(
+            'name and email are required | Invalid email address | company must be a string or null | name must be 200 characters or fewer | ...',
+          ),
+          422: z
+            .object({ error: z.string(), code: z.literal('link_blocked') })
+            .describe('A short link in client-facing text (name, company, notes, custom_fields)'),
+          503: coded('The client is stored but not readable yet; retry (code read_models_lagging)'),
+        },
+      },
+      // An empty JSON body is a body without name and email.
+      errorHandler: emptyBodyAnswers(REQUIRED),
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        throw textError(400, firstMessage(request.validationError.validation, REQUIRED));
+      }
+      const body = request.body as CreateClientBody;
+      const teamId = request.principal.teamId;
+      const defaults = await teamSettings(teamId);
+      const outcome = await answeringRefusals(clientErrors, () =>
+        createClient(
+          { pool: context.pool, eventStore: context.eventStore, vault: context.vault },
+          {
+            team_id: teamId,
+            name: body.name,
+            email: body.email,
+            company: body.company ?? null,
+            phone: body.phone ?? null,
+            notes: body.notes ?? null,
+            custom_fields: body.custom_fields ?? {},
+            locale: body.locale ?? defaults.locale,
+            date_format: body.date_format ?? defaults.date_format,
+            timezone: body.timezone ?? defaults.timezone,
+          },
+          context.clock.now(),
+          requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+        ),
+      );
+      await awaitReadModels(context, outcome.position);
+      const client = await findClient(teamId, outcome.clientId);
+      if (!client) throw readModelsLagging();
+      return reply.status(outcome.created ? 201 : 200).send({ client });
+    },
+  );
+}

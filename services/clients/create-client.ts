@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { assertNoShortLinks, clientDecider } from './client-decider.ts';
+import { clientEmailDecider, clientEmailStream } from './client-email-index.ts';
+import { clientStream, type ClientInput } from './client-events.ts';
+import type { EventStore } from '../../shared/event-store/event-store.ts';
+import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
+import {
+  handleCommand,
+  type CommandMetadata,
+  type PipelineDeps,
+} from '../../shared/commands/handle-command.ts';
+
+export interface CreateClientOutcome {
+  /** False when a client with this email already existed in the team (nothing was created). */
+  created: boolean;
+  clientId: string;
+  /** Position of the client's creation in the log: wait for it before reading the read model. */
+  position: bigint | undefined;
+}
+
+/**
+ * POST /api/v1/clients on the write side. Email uniqueness per team holds in the event
+ * store itself, whichever adapter is configured:
+ *
+ * 1. the rules run first (a refused create reserves nothing);
+ * 2. the email is reserved in the stream `client_email-<team>-<sha256(email)>` for a new
+ *    client id, appended with the expected revision through the command pipeline: of racing creates one
+ *    reserves, the others (queued on the stream's lock, or retried after a conflict)
+ *    re-read and find the holder;
+ * 3. the holder's client stream is created (expected revision no_stream). A holder
+ *    whose stream is still empty (a create that stopped between 2 and 3) is completed by
+ *    the next create of that email. Racing creates of the holder decide nothing after
+ *    the first, so every racer answers with the same client.
+ */
+export async function createClient(
+  deps: PipelineDeps & { vault: PersonalDataVault },
+  input: Omit<ClientInput, 'client_id'>,
+  now: Date,
+  metadata: CommandMetadata,
+): Promise<CreateClientOutcome> {
+  assertNoShortLinks(input);
+  const reservation = await handleCommand(deps, {
+    streamId: clientEmailStream(input.team_id, input.email),
+    decider: clientEmailDecider,
+    command: {
+      type: 'ReserveEmail',
+      data: { team_id: input.team_id, email: input.email, client_id: randomUUID() },
+    },
+    metadata,
+  });
+  const clientId = reservation.state.clientId!;
+  const stream = clientStream(clientId);
+  if (reservation.events.length === 0) {
+    // Someone else holds the email: their client, or one they are creating right now.
+    const existing = await waitForStream(deps.eventStore, stream);
+    if (existing) return { created: false, clientId, position: existing };
+  }
+
+  // The first seal creates the client's key; the others use it.
+  const seal = (value: string | null) => deps.vault.seal(input.team_id, clientId, value);
+  const name = await seal(input.name);
+  const [email, company, phone, notes, customFields] = await Promise.all([
+    seal(input.email),
+    seal(input.company),
+    seal(input.phone),
+    seal(input.notes),
+    seal(JSON.stringify(input.custom_fields)),
+  ]);
+  const result = await handleCommand(deps, {
+    streamId: stream,
+    decider: clientDecider,
+    command: {
+      type: 'CreateClient',
+      data: { ...input, client_id: clientId },
+      sealed: {
+        name: name as SealedValue,
+        email: email as SealedValue,
+        company,
+        phone,
+        notes,
+        custom_fields: customFields as SealedValue,
+      },
+      metadata: { now },
+    },
+    metadata,
+  });
+  if (result.events.length > 0) return { created: true, clientId, position: result.position };
+  const winner = await deps.eventStore.readStream(stream);
+  return { created: false, clientId, position: winner.at(-1)?.position };
+}
+
+const HOLDER_WAIT_MS = 2000;
+const HOLDER_POLL_MS = 20;
+
+/**
+ * The position of the last event of `stream` once it exists; undefined when it stays
+ * empty for HOLDER_WAIT_MS (the holder stopped before creating its client: the caller
+ * completes the creation).
+ */
+async function waitForStream(store: EventStore, stream: string): Promise<bigint | undefined> {
+  for (let waited = 0; ; waited += HOLDER_POLL_MS) {
+    const events = await store.readStream(stream);
+    if (events.length > 0) return events.at(-1)!.position;
+    if (waited >= HOLDER_WAIT_MS) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_POLL_MS));
+  }
+}

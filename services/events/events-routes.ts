@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
+import { eventsLimitQuery } from '../../shared/http/pagination.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { publicErrorResponses } from '../access/public-errors.ts';
+
+/*
+ * GET /api/v1/events (client-onboarding-api.md: Event; GET /api/v1/events): the team's
+ * most recent audit events, newest first, no total and no cursor. Read from the
+ * audit_events read model (projections/audit-events-projection.ts); which domain events
+ * appear, and under which name, is services/events/audit-event-types.ts.
+ */
+
+export const UNKNOWN_EVENT_TYPE = `Unknown event type. Allowed values: ${PUBLIC_EVENT_TYPES.join(', ')}`;
+
+const eventsQuery = eventsLimitQuery.extend({
+  type: z
+    .enum(PUBLIC_EVENT_TYPES, { errorMap: () => ({ message: UNKNOWN_EVENT_TYPE }) })
+    .optional()
+    .describe('one of the eight public event types; without it every audit event is listed'),
+});
+
+const auditEventSchema = z.object({
+  id: z.string().uuid().describe('the id of the domain event'),
+  type: z.string().describe('a public event name, or an internal name such as client_created'),
+  timestamp: z.string().describe('ISO 8601'),
+  onboarding_id: z.string().uuid().nullable().describe('null for events that concern no onboarding'),
+  data: z.record(z.unknown()).describe("the event's audit details (not the webhook payload)"),
+});
+
+const eventRow = z.object({
+  id: z.string(),
+  type: z.string(),
+  occurred_at: z.date(),
+  onboarding_id: z.string().nullable(),
+  data: z.record(z.unknown()),
+});
+
+export async function eventsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/events',
+    {
+      config: { scope: 'events:read' },
+      schema: {
+        tags: ['events'],
+        summary: "The team's most recent audit events, newest first",
+        querystring: eventsQuery,
+        response: {
+          200: z.object({ events: z.array(auditEventSchema) }),
+          ...publicErrorResponses(),
+        },
+      },
+    },
+    async (request) => {
+      const { limit, type } = request.query;
+      const filter = type === undefined ? sql.fragment`` : sql.fragment`and type = ${type}`;
+      const rows = await context.readDb.any(
+        sql.type(eventRow)`
+          select id, type, occurred_at, onboarding_id, data from audit_events
+          where team_id = ${request.principal.teamId} ${filter}
+          order by position desc
+          limit ${limit}`,
+      );
+      return {
+        events: rows.map((row) => ({
+          id: row.id,
+          type: row.type,
+          timestamp: new Date(row.occurred_at).toISOString(),
+          onboarding_id: row.onboarding_id,
+          data: row.data,
+        })),
+      };
+    },
+  );
+}

@@ -1,0 +1,221 @@
+import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
+import type { Pool } from '../../shared/db/pool.ts';
+import type { EventStore, RecordedEvent, Subscription } from '../../shared/event-store/event-store.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
+import { DEFAULT_CE_SOURCE, toKafkaMessage } from '../../shared/subscriptions/cloud-events.ts';
+import { RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
+import { Pause, backoffMs } from '../../shared/subscriptions/pause.ts';
+import { PositionWatch } from '../../shared/subscriptions/position-watch.ts';
+
+export interface KafkaRelayOptions {
+  topic: string;
+  /** The ce_source attribute of every message. */
+  source?: string;
+  /** Partitions when the relay has to create the topic. */
+  partitions?: number;
+  /** Events per produce request (and per checkpoint move). */
+  batchSize?: number;
+  /** Checkpoint row in `checkpoints`. */
+  checkpoint?: string;
+  logger?: Logger;
+}
+
+/**
+ * Publishes every event of the log to one Kafka topic, in log order, as CloudEvents in
+ * binary mode (shared/subscriptions/cloud-events.ts), keyed by stream id.
+ *
+ * At least once, surviving restarts: it reads the log from its checkpoint (`relay:kafka`),
+ * sends a batch with an idempotent producer (acks from all in-sync replicas, one request
+ * in flight, so retries neither duplicate nor reorder within a run) and moves the
+ * checkpoint only after Kafka has acknowledged the whole batch. A crash between the
+ * acknowledgement and the checkpoint publishes that batch again on the next start:
+ * consumers deduplicate by ce_id. A failed send is retried from the same position with
+ * back-off; nothing is skipped.
+ *
+ * Start never waits for Kafka: the relay connects in the background and retries, so the
+ * service runs while the brokers are down and the relay catches up when they return.
+ */
+export class KafkaRelay {
+  private producer: Producer;
+  private readonly watch = new PositionWatch();
+  private readonly pause = new Pause();
+  private readonly source: string;
+  private readonly batchSize: number;
+  private readonly checkpoint: string;
+  private subscription: Subscription | undefined;
+  private starting: Promise<void> | undefined;
+  private running = false;
+  private failures = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly store: EventStore,
+    private readonly kafka: Kafka,
+    private readonly options: KafkaRelayOptions,
+  ) {
+    this.producer = this.createProducer();
+    this.source = options.source ?? DEFAULT_CE_SOURCE;
+    this.batchSize = options.batchSize ?? 500;
+    this.checkpoint = options.checkpoint ?? RELAY_CHECKPOINT;
+  }
+
+  /** The last log position Kafka has acknowledged (as stored in the checkpoint). */
+  get position(): bigint {
+    return this.watch.position;
+  }
+
+  /** Resolves true once every event up to `position` is acknowledged by Kafka. */
+  waitForPosition(position: bigint, timeoutMs = 30_000): Promise<boolean> {
+    return this.watch.waitFor(position, timeoutMs);
+  }
+
+  /** Starts in the background; `started` resolves once the relay follows the log. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.starting = this.connectAndFollow();
+  }
+
+  /** Resolves when the relay is connected and following the log (or stopped). */
+  get started(): Promise<void> {
+    return this.starting ?? Promise.resolve();
+  }
+
+  /** Finishes the batch in flight (its checkpoint included), then disconnects. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.pause.interrupt();
+    // A connection still being attempted is not waited for: connectAndFollow lets it go.
+    await this.subscription?.stop();
+    this.subscription = undefined;
+    await this.producer.disconnect().catch(() => undefined);
+    this.watch.release();
+  }
+
+  private async connectAndFollow(): Promise<void> {
+    for (let attempt = 1; this.running; attempt++) {
+      try {
+        await this.producer.connect();
+        await this.ensureTopic();
+        const position = await this.readCheckpoint();
+        if (!this.running) {
+          await this.producer.disconnect().catch(() => undefined);
+          return;
+        }
+        this.watch.advance(position);
+        this.subscription = this.store.subscribeToAll(position, {
+          onEvents: (events) => this.publish(events),
+          onError: (error) => this.options.logger?.error({ err: error }, 'relay batch failed; retrying'),
+        });
+        this.options.logger?.info({ topic: this.options.topic, position: String(position) }, 'relay started');
+        return;
+      } catch (error) {
+        const wait = backoffMs(attempt);
+        this.options.logger?.error({ err: error, retryInMs: wait }, 'relay cannot reach Kafka; retrying');
+        await this.pause.sleep(wait);
+      }
+    }
+  }
+
+  private async publish(offered: RecordedEvent[]): Promise<void> {
+    // After a failure the subscription offers the whole batch again: skip what is acknowledged.
+    const events = offered.filter((event) => event.position > this.watch.position);
+    for (let start = 0; start < events.length && this.running; start += this.batchSize) {
+      const batch = events.slice(start, start + this.batchSize);
+      const last = batch[batch.length - 1]!;
+      try {
+        await this.producer.send({
+          topic: this.options.topic,
+          acks: -1,
+          messages: batch.map((event) => toKafkaMessage(event, this.source)),
+        });
+        await this.pool.query(
+          `insert into checkpoints (name, position, updated_at) values ($1, $2, now())
+           on conflict (name) do update
+           set position = greatest(checkpoints.position, excluded.position), updated_at = now()`,
+          [this.checkpoint, String(last.position)],
+        );
+        this.failures = 0;
+      } catch (error) {
+        // The subscription offers the same events again after a pause: the back-off adds to it.
+        this.failures++;
+        if (isProducerStateError(error)) await this.resetProducer(error);
+        await this.pause.sleep(backoffMs(this.failures, 10_000));
+        throw error;
+      }
+      this.watch.advance(last.position);
+    }
+  }
+
+  /**
+   * The broker lost track of this producer's sequence numbers (or fenced it): reconnecting
+   * gets a new producer id with fresh sequences (KIP-360). The batch is then sent again;
+   * whatever part of it had been written is delivered twice, which at least once allows.
+   */
+  private async resetProducer(cause: unknown): Promise<void> {
+    this.options.logger?.warn({ err: cause }, 'relay replaces its idempotent producer');
+    await this.producer.disconnect().catch(() => undefined);
+    // kafkajs keeps a producer's id across reconnects: only a new producer asks for a new one.
+    this.producer = this.createProducer();
+    await this.producer.connect().catch(() => undefined);
+  }
+
+  /** Idempotent: acks from all in-sync replicas, one request in flight, retries without duplicates. */
+  private createProducer(): Producer {
+    return this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  }
+
+  private async readCheckpoint(): Promise<bigint> {
+    await this.pool.query('insert into checkpoints (name) values ($1) on conflict do nothing', [
+      this.checkpoint,
+    ]);
+    const result = await this.pool.query<{ position: string }>(
+      'select position from checkpoints where name = $1',
+      [this.checkpoint],
+    );
+    return BigInt(result.rows[0]?.position ?? 0);
+  }
+
+  /** Creates the topic when it does not exist (a broker may refuse: then it must exist). */
+  private async ensureTopic(): Promise<void> {
+    const admin: Admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const topics = await admin.listTopics();
+      if (topics.includes(this.options.topic)) return;
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic: this.options.topic, numPartitions: this.options.partitions ?? 6 }],
+      });
+    } catch (error) {
+      this.options.logger?.warn(
+        { err: error, topic: this.options.topic },
+        'could not check or create the topic',
+      );
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+}
+
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** A produce error that only a new producer id cures (kafkajs may wrap it in a retry error). */
+function isProducerStateError(error: unknown): boolean {
+  let current = error as { type?: unknown; cause?: unknown; originalError?: unknown } | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (typeof current.type === 'string' && PRODUCER_STATE_ERRORS.has(current.type)) return true;
+    current = (current.originalError ?? current.cause) as typeof current;
+  }
+  return false;
+}

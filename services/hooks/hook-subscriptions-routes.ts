@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { handleCommand } from '../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { hookSubscriptionDecider } from './hook-subscription-decider.ts';
+import { hookSubscriptionStream } from './hook-subscription-events.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { textError } from '../../shared/http/api-error.ts';
+import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
+import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { text } from '../../shared/http/error-schemas.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
+import { isUuid } from '../../shared/ids/uuid.ts';
+import { publicErrorResponses } from '../access/public-errors.ts';
+
+/*
+ * Hook subscriptions (client-onboarding-api.md: POST and DELETE
+ * /api/v1/automation/subscribe). Every subscribe creates a new active subscription; the
+ * target URL must be a public HTTPS URL (shared/net/public-url.ts, checked again at
+ * connect time by the deliveries). Another team's subscription is "Subscription not
+ * found", exactly like an unknown one.
+ */
+
+const REQUIRED = 'event and target_url are required';
+export const INVALID_EVENT = `Invalid event. Allowed values: ${PUBLIC_EVENT_TYPES.join(', ')}`;
+const NOT_PUBLIC = 'target_url must be a public HTTPS URL';
+const ID_REQUIRED = 'id is required';
+const NOT_FOUND = 'Subscription not found';
+
+/** The hook subscriptions' table: an unknown, another team's or deleted subscription. */
+const hookSubscriptionErrors = registerDomainErrors('hook subscriptions', {
+  statuses: { subscription_not_found: 404 },
+  form: () => textError(404, NOT_FOUND),
+});
+
+const absent = (value: unknown) => value === undefined || value === null || value === '';
+
+const subscribeBody = z.object(
+  {
+    event: z.enum(PUBLIC_EVENT_TYPES, {
+      errorMap: (_issue, ctx) => ({ message: absent(ctx.data) ? REQUIRED : INVALID_EVENT }),
+    }),
+    target_url: z
+      .string({ errorMap: (_issue, ctx) => ({ message: absent(ctx.data) ? REQUIRED : NOT_PUBLIC }) })
+      .trim()
+      .min(1, REQUIRED)
+      .max(MAX_TARGET_URL_LENGTH, NOT_PUBLIC)
+      .describe(
+        'public HTTPS URL, at most 500 characters, no username or password; private, loopback, link-local and internal hosts (and names resolving to them) are refused',
+      ),
+  },
+  { required_error: REQUIRED, invalid_type_error: REQUIRED },
+);
+
+const unsubscribeBody = z.object(
+  { id: z.string({ errorMap: () => ({ message: ID_REQUIRED }) }).refine(isUuid, ID_REQUIRED) },
+  { required_error: ID_REQUIRED, invalid_type_error: ID_REQUIRED },
+);
+
+export async function hookSubscriptionsRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/automation/subscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      attachValidation: true,
+      schema: {
+        tags: ['hook subscriptions'],
+        summary: 'Subscribe a URL to one event type (every request is a new active subscription)',
+        body: subscribeBody,
+        response: {
+          201: z.object({ id: z.string().uuid() }),
+          ...publicErrorResponses({ body: true }),
+          400: text(`${REQUIRED} | ${INVALID_EVENT} | ${NOT_PUBLIC}`),
+        },
+      },
+      errorHandler: emptyBodyAnswers(REQUIRED),
+    },
+    async (request, reply) => {
+      if (request.validationError) {
+        throw textError(400, firstMessage(request.validationError.validation, REQUIRED));
+      }
+      const { event, target_url: targetUrl } = request.body;
+      const check = await checkTargetUrl(targetUrl, { allowlist: context.settings.HOOK_TARGET_ALLOWLIST });
+      if (!check.ok) throw textError(400, NOT_PUBLIC);
+      const id = randomUUID();
+      const result = await handleCommand(context, {
+        streamId: hookSubscriptionStream(id),
+        decider: hookSubscriptionDecider,
+        command: {
+          type: 'CreateHookSubscription',
+          data: {
+            subscription_id: id,
+            team_id: request.principal.teamId,
+            event,
+            target_url: targetUrl,
+            api_key_id: request.principal.apiKeyId,
+          },
+          metadata: { now: context.clock.now() },
+        },
+        metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+      });
+      await awaitReadModels(context, result.position);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  app.delete(
+    '/automation/subscribe',
+    {
+      config: { scope: 'webhooks:write' },
+      attachValidation: true,
+      schema: {
+        tags: ['hook subscriptions'],
+        summary: 'Delete a hook subscription',
+        body: unsubscribeBody,
+        response: {
+          200: z.object({ success: z.literal(true) }),
+          ...publicErrorResponses({ body: true }),
+          400: text('id is required (missing, or not a UUID)'),
+          404: text("Subscription not found (unknown, another team's, or already deleted)"),
+        },
+      },
+      errorHandler: emptyBodyAnswers(ID_REQUIRED),
+    },
+    async (request) => {
+      if (request.validationError) throw textError(400, ID_REQUIRED);
+      const result = await answeringRefusals(hookSubscriptionErrors, () =>
+        handleCommand(context, {
+          streamId: hookSubscriptionStream(request.body.id),
+          decider: hookSubscriptionDecider,
+          command: {
+            type: 'DeleteHookSubscription',
+            data: { subscription_id: request.body.id, team_id: request.principal.teamId },
+            metadata: { now: context.clock.now() },
+          },
+          metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+        }),
+      );
+      await awaitReadModels(context, result.position);
+      return { success: true as const };
+    },
+  );
+}

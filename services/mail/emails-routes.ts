@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { codedError } from '../../shared/http/api-error.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+
+/**
+ * GET /admin/v1/teams/:team_id/emails (operator-and-portal-api.md): the team's emails from
+ * the outbox (mail_outbox), newest first (created_at by the service clock, then the order
+ * they were queued). `limit` (default 100, at most 1000) keeps the answer bounded.
+ */
+
+const EMAIL_KINDS = ['invite', 'reminder', 'automation', 'notification'] as const;
+const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
+
+const emailSchema = z.object({
+  id: z.string().uuid(),
+  kind: z.enum(EMAIL_KINDS),
+  to: z.string().describe('empty once the client was erased'),
+  from_name: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  onboarding_id: z.string().uuid().nullable(),
+  created_at: z.string(),
+  status: z.enum(EMAIL_STATUSES),
+});
+
+const emailRow = z.object({
+  id: z.string(),
+  kind: z.enum(EMAIL_KINDS),
+  to: z.string(),
+  from_name: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  onboarding_id: z.string().nullable(),
+  created_at: z.date(),
+  status: z.enum(EMAIL_STATUSES),
+});
+
+export async function emailsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/teams/:team_id/emails',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: "The team's emails (invites, reminders, automation emails, notifications), newest first",
+        params: z.object({ team_id: z.string().uuid() }),
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        response: {
+          200: z.object({ emails: z.array(emailSchema) }),
+          ...operatorErrorResponses(),
+          400: coded('limit is not a whole number from 1 to 1000 (code invalid_body)'),
+          404: coded('Unknown team (code team_not_found)'),
+        },
+      },
+    },
+    async (request) => {
+      const { team_id: teamId } = request.params;
+      const team = await context.readDb.maybeOne(
+        sql.type(z.object({ id: z.string() }))`select id from teams where id = ${teamId}`,
+      );
+      if (!team) throw codedError(404, 'team_not_found', 'Team not found');
+      const rows = await context.readDb.any(sql.type(emailRow)`
+        select id, kind, "to", from_name, subject, text, onboarding_id, created_at, status
+        from mail_outbox where team_id = ${teamId}
+        order by created_at desc, seq desc
+        limit ${request.query.limit}`);
+      return {
+        emails: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
+      };
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
+import { workInLanes } from '../../shared/work-queue/lanes.ts';
+import {
+  claimDue,
+  complete,
+  defineWorkQueue,
+  endAttempt,
+  nextStep,
+  release,
+  type RetryPolicy,
+} from '../../shared/work-queue/work-queue.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { oneAtATime } from '../hooks/outbound.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+
+/**
+ * The mailer: sends the rows of mail_outbox (invite, reminder, automation, notification)
+ * over SMTP with nodemailer when SMTP_URL is set.
+ *
+ * - Without SMTP_URL nothing is sent: the outbox is the record and rows stay `queued`.
+ * - A message is plain text: From `"<from_name>" <no-reply@<PUBLIC_URL's host>>` (the
+ *   host of a PUBLIC_URL that is an address or a single label becomes `localhost`), To,
+ *   Subject, the text as written (line breaks kept), a Message-ID made from the outbox id
+ *   (`<id@host>`, the same on every attempt, so a receiver can spot a repeat), and
+ *   `Auto-Submitted: auto-generated` (RFC 3834).
+ * - Status per message: `sent` once the server accepted it; `failed` when the server
+ *   refused it for good (a 5xx reply) or after MAX_MAIL_ATTEMPTS attempts; otherwise it
+ *   stays `queued` with `next_attempt_at` (service clock) 1 minute later, doubling:
+ *   1, 2, 4, 8, 16, 32, 64 minutes. `attempts` and `last_error` tell the story.
+ * - `sendQueuedMail` is a due pass (the scheduler loop every few seconds, and
+ *   POST /admin/v1/work/drain) over the work queue of shared/work-queue/: it claims a
+ *   batch, oldest first, and sends one message at a time. A mailer holds a row with a
+ *   lease (database clock) while it talks to the server; a row whose mailer died is sent
+ *   again when the lease ends; on stop, the claimed rows not tried are released.
+ */
+
+export const MAX_MAIL_ATTEMPTS = 8;
+const BATCH = 20;
+
+const mailRetries: RetryPolicy = {
+  maxAttempts: MAX_MAIL_ATTEMPTS,
+  nextAttemptAt: (attemptAt, attempts) => new Date(attemptAt.getTime() + 60_000 * 2 ** (attempts - 1)),
+};
+
+/** The outbox as a work queue (shared/work-queue/work-queue.ts). */
+const outbox = defineWorkQueue({
+  table: 'mail_outbox',
+  due: "$row.status = 'queued' and ($row.next_attempt_at is null or $row.next_attempt_at <= $1)",
+  lease: '2 minutes',
+  claim: oldestFirst('$row.created_at, $row.seq'),
+  returning: 'id, kind, "to", from_name, subject, text, attempts',
+  states: { done: { status: 'sent' }, retrying: { status: 'queued' }, failed: { status: 'failed' } },
+  retries: mailRetries,
+});
+
+interface OutboxRow {
+  id: string;
+  kind: string;
+  to: string;
+  from_name: string;
+  subject: string;
+  text: string;
+  attempts: number;
+}
+
+const transports = new WeakMap<ServiceContext, Transporter>();
+
+function transportFor(context: ServiceContext, smtpUrl: string): Transporter {
+  let transport = transports.get(context);
+  if (!transport) {
+    transport = nodemailer.createTransport(smtpUrl, {
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    } as never);
+    transports.set(context, transport);
+  }
+  return transport;
+}
+
+/** The host part of sender addresses and Message-IDs. */
+export function mailDomain(publicUrl: string): string {
+  let host = '';
+  try {
+    host = new URL(publicUrl).hostname.toLowerCase();
+  } catch {
+    // fall through
+  }
+  return /[a-z]/.test(host) && host.includes('.') && !host.includes(':') ? host : 'localhost';
+}
+
+/** Sends every queued message that is due; resolves to the number of messages attempted. */
+export function sendQueuedMail(
+  context: ServiceContext,
+  now: Date = context.clock.now(),
+  signal?: AbortSignal,
+): Promise<number> {
+  const smtpUrl = context.settings.SMTP_URL;
+  if (!smtpUrl) return Promise.resolve(0);
+  return oneAtATime(context, 'mailer', () => {
+    const transport = transportFor(context, smtpUrl);
+    const domain = mailDomain(context.settings.PUBLIC_URL);
+    return workInLanes<OutboxRow>({
+      claim: (slots) => claimDue<OutboxRow>(context.pool, outbox, now, slots),
+      work: (row) =>
+        sendOne(context, transport, domain, row).catch((error: unknown) =>
+          context.logger.error({ err: error, mailId: row.id }, 'could not record a mail attempt'),
+        ),
+      // Stopping: the rows not tried are released for the next pass.
+      release: (rows) =>
+        release(
+          context.pool,
+          outbox,
+          rows.map((row) => row.id),
+        ),
+      lanes: 1,
+      batch: BATCH,
+      pollMs: 0,
+      budgetMs: Infinity,
+      signal,
+    });
+  });
+}
+
+export const mailerPass: DuePass = {
+  name: 'mailer',
+  runDue: (context, signal) => sendQueuedMail(context, undefined, signal),
+};
+
+async function sendOne(context: ServiceContext, transport: Transporter, domain: string, row: OutboxRow) {
+  const attemptAt = context.clock.now();
+  const attempts = row.attempts + 1;
+  try {
+    await transport.sendMail({
+      from: { name: row.from_name, address: `no-reply@${domain}` },
+      to: row.to,
+      subject: row.subject,
+      text: row.text,
+      messageId: `<${row.id}@${domain}>`,
+      headers: { 'Auto-Submitted': 'auto-generated' },
+    });
+    await complete(context.pool, outbox, row.id, {
+      attempts,
+      columns: { sent_at: attemptAt, last_error: null },
+    });
+  } catch (error) {
+    const { responseCode, code, message } = error as {
+      responseCode?: number;
+      code?: string;
+      message?: string;
+    };
+    const permanent = typeof responseCode === 'number' && responseCode >= 500;
+    const step = nextStep(mailRetries, permanent ? { kind: 'stop' } : { kind: 'retry' }, attempts, attemptAt);
+    const text = (responseCode ? `SMTP ${responseCode}: ` : code ? `${code}: ` : '') + (message ?? 'error');
+    context.logger.warn(
+      { mailId: row.id, kind: row.kind, attempts, failed: step.state === 'failed', error: text },
+      'mail not sent',
+    );
+    await endAttempt(context.pool, outbox, row.id, step, {
+      attempts,
+      columns: { last_error: text.slice(0, 1000) },
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { PoolClient } from '../../shared/db/pool.ts';
+import { hashClientToken } from './link-secrets.ts';
+
+/**
+ * Where the clear client token of a link is found. Tokens are stored hashed only (events,
+ * onboarding_links); the one place the clear token exists is the invite email of the send
+ * that issued it, queued in mail_outbox (the email must carry the link). The operator's
+ * GET /admin/v1/onboardings/:id/link and the reminder emails read it from there, and keep
+ * it only when its SHA-256 is the onboarding's active token hash. No second copy of the
+ * secret is made. A draft's creation token is in no email: the create answer is the only
+ * place it is shown (the operator route answers null for a draft).
+ */
+
+const LINK_TOKEN = /\/portal\/v1\/onboardings\/([0-9a-f]{64})/g;
+
+/** How many of the newest invites of an onboarding are searched for its active token. */
+const INVITES_SEARCHED = 20;
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/** The clear token whose hash is `tokenHash`, from the onboarding's invite emails; undefined when none holds it. */
+export async function clearTokenFromInvites(
+  db: Queryable,
+  onboardingId: string,
+  tokenHash: string,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ text: string }>(
+    `select text from mail_outbox where onboarding_id = $1 and kind = 'invite'
+     order by created_at desc, seq desc limit $2`,
+    [onboardingId, INVITES_SEARCHED],
+  );
+  for (const row of rows) {
+    for (const match of row.text.matchAll(LINK_TOKEN)) {
+      if (hashClientToken(match[1]!) === tokenHash) return match[1];
+    }
+  }
+  return undefined;
+}

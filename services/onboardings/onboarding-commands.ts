@@ -1,0 +1,220 @@
+import { randomUUID } from 'node:crypto';
+import { queueMail } from '../../shared/mail/outbox.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import { DomainError } from '../../shared/commands/decider.ts';
+import { parseDeadline } from './deadlines.ts';
+import { onboardingEmailFacts } from './client-email.ts';
+import { inviteEmail } from './invite-email.ts';
+import { hashPin, issueClientToken } from './link-secrets.ts';
+import type { Deadline } from './onboarding-events.ts';
+import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import {
+  clientFacts,
+  isCurrentMember,
+  lockTeamSends,
+  sendFacts,
+  teamFacts,
+  templateFacts,
+  type TeamFacts,
+} from './onboarding-facts.ts';
+import {
+  runOnboardingCommand,
+  type OnboardingDeps,
+  type OnboardingOutcome,
+} from './onboarding-unit-of-work.ts';
+
+/**
+ * The API's onboarding commands (create, update, send) on the write side. Each runs inside
+ * the caller's transaction `tx` (see ./onboarding-unit-of-work.ts; the route adds the
+ * idempotency record to the same transaction). Refusals are DomainErrors whose `code` is
+ * the API's error code.
+ */
+
+export interface CommandDeps extends OnboardingDeps {
+  publicUrl: string;
+}
+
+export const DEADLINE_TEXT = (field: 'due_date' | 'expires_at') =>
+  `${field} must be a date (YYYY-MM-DD) or a timestamp with offset`;
+
+async function requireTeam(tx: PoolClient, teamId: string): Promise<TeamFacts> {
+  const team = await teamFacts(tx, teamId);
+  if (!team) throw new Error(`Team ${teamId} of an authenticated key has no read model row`);
+  return team;
+}
+
+/** undefined: not given; null: cleared (or not set); invalid: 400 invalid_deadline. */
+function deadline(
+  field: 'due_date' | 'expires_at',
+  value: unknown,
+  timezone: string,
+): Deadline | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  const parsed = parseDeadline(value, timezone);
+  if (!parsed) throw new DomainError('invalid_deadline', DEADLINE_TEXT(field));
+  return parsed;
+}
+
+export interface CreateOnboardingInput {
+  team_id: string;
+  template_id: string;
+  client_id: string;
+  due_date?: unknown;
+  expires_at?: unknown;
+}
+
+export async function createOnboarding(
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: CreateOnboardingInput,
+  now: Date,
+  metadata: CommandMetadata,
+): Promise<OnboardingOutcome & { onboardingId: string; token: string }> {
+  const team = await requireTeam(tx, input.team_id);
+  const due = deadline('due_date', input.due_date, team.timezone) ?? null;
+  const expires = deadline('expires_at', input.expires_at, team.timezone) ?? null;
+  const template = await templateFacts(tx, team.id, input.template_id);
+  const client = await clientFacts(tx, team.id, input.client_id);
+  const onboardingId = randomUUID();
+  const { token, hash } = issueClientToken();
+  const outcome = await runOnboardingCommand(
+    deps,
+    tx,
+    onboardingId,
+    () => ({
+      type: 'CreateOnboarding',
+      data: {
+        onboarding_id: onboardingId,
+        team_id: team.id,
+        client_id: input.client_id,
+        template_id: input.template_id,
+        template: template ?? null,
+        client: client.status,
+        token_hash: hash,
+        due,
+        expires_at: expires?.due_date ?? null,
+      },
+      metadata: { now },
+    }),
+    metadata,
+  );
+  return { ...outcome, onboardingId, token };
+}
+
+export interface UpdateOnboardingInput {
+  team_id: string;
+  onboarding_id: string;
+  status?: 'cancelled' | 'in_progress';
+  /** undefined: unchanged; null: cleared. */
+  due_date?: unknown;
+  /** undefined: unchanged; null or '': unassign. */
+  assigned_to?: string | null;
+}
+
+export async function updateOnboarding(
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: UpdateOnboardingInput,
+  now: Date,
+  metadata: CommandMetadata,
+): Promise<OnboardingOutcome> {
+  const team = await requireTeam(tx, input.team_id);
+  const due = deadline('due_date', input.due_date, team.timezone);
+  const memberId = input.assigned_to === '' ? null : input.assigned_to;
+  return runOnboardingCommand(
+    deps,
+    tx,
+    input.onboarding_id,
+    async () => ({
+      type: 'UpdateOnboarding',
+      data: {
+        team_id: team.id,
+        ...(input.status === undefined ? {} : { status: input.status }),
+        ...(due === undefined ? {} : { due }),
+        ...(memberId === undefined
+          ? {}
+          : {
+              assignee: {
+                member_id: memberId,
+                is_current_member: memberId !== null && (await isCurrentMember(tx, team.id, memberId)),
+              },
+            }),
+      },
+      metadata: { now },
+    }),
+    metadata,
+  );
+}
+
+export interface SendOnboardingInput {
+  team_id: string;
+  onboarding_id: string;
+  force: boolean;
+  /** Exactly 6 digits (validated at the edge), or undefined to carry the previous PIN over. */
+  pin?: string;
+}
+
+/**
+ * Send or resend. The team's sends are serialized (advisory lock) so the monthly count and
+ * the new-recipient count cannot be passed by two concurrent first sends. The invite is
+ * queued in mail_outbox in the same transaction as onboarding.sent.
+ */
+export async function sendOnboarding(
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: SendOnboardingInput,
+  now: Date,
+  metadata: CommandMetadata,
+): Promise<OnboardingOutcome> {
+  const pin = input.pin === undefined ? null : await hashPin(input.pin);
+  const { token, hash } = issueClientToken();
+  const team = await requireTeam(tx, input.team_id);
+  await lockTeamSends(tx, team.id);
+  let client = { status: 'missing', name: null, email: null } as Awaited<ReturnType<typeof clientFacts>>;
+  return runOnboardingCommand(
+    deps,
+    tx,
+    input.onboarding_id,
+    async (state) => {
+      const clientId = state.status === 'absent' ? null : state.client_id;
+      if (clientId) client = await clientFacts(tx, team.id, clientId);
+      return {
+        type: 'SendOnboarding',
+        data: {
+          team_id: team.id,
+          token_hash: hash,
+          pin,
+          force: input.force,
+          facts: await sendFacts(tx, team, client, clientId ?? randomUUID(), now),
+        },
+        metadata: { now },
+      };
+    },
+    metadata,
+    {
+      async beforeAppend({ state, events, eventIds }, tx) {
+        const index = events.findIndex((event) => event.type === 'onboarding.sent');
+        if (index < 0 || state.status === 'absent' || !client.email) return;
+        const email = inviteEmail({
+          publicUrl: deps.publicUrl,
+          token,
+          fromName: team.email_sender_name ?? team.name,
+          clientName: client.name,
+          ...onboardingEmailFacts(state),
+        });
+        await queueMail(tx, {
+          teamId: team.id,
+          kind: 'invite',
+          to: client.email,
+          fromName: team.email_sender_name ?? team.name,
+          subject: email.subject,
+          text: email.text,
+          onboardingId: state.id,
+          eventId: eventIds[index],
+          at: now,
+        });
+      },
+    },
+  );
+}

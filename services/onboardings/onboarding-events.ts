@@ -1,0 +1,274 @@
+import type { DomainEvent } from '../../shared/commands/decider.ts';
+import type { TemplateContent } from '../templates/template-events.ts';
+
+/** Stream of one onboarding: `onboarding-<onboarding_id>`. */
+export const onboardingStreamId = (onboardingId: string) => `onboarding-${onboardingId}`;
+
+export const ONBOARDING_STATUSES = [
+  'draft',
+  'sent',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'expired',
+] as const;
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+
+/** Closed onboardings cannot be sent, answered or moved again. */
+export const CLOSED_STATUSES: ReadonlySet<OnboardingStatus> = new Set(['completed', 'cancelled', 'expired']);
+
+/** The template structure copied into the onboarding at creation (spec: Template snapshot). */
+export type TemplateSnapshot = TemplateContent;
+
+/**
+ * A due date as the API shows it: `due_date` is an ISO timestamp with offset; `due_on` and
+ * `due_timezone` are set only when it was given as a calendar date (end of that day in the
+ * team's time zone).
+ */
+export interface Deadline {
+  due_date: string;
+  due_on: string | null;
+  due_timezone: string | null;
+}
+
+/** A PIN is never stored: scrypt hash with a random salt per link (link-secrets.ts). */
+export interface PinHash {
+  salt: string;
+  hash: string;
+}
+
+/**
+ * Every event carries `onboarding_id` and `team_id` (the audit feed and hooks scope by
+ * them). No event carries the client's name or email: those live in the client's own
+ * stream and read model. Client-entered values (answers, signer names, file names) are
+ * personal data; the portal engineer passes them through the per-client encryption of
+ * the erasure design (the decider treats them as opaque).
+ */
+interface Base {
+  onboarding_id: string;
+  team_id: string;
+}
+
+export type OnboardingCreated = DomainEvent<
+  'onboarding_created',
+  Base & {
+    client_id: string;
+    template_id: string;
+    /** `team`: one of the team's templates; `gallery`: a shared gallery template. */
+    template_source: 'team' | 'gallery';
+    template_snapshot: TemplateSnapshot;
+    /** SHA-256 (hex) of the client access token issued at creation. */
+    token_hash: string;
+    due_date: string | null;
+    due_on: string | null;
+    due_timezone: string | null;
+    expires_at: string | null;
+    created_at: string;
+  }
+>;
+
+/** Only the fields that changed (PATCH due_date and assigned_to). */
+export type OnboardingUpdated = DomainEvent<
+  'onboarding_updated',
+  Base & {
+    changes: {
+      due_date?: string | null;
+      due_on?: string | null;
+      due_timezone?: string | null;
+      assigned_to?: string | null;
+    };
+    updated_at: string;
+  }
+>;
+
+/** PATCH status=in_progress (only from sent). */
+export type OnboardingMarkedInProgress = DomainEvent<
+  'onboarding_marked_in_progress',
+  Base & { from: 'sent'; marked_at: string }
+>;
+
+/** PATCH status=cancelled: the client link is deactivated, pending reminders cancelled. */
+export type OnboardingCancelled = DomainEvent<
+  'onboarding_cancelled',
+  Base & { from: OnboardingStatus; cancelled_at: string }
+>;
+
+/**
+ * A send or resend: a new link (earlier tokens deactivated) and the invite email queued.
+ * `counted` is true exactly once per onboarding (its first send), with `usage_month` the
+ * team's calendar month (in the team's time zone) it counts against.
+ */
+export type OnboardingSent = DomainEvent<
+  'onboarding.sent',
+  Base & {
+    client_id: string;
+    /** 1 for the first send, then 2, 3, ... */
+    send_number: number;
+    resend: boolean;
+    from: 'draft' | 'sent' | 'in_progress';
+    status: 'sent' | 'in_progress';
+    counted: boolean;
+    usage_month: string | null;
+    /** First invite ever from this team to this client (the unpaid teams' 24-hour cap). */
+    new_recipient: boolean;
+    token_hash: string;
+    /** The link's PIN: the new one, or the previous link's carried over, or null. */
+    pin: PinHash | null;
+    pin_changed: boolean;
+    forced: boolean;
+    /** Reminder emails scheduled for this link (REMINDER_SCHEDULE after the send). */
+    reminders_at: string[];
+    sent_at: string;
+  }
+>;
+
+/** The first open of the link after each send; a sent onboarding becomes in_progress. */
+export type OnboardingStarted = DomainEvent<
+  'onboarding.started',
+  Base & {
+    send_number: number;
+    from: 'sent' | 'in_progress';
+    status: 'in_progress';
+    started_at: string;
+  }
+>;
+
+/** An autosaved answer: a draft response (counts for the 5-minute active-client check). */
+export type AnswerSaved = DomainEvent<
+  'answer_saved',
+  Base & {
+    step_id: string;
+    field_id: string;
+    response_id: string;
+    value: unknown;
+    saved_at: string;
+  }
+>;
+
+/** One step submitted: its answers become submitted. One event per submission. */
+export type ResponseSubmitted = DomainEvent<
+  'response.submitted',
+  Base & {
+    step_id: string;
+    responses: { response_id: string; field_id: string }[];
+    progress_pct: number;
+    submitted_at: string;
+  }
+>;
+
+/** Every required step is submitted. */
+export type OnboardingCompleted = DomainEvent<
+  'onboarding.completed',
+  Base & { progress_pct: 100; completed_at: string }
+>;
+
+export type SignatureSigned = DomainEvent<
+  'signature.signed',
+  Base & {
+    step_id: string;
+    field_id: string;
+    signature_id: string;
+    signer_name: string;
+    signer_email: string;
+    signer_role: 'client' | 'team_member';
+    member_id: string | null;
+    signed_at: string;
+  }
+>;
+
+export type FileUploaded = DomainEvent<
+  'file.uploaded',
+  Base & {
+    step_id: string;
+    field_id: string;
+    file_id: string;
+    file_name: string;
+    content_type: string;
+    size_bytes: number;
+    uploaded_at: string;
+  }
+>;
+
+/** A processor-confirmed payment; a recurring subscription when `subscription_id` is set. */
+export type PaymentSucceeded = DomainEvent<
+  'payment.succeeded',
+  Base & {
+    step_id: string;
+    field_id: string;
+    payment_id: string;
+    payment_intent_id: string;
+    amount_cents: number;
+    subscription_id: string | null;
+    recurring: boolean;
+    interval: string | null;
+    paid_at: string;
+  }
+>;
+
+/** A sent onboarding passed its due date; once per onboarding. */
+export type OnboardingOverdue = DomainEvent<
+  'onboarding.overdue',
+  Base & {
+    due_date: string;
+    due_on: string | null;
+    due_timezone: string | null;
+    overdue_at: string;
+  }
+>;
+
+/** The link passed `expires_at`: no more answers; the onboarding is closed. */
+export type OnboardingExpired = DomainEvent<
+  'onboarding_expired',
+  Base & { from: 'sent' | 'in_progress'; expires_at: string; expired_at: string }
+>;
+
+export type OnboardingArchived = DomainEvent<'onboarding_archived', Base & { archived_at: string }>;
+
+/** The client was erased: the onboarding leaves every list and its link stops working. */
+export type OnboardingClientErased = DomainEvent<
+  'onboarding_client_erased',
+  Base & { client_id: string; erased_at: string }
+>;
+
+export type OnboardingEvent =
+  | OnboardingCreated
+  | OnboardingUpdated
+  | OnboardingMarkedInProgress
+  | OnboardingCancelled
+  | OnboardingSent
+  | OnboardingStarted
+  | AnswerSaved
+  | ResponseSubmitted
+  | OnboardingCompleted
+  | SignatureSigned
+  | FileUploaded
+  | PaymentSucceeded
+  | OnboardingOverdue
+  | OnboardingExpired
+  | OnboardingArchived
+  | OnboardingClientErased;
+
+export type OnboardingEventType = OnboardingEvent['type'];
+
+/** Every event type of the onboarding stream (projections and the audit feed use it). */
+export const ONBOARDING_EVENT_TYPES = [
+  'onboarding_created',
+  'onboarding_updated',
+  'onboarding_marked_in_progress',
+  'onboarding_cancelled',
+  'onboarding.sent',
+  'onboarding.started',
+  'answer_saved',
+  'response.submitted',
+  'onboarding.completed',
+  'signature.signed',
+  'file.uploaded',
+  'payment.succeeded',
+  'onboarding.overdue',
+  'onboarding_expired',
+  'onboarding_archived',
+  'onboarding_client_erased',
+] as const satisfies readonly OnboardingEventType[];
+
+export const isOnboardingEventType = (type: string): type is OnboardingEventType =>
+  (ONBOARDING_EVENT_TYPES as readonly string[]).includes(type);

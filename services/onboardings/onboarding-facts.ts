@@ -1,0 +1,149 @@
+import type { PoolClient } from '../../shared/db/pool.ts';
+import { knownZone, usageMonth } from './deadlines.ts';
+import type { SendFacts } from './onboarding-decider.ts';
+import type { TemplateSnapshot } from './onboarding-events.ts';
+import { canCollectPayments, DEFAULT_NEW_RECIPIENT_CAP, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
+import { currentMember } from '../access/current-member.ts';
+import { isPlan, monthlyOnboardingLimit, type Plan } from '../access/plans.ts';
+
+/**
+ * What onboarding commands read besides their own stream: the team's settings, its
+ * members, templates and clients (their read models) and the send counters
+ * (operational tables of this feature), all through the command's transaction.
+ */
+
+export interface TeamFacts {
+  id: string;
+  name: string;
+  plan: Plan;
+  timezone: string;
+  email_sender_name: string | null;
+  sending_paused: boolean;
+  payments_connected: boolean;
+  monthly_limit: number | 'unlimited';
+  unpaid: boolean;
+  new_recipient_cap: number;
+}
+
+interface TeamRow {
+  id: string;
+  name: string;
+  plan: string;
+  timezone: string;
+  email_sender_name: string | null;
+  sending_paused: boolean;
+  payments_connected: boolean;
+  monthly_onboarding_limit: number | null;
+  monthly_onboarding_unlimited: boolean;
+  unpaid: boolean;
+  new_recipient_cap: number | null;
+}
+
+export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFacts | undefined> {
+  const { rows } = await tx.query<TeamRow>(
+    `select id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
+            monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap
+     from teams where id = $1`,
+    [teamId],
+  );
+  const row = rows[0];
+  if (!row || !isPlan(row.plan)) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    timezone: knownZone(row.timezone),
+    email_sender_name: row.email_sender_name,
+    sending_paused: row.sending_paused,
+    payments_connected: row.payments_connected,
+    monthly_limit: monthlyOnboardingLimit(
+      row.plan,
+      row.monthly_onboarding_unlimited ? 'unlimited' : row.monthly_onboarding_limit,
+    ),
+    unpaid: row.unpaid,
+    new_recipient_cap: row.new_recipient_cap ?? DEFAULT_NEW_RECIPIENT_CAP,
+  };
+}
+
+export interface ClientFacts {
+  status: 'active' | 'erased' | 'missing';
+  name: string | null;
+  email: string | null;
+}
+
+/** A client of the team: missing (absent or another team's), erased, or active with its name and email. */
+export async function clientFacts(tx: PoolClient, teamId: string, clientId: string): Promise<ClientFacts> {
+  const { rows } = await tx.query<{ name: string | null; email: string | null; erased: boolean }>(
+    'select name, email, client_is_erased(erased_at, email) as erased from clients where id = $1 and team_id = $2',
+    [clientId, teamId],
+  );
+  const row = rows[0];
+  if (!row) return { status: 'missing', name: null, email: null };
+  if (row.erased) return { status: 'erased', name: null, email: null };
+  return { status: 'active', name: row.name, email: row.email };
+}
+
+/** The team's own template or a gallery template, not deleted; undefined otherwise. */
+export async function templateFacts(
+  tx: PoolClient,
+  teamId: string,
+  templateId: string,
+): Promise<{ source: 'team' | 'gallery'; snapshot: TemplateSnapshot } | undefined> {
+  const { rows } = await tx.query<{ gallery: boolean; snapshot: TemplateSnapshot }>(
+    `select gallery, snapshot from templates
+     where id = $1 and deleted_at is null and (team_id = $2 or (gallery and team_id is null))`,
+    [templateId, teamId],
+  );
+  const row = rows[0];
+  return row ? { source: row.gallery ? 'gallery' : 'team', snapshot: row.snapshot } : undefined;
+}
+
+/** A current (not removed) member of the team. */
+export async function isCurrentMember(tx: PoolClient, teamId: string, memberId: string): Promise<boolean> {
+  return (await currentMember(tx, teamId, memberId)) !== undefined;
+}
+
+/**
+ * Serializes the sends of one team until the transaction ends, so the monthly count and
+ * the new-recipient count read below stay true until this send is recorded.
+ */
+export async function lockTeamSends(tx: PoolClient, teamId: string): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`onboarding-send:${teamId}`]);
+}
+
+/** The facts of the send checks (call after lockTeamSends). */
+export async function sendFacts(
+  tx: PoolClient,
+  team: TeamFacts,
+  client: ClientFacts,
+  clientId: string,
+  now: Date,
+): Promise<SendFacts> {
+  const month = usageMonth(now, team.timezone);
+  const used = await tx.query<{ count: number }>(
+    'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
+    [team.id, month],
+  );
+  const known = await tx.query('select 1 from onboarding_recipients where team_id = $1 and client_id = $2', [
+    team.id,
+    clientId,
+  ]);
+  const recent = await tx.query<{ count: number }>(
+    `select count(*)::int as count from onboarding_recipients
+     where team_id = $1 and first_invited_at > $2`,
+    [team.id, new Date(now.getTime() - NEW_RECIPIENT_WINDOW_MS)],
+  );
+  return {
+    client: client.status,
+    plan_can_collect_payments: canCollectPayments(team.plan),
+    payments_connected: team.payments_connected,
+    sending_paused: team.sending_paused,
+    unpaid: team.unpaid,
+    new_recipient: (known.rowCount ?? 0) === 0,
+    new_recipients_last_24h: recent.rows[0]?.count ?? 0,
+    new_recipient_cap: team.new_recipient_cap,
+    monthly_limit: team.monthly_limit,
+    monthly_used: used.rows[0]?.count ?? 0,
+    usage_month: month,
+  };
+}

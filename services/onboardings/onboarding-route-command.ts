@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
+import { runOnboardingCommand, type OnboardingOutcome, type RunOptions } from './onboarding-unit-of-work.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { answeringRefusals } from '../../shared/http/domain-errors.ts';
+import type { Onboarding, OnboardingCommand, OnboardingState } from './onboarding-decider.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { onboardingErrors } from './onboarding-errors.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+
+/**
+ * One onboarding command of an operator or portal route, in a transaction of its own
+ * (the command pipeline: shared/commands/handle-command.ts), with the request's metadata:
+ * refusals become the onboarding endpoints' error bodies (./onboarding-errors.ts), the
+ * answer waits until the read models have its events (shared/commands/read-your-writes.ts),
+ * and an onboarding that does not exist throws `absent()` (the route's own 404).
+ */
+export async function runOnboardingRouteCommand(
+  context: ServiceContext,
+  request: FastifyRequest,
+  onboardingId: string,
+  build: (state: OnboardingState) => OnboardingCommand,
+  absent: () => Error,
+  options?: RunOptions,
+): Promise<OnboardingOutcome & { state: Onboarding }> {
+  const outcome = await answeringRefusals(onboardingErrors, () =>
+    inCommandTransaction(context, (tx) =>
+      runOnboardingCommand(context, tx, onboardingId, build, requestMetadata(request), options),
+    ),
+  );
+  await awaitReadModels(context, outcome.position);
+  if (outcome.state.status === 'absent') throw absent();
+  return outcome as OnboardingOutcome & { state: Onboarding };
+}

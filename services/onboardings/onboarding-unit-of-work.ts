@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './onboarding-decider.ts';
+import { onboardingStreamId, type OnboardingEvent } from './onboarding-events.ts';
+import { desiredTimers } from './onboarding-timers.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import type { EventStore } from '../../shared/event-store/event-store.ts';
+import {
+  decideWithin,
+  readStreamState,
+  type CommandMetadata,
+  type CommandOutcome,
+  type Decided,
+  type PipelineDeps,
+} from '../../shared/commands/handle-command.ts';
+
+/**
+ * An onboarding command in the command pipeline (shared/commands/handle-command.ts), with the
+ * onboarding's operational rows: monthly usage and recipients of a send, and the timers
+ * that follow from the new state, plus what the caller adds (the invite in the outbox,
+ * the idempotency record), all in the command's transaction.
+ */
+
+export type OnboardingDeps = PipelineDeps;
+
+export type OnboardingOutcome = CommandOutcome<OnboardingState, OnboardingEvent>;
+
+export interface RunOptions {
+  /** Extra writes of the caller inside the transaction, after the decision, before the append. */
+  beforeAppend?: (outcome: Decided<OnboardingState, OnboardingEvent>, tx: PoolClient) => Promise<void>;
+}
+
+/** With `tx` the stream is read through the command's own transaction. */
+export function readOnboarding(store: EventStore, onboardingId: string, tx?: PoolClient) {
+  return readStreamState(store, onboardingDecider, onboardingStreamId(onboardingId), tx);
+}
+
+/**
+ * Decides one command on the onboarding's stream inside `tx`. `build` gets the folded
+ * state and returns the command (it may read facts through `tx`). A DomainError of the
+ * decider propagates unchanged; nothing is written then.
+ */
+export function runOnboardingCommand(
+  deps: OnboardingDeps,
+  tx: PoolClient,
+  onboardingId: string,
+  build: (state: OnboardingState) => OnboardingCommand | Promise<OnboardingCommand>,
+  metadata: CommandMetadata,
+  options: RunOptions = {},
+): Promise<OnboardingOutcome> {
+  return decideWithin(deps, tx, {
+    streamId: onboardingStreamId(onboardingId),
+    decider: onboardingDecider,
+    command: build,
+    metadata,
+    async writeRows(decided, tx, command) {
+      await writeOperationalRows(tx, decided, command.metadata.now);
+      await options.beforeAppend?.(decided, tx);
+    },
+  });
+}
+
+/** Monthly usage and recipients of a send; timers that follow from the new state. */
+async function writeOperationalRows(
+  tx: PoolClient,
+  { state, events }: Decided<OnboardingState, OnboardingEvent>,
+  now: Date,
+): Promise<void> {
+  for (const event of events) {
+    if (event.type !== 'onboarding.sent') continue;
+    const { data } = event;
+    if (data.counted) {
+      await tx.query(
+        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at)
+         values ($1, $2, $3, $4) on conflict (onboarding_id) do nothing`,
+        [data.onboarding_id, data.team_id, data.usage_month, data.sent_at],
+      );
+    }
+    if (data.new_recipient) {
+      await tx.query(
+        `insert into onboarding_recipients (team_id, client_id, first_invited_at)
+         values ($1, $2, $3) on conflict (team_id, client_id) do nothing`,
+        [data.team_id, data.client_id, data.sent_at],
+      );
+    }
+  }
+  if (state.status !== 'absent') await syncTimers(tx, state, now);
+}
+
+/** Schedules the timers the state wants and cancels scheduled ones it no longer wants. */
+async function syncTimers(tx: PoolClient, state: Exclude<OnboardingState, { status: 'absent' }>, now: Date) {
+  const timers = desiredTimers(state);
+  await tx.query(
+    `update onboarding_timers set status = 'cancelled', updated_at = $3
+     where onboarding_id = $1 and status = 'scheduled' and not (key = any($2::text[]))`,
+    [state.id, timers.map((timer) => timer.key), now],
+  );
+  if (timers.length === 0) return;
+  await tx.query(
+    `insert into onboarding_timers (id, onboarding_id, team_id, kind, key, due_at, status, created_at, updated_at)
+     select t.id, $1, $2, t.kind, t.key, t.due_at, 'scheduled', $3, $3
+     from unnest($4::uuid[], $5::text[], $6::text[], $7::timestamptz[]) as t(id, kind, key, due_at)
+     on conflict (onboarding_id, key) do update
+       set status = 'scheduled', updated_at = excluded.updated_at
+       where onboarding_timers.status = 'cancelled'`,
+    [
+      state.id,
+      state.team_id,
+      now,
+      timers.map(() => randomUUID()),
+      timers.map((timer) => timer.kind),
+      timers.map((timer) => timer.key),
+      timers.map((timer) => timer.due_at),
+    ],
+  );
+}

@@ -1,0 +1,403 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import {
+  idempotencyKeyOf,
+  runIdempotent,
+  type CommandAnswer,
+  type IdempotentOperation,
+} from '../../shared/commands/idempotency.ts';
+import {
+  createOnboarding,
+  sendOnboarding,
+  updateOnboarding,
+  type CommandDeps,
+} from './onboarding-commands.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import type { Onboarding } from './onboarding-decider.ts';
+import { ONBOARDING_STATUSES } from './onboarding-events.ts';
+import { PIN_PATTERN } from './link-secrets.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { onboardingErrorAnswer } from './onboarding-errors.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import { publicErrorResponses } from '../access/public-errors.ts';
+import {
+  ARCHIVED_FILTERS,
+  getOnboarding,
+  listOnboardings,
+  onboardingDetail,
+  onboardingListItem,
+} from './onboardings-read-model.ts';
+
+/*
+ * Onboardings (client-onboarding-api.md: Onboarding; GET/POST /api/v1/onboardings,
+ * GET/PATCH /api/v1/onboardings/:id, POST /api/v1/onboardings/:id/send; Idempotent
+ * retries). Body and query are validated before the scope check (400 invalid_body first).
+ * Commands append events (services/onboardings/onboarding-commands.ts) and answer once the read
+ * model has them; lists and gets read the projection.
+ */
+
+const NOT_FOUND = 'Onboarding not found';
+
+const deadlineInput = z
+  .unknown()
+  .optional()
+  .describe('YYYY-MM-DD (the end of that day in the team time zone) or an ISO 8601 timestamp with offset');
+
+const createBody = z.object({
+  template_id: z.string().uuid().describe("the team's own template or a gallery template"),
+  client_id: z.string().uuid(),
+  due_date: deadlineInput,
+  expires_at: deadlineInput.describe('link expiry; same formats as due_date; null for none'),
+});
+
+const patchBody = z
+  .object({
+    status: z.enum(['cancelled', 'in_progress']).optional(),
+    due_date: deadlineInput.describe('same formats as on create; null clears'),
+    assigned_to: z.string().nullable().optional().describe('a current team member id; null or "" unassigns'),
+  })
+  .refine((body) => body.status !== undefined || 'due_date' in body || body.assigned_to !== undefined, {
+    message: 'at least one of status, due_date, assigned_to is required',
+  });
+
+const sendBody = z
+  .object({
+    force: z.boolean().optional().describe('bypasses the active-client check'),
+    pin: z
+      .string()
+      .regex(PIN_PATTERN, 'pin must be exactly 6 digits')
+      .nullable()
+      .optional()
+      .describe("exactly 6 digits; when omitted the previous link's PIN carries over"),
+  })
+  // fastify validates a missing body as null.
+  .nullish();
+
+const listQuery = offsetPaginationQuery.extend({
+  status: z.enum(ONBOARDING_STATUSES).optional(),
+  client_id: z.string().uuid().optional(),
+  archived: z
+    .enum(ARCHIVED_FILTERS)
+    .default('false')
+    .describe('false (default): without archived; only: archived only; true or all: both'),
+});
+
+const idParams = z.object({ id: z.string().uuid().describe('onboarding id (uuid)') });
+
+const deadlineFields = {
+  due_date: z.string().nullable(),
+  due_on: z.string().nullable(),
+  due_timezone: z.string().nullable(),
+};
+
+const createdOnboarding = z.object({
+  id: z.string().uuid(),
+  status: z.enum(ONBOARDING_STATUSES),
+  progress_pct: z.number().int(),
+  created_at: z.string(),
+  ...deadlineFields,
+  expires_at: z.string().nullable(),
+  assigned_to: z.string().nullable(),
+  token: z.string().describe('client access token, 64 hex characters; returned on create only'),
+});
+
+const patchedOnboarding = z.object({
+  id: z.string().uuid(),
+  status: z.enum(ONBOARDING_STATUSES),
+  progress_pct: z.number().int(),
+  ...deadlineFields,
+  assigned_to: z.string().nullable(),
+});
+
+/** Full error bodies, plus `details` / `requires_force` where a code has them. */
+const codedOrForce = z
+  .object({ error: z.string(), code: z.string() })
+  .passthrough()
+  .describe('Full error body; requires_force has exactly error, code, requires_force, retryable');
+
+const commandErrors = (described: Record<number, string>) =>
+  Object.fromEntries(Object.entries(described).map(([status, text]) => [status, coded(text)]));
+
+/** Documents the header; its rules are checked in the handler (400 invalid_idempotency_key). */
+const idempotencyHeaders = z
+  .object({
+    'idempotency-key': z
+      .string()
+      .optional()
+      .describe('1 to 128 visible ASCII characters (no spaces); same value and body within 24 hours replays'),
+  })
+  .passthrough();
+
+/** The API key's secret from the Authorization header (the idempotency answer's encryption key). */
+function bearerSecret(request: FastifyRequest): string {
+  const match = /^Bearer\s+(.+)$/i.exec(request.headers.authorization?.trim() ?? '');
+  return match?.[1]?.trim() ?? '';
+}
+
+function patchView(onboarding: Onboarding) {
+  return {
+    id: onboarding.id,
+    status: onboarding.status,
+    progress_pct: onboarding.progress_pct,
+    due_date: onboarding.due?.due_date ?? null,
+    due_on: onboarding.due?.due_on ?? null,
+    due_timezone: onboarding.due?.due_timezone ?? null,
+    assigned_to: onboarding.assigned_to,
+  };
+}
+
+export async function onboardingsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const deps: CommandDeps = {
+    pool: context.pool,
+    eventStore: context.eventStore,
+    publicUrl: context.settings.PUBLIC_URL,
+  };
+
+  // POST .../send takes an optional body: an empty JSON body is no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.method === 'POST' && request.url.endsWith('/send'))
+      return done(null, undefined);
+    return defaultJson(request, body as string, done);
+  });
+
+  /**
+   * Runs a command once per Idempotency-Key (or every time without one) and answers with
+   * its status and body, after the read model has its events (read your writes).
+   */
+  async function command(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: IdempotentOperation,
+    onboardingId: string | null,
+    run: (tx: PoolClient, metadata: CommandMetadata) => Promise<CommandAnswer>,
+  ) {
+    const key = idempotencyKeyOf(request.headers['idempotency-key']);
+    const { principal } = request;
+    const metadata = requestMetadata(request, { apiKeyId: principal.apiKeyId, idempotencyKey: key });
+    const answer = await runIdempotent(
+      context,
+      key === undefined
+        ? undefined
+        : {
+            apiKeyId: principal.apiKeyId,
+            apiKeySecret: bearerSecret(request),
+            operation,
+            key,
+            onboardingId,
+            body: request.body,
+          },
+      async (tx) => {
+        try {
+          return await run(tx, metadata);
+        } catch (error) {
+          return onboardingErrorAnswer(error, request.id);
+        }
+      },
+    );
+    await awaitReadModels(context, answer.position);
+    if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
+    return reply.status(answer.status).send(answer.body);
+  }
+
+  app.get(
+    '/onboardings',
+    {
+      config: { scope: 'onboardings:read', validateBeforeScope: true },
+      schema: {
+        tags: ['onboardings'],
+        summary: 'List onboardings, newest first',
+        querystring: listQuery,
+        response: {
+          200: z.object({ onboardings: z.array(onboardingListItem), total: z.number().int() }),
+          ...publicErrorResponses({ validation: 'invalid_body' }),
+        },
+      },
+    },
+    async (request) => listOnboardings(context.readDb, request.principal.teamId, request.query),
+  );
+
+  app.get(
+    '/onboardings/:id',
+    {
+      config: { scope: 'onboardings:read', validateBeforeScope: true },
+      schema: {
+        tags: ['onboardings'],
+        summary: 'Get an onboarding with its template snapshot',
+        params: idParams,
+        response: {
+          200: z.object({ onboarding: onboardingDetail }),
+          ...publicErrorResponses({ validation: 'invalid_body' }),
+          404: coded("Unknown id or another team's onboarding (code target_unavailable)"),
+        },
+      },
+    },
+    async (request) => {
+      const onboarding = await getOnboarding(context.readDb, request.principal.teamId, request.params.id);
+      if (!onboarding) throw codedError(404, 'target_unavailable', NOT_FOUND);
+      return { onboarding };
+    },
+  );
+
+  app.post(
+    '/onboardings',
+    {
+      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      schema: {
+        tags: ['onboardings'],
+        summary: 'Create an onboarding (a draft) for a client from a template',
+        headers: idempotencyHeaders,
+        body: createBody,
+        response: {
+          201: z.object({ onboarding: createdOnboarding }),
+          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
+          ...commandErrors({
+            400: 'invalid_body, invalid_deadline or invalid_idempotency_key',
+            404: 'template_missing or client_scope_missing',
+            410: 'client_erasure_pending',
+          }),
+          409: codedOrForce.describe(
+            'gallery_template_copy_required (details.field_id, details.step_id) or external_command_conflict',
+          ),
+        },
+      },
+    },
+    async (request, reply) =>
+      command(request, reply, 'create', null, async (tx, metadata) => {
+        const outcome = await createOnboarding(
+          deps,
+          tx,
+          { team_id: request.principal.teamId, ...request.body },
+          context.clock.now(),
+          metadata,
+        );
+        const created = outcome.events[0];
+        if (created?.type !== 'onboarding_created') throw new Error('create decided no onboarding_created');
+        const { data } = created;
+        return {
+          status: 201,
+          position: outcome.position,
+          body: {
+            onboarding: {
+              id: data.onboarding_id,
+              status: 'draft',
+              progress_pct: 0,
+              created_at: data.created_at,
+              due_date: data.due_date,
+              due_on: data.due_on,
+              due_timezone: data.due_timezone,
+              expires_at: data.expires_at,
+              assigned_to: null,
+              token: outcome.token,
+            },
+          },
+        };
+      }),
+  );
+
+  app.patch(
+    '/onboardings/:id',
+    {
+      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      schema: {
+        tags: ['onboardings'],
+        summary: 'Update status (cancelled or in_progress), due date or assignee',
+        headers: idempotencyHeaders,
+        params: idParams,
+        body: patchBody,
+        response: {
+          200: z.object({ onboarding: patchedOnboarding }),
+          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
+          ...commandErrors({
+            400: 'invalid_body, invalid_assignee, invalid_deadline or invalid_idempotency_key',
+            404: "target_unavailable (unknown, another team's, or archived)",
+          }),
+          409: codedOrForce.describe('invalid_state or external_command_conflict'),
+        },
+      },
+    },
+    async (request, reply) =>
+      command(request, reply, 'update', request.params.id, async (tx, metadata) => {
+        const body = request.body;
+        const outcome = await updateOnboarding(
+          deps,
+          tx,
+          {
+            team_id: request.principal.teamId,
+            onboarding_id: request.params.id,
+            status: body.status,
+            due_date: 'due_date' in body ? (body.due_date ?? null) : undefined,
+            assigned_to: body.assigned_to,
+          },
+          context.clock.now(),
+          metadata,
+        );
+        if (outcome.state.status === 'absent') throw new Error('update of an absent onboarding');
+        return { status: 200, position: outcome.position, body: { onboarding: patchView(outcome.state) } };
+      }),
+  );
+
+  app.post(
+    '/onboardings/:id/send',
+    {
+      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      schema: {
+        tags: ['onboardings'],
+        summary: 'Send or resend: a new client link, the invite email queued, reminders scheduled',
+        headers: idempotencyHeaders,
+        params: idParams,
+        body: sendBody,
+        response: {
+          200: z.object({
+            success: z.literal(true),
+            queued: z.boolean().describe('the invite email was queued'),
+            command_id: z.string().uuid().describe('identifies this send'),
+          }),
+          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
+          ...commandErrors({
+            400: 'invalid_body, invalid_payment (details), payment_not_connected or invalid_idempotency_key',
+            403: 'api_key_scope_denied, api_key_plan_required, payment_plan_required, sending_paused or limit_reached',
+            404: "target_unavailable (unknown, another team's, or archived) or client_scope_missing",
+            410: 'client_erasure_pending',
+          }),
+          409: codedOrForce.describe(
+            'invalid_state, requires_force, agreement_text_required (details) or external_command_conflict',
+          ),
+          429: z
+            .object({ error: z.string(), code: z.string() })
+            .passthrough()
+            .describe('rate_limited (error and code only, Retry-After) or recipient_cap_reached (full body)'),
+        },
+      },
+    },
+    async (request, reply) =>
+      command(request, reply, 'send', request.params.id, async (tx, metadata) => {
+        const body = request.body ?? {};
+        const outcome = await sendOnboarding(
+          deps,
+          tx,
+          {
+            team_id: request.principal.teamId,
+            onboarding_id: request.params.id,
+            force: body.force ?? false,
+            pin: body.pin ?? undefined,
+          },
+          context.clock.now(),
+          metadata,
+        );
+        return {
+          status: 200,
+          position: outcome.position,
+          body: { success: true, queued: true, command_id: metadata.command_id },
+        };
+      }),
+  );
+}

@@ -1,0 +1,54 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { MAX_FILE_BYTES } from '../onboarding-files.ts';
+import type { ServiceContext } from '../../app/context.ts';
+import {
+  MemoryRateLimitStore,
+  RateLimiter,
+  type RateLimitStore,
+} from '../../../shared/rate-limit/rate-limiter.ts';
+import {
+  enforcePortalLimit,
+  PORTAL_PER_IP_LIMIT,
+  PORTAL_RATE_WINDOW_SECONDS,
+  TOO_MANY_PORTAL_REQUESTS,
+} from './portal-rate-limits.ts';
+import { portalRoutes } from './portal-routes.ts';
+
+/**
+ * The client portal API; registered with prefix /portal/v1 in services/app/routes.ts. No
+ * API key: the client access token in the path is the credential (plus the link's PIN).
+ * Error bodies are the full ones of the onboarding endpoints (shared/http/error-handler.ts).
+ * Every request first passes the per-IP limit of ./portal-rate-limits.ts.
+ */
+export async function portalApi(
+  app: FastifyInstance,
+  { context, rateLimitStore }: { context: ServiceContext; rateLimitStore?: RateLimitStore },
+) {
+  const limiter = context.settings.RATE_LIMITS
+    ? new RateLimiter(rateLimitStore ?? new MemoryRateLimitStore(), context.clock, PORTAL_RATE_WINDOW_SECONDS)
+    : null;
+  if (limiter) {
+    app.addHook('onRequest', async (request) => {
+      await enforcePortalLimit(
+        limiter,
+        `portal_ip:${request.ip}`,
+        PORTAL_PER_IP_LIMIT,
+        TOO_MANY_PORTAL_REQUESTS,
+      );
+    });
+  }
+
+  // File uploads (multipart/form-data): one file of at most MAX_FILE_BYTES per request.
+  await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, fields: 20, parts: 30 } });
+
+  // A POST without a body may still say application/json (steps/:id/submit): an empty body is no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return defaultJson(request, body as string, done);
+  });
+
+  await app.register(portalRoutes, { context, limiter });
+}

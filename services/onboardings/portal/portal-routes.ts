@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RunOptions } from '../onboarding-unit-of-work.ts';
+import type { Onboarding, OnboardingCommand, OnboardingState } from '../onboarding-decider.ts';
+import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
+import { cleanFileName, MAX_FILE_BYTES, saveOnboardingFile } from '../onboarding-files.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
+import type { ServiceContext } from '../../app/context.ts';
+import { coded } from '../../../shared/http/error-schemas.ts';
+import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
+import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
+import { allResponses, findResponse, responseSchema } from '../responses-read-model.ts';
+import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
+
+/*
+ * The client portal (operator-and-portal-api.md, Client portal API):
+ * /portal/v1/onboardings/:token with GET, PUT answers/:field_id, POST
+ * steps/:step_id/submit, POST fields/:field_id/signature and POST fields/:field_id/files.
+ * Every request passes the link rules of ./portal-access.ts first (404 link_inactive,
+ * 401 pin_required), then runs one onboarding command in one transaction
+ * (the command pipeline, shared/commands/handle-command.ts) and answers once the read models have its
+ * events. What the client enters (answer values, signer name and email, file names) is
+ * sealed with the client's own key before it goes into an event, so erasing the client
+ * makes it unreadable everywhere the log is kept.
+ */
+
+const portalOnboarding = z.object({
+  id: z.string().uuid(),
+  status: z.enum(ONBOARDING_STATUSES),
+  progress_pct: z.number().int(),
+  due_date: z.string().nullable().describe('ISO 8601 with offset'),
+  template_snapshot: z.record(z.unknown()),
+  responses: z.array(responseSchema),
+});
+
+const signatureSchema = z.object({
+  id: z.string().uuid(),
+  field_id: z.string(),
+  signer_name: z.string(),
+  signer_email: z.string(),
+  signer_role: z.literal('client'),
+  signed_at: z.string(),
+});
+
+const fileSchema = z.object({
+  id: z.string().uuid(),
+  field_id: z.string(),
+  file_name: z.string(),
+  content_type: z.string(),
+  size_bytes: z.number().int(),
+  uploaded_at: z.string(),
+});
+
+const tokenParams = z.object({ token: z.string().describe('the client access token (64 hex characters)') });
+const fieldParams = tokenParams.extend({ field_id: z.string().describe('a field of the onboarding') });
+const stepParams = tokenParams.extend({ step_id: z.string().describe('a step of the onboarding') });
+
+const pinHeaders = z
+  .object({
+    [PIN_HEADER]: z.string().optional().describe('the link’s 6-digit PIN, when the link has one'),
+  })
+  .passthrough();
+
+const answerBody = z
+  .object({ value: z.unknown().describe('the answer: any JSON value') })
+  .refine((body) => body.value !== undefined, { message: 'value is required', path: ['value'] });
+
+const signatureBody = z.object({
+  signer_name: z.string().trim().min(1).max(200),
+  signer_email: z.string().trim().toLowerCase().pipe(z.string().email().max(254)),
+});
+
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
+
+const portalErrors = (extra: Record<number, string> = {}) => ({
+  400: coded(
+    'Malformed body (code invalid_body; a step with a required field unanswered names it in details)',
+  ),
+  401: coded('The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required)'),
+  404: coded(
+    'Unknown, deactivated or expired link (code link_inactive); unknown field or step (field_not_found, step_not_found)',
+  ),
+  409: coded('Not while the onboarding is in this status (code invalid_state)'),
+  429: z
+    .object({ error: z.string(), code: z.literal('rate_limited') })
+    .describe(
+      'Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends',
+    ),
+  500: coded('Server error; retryable'),
+  ...Object.fromEntries(Object.entries(extra).map(([status, text]) => [status, coded(text)])),
+});
+
+/** A sealed value where the event's type says string: the decider copies these fields as they are. */
+const opaque = (value: SealedValue) => value as unknown as string;
+
+export async function portalRoutes(
+  plain: FastifyInstance,
+  { context, limiter }: { context: ServiceContext; limiter: RateLimiter | null },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const access = new PortalAccess({
+    pool: context.pool,
+    eventStore: context.eventStore,
+    clock: context.clock,
+    limiter,
+  });
+
+  const open = (request: FastifyRequest) =>
+    access.open((request.params as { token: string }).token, request.headers[PIN_HEADER]);
+
+  /** One onboarding command of the client; refusals become the portal's error bodies. */
+  const run = (
+    request: FastifyRequest,
+    link: PortalLink,
+    build: (state: OnboardingState) => OnboardingCommand,
+    options?: RunOptions,
+  ) => runOnboardingRouteCommand(context, request, link.onboardingId, build, linkInactive, options);
+
+  /** Seals a value the client entered with the client's key (link_inactive when the client was just erased). */
+  async function seal(link: PortalLink, value: string): Promise<SealedValue> {
+    try {
+      const sealed = await context.vault.seal(link.state.team_id, link.state.client_id, value);
+      if (!sealed) throw new Error('sealing a value gave nothing');
+      return sealed;
+    } catch (error) {
+      if (await context.vault.isErased(link.state.client_id)) throw linkInactive();
+      throw error;
+    }
+  }
+
+  const view = async (state: Onboarding) => ({
+    id: state.id,
+    status: state.status,
+    progress_pct: state.progress_pct,
+    due_date: state.due?.due_date ?? null,
+    template_snapshot: state.snapshot as unknown as Record<string, unknown>,
+    responses: await allResponses(context.readDb, state.id),
+  });
+
+  const now = () => ({ now: context.clock.now() });
+
+  /**
+   * Answering through a link opens it: the first request of the client after a send, of
+   * any kind, records onboarding.started (a sent onboarding becomes in_progress), so an
+   * answer never fails only because the form was not fetched first.
+   */
+  async function opened(request: FastifyRequest, link: PortalLink): Promise<PortalLink> {
+    if (link.state.started_since_send) return link;
+    const outcome = await run(request, link, () => ({
+      type: 'OpenLink',
+      data: { token_hash: link.tokenHash },
+      metadata: now(),
+    }));
+    return { ...link, state: outcome.state };
+  }
+
+  app.get(
+    '/onboardings/:token',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Open the form: the first open after each send records onboarding.started (sent → in_progress)',
+        security: [],
+        params: tokenParams,
+        headers: pinHeaders,
+        response: { 200: z.object({ onboarding: portalOnboarding }), ...portalErrors() },
+      },
+    },
+    async (request) => {
+      const link = await open(request);
+      const outcome = await run(request, link, () => ({
+        type: 'OpenLink',
+        data: { token_hash: link.tokenHash },
+        metadata: now(),
+      }));
+      return { onboarding: await view(outcome.state) };
+    },
+  );
+
+  app.put(
+    '/onboardings/:token/answers/:field_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: 'Autosave an answer (a draft response; counts for the 5-minute active-client check)',
+        security: [],
+        params: fieldParams,
+        headers: pinHeaders,
+        body: answerBody,
+        response: {
+          200: z.object({ response: responseSchema }),
+          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+        },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      const sealed = await seal(link, JSON.stringify(request.body.value));
+      const outcome = await run(request, link, () => ({
+        type: 'SaveAnswer',
+        data: {
+          token_hash: link.tokenHash,
+          field_id: request.params.field_id,
+          response_id: randomUUID(),
+          value: sealed,
+          entered_value: request.body.value,
+        },
+        metadata: now(),
+      }));
+      const saved = outcome.events.find((event) => event.type === 'answer_saved');
+      if (saved?.type !== 'answer_saved') throw new Error('SaveAnswer decided no answer_saved');
+      const response = await findResponse(context.readDb, link.onboardingId, saved.data.response_id);
+      return {
+        response: response ?? {
+          id: saved.data.response_id,
+          field_id: saved.data.field_id,
+          value: request.body.value,
+          status: 'draft' as const,
+          rejection_reason: null,
+          created_at: saved.data.saved_at,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/onboardings/:token/steps/:step_id/submit',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Submit a step: its answers become submitted (response.submitted); the last required step completes the onboarding',
+        security: [],
+        params: stepParams,
+        headers: pinHeaders,
+        response: { 200: z.object({ onboarding: portalOnboarding }), ...portalErrors() },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      const outcome = await run(request, link, () => ({
+        type: 'SubmitStep',
+        data: { token_hash: link.tokenHash, step_id: request.params.step_id },
+        metadata: now(),
+      }));
+      return { onboarding: await view(outcome.state) };
+    },
+  );
+
+  app.post(
+    '/onboardings/:token/fields/:field_id/signature',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: 'Sign a signature field (signature.signed with signer_role client)',
+        security: [],
+        params: fieldParams,
+        headers: pinHeaders,
+        body: signatureBody,
+        response: {
+          201: z.object({ signature: signatureSchema }),
+          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await opened(request, await open(request));
+      const { signer_name: name, signer_email: email } = request.body;
+      const [sealedName, sealedEmail] = [await seal(link, name), await seal(link, email)];
+      const signatureId = randomUUID();
+      const outcome = await run(request, link, () => ({
+        type: 'SignField',
+        data: {
+          field_id: request.params.field_id,
+          signature_id: signatureId,
+          signer_name: opaque(sealedName),
+          signer_email: opaque(sealedEmail),
+          signer: { role: 'client', token_hash: link.tokenHash },
+          entered: { signer_name: name, signer_email: email },
+        },
+        metadata: now(),
+      }));
+      const signed = outcome.events.find((event) => event.type === 'signature.signed');
+      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      return reply.status(201).send({
+        signature: {
+          id: signatureId,
+          field_id: signed.data.field_id,
+          signer_name: name,
+          signer_email: email,
+          signer_role: 'client' as const,
+          signed_at: signed.data.signed_at,
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/onboardings/:token/fields/:field_id/files',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: `Upload a file to a field (multipart/form-data, one file of at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded)`,
+        security: [],
+        consumes: ['multipart/form-data'],
+        params: fieldParams,
+        headers: pinHeaders,
+        response: {
+          201: z.object({ file: fileSchema }),
+          ...portalErrors({ 413: 'File over 10 MiB (code payload_too_large)' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await opened(request, await open(request));
+      if (!request.isMultipart()) {
+        throw codedError(400, 'invalid_body', 'Send the file as multipart/form-data');
+      }
+      const part = await request.file({ limits: { fileSize: MAX_FILE_BYTES } });
+      if (!part) throw codedError(400, 'invalid_body', 'A file is required');
+      let content: Buffer;
+      try {
+        content = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw codedError(413, 'payload_too_large', 'File larger than 10 MiB');
+        }
+        throw error;
+      }
+      const fileName = cleanFileName(part.filename);
+      const contentType =
+        CONTENT_TYPE.test(part.mimetype) && part.mimetype.length <= 255
+          ? part.mimetype
+          : 'application/octet-stream';
+      const sealedName = await seal(link, fileName);
+      const fileId = randomUUID();
+      const uploadedAt = context.clock.now();
+      const outcome = await run(
+        request,
+        link,
+        () => ({
+          type: 'UploadFile',
+          data: {
+            token_hash: link.tokenHash,
+            field_id: request.params.field_id,
+            file_id: fileId,
+            file_name: opaque(sealedName),
+            content_type: contentType,
+            size_bytes: content.length,
+          },
+          metadata: { now: uploadedAt },
+        }),
+        {
+          async beforeAppend({ state }, tx) {
+            if (state.status === 'absent') return;
+            await saveOnboardingFile(tx, {
+              id: fileId,
+              onboarding_id: state.id,
+              team_id: state.team_id,
+              client_id: state.client_id,
+              field_id: request.params.field_id,
+              content_type: contentType,
+              content,
+              created_at: uploadedAt,
+            });
+          },
+        },
+      );
+      const uploaded = outcome.events.find((event) => event.type === 'file.uploaded');
+      if (uploaded?.type !== 'file.uploaded') throw new Error('UploadFile decided no file.uploaded');
+      return reply.status(201).send({
+        file: {
+          id: fileId,
+          field_id: uploaded.data.field_id,
+          file_name: fileName,
+          content_type: contentType,
+          size_bytes: content.length,
+          uploaded_at: uploaded.data.uploaded_at,
+        },
+      });
+    },
+  );
+}

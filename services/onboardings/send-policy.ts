@@ -1,0 +1,25 @@
+import type { Plan } from '../access/plans.ts';
+
+/**
+ * The rules of sending that the spec leaves open, decided here (README, "Onboardings").
+ * The monthly cap per plan is in services/access/plans.ts (MONTHLY_ONBOARDING_CAPS).
+ */
+
+/**
+ * Plans that can collect payments through a required payment field. The trial cannot
+ * take real money, and plans without API access cannot either.
+ */
+export const PAYMENT_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business', 'practice', 'firm']);
+
+export const canCollectPayments = (plan: Plan): boolean => PAYMENT_PLANS.has(plan);
+
+/** New recipients (clients never invited by the team before) an unpaid team may invite per 24 hours. */
+export const DEFAULT_NEW_RECIPIENT_CAP = 10;
+
+export const NEW_RECIPIENT_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** A resend of an in_progress onboarding needs `force` when an answer was saved this recently. */
+export const ACTIVE_CLIENT_WINDOW_MS = 5 * 60 * 1000;
+
+/** Reminder emails after each send, in days; a resend replaces the earlier schedule. */
+export const REMINDER_SCHEDULE_DAYS = [3, 7] as const;

@@ -1,0 +1,55 @@
+import type { TemplateField } from '../templates/template-events.ts';
+import type { TemplateSnapshot } from './onboarding-events.ts';
+
+/** A field with the id of the step that holds it (error details name both). */
+export interface LocatedField {
+  step_id: string;
+  field: TemplateField;
+}
+
+export function fieldsOf(snapshot: TemplateSnapshot): LocatedField[] {
+  return snapshot.steps.flatMap((step) => step.fields.map((field) => ({ step_id: step.id, field })));
+}
+
+export function findField(snapshot: TemplateSnapshot, fieldId: string): LocatedField | undefined {
+  return fieldsOf(snapshot).find((located) => located.field.id === fieldId);
+}
+
+/** Required payment fields: only these take part in the send's payment checks. */
+export function requiredPaymentFields(snapshot: TemplateSnapshot): LocatedField[] {
+  return fieldsOf(snapshot).filter(({ field }) => field.type === 'payment' && field.is_required);
+}
+
+/** `config.amount_cents` must be a positive integer. */
+export const validAmountCents = (value: unknown): boolean =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+const isSignature = (field: TemplateField) => field.type === 'signature';
+
+/** Signature fields that still hold the builder's sample agreement (`config.is_sample_text` true). */
+export function sampleAgreementFields(snapshot: TemplateSnapshot): LocatedField[] {
+  return fieldsOf(snapshot).filter(
+    ({ field }) => isSignature(field) && field.config['is_sample_text'] === true,
+  );
+}
+
+/** Signature fields that cannot be sent: sample agreement text, or no agreement text at all. */
+export function fieldsNeedingAgreementText(snapshot: TemplateSnapshot): LocatedField[] {
+  return fieldsOf(snapshot).filter(({ field }) => {
+    if (!isSignature(field)) return false;
+    const text = field.config['agreement_text'];
+    return field.config['is_sample_text'] === true || typeof text !== 'string' || text.trim() === '';
+  });
+}
+
+/** Every step that is not optional has been submitted. */
+export function requiredStepsSubmitted(snapshot: TemplateSnapshot, submitted: ReadonlySet<string>): boolean {
+  return snapshot.steps.every((step) => step.is_optional || submitted.has(step.id));
+}
+
+/** Share of the steps submitted, rounded down; 100 only once complete (the caller decides). */
+export function progressPct(snapshot: TemplateSnapshot, submitted: ReadonlySet<string>): number {
+  if (snapshot.steps.length === 0) return 0;
+  const done = snapshot.steps.filter((step) => submitted.has(step.id)).length;
+  return Math.min(99, Math.floor((100 * done) / snapshot.steps.length));
+}

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { fold } from '../../shared/commands/decider.ts';
+import { teamDecider } from '../access/team-decider.ts';
+import { teamStreamId, type TeamEvent } from '../access/team-events.ts';
+import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
+import { templateDecider } from './template-decider.ts';
+import { templateStreamId, type Json, type TemplateContent } from './template-events.ts';
+import { toDomainEvent } from '../../shared/commands/handle-command.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { templateSchema, templateView } from './template-view.ts';
+import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { runCommand } from '../../shared/http/operator-commands.ts';
+import { successSchema } from '../access/operator-team-routes.ts';
+
+/** An int4 column of the template read model. */
+const sortOrder = z.number().int().min(INT4_MIN).max(INT4_MAX);
+
+const json = z.unknown().describe('any JSON value; structure not fixed by the spec');
+const jsonObject = z.record(z.unknown());
+
+const fieldBody = z.object({
+  type: z.string().trim().min(1).max(100),
+  label: z.string().max(1000),
+  sort_order: sortOrder,
+  is_required: z.boolean().optional(),
+  config: jsonObject.optional(),
+  conditional_rules: json.optional(),
+  translations: json.optional(),
+});
+
+const stepBody = z.object({
+  title: z.string().max(1000),
+  sort_order: sortOrder,
+  is_optional: z.boolean().optional(),
+  conditional_rules: json.optional(),
+  translations: json.optional(),
+  fields: z.array(fieldBody).max(500).optional(),
+});
+
+const templateBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  description: z.string().max(10_000).nullable().optional(),
+  vertical: z.string().max(200).nullable().optional(),
+  settings: jsonObject.optional(),
+  translations: json.optional(),
+  steps: z.array(stepBody).max(200).optional(),
+});
+
+type TemplateBody = z.infer<typeof templateBody>;
+
+/** The content of a new template, with generated ids for its steps and fields and the defaults filled in. */
+function templateContent(body: TemplateBody): TemplateContent {
+  return {
+    name: body.name,
+    description: body.description ?? null,
+    vertical: body.vertical ?? null,
+    settings: (body.settings ?? {}) as Record<string, Json>,
+    translations: (body.translations ?? null) as Json,
+    steps: (body.steps ?? []).map((step) => ({
+      id: randomUUID(),
+      title: step.title,
+      sort_order: step.sort_order,
+      is_optional: step.is_optional ?? false,
+      conditional_rules: (step.conditional_rules ?? null) as Json,
+      translations: (step.translations ?? null) as Json,
+      fields: (step.fields ?? []).map((field) => ({
+        id: randomUUID(),
+        type: field.type,
+        label: field.label,
+        sort_order: field.sort_order,
+        is_required: field.is_required ?? false,
+        config: (field.config ?? {}) as Record<string, Json>,
+        conditional_rules: (field.conditional_rules ?? null) as Json,
+        translations: (field.translations ?? null) as Json,
+      })),
+    })),
+  };
+}
+
+const teamParams = z.object({ team_id: z.string().uuid() });
+const templateParams = teamParams.extend({ template_id: z.string().uuid() });
+const templateAnswer = z.object({ template: templateSchema });
+
+/**
+ * Operator API: team templates and gallery templates. The API cannot create templates
+ * (the web builder does); the operator API stands in for the builder.
+ */
+export async function operatorTemplateRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ServiceContext },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function createTemplate(request: FastifyRequest, teamId: string | null, body: TemplateBody) {
+    const templateId = randomUUID();
+    const content = templateContent(body);
+    const now = context.clock.now();
+    const result = await runCommand(context, request, templateStreamId(templateId), templateDecider, {
+      type: 'CreateTemplate',
+      data: { template_id: templateId, team_id: teamId, content },
+      metadata: { now },
+    });
+    await awaitReadModels(context, result.position);
+    return { template: templateView({ id: templateId, created_at: now.toISOString() }, content) };
+  }
+
+  async function requireTeam(teamId: string) {
+    const events = await context.eventStore.readStream(teamStreamId(teamId));
+    const state = fold(teamDecider, events.map(toDomainEvent<TeamEvent>));
+    if (!state.team) throw codedError(404, 'team_not_found', 'Team not found');
+  }
+
+  app.post(
+    '/teams/:team_id/templates',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: "Create a team's template (answer shaped as GET /api/v1/templates/:id)",
+        params: teamParams,
+        body: templateBody,
+        response: {
+          201: templateAnswer,
+          ...operatorErrorResponses({ body: true }),
+          404: coded('Team not found (code team_not_found)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      await requireTeam(request.params.team_id);
+      return reply.status(201).send(await createTemplate(request, request.params.team_id, request.body));
+    },
+  );
+
+  app.delete(
+    '/teams/:team_id/templates/:template_id',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: "Delete a team's template",
+        params: templateParams,
+        response: {
+          200: successSchema,
+          ...operatorErrorResponses(),
+          404: coded('Template not found in this team (code template_not_found)'),
+        },
+      },
+    },
+    async (request) => {
+      const { team_id, template_id } = request.params;
+      const result = await runCommand(context, request, templateStreamId(template_id), templateDecider, {
+        type: 'DeleteTemplate',
+        data: { team_id },
+        metadata: { now: context.clock.now() },
+      });
+      await awaitReadModels(context, result.position);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/gallery-templates',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Create a gallery template (usable by every team, not listed by the API)',
+        body: templateBody,
+        response: { 201: templateAnswer, ...operatorErrorResponses({ body: true }) },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createTemplate(request, null, request.body)),
+  );
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { templateDecider, type TemplateCommand } from './template-decider.ts';
+import type { TemplateContent, TemplateEvent } from './template-events.ts';
+
+const templateId = '44444444-4444-4444-8444-444444444444';
+const teamId = '11111111-1111-4111-8111-111111111111';
+const otherTeam = '22222222-2222-4222-8222-222222222222';
+const now = '2030-01-10T12:00:00.000Z';
+
+const content: TemplateContent = {
+  name: 'Tax intake',
+  description: null,
+  vertical: 'accounting',
+  settings: {},
+  translations: null,
+  steps: [
+    {
+      id: '55555555-5555-4555-8555-555555555555',
+      title: 'About you',
+      sort_order: 1,
+      is_optional: false,
+      conditional_rules: null,
+      translations: null,
+      fields: [
+        {
+          id: '66666666-6666-4666-8666-666666666666',
+          type: 'short_text',
+          label: 'Name',
+          sort_order: 1,
+          is_required: true,
+          config: {},
+          conditional_rules: null,
+          translations: null,
+        },
+      ],
+    },
+  ],
+};
+
+const createdFor = (team: string | null): TemplateEvent => ({
+  type: 'template.created',
+  data: { template_id: templateId, team_id: team, gallery: team === null, ...content, created_at: now },
+});
+
+function given(events: TemplateEvent[]) {
+  return {
+    when(command: TemplateCommand) {
+      const run = () => templateDecider.decide(command, fold(templateDecider, events));
+      return {
+        then: (expected: TemplateEvent[]) => expect(run()).toEqual(expected),
+        thenFails: (code: string) => {
+          expect(run).toThrow(DomainError);
+          expect(() => run()).toThrow(expect.objectContaining({ code }));
+        },
+      };
+    },
+  };
+}
+
+const createCommand = (team: string | null, body = content): TemplateCommand => ({
+  type: 'CreateTemplate',
+  data: { template_id: templateId, team_id: team, content: body },
+  metadata: { now: new Date(now) },
+});
+const deleteCommand = (team: string): TemplateCommand => ({
+  type: 'DeleteTemplate',
+  data: { team_id: team },
+  metadata: { now: new Date(now) },
+});
+
+describe('template decider', () => {
+  it("creates a team's template with its steps and fields", () => {
+    given([])
+      .when(createCommand(teamId))
+      .then([createdFor(teamId)]);
+  });
+
+  it('creates a gallery template without a team', () => {
+    given([])
+      .when(createCommand(null))
+      .then([createdFor(null)]);
+  });
+
+  it('refuses to create it twice, or with repeated ids', () => {
+    given([createdFor(teamId)])
+      .when(createCommand(teamId))
+      .thenFails('template_exists');
+    const step = content.steps[0]!;
+    const repeated = { ...content, steps: [step, { ...step, fields: [] }] };
+    given([]).when(createCommand(teamId, repeated)).thenFails('duplicate_id');
+  });
+
+  it("deletes a team's own template once", () => {
+    const deleted: TemplateEvent = {
+      type: 'template.deleted',
+      data: { template_id: templateId, team_id: teamId, deleted_at: now },
+    };
+    given([createdFor(teamId)])
+      .when(deleteCommand(teamId))
+      .then([deleted]);
+    given([createdFor(teamId), deleted])
+      .when(deleteCommand(teamId))
+      .thenFails('template_not_found');
+  });
+
+  it("treats unknown, another team's and gallery templates as not found", () => {
+    given([]).when(deleteCommand(teamId)).thenFails('template_not_found');
+    given([createdFor(teamId)])
+      .when(deleteCommand(otherTeam))
+      .thenFails('template_not_found');
+    given([createdFor(null)])
+      .when(deleteCommand(teamId))
+      .thenFails('template_not_found');
+  });
+});

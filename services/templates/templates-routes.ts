@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import type { TemplateContent } from './template-events.ts';
+import { textError } from '../../shared/http/api-error.ts';
+import { pagePaginationQuery } from '../../shared/http/pagination.ts';
+import type { ServiceContext } from '../app/context.ts';
+import { text } from '../../shared/http/error-schemas.ts';
+import { templateSchema, templateView } from './template-view.ts';
+import { isUuid } from '../../shared/ids/uuid.ts';
+import { publicErrorResponses } from '../access/public-errors.ts';
+
+/*
+ * Templates (client-onboarding-api.md: Template; GET /api/v1/templates, GET
+ * /api/v1/templates/:id). Only the key's team's own templates that are not deleted:
+ * gallery templates, deleted ones and other teams' answer "Template not found".
+ * Templates are built through the operator API; these routes only read them.
+ */
+
+const NOT_FOUND = 'Template not found';
+
+const listItemSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  vertical: z.string().nullable().describe("the template's industry"),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+const listRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  vertical: z.string().nullable(),
+  created_at: z.date(),
+});
+
+const templateRow = z.object({ id: z.string(), created_at: z.date(), snapshot: z.unknown() });
+
+/** The team's own, live templates. */
+const ownTemplates = (teamId: string) =>
+  sql.fragment`team_id = ${teamId} and not gallery and deleted_at is null`;
+
+export async function templatesRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/templates',
+    {
+      config: { scope: 'templates:read' },
+      schema: {
+        tags: ['templates'],
+        summary: "List the team's own templates, newest first (never gallery templates)",
+        querystring: pagePaginationQuery,
+        response: {
+          200: z.object({
+            templates: z.array(listItemSchema),
+            total: z.number().int(),
+            page: z.number().int(),
+            limit: z.number().int(),
+          }),
+          ...publicErrorResponses(),
+        },
+      },
+    },
+    async (request) => {
+      const { page, limit } = request.query;
+      const where = ownTemplates(request.principal.teamId);
+      const [rows, total] = await Promise.all([
+        context.readDb.any(
+          sql.type(listRow)`
+            select id, name, vertical, created_at from templates where ${where}
+            order by created_at desc, id desc
+            limit ${limit} offset ${(page - 1) * limit}`,
+        ),
+        context.readDb.oneFirst(
+          sql.type(
+            z.object({ count: z.number() }),
+          )`select count(*)::int as count from templates where ${where}`,
+        ),
+      ]);
+      return {
+        templates: rows.map((row) => ({
+          id: row.id,
+          name: row.name,
+          vertical: row.vertical,
+          created_at: new Date(row.created_at).toISOString(),
+        })),
+        total,
+        page,
+        limit,
+      };
+    },
+  );
+
+  app.get(
+    '/templates/:id',
+    {
+      config: { scope: 'templates:read' },
+      schema: {
+        tags: ['templates'],
+        summary: 'Get a template with its steps and fields (in the order built; clients sort by sort_order)',
+        params: z.object({ id: z.string().describe('template id (uuid)') }),
+        response: {
+          200: z.object({ template: templateSchema }),
+          ...publicErrorResponses({ validation: false }),
+          404: text(
+            "Template not found (unknown id, another team's, a gallery or deleted template, or not a UUID)",
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (!isUuid(id)) throw textError(404, NOT_FOUND);
+      const row = await context.readDb.maybeOne(
+        sql.type(templateRow)`
+          select id, created_at, snapshot from templates
+          where id = ${id} and ${ownTemplates(request.principal.teamId)}`,
+      );
+      if (!row) throw textError(404, NOT_FOUND);
+      return { template: templateView(row, row.snapshot as TemplateContent) };
+    },
+  );
+}

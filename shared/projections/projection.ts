@@ -1,0 +1,66 @@
+import type { PoolClient } from '../db/pool.ts';
+import type { RecordedEvent } from '../event-store/event-store.ts';
+
+/**
+ * A projection turns events into rows of its own read-model tables. It must be a pure
+ * function of the log: no wall clock, no random values, only event data (and the
+ * event's recordedAt/position), so a rebuild gives the same rows as the live run.
+ *
+ * `table(name)` gives the physical, quoted name to write to: the live table, or its
+ * shadow copy while `npm run rebuild` replays the log.
+ */
+export interface Projection {
+  name: string;
+  /** Tables this projection owns; rebuild recreates and swaps exactly these. */
+  tables: string[];
+  /**
+   * The event types this projection applies: the runner hands it only those, so a
+   * projection never filters for itself. Absent: every event of the log.
+   */
+  canHandle?: readonly string[];
+  apply(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<void>;
+}
+
+export const liveTable = (name: string) => `"${name}"`;
+
+/** The events of `events` that `projection` declares it handles, in log order. */
+export function handledBy(projection: Projection, events: RecordedEvent[]): RecordedEvent[] {
+  if (projection.canHandle === undefined) return events;
+  const types = new Set(projection.canHandle);
+  return events.filter((event) => types.has(event.type));
+}
+
+/**
+ * One read model, in the one style every projection of the service keeps: its SQL (`load`
+ * the rows a batch touches, `persist` the changed ones) apart from its pure `fold`, which
+ * evolves the batch's working set one event at a time with no I/O and no clock. A batch
+ * costs one read and one write per table however many events it holds.
+ *
+ * `fold` may change the working set it is given and returns it: it is the batch's own
+ * copy of the rows, so nothing outside the batch sees the change before `persist`.
+ */
+export interface ReadModel<Batch> {
+  name: string;
+  tables: string[];
+  canHandle: readonly string[];
+  load(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<Batch>;
+  fold(batch: Batch, event: RecordedEvent): Batch;
+  persist(client: PoolClient, batch: Batch, table: (name: string) => string): Promise<void>;
+}
+
+/** The projection the runner applies: load, fold every (handled) event in log order, persist. */
+export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection {
+  return {
+    name: model.name,
+    tables: model.tables,
+    get canHandle() {
+      return model.canHandle;
+    },
+    async apply(client, events, table) {
+      if (events.length === 0) return;
+      let batch: Batch = await model.load(client, events, table);
+      for (const event of events) batch = model.fold(batch, event);
+      await model.persist(client, batch, table);
+    },
+  };
+}
