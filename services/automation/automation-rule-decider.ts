@@ -1,4 +1,4 @@
-import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { DomainError, type Decider, unhandledEvent } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import {
   RULE_LIMITS,
@@ -212,10 +212,8 @@ function evolve(state: AutomationRuleState, event: AutomationRuleEvent): Automat
       return { ...state, enabled: false, updated_at: event.data.disabled_at };
     case 'automation_rule.deleted':
       return { ...state, status: 'deleted', enabled: false, updated_at: event.data.deleted_at };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unhandledEvent(event, state);
   }
 }
 

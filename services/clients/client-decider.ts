@@ -1,4 +1,4 @@
-import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import { findShortLink, stringsIn } from './short-links.ts';
 import { emailHash } from './client-email-index.ts';
@@ -111,10 +111,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
       case 'client.erased':
         if (state.status === 'absent') return state;
         return { ...state, status: 'erased', erasedAt: event.data.erased_at };
-      default: {
-        const _exhaustive: never = event;
-        return state;
-      }
+      default:
+        return unhandledEvent(event, state);
     }
   },
   decide(command, state) {
@@ -124,10 +122,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
         return create(command, state);
       case 'EraseClient':
         return erase(command, state);
-      default: {
-        const _exhaustive: never = command;
-        throw new DomainError('unknown_command');
-      }
+      default:
+        throw unknownCommand(command);
     }
   },
 };

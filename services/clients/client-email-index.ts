@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
-import { DomainError, type Decider, type DomainEvent } from '../../shared/commands/decider.ts';
+import {
+  type Decider,
+  type DomainEvent,
+  unhandledEvent,
+  unknownCommand,
+} from '../../shared/commands/decider.ts';
 
 /**
  * Email uniqueness per team, held on the write side so it works with either event store:
@@ -53,10 +58,8 @@ export const clientEmailDecider: Decider<ClientEmailState, ClientEmailCommand, C
         return { clientId: event.data.client_id };
       case 'client_email.released':
         return { clientId: null };
-      default: {
-        const _exhaustive: never = event;
-        return state;
-      }
+      default:
+        return unhandledEvent(event, state);
     }
   },
   decide(command, state) {
@@ -72,10 +75,8 @@ export const clientEmailDecider: Decider<ClientEmailState, ClientEmailCommand, C
       case 'ReleaseEmail':
         if (state.clientId !== command.data.client_id) return [];
         return [{ type: 'client_email.released', data: command.data }];
-      default: {
-        const _exhaustive: never = command;
-        throw new DomainError('unknown_command');
-      }
+      default:
+        throw unknownCommand(command);
     }
   },
 };

@@ -1,4 +1,4 @@
-import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import { isPublicEventType, type PublicEventType } from '../events/public-event-types.ts';
 import type { HookSubscriptionEvent } from './hook-subscription-events.ts';
@@ -73,10 +73,8 @@ export const hookSubscriptionDecider: Decider<
         };
       case 'hook_subscription.deleted':
         return state.status === 'absent' ? state : { ...state, status: 'deleted' };
-      default: {
-        const _exhaustive: never = event;
-        return state;
-      }
+      default:
+        return unhandledEvent(event, state);
     }
   },
   decide(command, state) {
@@ -86,10 +84,8 @@ export const hookSubscriptionDecider: Decider<
         return create(command, state);
       case 'DeleteHookSubscription':
         return remove(command, state);
-      default: {
-        const _exhaustive: never = command;
-        throw new DomainError('unknown_command');
-      }
+      default:
+        throw unknownCommand(command);
     }
   },
 };

@@ -1,4 +1,4 @@
-import { DomainError, type Decider } from '../../shared/commands/decider.ts';
+import { DomainError, type Decider, unhandledEvent } from '../../shared/commands/decider.ts';
 import { assertStorable, assertStorableInstant } from '../../shared/validation/safe-text.ts';
 import {
   CLOSED_STATUSES,
@@ -859,10 +859,8 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       return { ...state, archived_at: event.data.archived_at, reminders_at: [] };
     case 'onboarding_client_erased':
       return { ...state, client_erased_at: event.data.erased_at, token_hash: null, reminders_at: [] };
-    default: {
-      const _exhaustive: never = event;
-      return state;
-    }
+    default:
+      return unhandledEvent(event, state);
   }
 }
 

@@ -33,3 +33,16 @@ export function fold<State, Event extends DomainEvent>(
 ): State {
   return events.reduce(decider.evolve, decider.initialState());
 }
+
+/**
+ * The `default` branch of an exhaustive `evolve`: an event type left unhandled is a type
+ * error; at run time an event of an unknown type changes nothing.
+ */
+export function unhandledEvent<State>(_event: never, state: State): State {
+  return state;
+}
+
+/** The `default` branch of an exhaustive `decide`: a command type left unhandled is a type error. */
+export function unknownCommand(_command: never): DomainError {
+  return new DomainError('unknown_command');
+}
