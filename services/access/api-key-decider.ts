@@ -1,7 +1,6 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertStorable, assertStorableInstant } from '../../shared/validation/safe-text.ts';
 import type { ApiKeyCreated, ApiKeyEvent } from './api-key-events.ts';
-import type { Scope } from './scopes.ts';
 
 export type ApiKeyState =
   | { status: 'none' }
@@ -11,14 +10,8 @@ export type ApiKeyState =
 export type ApiKeyCommand = (
   | {
       type: 'CreateApiKey';
-      data: {
-        api_key_id: string;
-        team_id: string;
-        name: string;
-        scopes: Scope[];
-        key_hash: string;
-        expires_at: string | null;
-      };
+      /** The created event's data; its time comes from `metadata.now`. */
+      data: Omit<ApiKeyCreated['data'], 'created_at'>;
     }
   | { type: 'RevokeApiKey'; data: { team_id: string } }
 ) & { metadata: { now: Date } };
