@@ -117,16 +117,8 @@ export const clientSchema = z.object({
 
 export type ClientResource = z.infer<typeof clientSchema>;
 
-const clientRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  notes: z.string().nullable(),
-  custom_fields: z.record(z.unknown()),
-  created_at: z.date(),
-});
+/** A clients row as slonik reads it: the resource with its id unchecked and its time a Date. */
+const clientRow = clientSchema.extend({ id: z.string(), created_at: z.date() });
 
 const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
   id: row.id,
