@@ -2,19 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
-import { eraseClientData } from './client-erasure.ts';
+import { eraseClientData, type ClientErasureDeps } from './client-erasure.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+
+export type ClientErasureRouteDeps = Pick<Platform, 'pool' | 'projections' | 'logger'> & ClientErasureDeps;
 
 /**
  * POST /admin/v1/teams/:team_id/clients/:client_id/erase (operator-and-portal-api.md):
  * 202 once the client's personal data is unreadable (./client-erasure.ts) and the read
  * models show it. Erasing an erased client runs the steps again and answers 202 too.
  */
-export async function clientErasureRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function clientErasureRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ClientErasureRouteDeps },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(

@@ -13,7 +13,10 @@ import type { PoolClient } from '../../shared/db/pool.ts';
 import { deleteClientFiles } from '../onboardings/onboarding-files.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { eraseClientFromRuns } from '../automation/client-erasure-runs.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+
+/** What erasing a client's data uses. */
+export type ClientErasureDeps = Pick<Platform, 'pool' | 'eventStore' | 'vault' | 'clock'>;
 
 /**
  * Erasure of a client's personal data (POST /admin/v1/teams/:team_id/clients/:client_id/erase),
@@ -67,7 +70,7 @@ const maxPosition = (a: bigint | undefined, b: bigint | undefined) =>
   a === undefined ? b : b === undefined ? a : a > b ? a : b;
 
 export async function eraseClientData(
-  context: ServiceContext,
+  context: ClientErasureDeps,
   teamId: string,
   clientId: string,
   metadata: CommandMetadata,

@@ -10,11 +10,16 @@ import { ApiError, textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded, text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+
+export type ClientsRouteDeps = Pick<
+  Platform,
+  'readDb' | 'pool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
+>;
 
 /*
  * Clients (client-onboarding-api.md: Client; GET /api/v1/clients, GET /api/v1/clients/:id,
@@ -138,7 +143,7 @@ const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
 const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
 
-export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ClientsRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   async function findClient(teamId: string, id: string): Promise<ClientResource | undefined> {

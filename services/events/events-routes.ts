@@ -4,8 +4,10 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+
+export type EventsRouteDeps = Pick<Platform, 'readDb'>;
 
 /*
  * GET /api/v1/events (client-onboarding-api.md: Event; GET /api/v1/events): the team's
@@ -39,7 +41,7 @@ const eventRow = z.object({
   data: z.record(z.unknown()),
 });
 
-export async function eventsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function eventsRoutes(plain: FastifyInstance, { context }: { context: EventsRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.get(

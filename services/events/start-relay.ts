@@ -1,13 +1,15 @@
 import { createKafka, kafkaStreamSettings } from '../../shared/subscriptions/kafka.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { KafkaRelay } from './kafka-relay.ts';
+
+export type KafkaRelayDeps = Pick<Platform, 'settings' | 'logger' | 'pool' | 'eventStore'>;
 
 /**
  * The relay of a running service: started when KAFKA_BROKERS is set (in the background;
  * see KafkaRelay), undefined otherwise. services/app/runtime.ts stops it before the pools close.
  */
 export function startKafkaRelay(
-  context: ServiceContext,
+  context: KafkaRelayDeps,
   env: NodeJS.ProcessEnv = process.env,
 ): KafkaRelay | undefined {
   const brokers = context.settings.KAFKA_BROKERS;

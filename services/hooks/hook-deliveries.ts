@@ -11,13 +11,13 @@ import {
   nextStep,
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { onboardingAt } from './event-moment.ts';
 import { hookBody, webhookId } from './hook-payload.ts';
 import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
-import { judge, oneAtATime, outboundOptions, type AttemptVerdict } from './outbound.ts';
+import { judge, oneAtATime, outboundOptions, type AttemptVerdict, type OutboundDeps } from './outbound.ts';
 
 /**
  * Hook deliveries: every active subscription receives its own copy of every event of its
@@ -55,7 +55,10 @@ export const HOOK_RETRY_WAITS_SECONDS = [
 ] as const;
 export const MAX_HOOK_ATTEMPTS = HOOK_RETRY_WAITS_SECONDS.length + 1;
 
-export function hookDeliveriesConsumer(context: ServiceContext): EventConsumer {
+/** What the consumer queuing deliveries uses. */
+export type HookDeliveriesConsumerDeps = Pick<Platform, 'projections' | 'logger' | 'eventStore' | 'clock'>;
+
+export function hookDeliveriesConsumer(context: HookDeliveriesConsumerDeps): EventConsumer {
   return {
     name: 'hook-deliveries',
     eventTypes: PUBLIC_EVENT_TYPES,
@@ -138,13 +141,16 @@ export interface DeliveryPassOptions {
   budgetMs?: number;
 }
 
+/** What sending the deliveries due uses. */
+export type HookDeliveryPassDeps = Pick<Platform, 'pool' | 'clock' | 'logger'> & OutboundDeps;
+
 /**
  * Sends the deliveries due (by `now`, or by the service clock at each claim, so one that
  * falls due during the pass is taken too), fairly across teams and endpoints, for at most
  * a pass budget; resolves to the number of attempts made.
  */
 export function deliverDueHooks(
-  context: ServiceContext,
+  context: HookDeliveryPassDeps,
   now?: Date,
   options: DeliveryPassOptions = {},
 ): Promise<number> {
@@ -160,13 +166,14 @@ export function deliverDueHooks(
   );
 }
 
-export const hookDeliveriesPass: DuePass = {
+export const hookDeliveriesPass: DuePass<HookDeliveryPassDeps> = {
   name: 'hook-deliveries',
   // A stop signal, when the caller passes one, ends the claiming between items.
-  runDue: (context: ServiceContext, signal?: AbortSignal) => deliverDueHooks(context, undefined, { signal }),
+  runDue: (context: HookDeliveryPassDeps, signal?: AbortSignal) =>
+    deliverDueHooks(context, undefined, { signal }),
 };
 
-async function attempt(context: ServiceContext, delivery: DueDelivery): Promise<void> {
+async function attempt(context: HookDeliveryPassDeps, delivery: DueDelivery): Promise<void> {
   const attemptAt = context.clock.now();
   const started = Date.now();
   let verdict: AttemptVerdict;

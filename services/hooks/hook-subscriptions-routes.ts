@@ -10,12 +10,17 @@ import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
 import { textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+
+export type HookSubscriptionsRouteDeps = Pick<
+  Platform,
+  'settings' | 'clock' | 'pool' | 'eventStore' | 'projections' | 'logger'
+>;
 
 /*
  * Hook subscriptions (client-onboarding-api.md: POST and DELETE
@@ -63,7 +68,7 @@ const unsubscribeBody = z.object(
 
 export async function hookSubscriptionsRoutes(
   plain: FastifyInstance,
-  { context }: { context: ServiceContext },
+  { context }: { context: HookSubscriptionsRouteDeps },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 

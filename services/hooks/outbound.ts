@@ -1,23 +1,30 @@
 import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../automation/run-policy.ts';
 import type { SafeHttpOptions, SafeHttpOutcome } from '../../shared/net/safe-http.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 
 /**
  * What hook deliveries and Send webhook actions share: the outbound HTTP options of a
  * running service, how an answer is judged, and one pass at a time per process.
  */
 
-const extraTrust = new WeakMap<ServiceContext, string[]>();
+/**
+ * The parts of a running service its outbound requests use. The certificates trusted for
+ * tests and the passes in progress are kept per service, by the identity of the object the
+ * composition (services/app/) hands to every part.
+ */
+export type OutboundDeps = Pick<Platform, 'settings'>;
+
+const extraTrust = new WeakMap<object, string[]>();
 
 /**
  * Tests: trust these PEM certificates (a local receiver's self-signed one) for this
  * service's outbound requests. Production trusts Node's store and NODE_EXTRA_CA_CERTS.
  */
-export function trustCertificatesForTests(context: ServiceContext, pem: string | string[]): void {
+export function trustCertificatesForTests(context: OutboundDeps, pem: string | string[]): void {
   extraTrust.set(context, [pem].flat());
 }
 
-export function outboundOptions(context: ServiceContext): SafeHttpOptions {
+export function outboundOptions(context: OutboundDeps): SafeHttpOptions {
   return { allowlist: context.settings.HOOK_TARGET_ALLOWLIST, ca: extraTrust.get(context) };
 }
 
@@ -45,7 +52,7 @@ export function judge(outcome: SafeHttpOutcome, now: Date): AttemptVerdict {
     : { kind: 'retry', reason, status };
 }
 
-const running = new WeakMap<ServiceContext, Map<string, Promise<unknown>>>();
+const running = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 /**
  * Runs `work` after the same-named pass of this process has finished: the scheduler loop
@@ -53,7 +60,7 @@ const running = new WeakMap<ServiceContext, Map<string, Promise<unknown>>>();
  * only after the attempts in flight are recorded. (Other processes are kept apart by row
  * leases.)
  */
-export function oneAtATime<T>(context: ServiceContext, name: string, work: () => Promise<T>): Promise<T> {
+export function oneAtATime<T>(context: object, name: string, work: () => Promise<T>): Promise<T> {
   let passes = running.get(context);
   if (!passes) running.set(context, (passes = new Map()));
   const previous = passes.get(name) ?? Promise.resolve();

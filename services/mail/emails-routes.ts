@@ -3,9 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+
+export type EmailsRouteDeps = Pick<Platform, 'readDb'>;
 
 /**
  * GET /admin/v1/teams/:team_id/emails (operator-and-portal-api.md): the team's emails from
@@ -40,7 +42,7 @@ const emailRow = z.object({
   status: z.enum(EMAIL_STATUSES),
 });
 
-export async function emailsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function emailsRoutes(plain: FastifyInstance, { context }: { context: EmailsRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.get(

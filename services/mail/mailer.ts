@@ -10,9 +10,12 @@ import {
   release,
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { oneAtATime } from '../hooks/outbound.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+
+/** What sending the queued mail uses. */
+export type MailerDeps = Pick<Platform, 'clock' | 'settings' | 'pool' | 'logger'>;
 
 /**
  * The mailer: sends the rows of mail_outbox (invite, reminder, automation, notification)
@@ -64,9 +67,10 @@ interface OutboxRow {
   attempts: number;
 }
 
-const transports = new WeakMap<ServiceContext, Transporter>();
+/** One transport per running service (keyed like ../hooks/outbound.ts keeps its passes). */
+const transports = new WeakMap<object, Transporter>();
 
-function transportFor(context: ServiceContext, smtpUrl: string): Transporter {
+function transportFor(context: object, smtpUrl: string): Transporter {
   let transport = transports.get(context);
   if (!transport) {
     transport = nodemailer.createTransport(smtpUrl, {
@@ -92,7 +96,7 @@ export function mailDomain(publicUrl: string): string {
 
 /** Sends every queued message that is due; resolves to the number of messages attempted. */
 export function sendQueuedMail(
-  context: ServiceContext,
+  context: MailerDeps,
   now: Date = context.clock.now(),
   signal?: AbortSignal,
 ): Promise<number> {
@@ -123,12 +127,12 @@ export function sendQueuedMail(
   });
 }
 
-export const mailerPass: DuePass = {
+export const mailerPass: DuePass<MailerDeps> = {
   name: 'mailer',
-  runDue: (context, signal) => sendQueuedMail(context, undefined, signal),
+  runDue: (context: MailerDeps, signal?: AbortSignal) => sendQueuedMail(context, undefined, signal),
 };
 
-async function sendOne(context: ServiceContext, transport: Transporter, domain: string, row: OutboxRow) {
+async function sendOne(context: MailerDeps, transport: Transporter, domain: string, row: OutboxRow) {
   const attemptAt = context.clock.now();
   const attempts = row.attempts + 1;
   try {

@@ -9,10 +9,16 @@ import { activeTokenHash } from './onboarding-decider.ts';
 import type { TimerKind } from './onboarding-timers.ts';
 import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
 import { claimDue, complete, defineWorkQueue } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { reminderEmail } from './reminder-email.ts';
+
+/** What firing the due onboarding timers uses. */
+export type OnboardingTimersDeps = Pick<
+  Platform,
+  'clock' | 'logger' | 'projections' | 'pool' | 'eventStore' | 'settings'
+>;
 
 /**
  * Works the onboarding timers (table onboarding_timers, scheduled by the onboarding
@@ -65,14 +71,14 @@ const timers = defineWorkQueue({
 /** Most timers worked in one pass (the next pass goes on). */
 const PASS_LIMIT = 500;
 
-export const onboardingTimersPass: DuePass = {
+export const onboardingTimersPass: DuePass<OnboardingTimersDeps> = {
   name: 'onboarding-timers',
-  runDue: (context, signal) => runDueTimers(context, PASS_LIMIT, signal),
+  runDue: (context: OnboardingTimersDeps, signal?: AbortSignal) => runDueTimers(context, PASS_LIMIT, signal),
 };
 
 /** Works every timer due by the service clock now; resolves to the number of timers fired or cancelled. */
 export async function runDueTimers(
-  context: ServiceContext,
+  context: OnboardingTimersDeps,
   limit = PASS_LIMIT,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -101,7 +107,7 @@ export async function runDueTimers(
   return handled;
 }
 
-async function workNextTimer(context: ServiceContext, dueBy: Date, skipped: string[]) {
+async function workNextTimer(context: OnboardingTimersDeps, dueBy: Date, skipped: string[]) {
   let claimed: ClaimedTimer | undefined;
   try {
     return await inCommandTransaction(context, async (tx) => {
@@ -137,7 +143,12 @@ function metadataOf(timer: ClaimedTimer): CommandMetadata {
   };
 }
 
-async function fire(context: ServiceContext, tx: PoolClient, timer: ClaimedTimer, now: Date): Promise<Fired> {
+async function fire(
+  context: OnboardingTimersDeps,
+  tx: PoolClient,
+  timer: ClaimedTimer,
+  now: Date,
+): Promise<Fired> {
   const deps = { pool: context.pool, eventStore: context.eventStore };
   switch (timer.kind) {
     case 'overdue': {
@@ -170,7 +181,7 @@ async function fire(context: ServiceContext, tx: PoolClient, timer: ClaimedTimer
 }
 
 /** Queues the reminder email; false when the reminder no longer applies. */
-async function queueReminder(context: ServiceContext, tx: PoolClient, timer: ClaimedTimer, now: Date) {
+async function queueReminder(context: OnboardingTimersDeps, tx: PoolClient, timer: ClaimedTimer, now: Date) {
   const { state } = await readOnboarding(context.eventStore, timer.onboarding_id);
   if (state.status !== 'sent' && state.status !== 'in_progress') return false;
   const sendNumber = Number(timer.key.split(':')[1]);

@@ -10,13 +10,18 @@ import { templateDecider } from './template-decider.ts';
 import { templateStreamId, type Json, type TemplateContent } from './template-events.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { codedError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { successSchema } from '../access/operator-team-routes.ts';
+
+export type OperatorTemplateRouteDeps = Pick<
+  Platform,
+  'clock' | 'pool' | 'eventStore' | 'projections' | 'logger'
+>;
 
 /** An int4 column of the template read model. */
 const sortOrder = z.number().int().min(INT4_MIN).max(INT4_MAX);
@@ -93,7 +98,7 @@ const templateAnswer = z.object({ template: templateSchema });
  */
 export async function operatorTemplateRoutes(
   plain: FastifyInstance,
-  { context }: { context: ServiceContext },
+  { context }: { context: OperatorTemplateRouteDeps },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 

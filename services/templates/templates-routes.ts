@@ -5,11 +5,13 @@ import { z } from 'zod';
 import type { TemplateContent } from './template-events.ts';
 import { textError } from '../../shared/http/api-error.ts';
 import { pagePaginationQuery } from '../../shared/http/pagination.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+
+export type TemplatesRouteDeps = Pick<Platform, 'readDb'>;
 
 /*
  * Templates (client-onboarding-api.md: Template; GET /api/v1/templates, GET
@@ -40,7 +42,7 @@ const templateRow = z.object({ id: z.string(), created_at: z.date(), snapshot: z
 const ownTemplates = (teamId: string) =>
   sql.fragment`team_id = ${teamId} and not gallery and deleted_at is null`;
 
-export async function templatesRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function templatesRoutes(plain: FastifyInstance, { context }: { context: TemplatesRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.get(

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { handleCommand, type CommandOutcome } from '../commands/handle-command.ts';
+import { handleCommand, type CommandOutcome, type PipelineDeps } from '../commands/handle-command.ts';
 import type { Decider, DomainEvent } from '../commands/decider.ts';
 import { WrongExpectedRevisionError } from '../event-store/event-store.ts';
 import { codedError } from './api-error.ts';
 import { answerRefusal, registerDomainErrors, type DomainErrorTable } from './domain-errors.ts';
-import type { ServiceContext } from '../../services/app/context.ts';
 import { requestMetadata } from './request-metadata.ts';
 
 /**
@@ -49,7 +48,7 @@ export function operatorApiError(error: unknown, table: DomainErrorTable = opera
 
 /** Runs a command of an operator route through the command pipeline, with the request's metadata. */
 export async function runCommand<State, Command, Event extends DomainEvent>(
-  context: ServiceContext,
+  context: PipelineDeps,
   request: FastifyRequest,
   streamId: string,
   decider: Decider<State, Command, Event>,

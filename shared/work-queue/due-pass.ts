@@ -1,5 +1,3 @@
-import type { ServiceContext } from '../../services/app/context.ts';
-
 /**
  * Work that falls due by the service clock rather than on an event: onboarding timers
  * (services/scheduler), hook deliveries, the automation queue, mail. Each pass runs what is
@@ -9,13 +7,14 @@ import type { ServiceContext } from '../../services/app/context.ts';
  * (shared/work-queue/work-queue.ts: `for update skip locked`, a lease or the claiming
  * transaction holding each row).
  */
-export interface DuePass {
+export interface DuePass<Deps = unknown> {
   readonly name: string;
   /**
-   * Runs everything due by `context.clock.now()`; resolves to the number of items handled.
+   * Runs everything due by the service clock (`deps.clock`); resolves to the number of items
+   * handled. `deps`: the platform parts the pass names (shared/app-deps.ts).
    * Once `signal` is aborted (the service stops, the drain's cap is reached) the pass
    * claims nothing more and returns soon: what it leased and did not finish is released or
    * left to its lease, and runs on a later pass or the next start.
    */
-  runDue(context: ServiceContext, signal?: AbortSignal): Promise<number>;
+  runDue(deps: Deps, signal?: AbortSignal): Promise<number>;
 }

@@ -1,5 +1,6 @@
 import { isConnectionError } from '../db/connection-errors.ts';
-import type { ServiceContext } from '../../services/app/context.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { DuePass } from './due-pass.ts';
 import { settleWithin } from './settle-within.ts';
 
 /** How often the loop looks for due work (wall-clock interval; what is due is decided by the service clock). */
@@ -19,6 +20,12 @@ export interface RunningScheduler {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** What the loop needs: the passes, a logger, and what the passes need (handed to each pass). */
+export interface SchedulerDeps<Deps> {
+  logger: Logger;
+  duePasses: readonly DuePass<Deps>[];
+}
+
 /**
  * The scheduler: every few seconds, runs every due pass of the service (context.duePasses:
  * the onboarding timers, hook deliveries, the automation queue, mail). One pass at a time
@@ -27,8 +34,8 @@ export interface RunningScheduler {
  * and runs again on the next tick. Started by services/app/runtime.ts; tests call
  * POST /admin/v1/work/drain instead.
  */
-export function startScheduler(
-  context: ServiceContext,
+export function startScheduler<Deps>(
+  context: Deps & SchedulerDeps<Deps>,
   intervalMs = SCHEDULER_INTERVAL_MS,
 ): RunningScheduler {
   let running: Promise<void> | undefined;

@@ -1,0 +1,30 @@
+import type { Clock } from './clock.ts';
+import type { Settings } from './config/settings.ts';
+import type { Pool } from './db/pool.ts';
+import type { DatabasePool } from './db/read-db.ts';
+import type { EventStore } from './event-store/event-store.ts';
+import type { Logger } from './logging/logger.ts';
+import type { PersonalDataVault } from './privacy/personal-data-vault.ts';
+import type { ProjectionRunner } from './projections/runner.ts';
+import type { EventConsumers } from './subscriptions/consumers.ts';
+
+/**
+ * The platform's parts, one name each. A route plugin, consumer or due pass states the
+ * few it uses as `Pick<Platform, ...>` and the composition (services/app/) hands them
+ * over; no feature code asks for all of them.
+ */
+export interface Platform {
+  settings: Settings;
+  logger: Logger;
+  clock: Clock;
+  /** pg pool: event store, projections, operational tables, command-side reads. */
+  pool: Pool;
+  /** slonik pool: query-side reads of read models. */
+  readDb: DatabasePool;
+  eventStore: EventStore;
+  projections: ProjectionRunner;
+  /** Keys for personal data in events (crypto-shredding on erasure). */
+  vault: PersonalDataVault;
+  /** The running event consumers (POST /admin/v1/work/drain waits for them). */
+  consumers: EventConsumers;
+}
