@@ -3,8 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'slonik';
 import { z } from 'zod';
 import { apiRateLimitText, monthlyOnboardingLimit, PLANS, type Plan } from './plans.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from './public-errors.ts';
+
+export type MeRouteDeps = Pick<Platform, 'readDb'>;
 
 const meResponse = z.object({
   team: z.object({ id: z.string().uuid(), name: z.string(), tier: z.enum(PLANS) }),
@@ -23,7 +25,7 @@ const teamRow = z.object({
 });
 
 /** GET /api/v1/me: any valid key of a team whose plan includes API access. */
-export async function meRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function meRoutes(plain: FastifyInstance, { context }: { context: MeRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/me',

@@ -14,12 +14,17 @@ import { SCOPES } from './scopes.ts';
 import { teamDecider } from './team-decider.ts';
 import { teamStreamId } from './team-events.ts';
 import { codedError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { successSchema } from './operator-team-routes.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+
+export type OperatorApiKeyRouteDeps = Pick<
+  Platform,
+  'clock' | 'pool' | 'eventStore' | 'projections' | 'logger'
+>;
 
 const createApiKeyBody = z.object({
   name: z.string().max(200).nullable().optional(),
@@ -48,7 +53,10 @@ const keyParams = teamParams.extend({ key_id: z.string().uuid() });
  * At most 5 active keys per team: the slot is taken on the team stream first (its
  * expected revision serialises concurrent creations), then the key stream is written.
  */
-export async function operatorApiKeyRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorApiKeyRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OperatorApiKeyRouteDeps },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(

@@ -7,11 +7,16 @@ import { teamDecider, type TeamState } from './team-decider.ts';
 import { DATE_FORMATS, MEMBER_ROLES, teamStreamId, type TeamSettings } from './team-events.ts';
 import { INT4_MAX } from '../../shared/validation/safe-text.ts';
 import { PLANS } from './plans.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
+
+export type OperatorTeamRouteDeps = Pick<
+  Platform,
+  'clock' | 'pool' | 'eventStore' | 'projections' | 'logger'
+>;
 
 const timezone = z
   .string()
@@ -110,7 +115,10 @@ function teamView(state: TeamState) {
 }
 
 /** Operator API: teams and members (operator-and-portal-api.md). */
-export async function operatorTeamRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function operatorTeamRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OperatorTeamRouteDeps },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(

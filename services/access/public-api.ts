@@ -11,7 +11,7 @@ import {
   RATE_WINDOW_SECONDS,
   type Plan,
 } from './plans.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { unstorableAsValidation } from '../../shared/http/input-guard.ts';
 import {
@@ -26,7 +26,9 @@ import {
   apiKeyScopeDenied,
   rateLimited,
 } from './public-errors.ts';
-import { publicRoutePlugins } from './public-routes.ts';
+import { publicRoutePlugins, type PublicRoutesDeps } from './public-routes.ts';
+
+export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb'> & PublicRoutesDeps;
 
 /** Who calls: the API key that authenticated the request and its team. */
 export interface Principal {
@@ -76,7 +78,10 @@ function bearerKey(request: FastifyRequest): string | undefined {
   return key ? key : undefined;
 }
 
-async function authenticate(context: ServiceContext, request: FastifyRequest): Promise<Principal> {
+async function authenticate(
+  context: Pick<Platform, 'readDb' | 'clock'>,
+  request: FastifyRequest,
+): Promise<Principal> {
   const secret = bearerKey(request);
   if (secret === undefined) throw apiKeyRequired();
   const key = await context.readDb.maybeOne(
@@ -120,7 +125,7 @@ function validationShape(request: FastifyRequest): 'text' | 'invalid_body' {
  */
 export async function publicApi(
   app: FastifyInstance,
-  { context, rateLimitStore }: { context: ServiceContext; rateLimitStore?: RateLimitStore },
+  { context, rateLimitStore }: { context: PublicApiDeps; rateLimitStore?: RateLimitStore },
 ) {
   const limiter = new RateLimiter(
     rateLimitStore ?? new MemoryRateLimitStore(),

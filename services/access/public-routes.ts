@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../app/context.ts';
-import { clientsRoutes } from '../clients/clients-routes.ts';
-import { eventsRoutes } from '../events/events-routes.ts';
-import { hookSubscriptionsRoutes } from '../hooks/hook-subscriptions-routes.ts';
-import { meRoutes } from './me-routes.ts';
-import { onboardingsRoutes } from '../onboardings/onboardings-routes.ts';
-import { responsesRoutes } from '../onboardings/responses-routes.ts';
-import { templatesRoutes } from '../templates/templates-routes.ts';
+import { clientsRoutes, type ClientsRouteDeps } from '../clients/clients-routes.ts';
+import { eventsRoutes, type EventsRouteDeps } from '../events/events-routes.ts';
+import {
+  hookSubscriptionsRoutes,
+  type HookSubscriptionsRouteDeps,
+} from '../hooks/hook-subscriptions-routes.ts';
+import { meRoutes, type MeRouteDeps } from './me-routes.ts';
+import { onboardingsRoutes, type OnboardingsRouteDeps } from '../onboardings/onboardings-routes.ts';
+import { responsesRoutes, type ResponsesRouteDeps } from '../onboardings/responses-routes.ts';
+import { templatesRoutes, type TemplatesRouteDeps } from '../templates/templates-routes.ts';
 
 /**
  * Route plugins of the public API. To add routes, write a plugin
- * `async (app, { context }) => { ... }` with paths relative to /api/v1 (e.g. '/clients')
+ * `async (app, { context }) => { ... }` with paths relative to /api/v1 (e.g. '/clients'),
+ * `context` typed as the platform parts it uses (`Pick<Platform, ...>` of shared/app-deps.ts),
  * and append it to `publicRoutePlugins` below: the public API plugin (./public-api.ts)
  * registers it under /api/v1 behind the per-IP rate limit, the key check (401
  * api_key_required / api_key_inactive), the plan check (403 api_key_plan_required) and
@@ -29,7 +32,19 @@ import { templatesRoutes } from '../templates/templates-routes.ts';
  * (./public-errors.ts) so /openapi.json lists it with its errors; a test checks that
  * every /api/v1 route is in the document and answers 401 without a key.
  */
-export type PublicRoutePlugin = (app: FastifyInstance, options: { context: ServiceContext }) => Promise<void>;
+export type PublicRoutePlugin = (
+  app: FastifyInstance,
+  options: { context: PublicRoutesDeps },
+) => Promise<void>;
+
+/** The platform parts the public routes use together: what each plugin below names. */
+export type PublicRoutesDeps = MeRouteDeps &
+  ClientsRouteDeps &
+  TemplatesRouteDeps &
+  EventsRouteDeps &
+  HookSubscriptionsRouteDeps &
+  OnboardingsRouteDeps &
+  ResponsesRouteDeps;
 
 export const publicRoutePlugins: PublicRoutePlugin[] = [
   meRoutes,

@@ -4,9 +4,12 @@ import { runOnboardingCommand, type OnboardingOutcome, type RunOptions } from '.
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import type { Onboarding, OnboardingCommand, OnboardingState } from './onboarding-decider.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
+
+/** What one onboarding command of a route uses. */
+export type OnboardingRouteCommandDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'logger'>;
 
 /**
  * One onboarding command of an operator or portal route, in a transaction of its own
@@ -16,7 +19,7 @@ import { requestMetadata } from '../../shared/http/request-metadata.ts';
  * and an onboarding that does not exist throws `absent()` (the route's own 404).
  */
 export async function runOnboardingRouteCommand(
-  context: ServiceContext,
+  context: OnboardingRouteCommandDeps,
   request: FastifyRequest,
   onboardingId: string,
   build: (state: OnboardingState) => OnboardingCommand,

@@ -21,7 +21,7 @@ import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { PIN_PATTERN } from './link-secrets.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { onboardingErrorAnswer } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
@@ -33,6 +33,11 @@ import {
   onboardingDetail,
   onboardingListItem,
 } from './onboardings-read-model.ts';
+
+export type OnboardingsRouteDeps = Pick<
+  Platform,
+  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'clock'
+>;
 
 /*
  * Onboardings (client-onboarding-api.md: Onboarding; GET/POST /api/v1/onboardings,
@@ -152,7 +157,10 @@ function patchView(onboarding: Onboarding) {
   };
 }
 
-export async function onboardingsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function onboardingsRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OnboardingsRouteDeps },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const deps: CommandDeps = {
     pool: context.pool,

@@ -15,12 +15,18 @@ import { INT4_MAX } from '../../shared/validation/safe-text.ts';
 import { currentMember } from '../access/current-member.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { onboardingStreamId, type OnboardingEvent, type PaymentSucceeded } from './onboarding-events.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { runOnboardingRouteCommand } from './onboarding-route-command.ts';
+import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from './onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from './onboardings-read-model.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+
+export type OperatorOnboardingRouteDeps = Pick<
+  Platform,
+  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb'
+> &
+  OnboardingRouteCommandDeps;
 
 /*
  * Operator routes of one onboarding (operator-and-portal-api.md, Operator API):
@@ -121,7 +127,7 @@ const paymentView = (data: PaymentSucceeded['data']) => ({
 
 export async function operatorOnboardingRoutes(
   plain: FastifyInstance,
-  { context }: { context: ServiceContext },
+  { context }: { context: OperatorOnboardingRouteDeps },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 

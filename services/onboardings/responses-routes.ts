@@ -3,10 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { textError } from '../../shared/http/api-error.ts';
 import { limitParam, pageParam } from '../../shared/http/pagination.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
 import { listResponses, responseSchema, visibleOnboardingExists } from './responses-read-model.ts';
+
+export type ResponsesRouteDeps = Pick<Platform, 'readDb'>;
 
 /*
  * GET /api/v1/responses (client-onboarding-api.md: Response; GET /api/v1/responses): the
@@ -29,7 +31,7 @@ const responsesQuery = z.object({
   limit: limitParam(50),
 });
 
-export async function responsesRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function responsesRoutes(plain: FastifyInstance, { context }: { context: ResponsesRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.get(

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { MAX_FILE_BYTES } from '../onboarding-files.ts';
-import type { ServiceContext } from '../../app/context.ts';
+import type { Platform } from '../../../shared/app-deps.ts';
 import {
   MemoryRateLimitStore,
   RateLimiter,
@@ -13,7 +13,9 @@ import {
   PORTAL_RATE_WINDOW_SECONDS,
   TOO_MANY_PORTAL_REQUESTS,
 } from './portal-rate-limits.ts';
-import { portalRoutes } from './portal-routes.ts';
+import { portalRoutes, type PortalRouteDeps } from './portal-routes.ts';
+
+export type PortalApiDeps = Pick<Platform, 'settings' | 'clock'> & PortalRouteDeps;
 
 /**
  * The client portal API; registered with prefix /portal/v1 in services/app/routes.ts. No
@@ -23,7 +25,7 @@ import { portalRoutes } from './portal-routes.ts';
  */
 export async function portalApi(
   app: FastifyInstance,
-  { context, rateLimitStore }: { context: ServiceContext; rateLimitStore?: RateLimitStore },
+  { context, rateLimitStore }: { context: PortalApiDeps; rateLimitStore?: RateLimitStore },
 ) {
   const limiter = context.settings.RATE_LIMITS
     ? new RateLimiter(rateLimitStore ?? new MemoryRateLimitStore(), context.clock, PORTAL_RATE_WINDOW_SECONDS)

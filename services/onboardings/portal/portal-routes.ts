@@ -8,12 +8,15 @@ import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
 import { cleanFileName, MAX_FILE_BYTES, saveOnboardingFile } from '../onboarding-files.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
-import type { ServiceContext } from '../../app/context.ts';
+import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
-import { runOnboardingRouteCommand } from '../onboarding-route-command.ts';
+import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from '../onboarding-route-command.ts';
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
 import { allResponses, findResponse, responseSchema } from '../responses-read-model.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
+
+export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readDb'> &
+  OnboardingRouteCommandDeps;
 
 /*
  * The client portal (operator-and-portal-api.md, Client portal API):
@@ -98,7 +101,7 @@ const opaque = (value: SealedValue) => value as unknown as string;
 
 export async function portalRoutes(
   plain: FastifyInstance,
-  { context, limiter }: { context: ServiceContext; limiter: RateLimiter | null },
+  { context, limiter }: { context: PortalRouteDeps; limiter: RateLimiter | null },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const access = new PortalAccess({
