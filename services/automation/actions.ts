@@ -3,8 +3,8 @@ import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from './placeholders.ts';
 import { currentMember } from '../access/current-member.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
-import type { ServiceContext } from '../app/context.ts';
-import { judge, outboundOptions } from '../hooks/outbound.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+import { judge, outboundOptions, type OutboundDeps } from '../hooks/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
 import {
   firmName,
@@ -15,12 +15,15 @@ import {
   teamRow,
 } from './run-facts.ts';
 
+/** What an action run's sending uses. */
+export type ActionDeps = Pick<Platform, 'clock' | 'pool'> & OutboundDeps;
+
 /**
  * Send webhook: POST of the body built when the event occurred, with
  * `Content-Type: application/json`, `X-Service-Event-Id` and `Idempotency-Key` (both the
  * body's id); no signature header. The same id and body on every retry.
  */
-export async function sendWebhook(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+export async function sendWebhook(context: ActionDeps, run: QueuedRun, finish: FinishRun): Promise<void> {
   if (run.action.type !== 'send_webhook' || run.request_body === null) {
     throw new Error(`run ${run.id} is not a webhook run with a body`);
   }
@@ -48,7 +51,7 @@ const NO_EMAIL = 'client has no valid email address';
  * in the transaction that records the run as succeeded; the mailer sends it. A client
  * without a valid email address (none, erased) stops the run without retry.
  */
-export async function sendEmail(context: ServiceContext, run: QueuedRun, finish: FinishRun): Promise<void> {
+export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: FinishRun): Promise<void> {
   if (run.action.type !== 'send_email') throw new Error(`run ${run.id} is not a send_email run`);
   const { subject, body } = run.action;
   await inTransaction(context.pool, async (tx) => {
@@ -90,11 +93,7 @@ export const notificationText = (teamName: string, message: string) =>
  * subject `[<team name>] Workflow notification`; placeholders filled now ({{team_name}} is
  * the team's name). A member who left the team since stops the run without retry.
  */
-export async function notifyMember(
-  context: ServiceContext,
-  run: QueuedRun,
-  finish: FinishRun,
-): Promise<void> {
+export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: FinishRun): Promise<void> {
   if (run.action.type !== 'notify_member') throw new Error(`run ${run.id} is not a notify_member run`);
   const { member_id: memberId, message } = run.action;
   await inTransaction(context.pool, async (tx) => {

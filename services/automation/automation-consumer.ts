@@ -11,11 +11,14 @@ import { passAtOrAfter } from './run-policy.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { derivedUuid } from '../hooks/derived-id.ts';
 import { onboardingAt } from '../hooks/event-moment.ts';
 import { CLIENT_NOT_ERASED } from './run-facts.ts';
 import { webhookBody } from './webhook-body.ts';
+
+/** What the consumer keeping the rules and queuing runs uses. */
+export type AutomationRulesConsumerDeps = Pick<Platform, 'eventStore' | 'logger' | 'projections' | 'vault'>;
 
 /**
  * The consumer `automation-rules` (subscription port): reads the rule events and the four
@@ -33,7 +36,7 @@ import { webhookBody } from './webhook-body.ts';
  * meets exactly the rules that existed before it. (Kafka keeps order per stream only: an
  * edit made at the same moment as an event may or may not apply to it.)
  */
-export function automationRulesConsumer(context: ServiceContext): EventConsumer {
+export function automationRulesConsumer(context: AutomationRulesConsumerDeps): EventConsumer {
   return {
     name: 'automation-rules',
     eventTypes: [...AUTOMATION_RULE_EVENT_TYPES, ...AUTOMATION_TRIGGERS],
@@ -101,7 +104,11 @@ interface RuleRow {
   action: AutomationAction;
 }
 
-async function queueRuns(context: ServiceContext, tx: PoolClient, event: RecordedEvent): Promise<void> {
+async function queueRuns(
+  context: AutomationRulesConsumerDeps,
+  tx: PoolClient,
+  event: RecordedEvent,
+): Promise<void> {
   const teamId = (event.data as { team_id?: unknown } | null)?.team_id;
   if (typeof teamId !== 'string') return;
   const { rows: rules } = await tx.query<RuleRow>(

@@ -13,11 +13,16 @@ import {
   type NextStep,
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
-import { notifyMember, sendEmail, sendWebhook } from './actions.ts';
-import { createOnboardingAction } from './create-onboarding-action.ts';
+import { notifyMember, sendEmail, sendWebhook, type ActionDeps } from './actions.ts';
+import { createOnboardingAction, type CreateOnboardingActionDeps } from './create-onboarding-action.ts';
+
+/** What working the automation queue uses. */
+export type AutomationQueueDeps = Pick<Platform, 'pool' | 'clock' | 'logger'> &
+  ActionDeps &
+  CreateOnboardingActionDeps;
 
 /**
  * The automation queue (client-onboarding-api.md, Run rules; table automation_runs). Runs
@@ -107,7 +112,7 @@ export interface AutomationPassOptions {
  * resolves to the number of runs worked (skipped included).
  */
 export function runDueAutomationActions(
-  context: ServiceContext,
+  context: AutomationQueueDeps,
   now?: Date,
   options: AutomationPassOptions = {},
 ): Promise<number> {
@@ -131,14 +136,14 @@ export function runDueAutomationActions(
   });
 }
 
-export const automationQueuePass: DuePass = {
+export const automationQueuePass: DuePass<AutomationQueueDeps> = {
   name: 'automation-queue',
   // A stop signal, when the caller passes one, ends the claiming between items.
-  runDue: (context: ServiceContext, signal?: AbortSignal) =>
+  runDue: (context: AutomationQueueDeps, signal?: AbortSignal) =>
     runDueAutomationActions(context, undefined, { signal }),
 };
 
-async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
+async function workRun(context: AutomationQueueDeps, run: QueuedRun): Promise<void> {
   const attemptAt = context.clock.now();
   const finish: FinishRun = (tx, verdict) => finishRun(tx, run, verdict, attemptAt);
   try {
@@ -179,7 +184,7 @@ async function workRun(context: ServiceContext, run: QueuedRun): Promise<void> {
   }
 }
 
-async function skipRun(context: ServiceContext, run: QueuedRun, at: Date): Promise<void> {
+async function skipRun(context: AutomationQueueDeps, run: QueuedRun, at: Date): Promise<void> {
   await complete(context.pool, runs, run.id, {
     columns: { state: 'skipped', finished_at: at, updated_at: at, request_body: null },
   });

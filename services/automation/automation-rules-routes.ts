@@ -23,10 +23,12 @@ import { hasAutomations, isPlan } from '../access/plans.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { checkTargetUrl } from '../../shared/net/public-url.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { operatorErrors, runCommand } from '../../shared/http/operator-commands.ts';
+
+export type AutomationRulesRouteDeps = Pick<Platform, 'pool' | 'settings' | 'eventStore' | 'clock'>;
 
 /*
  * Operator API: automation rules (operator-and-portal-api.md; client-onboarding-api.md,
@@ -154,7 +156,7 @@ interface TeamInfo {
 
 export async function automationRulesRoutes(
   plain: FastifyInstance,
-  { context }: { context: ServiceContext },
+  { context }: { context: AutomationRulesRouteDeps },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 

@@ -6,9 +6,15 @@ import { readOnboarding } from '../onboardings/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
 import { onboardingDecider, type OnboardingState } from '../onboardings/onboarding-decider.ts';
-import type { ServiceContext } from '../app/context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
 import type { AttemptVerdict } from '../hooks/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
+
+/** What a Create onboarding action uses. */
+export type CreateOnboardingActionDeps = Pick<
+  Platform,
+  'pool' | 'eventStore' | 'settings' | 'clock' | 'logger'
+>;
 
 /**
  * Create new onboarding: an onboarding from the rule's template for the trigger's client,
@@ -50,7 +56,7 @@ const stop = (code: string): AttemptVerdict => ({
 const sendLockKey = (teamId: string) => `onboarding-send:${teamId}`;
 
 export async function createOnboardingAction(
-  context: ServiceContext,
+  context: CreateOnboardingActionDeps,
   run: QueuedRun,
   finish: FinishRun,
 ): Promise<void> {
@@ -150,7 +156,7 @@ export async function createOnboardingAction(
  * to the pool, so the lock can never outlive the work.
  */
 async function withTeamSendLock(
-  context: ServiceContext,
+  context: CreateOnboardingActionDeps,
   teamId: string,
   work: (connection: PoolClient) => Promise<void>,
 ): Promise<void> {

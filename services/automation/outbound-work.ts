@@ -1,10 +1,15 @@
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
-import type { ServiceContext } from '../app/context.ts';
-import { hookDeliveriesConsumer, hookDeliveriesPass } from '../hooks/hook-deliveries.ts';
-import { mailerPass } from '../mail/mailer.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+import {
+  hookDeliveriesConsumer,
+  hookDeliveriesPass,
+  type HookDeliveriesConsumerDeps,
+  type HookDeliveryPassDeps,
+} from '../hooks/hook-deliveries.ts';
+import { mailerPass, type MailerDeps } from '../mail/mailer.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
-import { automationQueuePass } from './automation-queue.ts';
-import { automationRulesConsumer } from './automation-consumer.ts';
+import { automationQueuePass, type AutomationQueueDeps } from './automation-queue.ts';
+import { automationRulesConsumer, type AutomationRulesConsumerDeps } from './automation-consumer.ts';
 
 /**
  * What the outbound side adds to a running service (services/app/runtime.ts):
@@ -16,12 +21,21 @@ import { automationRulesConsumer } from './automation-consumer.ts';
  *   passes) and the mailer (`sendQueuedMail`, only with SMTP_URL), in that order so that
  *   mail an action queues goes out in the same round.
  */
-export const outboundDuePasses: DuePass[] = [hookDeliveriesPass, automationQueuePass, mailerPass];
+export type OutboundPassDeps = HookDeliveryPassDeps & AutomationQueueDeps & MailerDeps;
+export type OutboundConsumerDeps = HookDeliveriesConsumerDeps & AutomationRulesConsumerDeps;
 
-export function outboundConsumers(context: ServiceContext): EventConsumer[] {
+export const outboundDuePasses: DuePass<OutboundPassDeps>[] = [
+  hookDeliveriesPass,
+  automationQueuePass,
+  mailerPass,
+];
+
+export function outboundConsumers(context: OutboundConsumerDeps): EventConsumer[] {
   return [hookDeliveriesConsumer(context), automationRulesConsumer(context)];
 }
 
-export async function startOutboundConsumers(context: ServiceContext): Promise<void> {
+export async function startOutboundConsumers(
+  context: OutboundConsumerDeps & Pick<Platform, 'consumers'>,
+): Promise<void> {
   for (const consumer of outboundConsumers(context)) await context.consumers.start(consumer);
 }
