@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ManualClock } from '../../shared/clock.ts';
 import { ApiError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from './context.ts';
-import { drainWork } from './drain.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+import { drainWork, type DrainDeps } from './drain.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 
@@ -23,7 +23,13 @@ import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 
 const MAX_ADVANCE_SECONDS = 10 * 366 * 24 * 3600;
 
-export async function clockAndWorkRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+/** What the clock and drain routes use; `Deps`: what the service's due passes need. */
+export type ClockAndWorkRouteDeps<Deps> = Pick<Platform, 'clock' | 'settings'> & DrainDeps<Deps>;
+
+export async function clockAndWorkRoutes<Deps>(
+  plain: FastifyInstance,
+  { context }: { context: Deps & ClockAndWorkRouteDeps<Deps> },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   app.post(

@@ -1,4 +1,5 @@
-import type { ServiceContext } from './context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
 /**
@@ -28,8 +29,13 @@ export interface DrainOutcome {
   pending: string[];
 }
 
-export async function drainWork(
-  context: ServiceContext,
+/** What a drain uses: the log, projections and consumers it waits for, the passes it runs and what they need. */
+export interface DrainDeps<Deps> extends Pick<Platform, 'eventStore' | 'projections' | 'consumers'> {
+  duePasses: readonly DuePass<Deps>[];
+}
+
+export async function drainWork<Deps>(
+  context: Deps & DrainDeps<Deps>,
   timeoutMs = DRAIN_TIMEOUT_MS,
 ): Promise<DrainOutcome> {
   const deadline = Date.now() + timeoutMs;
@@ -43,8 +49,8 @@ export async function drainWork(
   }
 }
 
-async function drainRounds(
-  context: ServiceContext,
+async function drainRounds<Deps>(
+  context: Deps & DrainDeps<Deps>,
   deadline: number,
   remaining: () => number,
   signal: AbortSignal,

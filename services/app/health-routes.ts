@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { countParked, totalOf } from '../../shared/projections/parked-events.ts';
-import type { ServiceContext } from './context.ts';
+import type { Platform } from '../../shared/app-deps.ts';
+
+export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections'>;
 
 /**
  * GET /healthz: the process answers. GET /readyz: the database and event store answer too.
@@ -11,7 +13,7 @@ import type { ServiceContext } from './context.ts';
  * `parked_events` (how many) and `parked_by_projection`, and the runner logs a warning for
  * each one it parks.
  */
-export async function healthRoutes(app: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function healthRoutes(app: FastifyInstance, { context }: { context: HealthRouteDeps }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -3,9 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import { RETRY_LIMIT } from './retry-parked.ts';
-import type { ServiceContext } from '../../services/app/context.ts';
+import type { Platform } from '../app-deps.ts';
 import { coded } from '../http/error-schemas.ts';
 import { operatorErrorResponses } from '../http/operator-schemas.ts';
+
+export type ParkedEventsRouteDeps = Pick<Platform, 'pool' | 'projections'>;
 
 /**
  * Parked events: events a projection cannot apply (its SQL or code fails on them), set
@@ -51,7 +53,10 @@ const asBody = (row: ParkedEventRow): z.infer<typeof parkedEventSchema> => ({
   last_attempt_at: row.lastAttemptAt.toISOString(),
 });
 
-export async function parkedEventsRoutes(plain: FastifyInstance, { context }: { context: ServiceContext }) {
+export async function parkedEventsRoutes(
+  plain: FastifyInstance,
+  { context }: { context: ParkedEventsRouteDeps },
+) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const names = () => context.projections.projectionNames;
   const projectionName = z
