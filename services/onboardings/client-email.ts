@@ -1,3 +1,5 @@
+import type { PoolClient } from '../../shared/db/pool.ts';
+import { queueMail } from '../../shared/mail/outbox.ts';
 import type { Onboarding } from './onboarding-decider.ts';
 
 /**
@@ -34,4 +36,44 @@ export function clientEmailText(input: ClientEmailInput, message: string[]): str
   if (input.pinRequired) lines.push(`The form asks for the PIN that ${input.fromName} gave you.`);
   lines.push('', 'This link is personal: please do not forward this email.');
   return lines.join('\n');
+}
+
+/**
+ * Writes one of these emails (`compose`: the invite or a reminder) for the onboarding as
+ * it is now and queues it in the outbox inside the command's transaction. The sender is
+ * the team's email sender name, else the team's name.
+ */
+export async function queueClientEmail<Input extends ClientEmailInput>(
+  tx: Pick<PoolClient, 'query'>,
+  mail: {
+    kind: 'invite' | 'reminder';
+    compose: (input: Input) => { subject: string; text: string };
+    extra: Omit<Input, keyof ClientEmailInput>;
+    publicUrl: string;
+    team: { id: string; name: string; email_sender_name: string | null };
+    recipient: { name: string | null; email: string };
+    onboarding: Onboarding;
+    eventId?: string | null;
+    at: Date;
+  },
+): Promise<void> {
+  const fromName = mail.team.email_sender_name ?? mail.team.name;
+  const email = mail.compose({
+    publicUrl: mail.publicUrl,
+    fromName,
+    clientName: mail.recipient.name,
+    ...onboardingEmailFacts(mail.onboarding),
+    ...mail.extra,
+  } as Input);
+  await queueMail(tx, {
+    teamId: mail.team.id,
+    kind: mail.kind,
+    to: mail.recipient.email,
+    fromName,
+    subject: email.subject,
+    text: email.text,
+    onboardingId: mail.onboarding.id,
+    eventId: mail.eventId ?? null,
+    at: mail.at,
+  });
 }

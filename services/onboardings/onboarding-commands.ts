@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { queueMail } from '../../shared/mail/outbox.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
 import { parseDeadline } from './deadlines.ts';
-import { onboardingEmailFacts } from './client-email.ts';
+import { queueClientEmail } from './client-email.ts';
 import { inviteEmail } from './invite-email.ts';
 import { hashPin, issueClientToken } from './link-secrets.ts';
 import type { Deadline } from './onboarding-events.ts';
@@ -196,21 +195,14 @@ export async function sendOnboarding(
       async beforeAppend({ state, events, eventIds }, tx) {
         const index = events.findIndex((event) => event.type === 'onboarding.sent');
         if (index < 0 || state.status === 'absent' || !client.email) return;
-        const email = inviteEmail({
-          publicUrl: deps.publicUrl,
-          token,
-          fromName: team.email_sender_name ?? team.name,
-          clientName: client.name,
-          ...onboardingEmailFacts(state),
-        });
-        await queueMail(tx, {
-          teamId: team.id,
+        await queueClientEmail(tx, {
           kind: 'invite',
-          to: client.email,
-          fromName: team.email_sender_name ?? team.name,
-          subject: email.subject,
-          text: email.text,
-          onboardingId: state.id,
+          compose: inviteEmail,
+          extra: { token },
+          publicUrl: deps.publicUrl,
+          team,
+          recipient: { name: client.name, email: client.email },
+          onboarding: state,
           eventId: eventIds[index],
           at: now,
         });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { queueMail } from '../../shared/mail/outbox.ts';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { teamFacts } from './onboarding-facts.ts';
 import { readOnboarding, runOnboardingCommand } from './onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { onboardingEmailFacts } from './client-email.ts';
+import { queueClientEmail } from './client-email.ts';
 import { activeTokenHash } from './onboarding-decider.ts';
 import type { TimerKind } from './onboarding-timers.ts';
 import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
@@ -194,22 +193,14 @@ async function queueReminder(context: OnboardingTimersDeps, tx: PoolClient, time
   const recipient = client.rows[0];
   const team = await teamFacts(tx, state.team_id);
   if (!recipient?.email || !team) return false;
-  const fromName = team.email_sender_name ?? team.name;
-  const email = reminderEmail({
-    publicUrl: context.settings.PUBLIC_URL,
-    token: await clearTokenFromInvites(tx, state.id, tokenHash),
-    fromName,
-    clientName: recipient.name,
-    ...onboardingEmailFacts(state),
-  });
-  await queueMail(tx, {
-    teamId: state.team_id,
+  await queueClientEmail(tx, {
     kind: 'reminder',
-    to: recipient.email,
-    fromName,
-    subject: email.subject,
-    text: email.text,
-    onboardingId: state.id,
+    compose: reminderEmail,
+    extra: { token: await clearTokenFromInvites(tx, state.id, tokenHash) },
+    publicUrl: context.settings.PUBLIC_URL,
+    team,
+    recipient: { name: recipient.name, email: recipient.email },
+    onboarding: state,
     at: now,
   });
   return true;
