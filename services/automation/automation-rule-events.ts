@@ -1,3 +1,4 @@
+import { isOneOf } from '../../shared/validation/one-of.ts';
 import type { DomainEvent } from '../../shared/commands/decider.ts';
 
 /** Stream of one automation rule: `automation_rule-<rule_id>`. */
@@ -12,8 +13,7 @@ export const AUTOMATION_TRIGGERS = [
 ] as const;
 export type AutomationTrigger = (typeof AUTOMATION_TRIGGERS)[number];
 
-export const isAutomationTrigger = (value: string): value is AutomationTrigger =>
-  (AUTOMATION_TRIGGERS as readonly string[]).includes(value);
+export const isAutomationTrigger = isOneOf(AUTOMATION_TRIGGERS);
 
 /** The four actions, as the operator API writes them. */
 export type AutomationAction =

@@ -1,3 +1,4 @@
+import { isOneOf } from '../../shared/validation/one-of.ts';
 /**
  * The eight public event types (spec, Events): the names in the events feed, the
  * `type` filter of GET /api/v1/events, and the events a hook subscription can name.
@@ -16,5 +17,4 @@ export const PUBLIC_EVENT_TYPES = [
 
 export type PublicEventType = (typeof PUBLIC_EVENT_TYPES)[number];
 
-export const isPublicEventType = (value: unknown): value is PublicEventType =>
-  typeof value === 'string' && (PUBLIC_EVENT_TYPES as readonly string[]).includes(value);
+export const isPublicEventType = isOneOf(PUBLIC_EVENT_TYPES);
