@@ -1,4 +1,5 @@
 import { isOneOf } from '../../shared/validation/one-of.ts';
+
 /**
  * The eight public event types (spec, Events): the names in the events feed, the
  * `type` filter of GET /api/v1/events, and the events a hook subscription can name.
