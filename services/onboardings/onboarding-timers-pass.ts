@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { teamFacts } from './onboarding-facts.ts';
 import { readOnboarding, runOnboardingCommand } from './onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
@@ -101,7 +102,13 @@ export async function runDueTimers(
       continue;
     }
     handled++;
-    if (result.position !== undefined) await context.projections.waitForPosition(result.position);
+    // The next timer's facts come from the read models: when they lag, this pass ends
+    // (the lag is logged) and the next tick goes on from there.
+    const caughtUp = await awaitReadModels(context, result.position).then(
+      () => true,
+      () => false,
+    );
+    if (!caughtUp) break;
   }
   return handled;
 }
