@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isConnectionError } from '../db/connection-errors.ts';
 
 /**
  * Errors that say nothing about the event being applied: the connection, the server or a
@@ -13,10 +14,11 @@ import pg from 'pg';
  */
 const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58']);
 const TRANSIENT_CODES = new Set(['55P03']);
-const CONNECTION_MESSAGES =
-  /connection terminated|connection error|not queryable|timeout exceeded when trying to connect|connection ended|socket hang up/i;
+/** What pg says in words only, beyond what isConnectionError already knows. */
+const BROKEN_CONNECTION_MESSAGES = /connection error|connection ended|socket hang up/i;
 
 export function isTransientError(error: unknown): boolean {
+  if (isConnectionError(error)) return true;
   if (error instanceof pg.DatabaseError) {
     const code = error.code ?? '';
     return TRANSIENT_CLASSES.has(code.slice(0, 2)) || TRANSIENT_CODES.has(code);
@@ -24,5 +26,5 @@ export function isTransientError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   // Node's socket errors (ECONNRESET, EPIPE, ...) carry the failed system call.
   if ('syscall' in error || 'errno' in error) return true;
-  return CONNECTION_MESSAGES.test(error.message);
+  return BROKEN_CONNECTION_MESSAGES.test(error.message);
 }
