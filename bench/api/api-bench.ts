@@ -1,13 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
-import { startService, type RunningService } from '../../services/app/runtime.ts';
+import { randomUUID } from 'node:crypto';
+import type { RunningService } from '../../services/app/runtime.ts';
 import { runChild } from '../lib/child.ts';
 import type { BenchConfig } from '../lib/config.ts';
 import type { Figure, Target } from '../lib/figures.ts';
 import type { Progress } from '../lib/progress.ts';
-import { WORK_DIR, type BenchServer } from '../lib/server.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { startBenchService } from '../lib/bench-service.ts';
 import type { LoadInput, LoadOutput } from './load-child.ts';
 import { listOnboardingIds, provisionTenant } from './provision.ts';
 
@@ -74,18 +72,7 @@ export async function runApiBench(
   config: BenchConfig,
   progress: Progress,
 ): Promise<{ figures: Figure[]; available: boolean; note?: string }> {
-  const url = await server.createDatabase('bench_api', { migrated: true });
-  const adminToken = randomBytes(24).toString('hex');
-  const settings = loadSettings({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: url,
-    ADMIN_TOKEN: adminToken,
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: path.join(WORK_DIR, 'api-data'),
-  });
-  const service = await startService(settings, createLogger('silent'));
+  const { service, adminToken } = await startBenchService(server, 'api');
   try {
     const missing = await missingRoutes(service);
     if (missing.length > 0) {

@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
-import { startService } from '../../services/app/runtime.ts';
 import type { LoadInput, LoadOutput } from '../api/load-child.ts';
 import { provisionTenant } from '../api/provision.ts';
 import { runChild } from '../lib/child.ts';
 import type { BenchConfig } from '../lib/config.ts';
 import type { Figure } from '../lib/figures.ts';
 import type { Progress } from '../lib/progress.ts';
-import { WORK_DIR, type BenchServer } from '../lib/server.ts';
+import type { BenchServer } from '../lib/server.ts';
+import { startBenchService } from '../lib/bench-service.ts';
 import type { SamplerInput, SamplerOutput } from './healthz-sampler-child.ts';
 
 export const PIN_PART = '6 PIN link';
@@ -44,18 +40,7 @@ export async function runPinBench(
   config: BenchConfig,
   progress: Progress,
 ): Promise<{ figures: Figure[]; note: string }> {
-  const url = await server.createDatabase('bench_pin', { migrated: true });
-  const adminToken = randomBytes(24).toString('hex');
-  const settings = loadSettings({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: url,
-    ADMIN_TOKEN: adminToken,
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: path.join(WORK_DIR, 'pin-data'),
-  });
-  const service = await startService(settings, createLogger('silent'));
+  const { service, adminToken } = await startBenchService(server, 'pin');
   try {
     const base = service.url;
     const tenant = await provisionTenant(base, adminToken);
