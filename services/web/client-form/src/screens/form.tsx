@@ -200,6 +200,18 @@ export function FormScreen(props: FormScreenProps) {
         setSubmitError(t('save.unsaved'));
         return;
       }
+      // An answer the server refused on save is not the one it holds: fix it first.
+      const refused = steps.findIndex((step) => step.fields.some((field) => saveProblems.has(field.id)));
+      if (refused >= 0) {
+        const found = new Map(
+          steps[refused]!.fields.flatMap((field) => {
+            const problem = saveProblems.get(field.id);
+            return problem ? [[field.id, problem] as const] : [];
+          }),
+        );
+        showProblems(refused, found);
+        return;
+      }
       const order = submitOrder(
         steps,
         (stepId) => {
@@ -225,8 +237,8 @@ export function FormScreen(props: FormScreenProps) {
           if (error.status === 400 && error.code === 'invalid_body') {
             const at = steps.findIndex((step) => step.id === (error.details?.step_id ?? stepId));
             const found = problemsFromDetails(error);
-            if (found.size === 0) found.set(steps[at]?.fields[0]?.id ?? '', { code: 'required' });
-            showProblems(Math.max(0, at), found);
+            if (found.size === 0 || at < 0) setSubmitError(t('review.fixFirst'));
+            else showProblems(at, found);
             void props.refresh();
             return;
           }
@@ -390,8 +402,8 @@ function StepNav({
       </p>
       <progress
         class="progress-bar"
-        max={total + 1}
-        value={Math.min(index + 1, total + 1)}
+        max={Math.max(total, 1)}
+        value={Math.min(index + 1, total)}
         aria-labelledby="progress-label"
       />
       <ol class="step-list">
