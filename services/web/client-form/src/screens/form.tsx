@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
-import { isDisplayOnly, translationFor } from '../../../../templates/field-catalogue.ts';
+import { translationFor } from '../../../../templates/field-catalogue.ts';
 import { ApiError, type PortalClient, type PortalOnboarding } from '../api.ts';
 import { Autosave, type SaveStatus } from '../autosave.ts';
 import { displayAnswer } from '../display.ts';
@@ -329,26 +329,22 @@ export function FormScreen(props: FormScreenProps) {
             />
           ) : null}
           <form class="step-form" onSubmit={next} noValidate>
-            {step.fields.map((field) =>
-              isDisplayOnly(field.type) ? (
-                <DisplayText key={field.id} field={field} />
-              ) : (
-                <Field
-                  key={field.id}
-                  field={field}
-                  value={answers.get(field.id)}
-                  onChange={(value) => change(field.id, value)}
-                  problem={shownProblems.get(field.id) ?? null}
-                  ids={fieldIds(field.id)}
-                  portal={portal}
-                  onboarding={onboarding}
-                  refresh={props.refresh}
-                  t={t}
-                  formats={formats}
-                  team={team}
-                />
-              ),
-            )}
+            {step.fields.map((field) => (
+              <Field
+                key={field.id}
+                field={field}
+                value={answers.get(field.id)}
+                onChange={(value) => change(field.id, value)}
+                problem={shownProblems.get(field.id) ?? null}
+                ids={fieldIds(field.id)}
+                portal={portal}
+                onboarding={onboarding}
+                refresh={props.refresh}
+                t={t}
+                formats={formats}
+                team={team}
+              />
+            ))}
             <div class="actions">
               {index > 0 ? (
                 <button type="button" class="button secondary" onClick={() => go(index - 1)}>
@@ -363,15 +359,6 @@ export function FormScreen(props: FormScreenProps) {
         </section>
       )}
     </div>
-  );
-}
-
-function DisplayText({ field }: { field: LocalizedField }) {
-  const text = typeof field.config?.text === 'string' && field.config.text ? field.config.text : field.label;
-  return field.type === 'heading' ? (
-    <h2 class="display-heading">{text}</h2>
-  ) : (
-    <p class="display-text">{text}</p>
   );
 }
 
