@@ -2,16 +2,6 @@ import type { FieldProps } from './field-props.ts';
 
 /** A labelled text input for every field type until the field components take over. */
 export function Field({ field, value, onChange, problem, ids, t }: FieldProps) {
-  const text = typeof field.config?.text === 'string' ? field.config.text : null;
-  if (field.type === 'heading') {
-    return (
-      <div class="field-text">
-        <h2>{field.label}</h2>
-        {text ? <p>{text}</p> : null}
-      </div>
-    );
-  }
-  if (field.type === 'paragraph') return <p class="field-text">{text ?? field.label}</p>;
   const help = typeof field.config?.help_text === 'string' ? field.config.help_text : null;
   const described = [help ? ids.help : null, problem ? ids.error : null].filter(Boolean).join(' ');
   return (
