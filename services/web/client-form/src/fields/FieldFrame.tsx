@@ -9,7 +9,8 @@ import type { ComponentChildren } from 'preact';
 import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
 import type { Formats, Translate } from '../i18n.ts';
 import type { FieldIds, LocalizedField } from './field-props.ts';
-import { describedBy, helpText, problemMessage } from './field-text.ts';
+import { describedBy, helpText } from './field-text.ts';
+import { problemText } from '../problems.ts';
 
 export function RequiredMarker({ t }: { t: Translate }) {
   return (
@@ -34,7 +35,7 @@ export function ErrorText({
 }) {
   return (
     <p id={id} class="field__error" aria-live="polite">
-      {problem ? problemMessage(problem, t, formats) : null}
+      {problem ? problemText(problem, t, formats) : null}
     </p>
   );
 }

@@ -12,7 +12,8 @@ import type { PortalFile } from '../api.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame } from './FieldFrame.tsx';
 import { acceptAttribute, checkFiles, fileTypeNames, refusalOf, type Refusal } from './file-rules.ts';
-import { describedBy, helpText, pageLocale, problemMessage } from './field-text.ts';
+import { describedBy, helpText, pageLocale } from './field-text.ts';
+import { problemText } from '../problems.ts';
 
 interface Upload {
   key: number;
@@ -40,7 +41,7 @@ export function FileUploadField(props: FieldProps) {
   const refusalText = (name: string, refusal: Refusal) => {
     const reason =
       'problem' in refusal
-        ? problemMessage(refusal.problem, t, formats)
+        ? problemText(refusal.problem, t, formats)
         : refusal.message === 'errors.busy'
           ? t(refusal.message, { seconds: refusal.seconds })
           : t(refusal.message);
@@ -180,12 +181,11 @@ export function FileUploadField(props: FieldProps) {
               <span class="files__size">{formats.fileSize(file.size_bytes)}</span>
               <button
                 type="button"
-                class="files__remove"
-                aria-label={t('files.remove', { name: file.file_name })}
+                class="button secondary files__remove"
                 disabled={removing === file.id}
                 onClick={() => void remove(file)}
               >
-                {t('files.removeShort')}
+                {t('files.remove', { name: file.file_name })}
               </button>
             </li>
           ))}

@@ -1,4 +1,4 @@
-/** A heading inside a step (the step's title is the h2), with its optional text below. */
+/** A heading inside a step (the step's title is the page's h1), with its optional text below. */
 import type { FieldProps } from './field-props.ts';
 import { configText } from './field-text.ts';
 
@@ -6,7 +6,7 @@ export function HeadingField({ field }: FieldProps) {
   const text = configText(field, 'text');
   return (
     <div class="field-text">
-      <h3 class="field-text__heading">{field.label}</h3>
+      <h2 class="field-text__heading">{field.label}</h2>
       {text ? <p class="field-text__body">{text}</p> : null}
     </div>
   );

@@ -23,9 +23,9 @@ export function PaymentField({ field, onboarding, problem, ids, t, formats, team
   return (
     <section class={`field field--${field.type} payment`} aria-labelledby={titleId}>
       <div class="field__label-row">
-        <h3 id={titleId} class="field__label payment__title">
+        <h2 id={titleId} class="field__label payment__title">
           {field.label}
-        </h3>
+        </h2>
         {field.is_required ? <RequiredMarker t={t} /> : null}
       </div>
       {typeof amount === 'number' && typeof currency === 'string' ? (

@@ -8,7 +8,8 @@ import { useState } from 'preact/hooks';
 import { answerProblem, type AnswerProblem } from '../../../../templates/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { ErrorText, RequiredMarker } from './FieldFrame.tsx';
-import { configText, describedBy, helpText, problemMessage } from './field-text.ts';
+import { configText, describedBy, helpText } from './field-text.ts';
+import { problemText } from '../problems.ts';
 import { refusalOf } from './file-rules.ts';
 import { SignaturePad } from './SignaturePad.tsx';
 
@@ -56,7 +57,7 @@ export function SignatureField(props: FieldProps) {
       const refusal = refusalOf(error, { max_files: 0, max_size_bytes: 0 });
       setFailure(
         'problem' in refusal
-          ? problemMessage(refusal.problem, t, formats)
+          ? problemText(refusal.problem, t, formats)
           : refusal.message === 'errors.busy'
             ? t(refusal.message, { seconds: refusal.seconds })
             : t(refusal.message),
@@ -66,13 +67,21 @@ export function SignatureField(props: FieldProps) {
     }
   };
 
+  // Enter in the name or email signs, as in a form of its own, instead of moving to the next step.
+  const signOnEnter = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      if (!signing) void sign();
+    }
+  };
+
   const titleId = `${ids.input}-title`;
   return (
     <section class={`field field--${field.type} signature`} aria-labelledby={titleId}>
       <div class="field__label-row">
-        <h3 id={titleId} class="field__label signature__title">
+        <h2 id={titleId} class="field__label signature__title">
           {field.label}
-        </h3>
+        </h2>
         {field.is_required ? <RequiredMarker t={t} /> : null}
       </div>
       {help ? (
@@ -82,7 +91,7 @@ export function SignatureField(props: FieldProps) {
       ) : null}
       {agreement ? (
         <div class="signature__agreement" id={agreementId}>
-          <h4 class="signature__agreement-title">{t('signature.agreement')}</h4>
+          <h3 class="signature__agreement-title">{t('signature.agreement')}</h3>
           <p class="signature__agreement-text">{agreement}</p>
         </div>
       ) : null}
@@ -106,6 +115,7 @@ export function SignatureField(props: FieldProps) {
               aria-required="true"
               aria-invalid={nameProblem ? 'true' : undefined}
               aria-describedby={describedBy(help && ids.help, (nameProblem || problem) && nameErrorId)}
+              onKeyDown={signOnEnter}
               onInput={(event) => {
                 setName(event.currentTarget.value);
                 setNameProblem(null);
@@ -129,6 +139,7 @@ export function SignatureField(props: FieldProps) {
               aria-required="true"
               aria-invalid={emailProblem ? 'true' : undefined}
               aria-describedby={describedBy(emailProblem && emailErrorId)}
+              onKeyDown={signOnEnter}
               onInput={(event) => {
                 setEmail(event.currentTarget.value);
                 setEmailProblem(null);
@@ -147,7 +158,7 @@ export function SignatureField(props: FieldProps) {
           <p class="signature__agree">{t('signature.agree')}</p>
           <button
             type="button"
-            class="button button--primary signature__sign"
+            class="button primary signature__sign"
             disabled={signing}
             onClick={() => void sign()}
           >

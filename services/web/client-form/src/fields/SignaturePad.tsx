@@ -131,7 +131,7 @@ export function SignaturePad({ path, onChange, idPrefix, t }: PadProps) {
       />
       <button
         type="button"
-        class="button button--secondary signature__clear"
+        class="button secondary signature__clear"
         onClick={() => {
           strokes.current = [];
           drawing.current = null;
