@@ -16,7 +16,7 @@ import {
 } from '../form-model.ts';
 import type { Formats, Translate } from '../i18n.ts';
 import { problemText } from '../problems.ts';
-import { ScreenHeading } from './heading.tsx';
+import { pageTitle, ScreenHeading } from './heading.tsx';
 
 export interface FormScreenProps {
   portal: PortalClient;
@@ -197,7 +197,7 @@ export function FormScreen(props: FormScreenProps) {
     setSubmitting(true);
     try {
       if (!(await autosave.flushAll())) {
-        setSubmitError(t('review.notSaved'));
+        setSubmitError(t('save.unsaved'));
         return;
       }
       const order = submitOrder(
@@ -300,10 +300,7 @@ export function FormScreen(props: FormScreenProps) {
         />
       ) : (
         <section class="card step" aria-labelledby="screen-title">
-          <ScreenHeading
-            documentTitle={t('app.pageTitle', { screen: step.title, team })}
-            focusKey={`step-${index}`}
-          >
+          <ScreenHeading documentTitle={pageTitle(t, step.title, team)} focusKey={`step-${index}`}>
             <span id="screen-title">{step.title}</span>
             {step.is_optional ? <span class="optional-tag"> ({t('steps.optional')})</span> : null}
           </ScreenHeading>
@@ -517,7 +514,7 @@ function Review({
   const title = t('review.title');
   return (
     <section class="card review" aria-labelledby="screen-title">
-      <ScreenHeading documentTitle={t('app.pageTitle', { screen: title, team })} focusKey="review">
+      <ScreenHeading documentTitle={pageTitle(t, title, team)} focusKey="review">
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p>{t('review.intro')}</p>
