@@ -43,6 +43,7 @@ const portalOnboarding = z.object({
   files: z.array(formFileSchema).describe('files uploaded and not deleted, oldest first'),
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
+  paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
 });
 
 const signatureSchema = z.object({
@@ -150,6 +151,7 @@ export async function portalRoutes(
     files: await formFiles(context, state.id),
     signatures: await formSignatures(context, state.id),
     submitted_step_ids: [...state.submitted_steps],
+    paid_field_ids: paidFieldIds(state),
   });
 
   const now = () => ({ now: context.clock.now() });
@@ -409,5 +411,15 @@ export async function portalRoutes(
         },
       });
     },
+  );
+}
+
+/** Payment fields fulfilled by a recorded payment (payment.succeeded), for the page's "Payment received". */
+function paidFieldIds(state: Onboarding): string[] {
+  const fulfilled = new Set(state.fulfilled_fields);
+  return state.snapshot.steps.flatMap((step) =>
+    step.fields
+      .filter((field) => field.type === 'payment' && fulfilled.has(field.id))
+      .map((field) => field.id),
   );
 }
