@@ -283,7 +283,7 @@ export async function produceDomainLog(
     await f.upload(random.pick(['passport.pdf', 'Führerschein.pdf', 'id card.pdf']));
     await tick();
     await f.sign(name);
-    if (random.chance(0.5)) await f.answer(fields.notes, { text: 'see attachment', lines: [1, 2] });
+    if (random.chance(0.5)) await f.answer(fields.notes, 'see attachment, lines 1 and 2');
     await tick();
     return f.submit(steps.documents);
   };
