@@ -72,7 +72,7 @@ export const formTemplate = (): TemplateInput => ({
           label: 'Deposit',
           sort_order: 3,
           is_required: false,
-          config: { amount_cents: 5000, currency: 'usd' },
+          config: { amount_cents: 5000, currency: 'USD' },
         },
       ],
     },
