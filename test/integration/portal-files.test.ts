@@ -216,7 +216,14 @@ describe('DELETE /portal/v1/onboardings/:token/files/:file_id', () => {
     const one = await uploaded(token, passport, PDF);
     const two = await uploaded(token, passport, PNG, 'photo.png');
     expect((await removeFile(token, one.id)).status).toBe(200);
+    // The field's response showed the latest file; it stays while that file does.
+    const responseOf = async () =>
+      (await portal(service, token, 'GET')).body.onboarding.responses.find(
+        (response: { field_id: string }) => response.field_id === passport,
+      );
+    expect((await responseOf())?.value).toMatchObject({ file_id: two.id });
     expect((await removeFile(token, two.id)).status).toBe(200);
+    expect(await responseOf()).toBeUndefined();
     const refused = await portal(service, token, 'POST', `/steps/${documents}/submit`);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({
