@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../../shared/clock.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
+import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { buildApp } from '../../services/app/http-app.ts';
 import type { ServiceContext } from '../../services/app/context.ts';
 import { createContext, stopContext } from '../../services/app/runtime.ts';
@@ -20,9 +20,13 @@ export interface TestService {
 
 /**
  * The whole service over real HTTP on a free loopback port, with a fresh database, the
- * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings.
+ * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings;
+ * `logger` replaces the silent one (tests of what is logged).
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  { logger }: { logger?: Logger } = {},
+): Promise<TestService> {
   const database = await createTestDatabase();
   const settings = loadSettings({
     PORT: '0',
@@ -34,7 +38,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   });
   const context = await createContext(
     settings,
-    createLogger(settings.LOG_LEVEL),
+    logger ?? createLogger(settings.LOG_LEVEL),
     database.pool,
     database.url,
   );
