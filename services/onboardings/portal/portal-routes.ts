@@ -261,7 +261,10 @@ export async function portalRoutes(
         body: answerBody,
         response: {
           200: z.object({ response: responseSchema }),
-          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+          ...portalErrors({
+            400: 'Malformed body, or an answer of the wrong shape for its field (code invalid_body; details {field_id, step_id, problem: {code, params}}, the field catalogue’s problem)',
+            413: 'Body over 1 MiB (code payload_too_large)',
+          }),
         },
       },
     },
@@ -305,7 +308,12 @@ export async function portalRoutes(
         security: [],
         params: stepParams,
         headers: pinHeaders,
-        response: { 200: z.object({ onboarding: portalOnboarding }), ...portalErrors() },
+        response: {
+          200: z.object({ onboarding: portalOnboarding }),
+          ...portalErrors({
+            400: 'A field of the step breaks a rule of the field catalogue, a required one without an answer included (code invalid_body; details {field_id, step_id, problem, problems: [{field_id, problem}]}, the first problem names the message)',
+          }),
+        },
       },
     },
     async (request) => {
