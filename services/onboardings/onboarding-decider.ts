@@ -11,6 +11,14 @@ import {
   type TemplateSnapshot,
 } from './onboarding-events.ts';
 import { ACTIVE_CLIENT_WINDOW_MS, REMINDER_SCHEDULE_DAYS } from './send-policy.ts';
+import { answerProblemText } from './answer-problem-text.ts';
+import type { TemplateStep } from '../templates/template-events.ts';
+import {
+  answerProblem,
+  answerShapeProblem,
+  fileConfig,
+  type AnswerProblem,
+} from '../templates/field-catalogue.ts';
 import {
   fieldsNeedingAgreementText,
   findField,
@@ -66,10 +74,14 @@ export interface Onboarding {
   /** The link was opened since the latest send (onboarding.started recorded). */
   started_since_send: boolean;
   last_answer_saved_at: string | null;
-  /** Draft or submitted responses, by field id. */
-  answers: Readonly<Record<string, { response_id: string; step_id: string; submitted: boolean }>>;
+  /** Draft or submitted responses, by field id; `value` as the event carries it (sealed). */
+  answers: Readonly<
+    Record<string, { response_id: string; step_id: string; submitted: boolean; value: unknown }>
+  >;
   /** Fields answered by a signature, a file or a payment. */
   fulfilled_fields: readonly string[];
+  /** The client's files on the form, by file id (removed files are gone). */
+  files: Readonly<Record<string, { field_id: string; step_id: string }>>;
   submitted_steps: readonly string[];
   progress_pct: number;
   overdue_recorded: boolean;
@@ -152,12 +164,26 @@ export type SaveAnswer = Meta & {
     response_id: string;
     /** Sealed: the event carries this. */
     value: unknown;
-    /** The value as the client entered it, for the storable check only (never in the event). */
+    /**
+     * The value as the client entered it (never in the event), for the storable check and
+     * the answer's shape; without it `value` is checked.
+     */
     entered_value?: unknown;
   };
 };
 
-export type SubmitStep = Meta & { type: 'SubmitStep'; data: { token_hash: string; step_id: string } };
+export type SubmitStep = Meta & {
+  type: 'SubmitStep';
+  data: {
+    token_hash: string;
+    step_id: string;
+    /**
+     * The step's saved answers as the client entered them (opened), by field id, for the
+     * answer rules; a field missing here is checked with the value its event carries.
+     */
+    values?: Readonly<Record<string, unknown>>;
+  };
+};
 
 export type SignField = Meta & {
   type: 'SignField';
@@ -182,6 +208,11 @@ export type UploadFile = Meta & {
     content_type: string;
     size_bytes: number;
   };
+};
+
+export type RemoveFile = Meta & {
+  type: 'RemoveFile';
+  data: { token_hash: string; file_id: string };
 };
 
 export type RecordPayment = Meta & {
@@ -210,6 +241,7 @@ export type OnboardingCommand =
   | SubmitStep
   | SignField
   | UploadFile
+  | RemoveFile
   | RecordPayment
   | ArchiveOnboarding
   | EraseClient
@@ -237,6 +269,7 @@ export const ERROR_TEXTS = {
   link_inactive: 'This link is no longer active',
   field_not_found: 'Field not found',
   step_not_found: 'Step not found',
+  file_not_found: 'File not found',
 } as const;
 
 const fail = (code: keyof typeof ERROR_TEXTS, details?: Record<string, unknown>) =>
@@ -485,6 +518,9 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const field = requireField(onboarding, data.field_id);
+  const entered = 'entered_value' in data ? data.entered_value : data.value;
+  const shape = answerShapeProblem(field.field, entered);
+  if (shape) throw problemError(answerProblemText(field.field.label, shape), field, shape);
   return [
     {
       type: 'answer_saved',
@@ -500,20 +536,39 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
   ];
 }
 
+/**
+ * Every field of the step keeps the catalogue's answer rules (required included); a file,
+ * signature or payment field is answered by its own event. The first problem names the
+ * refusal; details list them all.
+ */
+function stepProblems(onboarding: Onboarding, step: TemplateStep, values: SubmitStep['data']['values']) {
+  const fulfilled = new Set(onboarding.fulfilled_fields);
+  return step.fields.flatMap((field) => {
+    const answer = Object.hasOwn(onboarding.answers, field.id) ? onboarding.answers[field.id] : undefined;
+    const value = !answer
+      ? null
+      : values && Object.hasOwn(values, field.id)
+        ? values[field.id]
+        : answer.value;
+    const problem = answerProblem(field, value, fulfilled.has(field.id));
+    return problem ? [{ field, problem }] : [];
+  });
+}
+
 function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const step = onboarding.snapshot.steps.find((candidate) => candidate.id === data.step_id);
   if (!step) throw fail('step_not_found');
-  const fulfilled = new Set(onboarding.fulfilled_fields);
-  const missing = step.fields.find(
-    (field) => field.is_required && !onboarding.answers[field.id] && !fulfilled.has(field.id),
-  );
-  if (missing) {
-    throw new DomainError('invalid_body', `Required field "${missing.label}" has no answer`, {
-      field_id: missing.id,
+  const problems = stepProblems(onboarding, step, data.values);
+  const first = problems[0];
+  if (first) {
+    throw new DomainError('invalid_body', answerProblemText(first.field.label, first.problem), {
+      field_id: first.field.id,
       step_id: step.id,
+      problem: first.problem,
+      problems: problems.map(({ field, problem }) => ({ field_id: field.id, problem })),
     });
   }
   const submitted = new Set([...onboarding.submitted_steps, step.id]);
@@ -578,11 +633,48 @@ function signField(command: SignField, state: OnboardingState): OnboardingEvent[
   ];
 }
 
+/** A refusal of what the client sent for a field: 400 invalid_body naming the field and the problem. */
+const problemError = (message: string, located: LocatedField, problem: AnswerProblem) =>
+  new DomainError('invalid_body', message, {
+    field_id: located.field.id,
+    step_id: located.step_id,
+    problem,
+  });
+
+const filesOfField = (onboarding: Onboarding, fieldId: string) =>
+  Object.values(onboarding.files).filter((file) => file.field_id === fieldId).length;
+
+/**
+ * A file for a file field: its sniffed content type among the field's accepted types,
+ * at most the field's number of files, at most its size (the route stops reading a
+ * larger upload early; this keeps the rule whole).
+ */
 function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const field = requireField(onboarding, data.field_id);
+  if (field.field.type !== 'file_upload') throw fail('field_not_found');
+  const rules = fileConfig(field.field);
+  if (!rules.accept.includes(data.content_type)) {
+    throw problemError(`Files of type ${data.content_type} are not accepted here`, field, {
+      code: 'file_type_not_accepted',
+      params: { content_type: data.content_type, accept: rules.accept.join(', ') },
+    });
+  }
+  if (filesOfField(onboarding, field.field.id) >= rules.max_files) {
+    throw problemError(`At most ${rules.max_files} files can be uploaded here`, field, {
+      code: 'too_many_files',
+      params: { max_files: rules.max_files },
+    });
+  }
+  if (data.size_bytes > rules.max_size_bytes) {
+    throw new DomainError('payload_too_large', `File larger than ${sizeText(rules.max_size_bytes)}`, {
+      field_id: field.field.id,
+      step_id: field.step_id,
+      problem: { code: 'file_too_large', params: { max_size_bytes: rules.max_size_bytes } },
+    });
+  }
   return [
     {
       type: 'file.uploaded',
@@ -595,6 +687,37 @@ function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEven
         content_type: data.content_type,
         size_bytes: data.size_bytes,
         uploaded_at: iso(metadata.now),
+      },
+    },
+  ];
+}
+
+/** A size as people read it: whole MiB when it is one, else KiB. */
+export const sizeText = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+
+/** The client takes a file back while answering, before its step is submitted. */
+function removeFile(command: RemoveFile, state: OnboardingState): OnboardingEvent[] {
+  const { data, metadata } = command;
+  const onboarding = requireLink(state, data.token_hash, metadata.now);
+  requireAnswering(onboarding);
+  const file = Object.hasOwn(onboarding.files, data.file_id) ? onboarding.files[data.file_id] : undefined;
+  if (!file) throw fail('file_not_found');
+  if (onboarding.submitted_steps.includes(file.step_id)) {
+    throw new DomainError('invalid_state', 'The step of this file is submitted; its files stay', {
+      status: onboarding.status,
+      step_id: file.step_id,
+    });
+  }
+  return [
+    {
+      type: 'file_removed',
+      data: {
+        ...base(onboarding),
+        step_id: file.step_id,
+        field_id: file.field_id,
+        file_id: data.file_id,
+        removed_at: iso(metadata.now),
       },
     },
   ];
@@ -725,6 +848,8 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return signField(command, state);
     case 'UploadFile':
       return uploadFile(command, state);
+    case 'RemoveFile':
+      return removeFile(command, state);
     case 'RecordPayment':
       return recordPayment(command, state);
     case 'ArchiveOnboarding':
@@ -774,6 +899,7 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       last_answer_saved_at: null,
       answers: {},
       fulfilled_fields: [],
+      files: {},
       submitted_steps: [],
       progress_pct: 0,
       overdue_recorded: false,
@@ -826,6 +952,7 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
             response_id: event.data.response_id,
             step_id: event.data.step_id,
             submitted: false,
+            value: event.data.value,
           },
         },
       };
@@ -843,8 +970,28 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
     case 'onboarding.completed':
       return { ...state, status: 'completed', progress_pct: 100, reminders_at: [] };
     case 'signature.signed':
-    case 'file.uploaded':
       return { ...state, fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id) };
+    case 'file.uploaded':
+      return {
+        ...state,
+        fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id),
+        files: {
+          ...state.files,
+          [event.data.file_id]: { field_id: event.data.field_id, step_id: event.data.step_id },
+        },
+      };
+    case 'file_removed': {
+      const { [event.data.file_id]: _removed, ...files } = state.files;
+      // A file field stays answered while it holds at least one file.
+      const fileLeft = Object.values(files).some((file) => file.field_id === event.data.field_id);
+      return {
+        ...state,
+        files,
+        fulfilled_fields: fileLeft
+          ? state.fulfilled_fields
+          : state.fulfilled_fields.filter((fieldId) => fieldId !== event.data.field_id),
+      };
+    }
     case 'payment.succeeded':
       return {
         ...state,
