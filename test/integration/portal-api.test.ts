@@ -402,6 +402,20 @@ describe('POST /portal/v1/onboardings/:token/steps/:step_id/submit', () => {
 });
 
 describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => {
+  it('a drawing autosaved after signing leaves the signature listed for the page', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const field = tenant.ids.fields.agreement;
+    const drawing = { value: { drawing: 'M10 10L20 20' } };
+    expect((await portal(service, token, 'PUT', `/answers/${field}`, drawing)).status).toBe(200);
+    const signer = { signer_name: 'Ada Client', signer_email: 'ada@example.com' };
+    expect((await portal(service, token, 'POST', `/fields/${field}/signature`, signer)).status).toBe(201);
+    expect((await portal(service, token, 'PUT', `/answers/${field}`, drawing)).status).toBe(200);
+    const form = await portal(service, token, 'GET');
+    expect(form.body.onboarding.signatures).toEqual([
+      { id: expect.any(String), field_id: field, signer_name: 'Ada Client', signed_at: expect.any(String) },
+    ]);
+  });
+
   it('201 with the signature; signature.signed with signer_role client; name and email sealed', async () => {
     const { onboardingId, token } = await sentOnboarding(service, tenant);
     const answer = await portal(service, token, 'POST', `/fields/${tenant.ids.fields.agreement}/signature`, {

@@ -11,8 +11,8 @@ import { onboardingStreamId } from '../onboarding-events.ts';
  * file's name is personal data and exists only sealed in its file.uploaded event, so the
  * names are read from the onboarding's stream (the same read that folds the onboarding
  * for every portal request) and opened with the client's key (cached by the vault).
- * Signatures: the client's signatures in the responses read model (the newest per
- * field), without the signer's email.
+ * Signatures: the client's signature.signed events of the same stream (the newest per
+ * field), without the signer's email; a draft drawing saved after signing cannot hide them.
  */
 
 export type FormViewDeps = Pick<Platform, 'pool' | 'eventStore' | 'vault'>;
@@ -36,7 +36,11 @@ export const formSignatureSchema = z.object({
 export type FormFile = z.infer<typeof formFileSchema>;
 export type FormSignature = z.infer<typeof formSignatureSchema>;
 
-export async function formFiles(context: FormViewDeps, onboardingId: string): Promise<FormFile[]> {
+/** Files and the client's signatures, from one read of the onboarding's stream. */
+export async function formAttachments(
+  context: FormViewDeps,
+  onboardingId: string,
+): Promise<{ files: FormFile[]; signatures: FormSignature[] }> {
   const { rows } = await context.pool.query<{
     id: string;
     field_id: string;
@@ -48,45 +52,47 @@ export async function formFiles(context: FormViewDeps, onboardingId: string): Pr
      where onboarding_id = $1 order by created_at, id`,
     [onboardingId],
   );
-  if (rows.length === 0) return [];
   const uploads = new Map<string, { file_name: unknown; uploaded_at: string }>();
+  const signed = new Map<string, { signature_id: string; signer_name: unknown; signed_at: string }>();
   for (const event of await context.eventStore.readStream(onboardingStreamId(onboardingId))) {
-    if (event.type !== 'file.uploaded') continue;
-    const data = event.data as { file_id: string; file_name: unknown; uploaded_at: string };
-    uploads.set(data.file_id.toLowerCase(), data);
+    if (event.type === 'file.uploaded') {
+      const data = event.data as { file_id: string; file_name: unknown; uploaded_at: string };
+      uploads.set(data.file_id.toLowerCase(), data);
+    } else if (event.type === 'signature.signed') {
+      const data = event.data as {
+        field_id: string;
+        signature_id: string;
+        signer_name: unknown;
+        signer_role: string;
+        signed_at: string;
+      };
+      if (data.signer_role === 'client') signed.set(data.field_id, data);
+    }
   }
+  const open = async (value: unknown) => (isSealed(value) ? await context.vault.open(value) : null);
   const files: FormFile[] = [];
   for (const row of rows) {
     const upload = uploads.get(row.id.toLowerCase());
-    const name = isSealed(upload?.file_name) ? await context.vault.open(upload.file_name) : null;
     files.push({
       id: row.id,
       field_id: row.field_id,
-      file_name: name ?? 'file',
+      file_name: (await open(upload?.file_name)) ?? 'file',
       content_type: row.content_type,
       size_bytes: row.size_bytes,
       uploaded_at: upload?.uploaded_at ?? row.created_at.toISOString(),
     });
   }
-  return files;
-}
-
-export async function formSignatures(
-  context: Pick<Platform, 'pool'>,
-  onboardingId: string,
-): Promise<FormSignature[]> {
-  const { rows } = await context.pool.query<{
-    field_id: string;
-    value: { signature_id: string; signer_name: string | null; signed_at: string } | null;
-  }>(
-    `select field_id, value from responses
-     where onboarding_id = $1 and kind = 'signature' and value is not null
-     order by created_at, position, id`,
-    [onboardingId],
-  );
-  return rows.flatMap(({ field_id, value }) =>
-    value && value.signer_name !== null
-      ? [{ id: value.signature_id, field_id, signer_name: value.signer_name, signed_at: value.signed_at }]
-      : [],
-  );
+  const signatures: FormSignature[] = [];
+  for (const [fieldId, signature] of signed) {
+    const name = await open(signature.signer_name);
+    // An erased client's name no longer opens: the signature is not shown.
+    if (name === null) continue;
+    signatures.push({
+      id: signature.signature_id,
+      field_id: fieldId,
+      signer_name: name,
+      signed_at: signature.signed_at,
+    });
+  }
+  return { files, signatures };
 }

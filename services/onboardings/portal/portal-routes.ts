@@ -29,7 +29,7 @@ import { allResponses, findResponse, responseSchema } from '../responses-read-mo
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
 import { prefersHtml } from '../../web/prefers-html.ts';
 import { clientFace, faceClientSchema, faceTeamSchema, portalFaceRoutes, teamFace } from './portal-face.ts';
-import { formFiles, formFileSchema, formSignatures, formSignatureSchema } from './portal-form-view.ts';
+import { formAttachments, formFileSchema, formSignatureSchema } from './portal-form-view.ts';
 
 export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readDb'> &
   OnboardingRouteCommandDeps;
@@ -177,14 +177,13 @@ export async function portalRoutes(
   }
 
   const view = async (state: Onboarding) => ({
+    ...(await formAttachments(context, state.id)),
     id: state.id,
     status: state.status,
     progress_pct: state.progress_pct,
     due_date: state.due?.due_date ?? null,
     template_snapshot: state.snapshot as unknown as Record<string, unknown>,
     responses: await allResponses(context.readDb, state.id),
-    files: await formFiles(context, state.id),
-    signatures: await formSignatures(context, state.id),
     submitted_step_ids: [...state.submitted_steps],
     paid_field_ids: paidFieldIds(state),
   });

@@ -32,6 +32,9 @@ describe('formats', () => {
     expect(formats.money(125000, 'EUR')).toMatch(/^1\.250,00\s€$/);
     expect(formats.money(500, 'JPY')).toMatch(/500/);
     expect(formats.fileSize(2.5 * 1024 * 1024)).toMatch(/2,5\sMB/);
+    expect(createFormats('en-US', { date_format: 'MM/DD/YYYY', timezone: 'UTC' }).fileSize(70)).toBe(
+      '70 bytes',
+    );
     expect(formats.date('2026-12-31T23:30:00Z')).toBe('01.01.2027');
     expect(formats.datePattern).toBe('DD.MM.YYYY');
     expect(formats.parseDate('31.12.2026')).toBe('2026-12-31');

@@ -139,7 +139,8 @@ export function createFormats(
       return new Intl.NumberFormat(locale, {
         style: 'unit',
         unit,
-        unitDisplay: 'short',
+        // "70 bytes", "70 octets": the short form of byte is not a word in every locale.
+        unitDisplay: unit === 'byte' ? 'long' : 'short',
         maximumFractionDigits: unit === 'byte' ? 0 : 1,
       }).format(size);
     },

@@ -39,7 +39,7 @@ export function DeadEnd({
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p>{body}</p>
-      {team && kind !== 'error' ? <p class="muted">{t('dead.ownerTeam', { team })}</p> : null}
+      {team ? <p class="muted">{t('dead.ownerTeam', { team })}</p> : null}
       {onRetry ? (
         <button type="button" class="button primary" onClick={onRetry}>
           {t('dead.tryAgain')}

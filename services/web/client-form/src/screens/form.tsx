@@ -405,7 +405,7 @@ function StepNav({
             <li key={step.id} class={at === index ? 'current' : undefined}>
               <button
                 type="button"
-                class="step-link"
+                class={`step-link${shown ? ' attention' : ''}${complete ? ' complete' : ''}`}
                 aria-current={at === index ? 'step' : undefined}
                 onClick={() => onGo(at)}
               >
