@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { errorWithoutRowData } from './error-without-row-data.ts';
 
 export type { Logger };
@@ -7,8 +7,11 @@ export type { Logger };
  * Secrets never reach the logs: API keys, the operator token, client tokens and PINs are redacted.
  * Database errors are logged without the row values they quote (error-without-row-data.ts).
  */
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(
+  level: string = process.env.LOG_LEVEL ?? 'info',
+  destination?: DestinationStream,
+): Logger {
+  const options: LoggerOptions = {
     level,
     serializers: { err: errorWithoutRowData },
     redact: {
@@ -21,5 +24,6 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return pino(options, destination);
 }

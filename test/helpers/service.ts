@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { ManualClock } from '../../shared/clock.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
@@ -20,9 +21,14 @@ export interface TestService {
 
 /**
  * The whole service over real HTTP on a free loopback port, with a fresh database, the
- * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings.
+ * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings (PORT
+ * too, so that PUBLIC_URL can name the port). `logDestination` receives the service's log
+ * lines at LOG_LEVEL (give one in `env`; the default is silent).
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { logDestination?: DestinationStream } = {},
+): Promise<TestService> {
   const database = await createTestDatabase();
   const settings = loadSettings({
     PORT: '0',
@@ -34,13 +40,13 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   });
   const context = await createContext(
     settings,
-    createLogger(settings.LOG_LEVEL),
+    createLogger(settings.LOG_LEVEL, options.logDestination),
     database.pool,
     database.url,
   );
   await context.projections.start();
   const app = await buildApp(context);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port: settings.PORT, host: '127.0.0.1' });
   return {
     url: address,
     app,
