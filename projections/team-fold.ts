@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TeamEvent, TeamSettings } from '../services/access/team-events.ts';
+import type { TeamBranding, TeamEvent, TeamSettings } from '../services/access/team-events.ts';
 
 /**
  * The pure half of the teams and team_members read model (team-projection.ts holds its
@@ -24,16 +24,21 @@ const SETTING_COLUMNS = new Set<string>([
   'payments_connected',
   'unpaid',
   'new_recipient_cap',
+  'accent_color',
 ]);
 
-/** Columns of `teams` for each setting (monthly_onboarding_limit takes two columns). */
-export function settingColumns(settings: Partial<TeamSettings>): Record<string, unknown> {
+/** Columns of `teams` for each setting (monthly_onboarding_limit and logo take two columns each). */
+export function settingColumns(settings: Partial<TeamSettings & TeamBranding>): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) {
     if (value === undefined) continue;
     if (name === 'monthly_onboarding_limit') {
       columns.monthly_onboarding_limit = typeof value === 'number' ? value : null;
       columns.monthly_onboarding_unlimited = value === 'unlimited';
+    } else if (name === 'logo') {
+      const logo = value as TeamBranding['logo'];
+      columns.logo_sha256 = logo?.sha256 ?? null;
+      columns.logo_content_type = logo?.content_type ?? null;
     } else if (SETTING_COLUMNS.has(name)) {
       columns[name] = value;
     }

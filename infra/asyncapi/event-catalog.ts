@@ -145,6 +145,18 @@ const teamSettings = {
   new_recipient_cap: nullable(integer({ minimum: 0 })),
 };
 
+/** The team's branding of the client's form page (services/access/team-branding.ts); changed by PATCH only. */
+const teamBranding = {
+  accent_color: nullable(string({ pattern: '^#[0-9a-f]{6}$' })),
+  logo: nullable(
+    object({
+      sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+      content_type: oneOfValues(['image/png', 'image/jpeg', 'image/webp']),
+      size_bytes: integer({ minimum: 1 }),
+    }),
+  ),
+};
+
 const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
 
 const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
@@ -162,7 +174,11 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   'team.updated': {
     summary: 'Team settings changed; only the changed settings are given.',
     stream: 'team-<team_id>',
-    data: object({ team_id: uuid, changes: partial(teamSettings), updated_at: timestamp }),
+    data: object({
+      team_id: uuid,
+      changes: partial({ ...teamSettings, ...teamBranding }),
+      updated_at: timestamp,
+    }),
   },
   'team.member_added': {
     summary: 'A member joined the team.',

@@ -12,6 +12,15 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import {
+  ACCENT_COLOR,
+  accentColorProblem,
+  MAX_LOGO_DATA_URL_LENGTH,
+  readLogoDataUrl,
+} from './team-branding.ts';
+import { saveTeamLogo } from './team-logo.ts';
+import type { TeamBranding } from './team-events.ts';
 
 export type OperatorTeamRouteDeps = Pick<
   Platform,
@@ -48,12 +57,27 @@ const createTeamBody = settingsPatch.extend({
   plan: z.enum(PLANS),
 });
 
-const patchTeamBody = settingsPatch.refine(
-  (body) => Object.values(body).some((value) => value !== undefined),
-  {
+/** Branding of the client's form page (./team-branding.ts); PATCH only. */
+const brandingPatch = z
+  .object({
+    accent_color: z
+      .string()
+      .regex(ACCENT_COLOR)
+      .nullable()
+      .describe('#rrggbb with a contrast ratio of at least 4.5:1 against white, or null'),
+    logo: z
+      .string()
+      .max(MAX_LOGO_DATA_URL_LENGTH)
+      .nullable()
+      .describe('a data: URL of a PNG, JPEG or WebP image of at most 256 KiB, or null to remove it'),
+  })
+  .partial();
+
+const patchTeamBody = settingsPatch
+  .merge(brandingPatch)
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: 'at least one setting is required',
-  },
-);
+  });
 
 export const teamSchema = z.object({
   id: z.string().uuid(),
@@ -68,6 +92,8 @@ export const teamSchema = z.object({
   monthly_onboarding_limit: monthlyLimit,
   unpaid: z.boolean(),
   new_recipient_cap: z.number().int().nullable(),
+  accent_color: z.string().nullable(),
+  has_logo: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -109,9 +135,37 @@ function teamView(state: TeamState) {
     monthly_onboarding_limit: team.monthly_onboarding_limit,
     unpaid: team.unpaid,
     new_recipient_cap: team.new_recipient_cap,
+    accent_color: team.accent_color ?? null,
+    has_logo: Boolean(team.logo),
     created_at: team.created_at,
     updated_at: team.updated_at,
   };
+}
+
+/**
+ * The branding changes of a PATCH: a too light accent color or an unusable logo is 400
+ * invalid_body saying why; a new logo's bytes are stored before its event is appended
+ * (an unused row is harmless: the teams read model names the logo served).
+ */
+async function brandingChanges(
+  context: OperatorTeamRouteDeps,
+  teamId: string,
+  body: { accent_color?: string | null; logo?: string | null },
+): Promise<Partial<TeamBranding>> {
+  const changes: Partial<TeamBranding> = {};
+  if (body.accent_color !== undefined) {
+    const problem = body.accent_color === null ? null : accentColorProblem(body.accent_color);
+    if (problem) throw codedError(400, 'invalid_body', problem);
+    changes.accent_color = body.accent_color === null ? null : body.accent_color.toLowerCase();
+  }
+  if (body.logo === null) changes.logo = null;
+  if (typeof body.logo === 'string') {
+    const logo = await readLogoDataUrl(body.logo);
+    if ('problem' in logo) throw codedError(400, 'invalid_body', logo.problem);
+    await saveTeamLogo(context.pool, teamId, logo, context.clock.now());
+    changes.logo = { sha256: logo.sha256, content_type: logo.content_type, size_bytes: logo.size_bytes };
+  }
+  return changes;
 }
 
 /** Operator API: teams and members (operator-and-portal-api.md). */
@@ -173,12 +227,14 @@ export async function operatorTeamRoutes(
       },
     },
     async (request) => {
-      const { email_sender_name, ...changes } = request.body;
+      const { email_sender_name, accent_color, logo, ...changes } = request.body;
+      const branding = await brandingChanges(context, request.params.team_id, { accent_color, logo });
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'UpdateTeam',
         data: {
           changes: {
             ...changes,
+            ...branding,
             ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
           },
         },

@@ -5,6 +5,7 @@ import type {
   MemberAdded,
   MemberRole,
   TeamEvent,
+  TeamBranding,
   TeamSettings,
   TeamUpdated,
 } from './team-events.ts';
@@ -13,7 +14,8 @@ import type {
 export const MAX_ACTIVE_API_KEYS = 5;
 
 export interface TeamState {
-  team: (TeamSettings & { id: string; created_at: string; updated_at: string }) | null;
+  team:
+    (TeamSettings & Partial<TeamBranding> & { id: string; created_at: string; updated_at: string }) | null;
   members: Readonly<Record<string, { email: string; role: MemberRole; removed: boolean }>>;
   /** Slots taken by API keys; released when a key is revoked. */
   apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
@@ -22,7 +24,7 @@ export interface TeamState {
 /** Every command carries the service clock's time in `metadata.now`. */
 export type TeamCommand = (
   | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings } }
-  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings> } }
+  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings & TeamBranding> } }
   | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
   | { type: 'RemoveMember'; data: { member_id: string } }
   | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null } }
@@ -54,9 +56,12 @@ function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state
 
 function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state: TeamState): TeamEvent[] {
   const team = requireTeam(state);
-  const changes: Partial<TeamSettings> = {};
-  for (const [name, value] of Object.entries(command.data.changes) as [keyof TeamSettings, unknown][]) {
-    if (value === undefined || team[name] === value) continue;
+  const changes: Partial<TeamSettings & TeamBranding> = {};
+  for (const [name, value] of Object.entries(command.data.changes) as [
+    keyof (TeamSettings & TeamBranding),
+    unknown,
+  ][]) {
+    if (value === undefined || sameSetting(team[name] ?? null, value)) continue;
     (changes as Record<string, unknown>)[name] = value;
   }
   if (Object.keys(changes).length === 0) return [];
@@ -65,6 +70,14 @@ function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state
     data: { team_id: team.id, changes, updated_at: command.metadata.now.toISOString() },
   };
   return [event];
+}
+
+/** Settings are equal by value; a logo is the same logo when its bytes are (sha256). */
+function sameSetting(current: unknown, next: unknown): boolean {
+  if (current !== null && next !== null && typeof current === 'object' && typeof next === 'object') {
+    return (current as { sha256?: unknown }).sha256 === (next as { sha256?: unknown }).sha256;
+  }
+  return current === next;
 }
 
 function addMember(command: Extract<TeamCommand, { type: 'AddMember' }>, state: TeamState): TeamEvent[] {

@@ -26,12 +26,29 @@ export interface TeamSettings {
   new_recipient_cap: number | null;
 }
 
+/** The team's logo: its bytes live in table team_logos under (team_id, sha256). */
+export interface TeamLogo {
+  sha256: string;
+  content_type: 'image/png' | 'image/jpeg' | 'image/webp';
+  size_bytes: number;
+}
+
+/**
+ * How the client's form page shows the team (PATCH /admin/v1/teams/:team_id). Teams created
+ * before branding existed have neither, which reads as null.
+ */
+export interface TeamBranding {
+  /** '#rrggbb' with a contrast ratio of at least 4.5:1 against white, or null. */
+  accent_color: string | null;
+  logo: TeamLogo | null;
+}
+
 export type TeamCreated = DomainEvent<'team.created', TeamSettings & { team_id: string; created_at: string }>;
 
 /** Only the settings that changed. */
 export type TeamUpdated = DomainEvent<
   'team.updated',
-  { team_id: string; changes: Partial<TeamSettings>; updated_at: string }
+  { team_id: string; changes: Partial<TeamSettings & TeamBranding>; updated_at: string }
 >;
 
 export type MemberAdded = DomainEvent<

@@ -4,14 +4,19 @@ import { operatorApi } from './operator-api.ts';
 import { portalApi } from '../onboardings/portal/portal-api.ts';
 import { publicApi } from '../access/public-api.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
+import { brandRoutes } from '../web/brand-routes.ts';
+import { webRoutes } from '../web/web-routes.ts';
 
 /**
  * Every route plugin of the service. Each feature adds its own line here; the plugins
- * carry their own prefixes (/api/v1, /admin/v1, /portal/v1).
+ * carry their own prefixes (/api/v1, /admin/v1, /portal/v1); the client's form page
+ * (/f/:token, /web/*) and team logos (/brand/:team_id/logo) are outside the APIs.
  */
 export async function registerRoutes(app: FastifyInstance, context: ServiceContext) {
   trackRoutes(app); // first: records every route registered below (tests check OpenAPI and auth coverage)
   await app.register(publicApi, { prefix: '/api/v1', context });
   await app.register(operatorApi, { prefix: '/admin/v1', context });
   await app.register(portalApi, { prefix: '/portal/v1', context });
+  await app.register(webRoutes);
+  await app.register(brandRoutes, { context });
 }

@@ -11,10 +11,15 @@ import { hashClientToken } from './link-secrets.ts';
  * place it is shown (the operator route answers null for a draft).
  */
 
-const LINK_TOKEN = /\/portal\/v1\/onboardings\/([0-9a-f]{64})/g;
+/** The token in a link of an email: the page's `/f/<token>` or the portal API's own path. */
+const LINK_TOKEN = /\/(?:f|portal\/v1\/onboardings)\/([0-9a-f]{64})/g;
 
 /** How many of the newest invites of an onboarding are searched for its active token. */
 const INVITES_SEARCHED = 20;
+
+/** Every client token in the links of `text`, in order. */
+export const linkTokens = (text: string): string[] =>
+  [...text.matchAll(LINK_TOKEN)].map((match) => match[1]!);
 
 type Queryable = Pick<PoolClient, 'query'>;
 
@@ -30,8 +35,8 @@ export async function clearTokenFromInvites(
     [onboardingId, INVITES_SEARCHED],
   );
   for (const row of rows) {
-    for (const match of row.text.matchAll(LINK_TOKEN)) {
-      if (hashClientToken(match[1]!) === tokenHash) return match[1];
+    for (const token of linkTokens(row.text)) {
+      if (hashClientToken(token) === tokenHash) return token;
     }
   }
   return undefined;

@@ -46,7 +46,7 @@ const linkSchema = z.object({
     .describe(
       'the active client token, or null (no working link; or a draft, whose creation token is only in the create answer)',
     ),
-  url: z.string().nullable().describe('the portal URL of the token (PUBLIC_URL based), or null'),
+  url: z.string().nullable().describe('the form page of the token (PUBLIC_URL/f/<token>), or null'),
   pin_required: z.boolean().describe('the link asks for a PIN (X-Onboarding-Pin)'),
 });
 

@@ -277,7 +277,7 @@ describe('Create new onboarding', () => {
     );
     expect(usage.rowCount).toBe(1);
     const invite = mailsTo(to).find((mail) => mail.subject.endsWith('Follow-up'));
-    expect(invite?.text).toContain('https://forms.example.com/portal/v1/onboardings/');
+    expect(invite?.text).toContain('https://forms.example.com/f/');
     const events = await service.context.eventStore.readStream(`onboarding-${created.id}`);
     expect(events.map((event) => event.type)).toEqual(['onboarding_created', 'onboarding.sent']);
     expect(events[1]!.metadata).toMatchObject({ automation_rule_id: rule.id });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest, createTeamWithKey, createTemplate, request } from '../helpers/tenant.ts';
+import { tokenFromLink } from '../helpers/client-link.ts';
 
 /**
  * The whole client journey end to end, over real HTTP, as the three parties see it: the
@@ -65,7 +66,7 @@ it('create client, create onboarding, send, open, answer, submit, complete; the 
     from_name: 'Northwind Advisors',
     onboarding_id: onboardingId,
   });
-  const token = /\/portal\/v1\/onboardings\/([0-9a-f]{64})/.exec(invite.text)?.[1];
+  const token = tokenFromLink(invite.text);
   expect(token).toBeDefined();
   expect((await adminRequest(service, 'GET', `/onboardings/${onboardingId}/link`)).body.token).toBe(token);
   const portal = (method: string, path = '', body?: unknown) =>

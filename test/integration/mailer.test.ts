@@ -10,6 +10,7 @@ import {
   sendOnboarding,
   type Tenant,
 } from './onboardings-fixtures.ts';
+import { formLink } from '../helpers/client-link.ts';
 
 /*
  * The mailer: mail_outbox sent over SMTP (nodemailer) to a real SMTP server in the test
@@ -68,7 +69,7 @@ describe('mailer over SMTP', () => {
     expect(mail!.subject).toBe('Acme Accounting invited you to fill in Tax intake');
     expect(mail!.subject).toBe(invite.subject);
     expect(mail!.text.trimEnd()).toBe(invite.text);
-    expect(mail!.text).toContain(`https://forms.example.com/portal/v1/onboardings/${token}`);
+    expect(mail!.text).toContain(formLink('https://forms.example.com', token));
     expect(mail!.header('message-id')).toBe(`<${invite.id}@forms.example.com>`);
     expect(mail!.header('auto-submitted')).toBe('auto-generated');
     expect(mail!.header('content-type')).toMatch(/^text\/plain/);
@@ -81,7 +82,7 @@ describe('mailer over SMTP', () => {
     const before = smtp.messages.length;
     await advance(service, 3 * 24 * 3600);
     const messages = await smtp.waitFor(before + 1);
-    const link = `https://forms.example.com/portal/v1/onboardings/${await latestToken(service, onboardingId)}`;
+    const link = formLink('https://forms.example.com', await latestToken(service, onboardingId));
     const reminder = messages.slice(before).find((mail) => mail.text.includes(link));
     expect(reminder?.subject).toBe('Reminder: Tax intake from Acme Accounting');
     expect(reminder?.header('from')).toBe('Acme Accounting <no-reply@forms.example.com>');

@@ -12,6 +12,7 @@ import {
   type TemplateInput,
   type TeamWithKey,
 } from '../helpers/tenant.ts';
+import { tokenFromLink } from '../helpers/client-link.ts';
 
 /**
  * Helpers of the onboarding integration tests: a team with a key, a client and a template,
@@ -119,9 +120,9 @@ export async function invites(service: TestService, onboardingId: string) {
 /** The client token of the newest invite (from its link). */
 export async function latestToken(service: TestService, onboardingId: string): Promise<string> {
   const mails = await invites(service, onboardingId);
-  const match = /\/portal\/v1\/onboardings\/([0-9a-f]{64})/.exec(mails.at(-1)?.text ?? '');
-  if (!match?.[1]) throw new Error('no invite with a link');
-  return match[1];
+  const token = tokenFromLink(mails.at(-1)?.text);
+  if (!token) throw new Error('no invite with a link');
+  return token;
 }
 
 export async function timers(service: TestService, onboardingId: string) {

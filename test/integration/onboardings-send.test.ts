@@ -28,6 +28,7 @@ import {
   timers,
   type Tenant,
 } from './onboardings-fixtures.ts';
+import { formLink } from '../helpers/client-link.ts';
 
 let service: TestService;
 let tenant: Tenant;
@@ -96,7 +97,7 @@ describe('send: the transition table', () => {
       status: 'queued',
     });
     const token = await latestToken(service, created.id);
-    expect(invite!.text).toContain(`${PUBLIC_URL}/portal/v1/onboardings/${token}`);
+    expect(invite!.text).toContain(formLink(PUBLIC_URL, token));
     expect(invite!.text).toContain('Hello Ada Lovelace,');
     expect(token).not.toBe(created.token);
     expect(sent.data.token_hash).toBe(hashClientToken(token));

@@ -14,6 +14,7 @@ import {
   sentOnboarding,
   type Tenant,
 } from './portal-fixtures.ts';
+import { formLink } from '../helpers/client-link.ts';
 
 /**
  * Operator routes of onboardings (operator-and-portal-api.md, Operator API): link,
@@ -62,9 +63,7 @@ describe('GET /admin/v1/onboardings/:id/link', () => {
     const first = await operatorLink(service, draft.id);
     expect(first.status).toBe(200);
     expect(first.body.token).toMatch(/^[0-9a-f]{64}$/);
-    expect(first.body.url).toBe(
-      `${service.context.settings.PUBLIC_URL}/portal/v1/onboardings/${first.body.token}`,
-    );
+    expect(first.body.url).toBe(formLink(service.context.settings.PUBLIC_URL, first.body.token!));
     expect((await portal(service, first.body.token!, 'GET')).status).toBe(200);
 
     await send(service, tenant, draft.id);

@@ -83,7 +83,7 @@ describe('reminders', () => {
       subject: 'Reminder: Client onboarding pack from Acme Accounting',
     });
     expect(first[0]!.text).toContain('Hello Rita Reminder');
-    expect(first[0]!.text).toContain(`/portal/v1/onboardings/${token}`);
+    expect(first[0]!.text).toContain(`/f/${token}`);
     await drain(service);
     expect(await emails(tenant, 'reminder')).toHaveLength(1);
 

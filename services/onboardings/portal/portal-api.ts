@@ -27,6 +27,11 @@ export async function portalApi(
   app: FastifyInstance,
   { context, rateLimitStore }: { context: PortalApiDeps; rateLimitStore?: RateLimitStore },
 ) {
+  // The form page's URL holds the client's token: no answer of the portal lets a referrer out.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Referrer-Policy', 'no-referrer');
+  });
+
   const limiter = context.settings.RATE_LIMITS
     ? new RateLimiter(rateLimitStore ?? new MemoryRateLimitStore(), context.clock, PORTAL_RATE_WINDOW_SECONDS)
     : null;

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { setPageSecurityHeaders } from './security-headers.ts';
+
+/**
+ * The client's form page (services/web/client-form, built by `npm run build:web` into
+ * dist/):
+ *
+ * - GET and HEAD /f/:token answer the built index.html as it is. The page reads the
+ *   token from its own URL and talks to the portal API itself, so this route reads no
+ *   database and records nothing; it never says whether the token exists. no-store: the
+ *   URL holds the client's token, and the page must follow every rebuild.
+ * - /web/* serves the built files (Vite's `base: '/web/'`). Files under /web/assets/
+ *   have content hashes in their names, so they are cached for a year, immutable.
+ *
+ * Every answer carries the page's security headers (./security-headers.ts). When the page
+ * is not built, /f/:token answers 503 with a short page that says so.
+ */
+
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('./client-form/dist/', import.meta.url));
+
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+const OTHER_FILE_CACHE = 'no-cache';
+
+export const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Form page not built</title></head>
+<body>
+<h1>The form page is not built</h1>
+<p>Run <code>npm run build:web</code> and restart the service.</p>
+</body>
+</html>
+`;
+
+export async function webRoutes(
+  app: FastifyInstance,
+  { distDir = DEFAULT_DIST_DIR }: { distDir?: string } = {},
+) {
+  app.addHook('onSend', async (_request, reply) => {
+    setPageSecurityHeaders(reply);
+  });
+
+  app.get('/f/:token', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    let page: Buffer;
+    try {
+      page = await readFile(join(distDir, 'index.html'));
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+      return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    }
+    return reply.type('text/html; charset=utf-8').send(page);
+  });
+
+  await app.register(fastifyStatic, {
+    root: distDir,
+    prefix: '/web/',
+    decorateReply: false,
+    wildcard: true,
+    index: false,
+    dotfiles: 'deny',
+    cacheControl: false,
+    suppressWarning: true,
+    setHeaders: (reply, path) => {
+      const asset = relative(distDir, path).startsWith(`assets${sep}`);
+      reply.header('Cache-Control', asset ? ASSET_CACHE : OTHER_FILE_CACHE);
+    },
+  });
+}
