@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.data', 'coverage', 'bench/.work', '.venv-schemathesis'] },
+  {
+    ignores: [
+      'node_modules',
+      '.data',
+      'coverage',
+      'bench/.work',
+      '.venv-schemathesis',
+      'services/web/client-form/dist',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

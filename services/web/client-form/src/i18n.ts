@@ -1,0 +1,149 @@
+/**
+ * The page's texts: ICU messages (intl-messageformat) from messages/<locale>.json. Each
+ * locale is its own chunk, loaded when chosen, so the first screen carries one language.
+ */
+import { IntlMessageFormat } from 'intl-messageformat';
+import { dateFormatOf, formatDate, formatTime, parseDate } from './dates.ts';
+
+export const LOCALES = [
+  'en-US',
+  'en-GB',
+  'es-ES',
+  'fr-FR',
+  'de-DE',
+  'pt-BR',
+  'it-IT',
+  'nl-NL',
+  'ja-JP',
+] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en-US';
+
+/** Each language named in its own language, for the switcher. */
+export const LANGUAGE_NAMES: Record<Locale, string> = {
+  'en-US': 'English (US)',
+  'en-GB': 'English (UK)',
+  'es-ES': 'Español',
+  'fr-FR': 'Français',
+  'de-DE': 'Deutsch',
+  'pt-BR': 'Português (Brasil)',
+  'it-IT': 'Italiano',
+  'nl-NL': 'Nederlands',
+  'ja-JP': '日本語',
+};
+
+export type Messages = Record<string, string>;
+export type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+export interface Formats {
+  /** An ISO instant or a YYYY-MM-DD date in the client's date format (and timezone for instants). */
+  date(isoOrYmd: string): string;
+  /** An ISO instant as the client's date and the time of day in their timezone. */
+  dateTime(iso: string): string;
+  number(n: number): string;
+  /** An amount in minor units (cents) of an ISO 4217 currency. */
+  money(cents: number, currency: string): string;
+  fileSize(bytes: number): string;
+  /** The client's date format as shown to people, e.g. DD.MM.YYYY. */
+  datePattern: string;
+  /** A date typed in the client's format as YYYY-MM-DD; null when it is not a real date. */
+  parseDate(text: string): string | null;
+}
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The supported locale for a client's locale: exact, else the same language, else en-US. */
+export function pickLocale(wanted: string | null | undefined): Locale {
+  if (!wanted) return DEFAULT_LOCALE;
+  const exact = LOCALES.find((locale) => locale.toLowerCase() === wanted.toLowerCase().replace('_', '-'));
+  if (exact) return exact;
+  const language = wanted.slice(0, 2).toLowerCase();
+  return LOCALES.find((locale) => locale.startsWith(`${language}-`)) ?? DEFAULT_LOCALE;
+}
+
+const loaders = import.meta.glob<Messages>('../messages/*.json', { import: 'default' });
+
+/** The messages of a locale; en-US when that locale's file cannot be loaded. */
+export async function loadMessages(locale: Locale): Promise<Messages> {
+  const load = loaders[`../messages/${locale}.json`];
+  if (load) {
+    try {
+      return await load();
+    } catch (error) {
+      if (locale === DEFAULT_LOCALE) throw error;
+    }
+  }
+  if (locale === DEFAULT_LOCALE) throw new Error('The en-US messages are missing');
+  return loadMessages(DEFAULT_LOCALE);
+}
+
+/**
+ * A translate function over one locale's messages. A key the file lacks falls back to
+ * `fallback` (en-US when it is loaded), then to the key itself so a gap shows up instead of
+ * breaking the page.
+ */
+export function createTranslate(locale: string, messages: Messages, fallback?: Messages): Translate {
+  const cache = new Map<string, IntlMessageFormat | null>();
+  return (key, values) => {
+    let format = cache.get(key);
+    if (format === undefined) {
+      const source = messages[key] ?? fallback?.[key];
+      try {
+        format = source === undefined ? null : new IntlMessageFormat(source, locale);
+      } catch {
+        format = null;
+      }
+      cache.set(key, format);
+    }
+    if (!format) return key;
+    try {
+      return String(format.format(values as Record<string, string | number>));
+    } catch {
+      return key;
+    }
+  };
+}
+
+export function createFormats(
+  locale: string,
+  client: { date_format: string; timezone: string } | null,
+): Formats {
+  const dateFormat = dateFormatOf(client?.date_format);
+  const timeZone = client?.timezone ?? 'UTC';
+  const numbers = new Intl.NumberFormat(locale);
+  return {
+    date: (value) => formatDate(value, dateFormat, timeZone),
+    dateTime: (value) => {
+      const time = formatTime(value, locale, timeZone);
+      return time ? `${formatDate(value, dateFormat, timeZone)} ${time}` : value;
+    },
+    number: (n) => numbers.format(n),
+    money: (cents, currency) => {
+      try {
+        const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+        const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+        return format.format(cents / 10 ** digits);
+      } catch {
+        return `${numbers.format(cents / 100)} ${currency}`;
+      }
+    },
+    fileSize: (bytes) => {
+      const [unit, size] =
+        bytes >= 1024 * 1024
+          ? (['megabyte', bytes / 1024 / 1024] as const)
+          : bytes >= 1024
+            ? (['kilobyte', bytes / 1024] as const)
+            : (['byte', bytes] as const);
+      return new Intl.NumberFormat(locale, {
+        style: 'unit',
+        unit,
+        unitDisplay: 'short',
+        maximumFractionDigits: unit === 'byte' ? 0 : 1,
+      }).format(size);
+    },
+    datePattern: dateFormat,
+    parseDate: (text) => parseDate(text, dateFormat),
+  };
+}

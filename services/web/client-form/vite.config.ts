@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import preact from '@preact/preset-vite';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/*
+ * The client's form page. Assets are served by the service under /web/ and the page at
+ * /f/:token is dist/index.html. The Content-Security-Policy forbids inline scripts and
+ * styles, so the module-preload polyfill (an inline script) is off and nothing is inlined
+ * into index.html.
+ */
+export default defineConfig({
+  root,
+  base: '/web/',
+  plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    target: 'es2020',
+    sourcemap: false,
+  },
+});
