@@ -27,7 +27,9 @@ import {
 // no DOM library, so the few page globals they use are declared here, in this module only.
 interface PageElement {
   tagName: string;
-  id: string;
+  textContent: string | null;
+  parentElement: PageElement | null;
+  labels?: { length: number; [index: number]: PageElement };
   getAttribute(name: string): string | null;
 }
 declare const document: {
@@ -190,21 +192,33 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
   throw new Error(`axe-core: ${violations.length} violation(s) on ${screen}:\n  ${lines.join('\n  ')}`);
 }
 
-/**
- * Whether the focused element shows where focus is: a computed outline (not none, wider
- * than 0) or a box-shadow.
- */
-export async function focusIsVisible(page: Page): Promise<{ visible: boolean; element: string }> {
+/** What has focus: its tag, type, accessible-ish name (label, aria-label or text) and name attribute. */
+export interface FocusedElement {
+  tag: string;
+  type: string;
+  label: string;
+  name: string;
+  /** Whether it shows focus: a computed outline (style not none, width above 0) or a box-shadow, on it or its parent. */
+  visible: boolean;
+}
+
+export async function focusedElement(page: Page): Promise<FocusedElement | null> {
   return page.evaluate(() => {
     const element = document.activeElement;
-    if (!element || element === document.body) return { visible: false, element: 'body' };
-    const style = getComputedStyle(element);
-    const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-    const shadow = style.boxShadow !== 'none' && style.boxShadow !== '';
-    const name =
-      element.tagName.toLowerCase() +
-      (element.id ? `#${element.id}` : '') +
-      (element.getAttribute('name') ? `[name=${element.getAttribute('name')}]` : '');
-    return { visible: outline || shadow, element: name };
+    if (!element || element === document.body) return null;
+    const shows = (candidate: PageElement | null) => {
+      if (!candidate) return false;
+      const style = getComputedStyle(candidate);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      return outline || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    };
+    const labelled = element.labels && element.labels.length > 0 ? element.labels[0]!.textContent : null;
+    return {
+      tag: element.tagName.toLowerCase(),
+      type: element.getAttribute('type') ?? '',
+      label: (labelled ?? element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
+      name: element.getAttribute('name') ?? '',
+      visible: shows(element) || shows(element.parentElement),
+    };
   });
 }
