@@ -129,3 +129,20 @@ describe('files and translations', () => {
     });
   });
 });
+
+describe('the sample form', () => {
+  it('holds every field type, each valid', async () => {
+    const { SAMPLE_FORM } = await import('./sample-form.ts');
+    const fields = SAMPLE_FORM.steps.flatMap((step) => step.fields);
+    expect(new Set(fields.map((each) => each.type))).toEqual(new Set(FIELD_TYPES));
+    for (const each of fields) {
+      const problems = fieldConfigProblems({
+        type: each.type,
+        label: each.label,
+        is_required: each.is_required === true,
+        config: each.config ?? null,
+      });
+      expect(problems, each.label).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * What the page keeps in the browser, per link: the PIN in sessionStorage (this tab only)
+ * and the chosen language in localStorage. Keys carry a hash of the token, not the token.
+ */
+function tokenKey(token: string): string {
+  // FNV-1a, 32 bits, twice with different seeds: a short stable key that does not reveal the token.
+  const hash = (seed: number) => {
+    let h = seed >>> 0;
+    for (let i = 0; i < token.length; i += 1) {
+      h ^= token.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return h.toString(16).padStart(8, '0');
+  };
+  return hash(0x811c9dc5) + hash(0x01234567);
+}
+
+function read(store: () => Storage, key: string): string | null {
+  try {
+    return store().getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(store: () => Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) store().removeItem(key);
+    else store().setItem(key, value);
+  } catch {
+    // Storage can be off (private mode, policies); the page works without it.
+  }
+}
+
+const session = () => window.sessionStorage;
+const local = () => window.localStorage;
+
+export const storedPin = (token: string) => read(session, `onboarding-pin:${tokenKey(token)}`);
+export const storePin = (token: string, pin: string | null) =>
+  write(session, `onboarding-pin:${tokenKey(token)}`, pin);
+export const storedLanguage = (token: string) => read(local, `onboarding-language:${tokenKey(token)}`);
+export const storeLanguage = (token: string, locale: string) =>
+  write(local, `onboarding-language:${tokenKey(token)}`, locale);
