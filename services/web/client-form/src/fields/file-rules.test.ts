@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FILE_TYPES, fileConfig } from '../../../../templates/field-catalogue.ts';
+import { ApiError, type ProblemDetails } from '../api.ts';
 import {
   acceptAttribute,
   checkFiles,
   fileTypeAccepted,
   fileTypeName,
   fileTypeNames,
-  formatFileSize,
+  refusalOf,
 } from './file-rules.ts';
 
 const file = (name: string, type: string, size = 1000) => ({ name, type, size });
@@ -75,11 +76,40 @@ describe('checkFiles', () => {
   });
 });
 
-describe('formatFileSize', () => {
-  it('uses the largest readable unit in the client language', () => {
-    expect(formatFileSize(10 * 1024 * 1024, 'en-US')).toBe('10 MB');
-    expect(formatFileSize(1.5 * 1024 * 1024, 'de-DE')).toBe('1,5 MB');
-    expect(formatFileSize(850 * 1024, 'en-US')).toBe('850 kB');
-    expect(formatFileSize(12, 'en-US')).toBe('12 byte');
+describe('refusalOf', () => {
+  const rules = { max_files: 2, max_size_bytes: 5 * 1024 * 1024 };
+  const failed = (
+    status: number,
+    code: string,
+    details: unknown = null,
+    retryAfterSeconds: number | null = null,
+  ) => new ApiError(status, code, details as ProblemDetails | null, retryAfterSeconds);
+
+  it('shows the problem the server found in the file', () => {
+    expect(
+      refusalOf(
+        failed(400, 'invalid_body', { field_id: 'f', problem: { code: 'file_type_not_accepted' } }),
+        rules,
+      ),
+    ).toEqual({ problem: { code: 'file_type_not_accepted' } });
+    expect(refusalOf(failed(400, 'invalid_body', { problem: { code: 'too_many_files' } }), rules)).toEqual({
+      problem: { code: 'too_many_files', params: { max: 2 } },
+    });
+  });
+
+  it('names the size limit for a file the server found too large', () => {
+    expect(refusalOf(failed(413, 'payload_too_large'), rules)).toEqual({
+      problem: { code: 'file_too_large', params: { size: 5 * 1024 * 1024 } },
+    });
+  });
+
+  it('tells the client about the network, a busy service and anything else', () => {
+    expect(refusalOf(failed(0, 'network'), rules)).toEqual({ message: 'errors.network' });
+    expect(refusalOf(failed(429, 'rate_limited', null, 12.2), rules)).toEqual({
+      message: 'errors.busy',
+      seconds: 13,
+    });
+    expect(refusalOf(failed(500, 'internal'), rules)).toEqual({ message: 'errors.generic' });
+    expect(refusalOf(new Error('boom'), rules)).toEqual({ message: 'errors.generic' });
   });
 });

@@ -100,21 +100,37 @@ export function checkFiles<F extends { name: string; type: string; size: number 
   return result;
 }
 
-/** A size in the client's language with the largest unit that keeps it readable: "10 MB", "850 kB". */
-export function formatFileSize(bytes: number, locale: string): string {
-  const units = [
-    ['megabyte', 1024 * 1024],
-    ['kilobyte', 1024],
-  ] as const;
-  for (const [unit, size] of units) {
-    if (bytes >= size) {
-      return new Intl.NumberFormat(locale, {
-        style: 'unit',
-        unit,
-        unitDisplay: 'short',
-        maximumFractionDigits: bytes / size < 10 ? 1 : 0,
-      }).format(bytes / size);
-    }
+/** What a refused upload or removal tells the client: a field problem, or a message key of the page. */
+export type Refusal =
+  | { problem: AnswerProblem }
+  | { message: 'errors.network' | 'errors.generic' }
+  | { message: 'errors.busy'; seconds: number };
+
+/**
+ * The client's words for a failed call: the server's field problem (a type it sniffed and
+ * refused, one file too many), a file over the size limit (413), too many requests, no
+ * connection, or something else.
+ */
+export function refusalOf(error: unknown, rules: Pick<FileRules, 'max_files' | 'max_size_bytes'>): Refusal {
+  const failure = (error ?? {}) as {
+    status?: unknown;
+    code?: unknown;
+    details?: { problem?: AnswerProblem } | null;
+    retryAfterSeconds?: unknown;
+  };
+  const status = typeof failure.status === 'number' ? failure.status : -1;
+  if (status === 0) return { message: 'errors.network' };
+  if (status === 413) return { problem: { code: 'file_too_large', params: { size: rules.max_size_bytes } } };
+  if (status === 429) {
+    const seconds = typeof failure.retryAfterSeconds === 'number' ? failure.retryAfterSeconds : 30;
+    return { message: 'errors.busy', seconds: Math.max(1, Math.ceil(seconds)) };
   }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'short' }).format(bytes);
+  const problem = failure.details?.problem;
+  if (status === 400 && problem && typeof problem.code === 'string') {
+    if (problem.code === 'too_many_files' && problem.params?.max === undefined) {
+      return { problem: { code: 'too_many_files', params: { max: rules.max_files } } };
+    }
+    return { problem };
+  }
+  return { message: 'errors.generic' };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumberForInput, parseLocaleNumber } from './number-input.ts';
+import {
+  numberSymbols,
+  parseLocaleNumber as parseIn,
+  symbolsOf,
+  formatNumberForInput as formatIn,
+} from './number-input.ts';
+
+const parseLocaleNumber = (text: string, locale: string) => parseIn(text, numberSymbols(locale));
+const formatNumber = (value: number, locale: string) => formatIn(value, numberSymbols(locale));
 
 describe('parseLocaleNumber', () => {
   it('reads the decimal separator of each of the form locales', () => {
@@ -37,18 +45,29 @@ describe('parseLocaleNumber', () => {
   });
 });
 
+describe('symbolsOf', () => {
+  it('reads the separators off a number format', () => {
+    expect(symbolsOf((n) => new Intl.NumberFormat('de-DE').format(n))).toEqual({ decimal: ',', group: '.' });
+    expect(symbolsOf((n) => new Intl.NumberFormat('fr-FR').format(n))).toEqual({
+      decimal: ',',
+      group: '\u202f',
+    });
+    expect(symbolsOf((n) => new Intl.NumberFormat('ja-JP').format(n))).toEqual({ decimal: '.', group: ',' });
+  });
+});
+
 describe('formatNumberForInput', () => {
   it('shows a stored number with the locale decimal separator and no grouping', () => {
-    expect(formatNumberForInput(1234.5, 'en-US')).toBe('1234.5');
-    expect(formatNumberForInput(1234.5, 'de-DE')).toBe('1234,5');
-    expect(formatNumberForInput(0.125, 'fr-FR')).toBe('0,125');
-    expect(formatNumberForInput(-3, 'ja-JP')).toBe('-3');
+    expect(formatNumber(1234.5, 'en-US')).toBe('1234.5');
+    expect(formatNumber(1234.5, 'de-DE')).toBe('1234,5');
+    expect(formatNumber(0.125, 'fr-FR')).toBe('0,125');
+    expect(formatNumber(-3, 'ja-JP')).toBe('-3');
   });
 
   it('round-trips through parseLocaleNumber', () => {
     for (const locale of ['en-US', 'de-DE', 'fr-FR', 'ja-JP', 'pt-BR']) {
       for (const value of [0, 1, -2.5, 1234567.891, 0.001]) {
-        expect(parseLocaleNumber(formatNumberForInput(value, locale), locale)).toBe(value);
+        expect(parseLocaleNumber(formatNumber(value, locale), locale)).toBe(value);
       }
     }
   });

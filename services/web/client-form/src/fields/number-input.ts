@@ -1,7 +1,8 @@
 /**
  * Numbers typed in the client's language: "1.234,5" in German, "1,234.5" in English,
- * "1 234,5" in French. The field stores a JSON number, so the text is parsed with the UI
- * locale's own separators, and a stored number is shown back the same way.
+ * "1 234,5" in French. The field stores a JSON number, so the text is parsed with the
+ * page's own separators (read off the page's number format), and a stored number is shown
+ * back the same way.
  */
 
 export interface NumberSymbols {
@@ -10,11 +11,14 @@ export interface NumberSymbols {
 }
 
 export function numberSymbols(locale: string): NumberSymbols {
-  const parts = new Intl.NumberFormat(locale).formatToParts(12345.6);
-  return {
-    decimal: parts.find((part) => part.type === 'decimal')?.value ?? '.',
-    group: parts.find((part) => part.type === 'group')?.value ?? ',',
-  };
+  return symbolsOf((n) => new Intl.NumberFormat(locale).format(n));
+}
+
+/** The separators a number format writes: the character before the fraction and between thousands. */
+export function symbolsOf(format: (n: number) => string): NumberSymbols {
+  const decimal = /1(\D+)5$/.exec(format(1.5))?.[1] ?? '.';
+  const group = /^1(\D+)234\D+567$/.exec(format(1234567))?.[1] ?? ',';
+  return { decimal, group };
 }
 
 const SPACES = /[\s\u00a0\u202f]/g;
@@ -25,10 +29,10 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * `locale`. Group separators count only in groups of three after the first digits, so a
  * German "1.5" (a slip or an English decimal) is refused rather than read as 15.
  */
-export function parseLocaleNumber(text: string, locale: string): number | null | undefined {
+export function parseLocaleNumber(text: string, symbols: NumberSymbols): number | null | undefined {
   const trimmed = text.trim();
   if (trimmed === '') return null;
-  const { decimal, group } = numberSymbols(locale);
+  const { decimal, group } = symbols;
   // Any space stands for a group separator in the locales that group with spaces.
   const groupIsSpace = /^[\s\u00a0\u202f]$/.test(group);
   let normalized = trimmed.replace(/^[\u2212\u2013]/, '-');
@@ -47,7 +51,9 @@ export function parseLocaleNumber(text: string, locale: string): number | null |
   return Number.isFinite(value) ? value : undefined;
 }
 
-/** A stored number as the client would type it: the locale's decimal separator, no grouping. */
-export function formatNumberForInput(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { useGrouping: false, maximumFractionDigits: 20 }).format(value);
+/** A stored number as the client would type it: the page's decimal separator, no grouping. */
+export function formatNumberForInput(value: number, symbols: NumberSymbols): string {
+  return value
+    .toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+    .replace('.', symbols.decimal);
 }

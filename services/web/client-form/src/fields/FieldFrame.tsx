@@ -1,0 +1,114 @@
+/**
+ * The frame around every answerable field: its label (or legend for a group), the
+ * required marker, the help text and the error message. The label holds the field's label
+ * and nothing else, so each control's accessible name is exactly that label; the marker
+ * sits beside it, shown as a word to sighted people and read as "required" by screen
+ * readers.
+ */
+import type { ComponentChildren } from 'preact';
+import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import type { Formats, Translate } from '../i18n.ts';
+import type { FieldIds, LocalizedField } from './field-props.ts';
+import { describedBy, helpText } from './field-text.ts';
+import { problemText } from '../problems.ts';
+
+export function RequiredMarker({ t }: { t: Translate }) {
+  return (
+    <span class="field__required">
+      <span aria-hidden="true">{t('field.requiredMarker')}</span>
+      <span class="field-sr-only">{t('field.required')}</span>
+    </span>
+  );
+}
+
+/** The error element: always present, so a message appearing in it is announced. */
+export function ErrorText({
+  id,
+  problem,
+  t,
+  formats,
+}: {
+  id: string;
+  problem: AnswerProblem | null;
+  t: Translate;
+  formats: Formats;
+}) {
+  return (
+    <p id={id} class="field__error" aria-live="polite">
+      {problem ? problemText(problem, t, formats) : null}
+    </p>
+  );
+}
+
+export interface FrameProps {
+  field: LocalizedField;
+  ids: FieldIds;
+  /** The problem shown: the shell's, or the component's own check of what is being typed. */
+  problem: AnswerProblem | null;
+  t: Translate;
+  formats: Formats;
+  /** A fieldset with the label as its legend, for radio and checkbox groups. */
+  group?: boolean;
+  /** Attributes for the fieldset of a group (role, aria-*). */
+  groupProps?: Record<string, string | boolean | undefined>;
+  children: ComponentChildren;
+}
+
+export function FieldFrame({ field, ids, problem, t, formats, group, groupProps, children }: FrameProps) {
+  const help = helpText(field);
+  const helpElement = help ? (
+    <p id={ids.help} class="field__help">
+      {help}
+    </p>
+  ) : null;
+  const error = <ErrorText id={ids.error} problem={problem} t={t} formats={formats} />;
+  if (group) {
+    return (
+      <fieldset
+        class={`field field--${field.type} field__group`}
+        aria-describedby={describedBy(help && ids.help, problem && ids.error)}
+        {...groupProps}
+      >
+        <legend class="field__legend">
+          <span class="field__label-text">{field.label}</span>
+          {field.is_required ? (
+            <span class="field__required" aria-hidden="true">
+              {t('field.requiredMarker')}
+            </span>
+          ) : null}
+        </legend>
+        {helpElement}
+        {children}
+        {error}
+      </fieldset>
+    );
+  }
+  return (
+    <div class={`field field--${field.type}`}>
+      <div class="field__label-row">
+        <label class="field__label" for={ids.input}>
+          {field.label}
+        </label>
+        {field.is_required ? <RequiredMarker t={t} /> : null}
+      </div>
+      {helpElement}
+      {children}
+      {error}
+    </div>
+  );
+}
+
+/** The aria attributes of a field's control. */
+export function controlAria(
+  field: LocalizedField,
+  ids: FieldIds,
+  problem: AnswerProblem | null,
+  ...more: (string | null | undefined | false)[]
+) {
+  return {
+    id: ids.input,
+    'aria-describedby': describedBy(helpText(field) && ids.help, ...more, problem && ids.error),
+    'aria-invalid': problem ? ('true' as const) : undefined,
+    'aria-required': field.is_required ? ('true' as const) : undefined,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Several lines of text with the characters left below it. The count on screen follows
+ * every keystroke; screen readers hear it once typing pauses, so it does not talk over
+ * the client.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { textLimit } from '../../../../templates/field-catalogue.ts';
+import type { FieldProps } from './field-props.ts';
+import { FieldFrame, controlAria } from './FieldFrame.tsx';
+
+const ANNOUNCE_AFTER_MS = 1200;
+
+export function LongTextField({ field, value, onChange, problem, ids, t, formats }: FieldProps) {
+  const text = typeof value === 'string' ? value : '';
+  const limit = textLimit(field);
+  const left = t('field.charactersLeft', { count: Math.max(0, limit - text.length) });
+  const [typing, setTyping] = useState(false);
+  const [announced, setAnnounced] = useState('');
+  useEffect(() => {
+    if (!typing) return undefined;
+    const timer = setTimeout(() => setAnnounced(left), ANNOUNCE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [left, typing]);
+  const countId = `${ids.input}-count`;
+  const placeholder = typeof field.config?.placeholder === 'string' ? field.config.placeholder : undefined;
+  return (
+    <FieldFrame field={field} ids={ids} problem={problem} t={t} formats={formats}>
+      <textarea
+        class="field__input field__textarea"
+        name={field.id}
+        rows={5}
+        maxLength={limit}
+        value={text}
+        placeholder={placeholder}
+        onInput={(event) => {
+          setTyping(true);
+          onChange(event.currentTarget.value);
+        }}
+        {...controlAria(field, ids, problem, countId)}
+      />
+      <p id={countId} class="field__hint" aria-hidden="true">
+        {left}
+      </p>
+      <p class="field-sr-only" aria-live="polite">
+        {announced}
+      </p>
+    </FieldFrame>
+  );
+}

@@ -1,0 +1,7 @@
+import { textLimit } from '../../../../templates/field-catalogue.ts';
+import type { FieldProps } from './field-props.ts';
+import { TextInput } from './TextInput.tsx';
+
+export function ShortTextField(props: FieldProps) {
+  return <TextInput {...props} inputProps={{ type: 'text', maxLength: textLimit(props.field) }} />;
+}
