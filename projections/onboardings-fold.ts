@@ -12,6 +12,7 @@ const NOT_SHOWN: readonly string[] = [
   'answer_saved',
   'signature.signed',
   'file.uploaded',
+  'file_removed',
   'payment.succeeded',
   'onboarding.overdue',
 ];
@@ -215,6 +216,7 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
     case 'answer_saved':
     case 'signature.signed':
     case 'file.uploaded':
+    case 'file_removed':
     case 'payment.succeeded':
     case 'onboarding.overdue':
       break;

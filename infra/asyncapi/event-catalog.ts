@@ -461,6 +461,11 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       uploaded_at: timestamp,
     }),
   },
+  file_removed: {
+    summary: 'The client removed a file before submitting its step (internal, not a public event).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { ...fieldOf, file_id: nonEmpty, removed_at: timestamp }),
+  },
   'payment.succeeded': {
     summary: 'A one-time payment succeeded or a recurring subscription became active (public event).',
     stream: 'onboarding-<onboarding_id>',

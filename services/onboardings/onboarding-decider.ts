@@ -22,6 +22,31 @@ import {
   type LocatedField,
 } from './template-snapshot.ts';
 
+// Stand-ins for the field catalogue's file rules (services/templates/field-catalogue.ts).
+interface AnswerProblem {
+  code: string;
+  params?: Record<string, string | number>;
+}
+export function fileConfig(field: { config: Record<string, unknown> | null }) {
+  const config = field.config ?? {};
+  const accept = Array.isArray(config['accept'])
+    ? config['accept'].filter((entry): entry is string => typeof entry === 'string')
+    : [];
+  const maxFiles = typeof config['max_files'] === 'number' ? config['max_files'] : 10;
+  const maxSize = typeof config['max_size_bytes'] === 'number' ? config['max_size_bytes'] : 10 * 1024 * 1024;
+  return { accept, max_files: maxFiles, max_size_bytes: maxSize };
+}
+
+/** `type/subtype` against accept entries (`image/*` matches every image); no entries accept all. */
+export function contentTypeAccepted(accept: readonly string[], contentType: string): boolean {
+  if (accept.length === 0) return true;
+  const type = contentType.toLowerCase();
+  return accept.some((entry) => {
+    const wanted = entry.trim().toLowerCase();
+    return wanted.endsWith('/*') ? type.startsWith(wanted.slice(0, -1)) : type === wanted;
+  });
+}
+
 /**
  * The onboarding aggregate (spec: States and transitions). One function per command, each
  * returning events or throwing a DomainError whose `code` is the API's error code; the
@@ -70,6 +95,8 @@ export interface Onboarding {
   answers: Readonly<Record<string, { response_id: string; step_id: string; submitted: boolean }>>;
   /** Fields answered by a signature, a file or a payment. */
   fulfilled_fields: readonly string[];
+  /** The client's files on the form, by file id (removed files are gone). */
+  files: Readonly<Record<string, { field_id: string; step_id: string }>>;
   submitted_steps: readonly string[];
   progress_pct: number;
   overdue_recorded: boolean;
@@ -184,6 +211,11 @@ export type UploadFile = Meta & {
   };
 };
 
+export type RemoveFile = Meta & {
+  type: 'RemoveFile';
+  data: { token_hash: string; file_id: string };
+};
+
 export type RecordPayment = Meta & {
   type: 'RecordPayment';
   data: {
@@ -210,6 +242,7 @@ export type OnboardingCommand =
   | SubmitStep
   | SignField
   | UploadFile
+  | RemoveFile
   | RecordPayment
   | ArchiveOnboarding
   | EraseClient
@@ -237,6 +270,7 @@ export const ERROR_TEXTS = {
   link_inactive: 'This link is no longer active',
   field_not_found: 'Field not found',
   step_not_found: 'Step not found',
+  file_not_found: 'File not found',
 } as const;
 
 const fail = (code: keyof typeof ERROR_TEXTS, details?: Record<string, unknown>) =>
@@ -578,11 +612,48 @@ function signField(command: SignField, state: OnboardingState): OnboardingEvent[
   ];
 }
 
+/** A refusal of what the client sent for a field: 400 invalid_body naming the field and the problem. */
+const problemError = (message: string, located: LocatedField, problem: AnswerProblem) =>
+  new DomainError('invalid_body', message, {
+    field_id: located.field.id,
+    step_id: located.step_id,
+    problem,
+  });
+
+const filesOfField = (onboarding: Onboarding, fieldId: string) =>
+  Object.values(onboarding.files).filter((file) => file.field_id === fieldId).length;
+
+/**
+ * A file for a file field: its sniffed content type among the field's accepted types,
+ * at most the field's number of files, at most its size (the route stops reading a
+ * larger upload early; this keeps the rule whole).
+ */
 function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const field = requireField(onboarding, data.field_id);
+  if (field.field.type !== 'file_upload') throw fail('field_not_found');
+  const rules = fileConfig(field.field);
+  if (!contentTypeAccepted(rules.accept, data.content_type)) {
+    throw problemError(`Files of type ${data.content_type} are not accepted here`, field, {
+      code: 'file_type_not_accepted',
+      params: { content_type: data.content_type, accept: rules.accept.join(', ') },
+    });
+  }
+  if (filesOfField(onboarding, field.field.id) >= rules.max_files) {
+    throw problemError(`At most ${rules.max_files} files can be uploaded here`, field, {
+      code: 'too_many_files',
+      params: { max_files: rules.max_files },
+    });
+  }
+  if (data.size_bytes > rules.max_size_bytes) {
+    throw new DomainError('payload_too_large', `File larger than ${sizeText(rules.max_size_bytes)}`, {
+      field_id: field.field.id,
+      step_id: field.step_id,
+      problem: { code: 'file_too_large', params: { max_size_bytes: rules.max_size_bytes } },
+    });
+  }
   return [
     {
       type: 'file.uploaded',
@@ -595,6 +666,37 @@ function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEven
         content_type: data.content_type,
         size_bytes: data.size_bytes,
         uploaded_at: iso(metadata.now),
+      },
+    },
+  ];
+}
+
+/** A size as people read it: whole MiB when it is one, else KiB. */
+export const sizeText = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+
+/** The client takes a file back while answering, before its step is submitted. */
+function removeFile(command: RemoveFile, state: OnboardingState): OnboardingEvent[] {
+  const { data, metadata } = command;
+  const onboarding = requireLink(state, data.token_hash, metadata.now);
+  requireAnswering(onboarding);
+  const file = Object.hasOwn(onboarding.files, data.file_id) ? onboarding.files[data.file_id] : undefined;
+  if (!file) throw fail('file_not_found');
+  if (onboarding.submitted_steps.includes(file.step_id)) {
+    throw new DomainError('invalid_state', 'The step of this file is submitted; its files stay', {
+      status: onboarding.status,
+      step_id: file.step_id,
+    });
+  }
+  return [
+    {
+      type: 'file_removed',
+      data: {
+        ...base(onboarding),
+        step_id: file.step_id,
+        field_id: file.field_id,
+        file_id: data.file_id,
+        removed_at: iso(metadata.now),
       },
     },
   ];
@@ -725,6 +827,8 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return signField(command, state);
     case 'UploadFile':
       return uploadFile(command, state);
+    case 'RemoveFile':
+      return removeFile(command, state);
     case 'RecordPayment':
       return recordPayment(command, state);
     case 'ArchiveOnboarding':
@@ -774,6 +878,7 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       last_answer_saved_at: null,
       answers: {},
       fulfilled_fields: [],
+      files: {},
       submitted_steps: [],
       progress_pct: 0,
       overdue_recorded: false,
@@ -843,8 +948,28 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
     case 'onboarding.completed':
       return { ...state, status: 'completed', progress_pct: 100, reminders_at: [] };
     case 'signature.signed':
-    case 'file.uploaded':
       return { ...state, fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id) };
+    case 'file.uploaded':
+      return {
+        ...state,
+        fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id),
+        files: {
+          ...state.files,
+          [event.data.file_id]: { field_id: event.data.field_id, step_id: event.data.step_id },
+        },
+      };
+    case 'file_removed': {
+      const { [event.data.file_id]: _removed, ...files } = state.files;
+      // A file field stays answered while it holds at least one file.
+      const fileLeft = Object.values(files).some((file) => file.field_id === event.data.field_id);
+      return {
+        ...state,
+        files,
+        fulfilled_fields: fileLeft
+          ? state.fulfilled_fields
+          : state.fulfilled_fields.filter((fieldId) => fieldId !== event.data.field_id),
+      };
+    }
     case 'payment.succeeded':
       return {
         ...state,

@@ -189,6 +189,16 @@ export type FileUploaded = DomainEvent<
   }
 >;
 
+/**
+ * The client took a file back (DELETE .../files/:file_id) before submitting its step. An
+ * internal event: not public, not in the events feed, no hook; the field is no longer
+ * answered once no file is left on it.
+ */
+export type FileRemoved = DomainEvent<
+  'file_removed',
+  Base & { step_id: string; field_id: string; file_id: string; removed_at: string }
+>;
+
 /** A processor-confirmed payment; a recurring subscription when `subscription_id` is set. */
 export type PaymentSucceeded = DomainEvent<
   'payment.succeeded',
@@ -242,6 +252,7 @@ export type OnboardingEvent =
   | OnboardingCompleted
   | SignatureSigned
   | FileUploaded
+  | FileRemoved
   | PaymentSucceeded
   | OnboardingOverdue
   | OnboardingExpired
@@ -263,6 +274,7 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding.completed',
   'signature.signed',
   'file.uploaded',
+  'file_removed',
   'payment.succeeded',
   'onboarding.overdue',
   'onboarding_expired',

@@ -45,6 +45,15 @@ export async function saveOnboardingFile(tx: PoolClient, file: StoredFile): Prom
   );
 }
 
+/** Deletes one file of an onboarding inside the caller's transaction (the client removed it). */
+export async function deleteOnboardingFile(
+  tx: PoolClient,
+  onboardingId: string,
+  fileId: string,
+): Promise<void> {
+  await tx.query('delete from onboarding_files where id = $1 and onboarding_id = $2', [fileId, onboardingId]);
+}
+
 /** Deletes every file of a client (erasure); returns how many were deleted. */
 export async function deleteClientFiles(
   db: Pick<PoolClient, 'query'>,

@@ -53,7 +53,7 @@ export const formTemplate = (): TemplateInput => ({
       title: 'Documents',
       sort_order: 2,
       fields: [
-        { type: 'file', label: 'ID document', sort_order: 1, is_required: true },
+        { type: 'file_upload', label: 'ID document', sort_order: 1, is_required: true },
         {
           type: 'signature',
           label: 'Engagement letter',

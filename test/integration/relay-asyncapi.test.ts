@@ -215,6 +215,7 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     size_bytes: 123_456,
     uploaded_at: at,
   },
+  file_removed: { ...base, ...field, file_id: id(), removed_at: at },
   'payment.succeeded': {
     ...base,
     ...field,

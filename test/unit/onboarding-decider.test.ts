@@ -599,7 +599,8 @@ describe('portal moves', () => {
   });
 
   it('file upload and payment', () => {
-    given(...inProgress)
+    const withFile = created(snapshot({ fields2: [field('f2', 'file_upload', { is_required: false })] }));
+    given(withFile, sent(1, 'draft'), started(1, 'sent'))
       .when({
         type: 'UploadFile',
         data: {

@@ -3,9 +3,22 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RunOptions } from '../onboarding-unit-of-work.ts';
-import type { Onboarding, OnboardingCommand, OnboardingState } from '../onboarding-decider.ts';
+import {
+  fileConfig,
+  sizeText,
+  type Onboarding,
+  type OnboardingCommand,
+  type OnboardingState,
+} from '../onboarding-decider.ts';
 import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
-import { cleanFileName, MAX_FILE_BYTES, saveOnboardingFile } from '../onboarding-files.ts';
+import {
+  cleanFileName,
+  deleteOnboardingFile,
+  MAX_FILE_BYTES,
+  saveOnboardingFile,
+} from '../onboarding-files.ts';
+import { sniffContentType } from '../file-content-type.ts';
+import { findField } from '../template-snapshot.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
 import type { Platform } from '../../../shared/app-deps.ts';
@@ -21,7 +34,8 @@ export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | '
 /*
  * The client portal (operator-and-portal-api.md, Client portal API):
  * /portal/v1/onboardings/:token with GET, PUT answers/:field_id, POST
- * steps/:step_id/submit, POST fields/:field_id/signature and POST fields/:field_id/files.
+ * steps/:step_id/submit, POST fields/:field_id/signature, POST fields/:field_id/files and
+ * DELETE files/:file_id.
  * Every request passes the link rules of ./portal-access.ts first (404 link_inactive,
  * 401 pin_required), then runs one onboarding command in one transaction
  * (the command pipeline, shared/commands/handle-command.ts) and answers once the read models have its
@@ -59,6 +73,7 @@ const fileSchema = z.object({
 
 const tokenParams = z.object({ token: z.string().describe('the client access token (64 hex characters)') });
 const fieldParams = tokenParams.extend({ field_id: z.string().describe('a field of the onboarding') });
+const fileParams = tokenParams.extend({ file_id: z.string().describe('a file the client uploaded') });
 const stepParams = tokenParams.extend({ step_id: z.string().describe('a step of the onboarding') });
 
 const pinHeaders = z
@@ -75,8 +90,6 @@ const signatureBody = z.object({
   signer_name: z.string().trim().min(1).max(200),
   signer_email: z.string().trim().toLowerCase().pipe(z.string().email().max(254)),
 });
-
-const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+$/;
 
 const portalErrors = (extra: Record<number, string> = {}) => ({
   400: coded(
@@ -144,6 +157,13 @@ export async function portalRoutes(
   });
 
   const now = () => ({ now: context.clock.now() });
+
+  /** The most bytes read of an upload to the field: its own limit within the service's. */
+  function uploadLimit(link: PortalLink, fieldId: string): number {
+    const located = findField(link.state.snapshot, fieldId);
+    if (!located || located.field.type !== 'file_upload') return MAX_FILE_BYTES;
+    return Math.min(MAX_FILE_BYTES, fileConfig(located.field).max_size_bytes);
+  }
 
   /**
    * Answering through a link opens it: the first request of the client after a send, of
@@ -307,14 +327,17 @@ export async function portalRoutes(
     {
       schema: {
         tags: ['portal'],
-        summary: `Upload a file to a field (multipart/form-data, one file of at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded)`,
+        summary: `Upload a file to a file field (multipart/form-data, one file within the field's size limit, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded). The content type is read from the file's bytes`,
         security: [],
         consumes: ['multipart/form-data'],
         params: fieldParams,
         headers: pinHeaders,
         response: {
           201: z.object({ file: fileSchema }),
-          ...portalErrors({ 413: 'File over 10 MiB (code payload_too_large)' }),
+          ...portalErrors({
+            400: 'Malformed body (code invalid_body); a file type the field does not accept or one file too many: details.problem.code file_type_not_accepted or too_many_files',
+            413: "File over the field's size limit (code payload_too_large)",
+          }),
         },
       },
     },
@@ -323,22 +346,21 @@ export async function portalRoutes(
       if (!request.isMultipart()) {
         throw codedError(400, 'invalid_body', 'Send the file as multipart/form-data');
       }
-      const part = await request.file({ limits: { fileSize: MAX_FILE_BYTES } });
+      const maxBytes = uploadLimit(link, request.params.field_id);
+      const part = await request.file({ limits: { fileSize: maxBytes } });
       if (!part) throw codedError(400, 'invalid_body', 'A file is required');
       let content: Buffer;
       try {
         content = await part.toBuffer();
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw codedError(413, 'payload_too_large', 'File larger than 10 MiB');
+          throw codedError(413, 'payload_too_large', `File larger than ${sizeText(maxBytes)}`);
         }
         throw error;
       }
       const fileName = cleanFileName(part.filename);
-      const contentType =
-        CONTENT_TYPE.test(part.mimetype) && part.mimetype.length <= 255
-          ? part.mimetype
-          : 'application/octet-stream';
+      // What the browser says (part.mimetype) is not trusted: the bytes tell.
+      const contentType = await sniffContentType(content);
       const sealedName = await seal(link, fileName);
       const fileId = randomUUID();
       const uploadedAt = context.clock.now();
@@ -385,6 +407,47 @@ export async function portalRoutes(
           uploaded_at: uploaded.data.uploaded_at,
         },
       });
+    },
+  );
+  app.delete(
+    '/onboardings/:token/files/:file_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left',
+        security: [],
+        params: fileParams,
+        headers: pinHeaders,
+        response: {
+          200: z.object({ success: z.literal(true) }),
+          ...portalErrors({
+            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
+            409: 'Not while the onboarding is in this status, nor once the file’s step is submitted (code invalid_state)',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      await run(
+        request,
+        link,
+        () => ({
+          type: 'RemoveFile',
+          data: { token_hash: link.tokenHash, file_id: request.params.file_id },
+          metadata: now(),
+        }),
+        {
+          async beforeAppend({ state, events }, tx) {
+            if (state.status === 'absent') return;
+            for (const event of events) {
+              if (event.type === 'file_removed') await deleteOnboardingFile(tx, state.id, event.data.file_id);
+            }
+          },
+        },
+      );
+      return { success: true as const };
     },
   );
 }
