@@ -16,7 +16,6 @@ import { codedError } from '../../shared/http/api-error.ts';
 import {
   ACCENT_COLOR,
   accentColorProblem,
-  MAX_LOGO_DATA_URL_LENGTH,
   readLogoDataUrl,
 } from './team-branding.ts';
 import { saveTeamLogo } from './team-logo.ts';
@@ -67,7 +66,6 @@ const brandingPatch = z
       .describe('#rrggbb with a contrast ratio of at least 4.5:1 against white, or null'),
     logo: z
       .string()
-      .max(MAX_LOGO_DATA_URL_LENGTH)
       .nullable()
       .describe('a data: URL of a PNG, JPEG or WebP image of at most 256 KiB, or null to remove it'),
   })

@@ -15,8 +15,8 @@ export const ACCENT_COLOR = /^#[0-9a-fA-F]{6}$/;
 export const MIN_ACCENT_CONTRAST = 4.5;
 export const MAX_LOGO_BYTES = 256 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
-/** Longest logo data URL read: base64 of MAX_LOGO_BYTES plus a generous header. */
-export const MAX_LOGO_DATA_URL_LENGTH = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100;
+/** Longest logo data URL decoded: base64 of MAX_LOGO_BYTES plus a generous header. */
+const MAX_LOGO_DATA_URL_LENGTH = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100;
 
 /** sRGB channel (0..255) to linear light (WCAG 2.2 relative luminance). */
 function linear(channel: number): number {
@@ -47,13 +47,13 @@ const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?((?:;[\w.+-]+=[\w.+-]+)*);base64,([
 
 /** The logo of a data URL, or why it is refused. */
 export async function readLogoDataUrl(dataUrl: string): Promise<LogoUpload | { problem: string }> {
+  const tooLarge = { problem: `logo is larger than ${MAX_LOGO_BYTES / 1024} KiB` };
+  if (dataUrl.length > MAX_LOGO_DATA_URL_LENGTH) return tooLarge;
   const match = DATA_URL.exec(dataUrl.trim());
   if (!match) return { problem: 'logo must be a base64 data: URL (data:image/png;base64,...)' };
   const content = Buffer.from(match[3]!, 'base64');
   if (content.length === 0) return { problem: 'logo is empty' };
-  if (content.length > MAX_LOGO_BYTES) {
-    return { problem: `logo is larger than ${MAX_LOGO_BYTES / 1024} KiB` };
-  }
+  if (content.length > MAX_LOGO_BYTES) return tooLarge;
   const sniffed = (await fileTypeFromBuffer(content))?.mime;
   const contentType = LOGO_TYPES.find((type) => type === sniffed);
   if (!contentType) return { problem: 'logo must be a PNG, JPEG or WebP image' };

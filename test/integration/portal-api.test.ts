@@ -57,6 +57,8 @@ describe('GET /portal/v1/onboardings/:token', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('x-request-id')).toBeTruthy();
     expect(first.body).toEqual({
+      team: { display_name: expect.any(String), logo_url: null, accent_color: null },
+      client: { locale: expect.any(String), date_format: expect.any(String), timezone: expect.any(String) },
       onboarding: {
         id: onboardingId,
         status: 'in_progress',
@@ -67,6 +69,9 @@ describe('GET /portal/v1/onboardings/:token', () => {
           steps: expect.any(Array),
         }),
         responses: [],
+        files: [],
+        signatures: [],
+        submitted_step_ids: [],
       },
     });
     expect(first.body.onboarding.template_snapshot.steps[0].fields[0].id).toBe(tenant.ids.fields.fullName);

@@ -80,6 +80,19 @@ export class PortalAccess {
     return { onboardingId, tokenHash, state };
   }
 
+  /**
+   * Seconds until the link of `tokenHash` takes PINs again after too many wrong ones, or
+   * null when it takes them now (read only: nothing is counted).
+   */
+  pinLockedFor(tokenHash: string): number | null {
+    if (!this.deps.limiter) return null;
+    const now = this.deps.clock.now().getTime();
+    const windowStart = Math.floor(now / PIN_FAILURE_WINDOW_MS) * PIN_FAILURE_WINDOW_MS;
+    const entry = this.failures.get(tokenHash);
+    if (!entry || entry.windowStart !== windowStart || entry.count < PIN_FAILURE_LIMIT) return null;
+    return Math.max(1, Math.ceil((windowStart + PIN_FAILURE_WINDOW_MS - now) / 1000));
+  }
+
   /** The client's erasure may be recorded before its onboardings' (clients read model). */
   private async clientErased(state: Onboarding): Promise<boolean> {
     const { rows } = await this.deps.pool.query<{ erased: boolean }>(
@@ -92,14 +105,11 @@ export class PortalAccess {
   private async checkPin(tokenHash: string, state: Onboarding, pin: string | undefined): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const windowStart = Math.floor(now / PIN_FAILURE_WINDOW_MS) * PIN_FAILURE_WINDOW_MS;
-    let entry = this.failures.get(tokenHash);
-    if (entry && entry.windowStart !== windowStart) {
-      this.failures.delete(tokenHash);
-      entry = undefined;
-    }
-    if (this.deps.limiter && entry && entry.count >= PIN_FAILURE_LIMIT) {
-      const retryAfter = Math.max(1, Math.ceil((windowStart + PIN_FAILURE_WINDOW_MS - now) / 1000));
-      throw portalRateLimited('Too many wrong PINs for this link; try again later', retryAfter);
+    const entry = this.failures.get(tokenHash);
+    if (entry && entry.windowStart !== windowStart) this.failures.delete(tokenHash);
+    const lockedFor = this.pinLockedFor(tokenHash);
+    if (lockedFor !== null) {
+      throw portalRateLimited('Too many wrong PINs for this link; try again later', lockedFor);
     }
     if (pin === undefined || state.pin === null) throw pinRequired();
     if (this.deps.limiter) {

@@ -27,6 +27,9 @@ import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from '../o
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
 import { allResponses, findResponse, responseSchema } from '../responses-read-model.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
+import { prefersHtml } from '../../web/prefers-html.ts';
+import { clientFace, faceClientSchema, faceTeamSchema, portalFaceRoutes, teamFace } from './portal-face.ts';
+import { formFiles, formFileSchema, formSignatures, formSignatureSchema } from './portal-form-view.ts';
 
 export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readDb'> &
   OnboardingRouteCommandDeps;
@@ -51,6 +54,9 @@ const portalOnboarding = z.object({
   due_date: z.string().nullable().describe('ISO 8601 with offset'),
   template_snapshot: z.record(z.unknown()),
   responses: z.array(responseSchema),
+  files: z.array(formFileSchema).describe('files uploaded and not deleted, oldest first'),
+  signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
+  submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
 });
 
 const signatureSchema = z.object({
@@ -154,6 +160,9 @@ export async function portalRoutes(
     due_date: state.due?.due_date ?? null,
     template_snapshot: state.snapshot as unknown as Record<string, unknown>,
     responses: await allResponses(context.readDb, state.id),
+    files: await formFiles(context, state.id),
+    signatures: await formSignatures(context, state.id),
+    submitted_step_ids: [...state.submitted_steps],
   });
 
   const now = () => ({ now: context.clock.now() });
@@ -164,6 +173,8 @@ export async function portalRoutes(
     if (!located || located.field.type !== 'file_upload') return MAX_FILE_BYTES;
     return Math.min(MAX_FILE_BYTES, fileConfig(located.field).max_size_bytes);
   }
+
+  await portalFaceRoutes(app, { context, access });
 
   /**
    * Answering through a link opens it: the first request of the client after a send, of
@@ -190,17 +201,29 @@ export async function portalRoutes(
         security: [],
         params: tokenParams,
         headers: pinHeaders,
-        response: { 200: z.object({ onboarding: portalOnboarding }), ...portalErrors() },
+        response: {
+          200: z.object({ team: faceTeamSchema, client: faceClientSchema, onboarding: portalOnboarding }),
+          ...portalErrors(),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // A browser opening a link of an older email gets the form page, which asks for the PIN.
+      if (prefersHtml(request.headers.accept) && request.headers[PIN_HEADER] === undefined) {
+        return reply.redirect(`/f/${encodeURIComponent(request.params.token)}`, 303);
+      }
       const link = await open(request);
       const outcome = await run(request, link, () => ({
         type: 'OpenLink',
         data: { token_hash: link.tokenHash },
         metadata: now(),
       }));
-      return { onboarding: await view(outcome.state) };
+      const { team_id: teamId, client_id: clientId } = link.state;
+      const [team, client] = await Promise.all([
+        teamFace(context.pool, teamId),
+        clientFace(context.pool, teamId, clientId),
+      ]);
+      return { team, client: client.client, onboarding: await view(outcome.state) };
     },
   );
 
