@@ -105,9 +105,14 @@ async function expectDeadEnd(
 
 describe('dead ends', () => {
   it('an unknown token', async () => {
-    await expectDeadEnd(`${service.publicUrl}/f/${'0'.repeat(64)}`, 'inactive', text.t('dead.inactive.title'), {
-      team: false,
-    });
+    await expectDeadEnd(
+      `${service.publicUrl}/f/${'0'.repeat(64)}`,
+      'inactive',
+      text.t('dead.inactive.title'),
+      {
+        team: false,
+      },
+    );
   }, 60_000);
 
   it('an expired link', async () => {

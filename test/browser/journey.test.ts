@@ -145,7 +145,9 @@ describe('a new client (en-US, phone)', () => {
       await waitForSaved(page, text);
       await page.reload();
       await expect.poll(() => heading(page, text.t('pin.title')).count()).toBe(0);
-      await heading(page, new RegExp(`${STEP_TITLES[0]}|${STEP_TITLES[1]}`)).first().waitFor();
+      await heading(page, new RegExp(`${STEP_TITLES[0]}|${STEP_TITLES[1]}`))
+        .first()
+        .waitFor();
       if (await heading(page, STEP_TITLES[1]).isVisible()) await button(page, text.t('nav.back')).click();
       await expectStep(page, STEP_TITLES[0]);
       await expectStepOne(page, DATE_FORMAT);
@@ -168,7 +170,12 @@ describe('a new client (en-US, phone)', () => {
       await atScreen('step-3-files');
 
       await toReview(page, text);
-      for (const answer of ['Avery Quinn', 'avery.quinn@example.com', 'Germany', FILES.png.name]) {
+      for (const answer of [
+        'Avery Quinn',
+        'avery.quinn@example.com',
+        'Germany',
+        text.t('review.filesCount', { count: 2 }),
+      ]) {
         await expect.poll(() => page.getByText(answer).count()).toBeGreaterThan(0);
       }
       await atScreen('review');
