@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.ts';
+import { apiRequest } from '../helpers/tenant.ts';
 import { drain } from '../integration/portal-fixtures.ts';
 import { button, expectStep, heading, inDateFormat, texts, walkForm } from './form-page.ts';
 import {
@@ -42,6 +43,16 @@ afterAll(async () => {
   }
 });
 
+/** The calendar day YYYY-MM-DD of an instant in a time zone. */
+function dayIn(instant: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(instant));
+}
+
 const cases = [
   { locale: 'de-DE', dateFormat: 'DD.MM.YYYY', timezone: 'Europe/Berlin', signer: 'Anna Schäfer' },
   { locale: 'ja-JP', dateFormat: 'YYYY-MM-DD', timezone: 'Asia/Tokyo', signer: '山田 花子' },
@@ -58,6 +69,9 @@ describe.each(cases)('a client in $locale', ({ locale, dateFormat, timezone, sig
       client: { locale, date_format: dateFormat, timezone },
     });
     secrets.tokens.push(form.token);
+    // The due date is the end of that day in the team's time zone, shown as the client's day.
+    const due = await apiRequest(service, tenant.apiKey, 'GET', `/onboardings/${form.onboardingId}`);
+    const dueDay = dayIn(due.body.onboarding.due_date as string, timezone);
     const { context, page, watch } = await openPage(browser, 'mobile');
     try {
       await page.goto(form.link);
@@ -72,7 +86,7 @@ describe.each(cases)('a client in $locale', ({ locale, dateFormat, timezone, sig
         atScreen: async (screen) => {
           if (screen === 'step-1') {
             await expect.poll(() => button(page, text.t('nav.next')).count()).toBeGreaterThan(0);
-            await page.getByText(text.t('due.on', { date: inDateFormat(DUE_DATE, dateFormat) })).waitFor();
+            await page.getByText(text.t('due.on', { date: inDateFormat(dueDay, dateFormat) })).waitFor();
             dueDateSeen = true;
             await expectStep(page, STEP_TITLES[0]);
             expect(await page.getByText(english.t('nav.next'), { exact: true }).count()).toBe(0);
@@ -85,6 +99,9 @@ describe.each(cases)('a client in $locale', ({ locale, dateFormat, timezone, sig
       });
       expect(dueDateSeen).toBe(true);
       watch.assertClean();
+    } catch (error) {
+      await screenshot(page, `journey-${locale}`, 'failure', 'mobile').catch(() => undefined);
+      throw error;
     } finally {
       await context.close();
     }
