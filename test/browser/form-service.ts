@@ -365,3 +365,46 @@ export function fieldId(template: Template, label: string): string {
   }
   throw new Error(`no field labelled ${label}`);
 }
+
+/** A short form of simple fields for the keyboard and autosave tests. */
+export const simpleTemplate = (): TemplateInput => ({
+  name: 'Quick intake',
+  steps: [
+    {
+      title: 'Contact',
+      sort_order: 1,
+      fields: [
+        { type: 'short_text', label: 'Full name', sort_order: 1, is_required: true },
+        { type: 'email', label: 'Email address', sort_order: 2, is_required: true },
+        {
+          type: 'single_choice',
+          label: 'Preferred contact',
+          sort_order: 3,
+          is_required: true,
+          config: { options: ['Email', 'Phone'] },
+        },
+        { type: 'long_text', label: 'Notes', sort_order: 4, is_required: false },
+        {
+          type: 'checkbox',
+          label: 'Privacy consent',
+          sort_order: 5,
+          is_required: true,
+          config: { statement: 'I agree that my data is used to provide the services.' },
+        },
+      ],
+    },
+    {
+      title: 'Sign the letter',
+      sort_order: 2,
+      fields: [
+        {
+          type: 'signature',
+          label: 'Engagement letter',
+          sort_order: 1,
+          is_required: true,
+          config: { agreement_text: AGREEMENT_TEXT, is_sample_text: false },
+        },
+      ],
+    },
+  ],
+});
