@@ -42,6 +42,13 @@ describe('folds into row changes', () => {
   });
 
   it('teams: the monthly limit takes two columns, unknown settings none', () => {
+    expect(
+      settingColumns({
+        accent_color: '#1d4ed8',
+        logo: { sha256: 'c'.repeat(64), content_type: 'image/png', size_bytes: 68 },
+      }),
+    ).toEqual({ accent_color: '#1d4ed8', logo_sha256: 'c'.repeat(64), logo_content_type: 'image/png' });
+    expect(settingColumns({ logo: null })).toEqual({ logo_sha256: null, logo_content_type: null });
     expect(settingColumns({ monthly_onboarding_limit: 'unlimited' })).toEqual({
       monthly_onboarding_limit: null,
       monthly_onboarding_unlimited: true,

@@ -13,11 +13,7 @@ import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { codedError } from '../../shared/http/api-error.ts';
-import {
-  ACCENT_COLOR,
-  accentColorProblem,
-  readLogoDataUrl,
-} from './team-branding.ts';
+import { ACCENT_COLOR, accentColorProblem, readLogoDataUrl } from './team-branding.ts';
 import { saveTeamLogo } from './team-logo.ts';
 import type { TeamBranding } from './team-events.ts';
 

@@ -287,3 +287,39 @@ describe('team decider', () => {
     });
   });
 });
+
+describe('team branding', () => {
+  const logo = { sha256: 'c'.repeat(64), content_type: 'image/png' as const, size_bytes: 68 };
+  const update = (changes: Extract<TeamCommand, { type: 'UpdateTeam' }>['data']['changes']): TeamCommand => ({
+    type: 'UpdateTeam',
+    data: { changes },
+    metadata: { now: new Date(now) },
+  });
+  const updated = (changes: object): TeamEvent => ({
+    type: 'team.updated',
+    data: { team_id: teamId, changes, updated_at: now },
+  });
+
+  it('a team created before branding has none: null changes nothing, a color or logo is recorded', () => {
+    given([created])
+      .when(update({ accent_color: null, logo: null }))
+      .then([]);
+    given([created])
+      .when(update({ accent_color: '#1d4ed8', logo }))
+      .then([updated({ accent_color: '#1d4ed8', logo })]);
+  });
+
+  it('the same logo (by its bytes) changes nothing; another or none does', () => {
+    const withLogo = [created, updated({ logo })];
+    given(withLogo)
+      .when(update({ logo: { ...logo } }))
+      .then([]);
+    const other = { ...logo, sha256: 'd'.repeat(64) };
+    given(withLogo)
+      .when(update({ logo: other }))
+      .then([updated({ logo: other })]);
+    given(withLogo)
+      .when(update({ logo: null }))
+      .then([updated({ logo: null })]);
+  });
+});

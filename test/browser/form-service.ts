@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { createLogger } from '../../shared/logging/logger.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {
   adminRequest,
@@ -52,8 +53,9 @@ export async function startFormService(env: Record<string, string> = {}): Promis
   const publicUrl = `http://127.0.0.1:${port}`;
   const logLines: string[] = [];
   const service = await startTestService(
-    { PORT: String(port), PUBLIC_URL: publicUrl, LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env },
-    { logDestination: { write: (line: string) => void logLines.push(line) } },
+    { PORT: String(port), PUBLIC_URL: publicUrl, RATE_LIMITS: 'off', ...env },
+    // The service's own logger (its redaction included), writing into logLines.
+    { logger: createLogger('info', { write: (line: string) => void logLines.push(line) }) },
   );
   return Object.assign(service, { logLines, publicUrl });
 }

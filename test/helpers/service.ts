@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { DestinationStream } from 'pino';
 import { ManualClock } from '../../shared/clock.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
+import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { buildApp } from '../../services/app/http-app.ts';
 import type { ServiceContext } from '../../services/app/context.ts';
 import { createContext, stopContext } from '../../services/app/runtime.ts';
@@ -22,12 +21,12 @@ export interface TestService {
 /**
  * The whole service over real HTTP on a free loopback port, with a fresh database, the
  * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings (PORT
- * too, so that PUBLIC_URL can name the port). `logDestination` receives the service's log
- * lines at LOG_LEVEL (give one in `env`; the default is silent).
+ * too, so that PUBLIC_URL can name the port);
+ * `logger` replaces the silent one (tests of what is logged).
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  options: { logDestination?: DestinationStream } = {},
+  { logger }: { logger?: Logger } = {},
 ): Promise<TestService> {
   const database = await createTestDatabase();
   const settings = loadSettings({
@@ -40,7 +39,7 @@ export async function startTestService(
   });
   const context = await createContext(
     settings,
-    createLogger(settings.LOG_LEVEL, options.logDestination),
+    logger ?? createLogger(settings.LOG_LEVEL),
     database.pool,
     database.url,
   );

@@ -98,11 +98,13 @@ export interface Team {
   monthly_onboarding_limit: number | 'unlimited' | null;
   unpaid: boolean;
   new_recipient_cap: number | null;
+  accent_color: string | null;
+  has_logo: boolean;
   created_at: string;
   updated_at: string;
 }
 
-export type TeamInput = Partial<Omit<Team, 'id' | 'created_at' | 'updated_at'>>;
+export type TeamInput = Partial<Omit<Team, 'id' | 'has_logo' | 'created_at' | 'updated_at'>>;
 
 let teamCounter = 0;
 

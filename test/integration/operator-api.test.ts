@@ -53,6 +53,8 @@ describe('teams', () => {
       monthly_onboarding_limit: null,
       unpaid: false,
       new_recipient_cap: null,
+      accent_color: null,
+      has_logo: false,
       created_at: service.clock.now().toISOString(),
       updated_at: service.clock.now().toISOString(),
     });

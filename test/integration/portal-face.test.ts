@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
-import { adminRequest, apiRequest, request } from '../helpers/tenant.ts';
+import { adminRequest, apiRequest } from '../helpers/tenant.ts';
 import {
   advanceClock,
   completeForm,

@@ -8,7 +8,9 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * The client's form page. Assets are served by the service under /web/ and the page at
  * /f/:token is dist/index.html. The Content-Security-Policy forbids inline scripts and
  * styles, so the module-preload polyfill (an inline script) is off and nothing is inlined
- * into index.html.
+ * into index.html. The output folder is not emptied first: `npm start` builds before it
+ * starts (prestart), and a service already running from the same folder keeps finding the
+ * hashed files its index.html names; the manifest names the current build.
  */
 export default defineConfig({
   root,
@@ -16,7 +18,7 @@ export default defineConfig({
   plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
   build: {
     outDir: 'dist',
-    emptyOutDir: true,
+    emptyOutDir: false,
     manifest: true,
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,

@@ -127,6 +127,17 @@ export class ApiError extends Error {
 
 type ErrorBody = { code?: unknown; details?: unknown };
 
+/** The client token of a page URL /f/<token>; null for any other path. */
+export function tokenFromPath(pathname: string): string | null {
+  const match = /^\/f\/([^/?#]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+}
+
 export const PIN_HEADER = 'X-Onboarding-Pin';
 
 function retryAfter(value: string | null): number | null {

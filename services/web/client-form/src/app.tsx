@@ -5,7 +5,14 @@
  * person opens the form, never a bare GET or prefetch of the link.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { ApiError, PortalClient, type Face, type FaceTeam, type PortalOnboarding } from './api.ts';
+import {
+  ApiError,
+  PortalClient,
+  tokenFromPath,
+  type Face,
+  type FaceTeam,
+  type PortalOnboarding,
+} from './api.ts';
 import { applyAccent } from './branding.ts';
 import {
   createFormats,
@@ -31,16 +38,6 @@ type Screen =
   | { kind: 'dead'; state: DeadEndKind; retryAfterSeconds: number | null }
   | { kind: 'form' }
   | { kind: 'done'; at: string };
-
-export function tokenFromPath(pathname: string): string | null {
-  const match = /^\/f\/([^/?#]+)\/?$/.exec(pathname);
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return null;
-  }
-}
 
 const lockMinutes = (seconds: number | null) => Math.max(1, Math.ceil((seconds ?? 60) / 60));
 

@@ -26,6 +26,10 @@ export function displayAnswer(
         : t('review.notSigned');
     }
     case 'payment': {
+      // A received payment is recorded as the field's response.
+      if ((onboarding.responses ?? []).some((response) => response.field_id === field.id)) {
+        return t('payment.paid');
+      }
       const cents = config.amount_cents;
       const currency = typeof config.currency === 'string' ? config.currency : 'USD';
       return typeof cents === 'number' ? t('payment.amount', { amount: formats.money(cents, currency) }) : '';

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { isCalendarDate, type AnswerProblem } from '../../../../templates/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
-import { FieldFrame, controlAria } from './FieldFrame.tsx';
+import { FieldFrame, LiveProblem, controlAria } from './FieldFrame.tsx';
 
 export function DateField({ field, value, onChange, problem, ids, t, formats }: FieldProps) {
   const shown = (stored: unknown) =>
@@ -58,6 +58,7 @@ export function DateField({ field, value, onChange, problem, ids, t, formats }: 
         }}
         {...controlAria(field, ids, shownProblem, hintId)}
       />
+      <LiveProblem problem={own} t={t} formats={formats} />
     </FieldFrame>
   );
 }

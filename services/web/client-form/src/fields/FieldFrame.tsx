@@ -21,7 +21,11 @@ export function RequiredMarker({ t }: { t: Translate }) {
   );
 }
 
-/** The error element: always present, so a message appearing in it is announced. */
+/**
+ * The error element. It is not a live region: on a step's submit the page's error summary
+ * takes focus and speaks for every field, and each control names its message through
+ * aria-describedby. A component's own check while typing announces through LiveProblem.
+ */
 export function ErrorText({
   id,
   problem,
@@ -34,7 +38,24 @@ export function ErrorText({
   formats: Formats;
 }) {
   return (
-    <p id={id} class="field__error" aria-live="polite">
+    <p id={id} class="field__error">
+      {problem ? problemText(problem, t, formats) : null}
+    </p>
+  );
+}
+
+/** Says a component's own problem (found as the client leaves a control) politely, once it appears. */
+export function LiveProblem({
+  problem,
+  t,
+  formats,
+}: {
+  problem: AnswerProblem | null;
+  t: Translate;
+  formats: Formats;
+}) {
+  return (
+    <p class="field-sr-only" aria-live="polite">
       {problem ? problemText(problem, t, formats) : null}
     </p>
   );
@@ -63,10 +84,12 @@ export function FieldFrame({ field, ids, problem, t, formats, group, groupProps,
   ) : null;
   const error = <ErrorText id={ids.error} problem={problem} t={t} formats={formats} />;
   if (group) {
+    // A group without aria-required of its own (a checkbox group) hears "required" in its description.
+    const requiredId = field.is_required && !groupProps?.['aria-required'] ? `${ids.input}-required` : null;
     return (
       <fieldset
         class={`field field--${field.type} field__group`}
-        aria-describedby={describedBy(help && ids.help, problem && ids.error)}
+        aria-describedby={describedBy(requiredId, help && ids.help, problem && ids.error)}
         {...groupProps}
       >
         <legend class="field__legend">
@@ -77,6 +100,11 @@ export function FieldFrame({ field, ids, problem, t, formats, group, groupProps,
             </span>
           ) : null}
         </legend>
+        {requiredId ? (
+          <span id={requiredId} class="field-sr-only">
+            {t('field.required')}
+          </span>
+        ) : null}
         {helpElement}
         {children}
         {error}

@@ -62,6 +62,8 @@ export function FileUploadField(props: FieldProps) {
         await portal.uploadFile(field.id, file, (progress) =>
           setUploads((list) => list.map((upload) => (upload.key === key ? { ...upload, progress } : upload))),
         );
+        // The row stays until the reloaded list shows the file, so the file never blinks out.
+        await refresh().catch(() => undefined);
         setStatus(t('files.uploaded', { name: file.name }));
       } catch (error) {
         refuse([refusalText(file.name, refusalOf(error, rules))]);
@@ -69,7 +71,6 @@ export function FileUploadField(props: FieldProps) {
         setUploads((list) => list.filter((upload) => upload.key !== key));
       }
     }
-    if (check.accepted.length > 0) await refresh().catch(() => undefined);
   };
 
   const remove = async (file: PortalFile) => {

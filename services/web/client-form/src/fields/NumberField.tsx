@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
-import { FieldFrame, controlAria } from './FieldFrame.tsx';
+import { FieldFrame, LiveProblem, controlAria } from './FieldFrame.tsx';
 import { configText } from './field-text.ts';
 import { formatNumberForInput, parseLocaleNumber, symbolsOf } from './number-input.ts';
 
@@ -68,6 +68,7 @@ export function NumberField({ field, value, onChange, problem, ids, t, formats }
           </span>
         ) : null}
       </div>
+      <LiveProblem problem={own} t={t} formats={formats} />
     </FieldFrame>
   );
 }

@@ -1,5 +1,5 @@
 import type { Translate } from '../i18n.ts';
-import { ScreenHeading } from './heading.tsx';
+import { pageTitle, ScreenHeading } from './heading.tsx';
 
 export type DeadEndKind = 'inactive' | 'expired' | 'cancelled' | 'completed' | 'pin_locked' | 'error';
 
@@ -35,10 +35,7 @@ export function DeadEnd({
   const title = t(texts.title);
   return (
     <section class="card dead-end" aria-labelledby="screen-title">
-      <ScreenHeading
-        documentTitle={team ? t('app.pageTitle', { screen: title, team }) : title}
-        focusKey={kind}
-      >
+      <ScreenHeading documentTitle={pageTitle(t, title, team)} focusKey={kind}>
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p>{body}</p>

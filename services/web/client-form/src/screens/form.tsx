@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
-import { isDisplayOnly, translationFor } from '../../../../templates/field-catalogue.ts';
+import { translationFor } from '../../../../templates/field-catalogue.ts';
 import { ApiError, type PortalClient, type PortalOnboarding } from '../api.ts';
 import { Autosave, type SaveStatus } from '../autosave.ts';
 import { displayAnswer } from '../display.ts';
@@ -16,7 +16,7 @@ import {
 } from '../form-model.ts';
 import type { Formats, Translate } from '../i18n.ts';
 import { problemText } from '../problems.ts';
-import { ScreenHeading } from './heading.tsx';
+import { pageTitle, ScreenHeading } from './heading.tsx';
 
 export interface FormScreenProps {
   portal: PortalClient;
@@ -197,7 +197,19 @@ export function FormScreen(props: FormScreenProps) {
     setSubmitting(true);
     try {
       if (!(await autosave.flushAll())) {
-        setSubmitError(t('review.notSaved'));
+        setSubmitError(t('save.unsaved'));
+        return;
+      }
+      // An answer the server refused on save is not the one it holds: fix it first.
+      const refused = steps.findIndex((step) => step.fields.some((field) => saveProblems.has(field.id)));
+      if (refused >= 0) {
+        const found = new Map(
+          steps[refused]!.fields.flatMap((field) => {
+            const problem = saveProblems.get(field.id);
+            return problem ? [[field.id, problem] as const] : [];
+          }),
+        );
+        showProblems(refused, found);
         return;
       }
       const order = submitOrder(
@@ -225,8 +237,8 @@ export function FormScreen(props: FormScreenProps) {
           if (error.status === 400 && error.code === 'invalid_body') {
             const at = steps.findIndex((step) => step.id === (error.details?.step_id ?? stepId));
             const found = problemsFromDetails(error);
-            if (found.size === 0) found.set(steps[at]?.fields[0]?.id ?? '', { code: 'required' });
-            showProblems(Math.max(0, at), found);
+            if (found.size === 0 || at < 0) setSubmitError(t('review.fixFirst'));
+            else showProblems(at, found);
             void props.refresh();
             return;
           }
@@ -300,10 +312,7 @@ export function FormScreen(props: FormScreenProps) {
         />
       ) : (
         <section class="card step" aria-labelledby="screen-title">
-          <ScreenHeading
-            documentTitle={t('app.pageTitle', { screen: step.title, team })}
-            focusKey={`step-${index}`}
-          >
+          <ScreenHeading documentTitle={pageTitle(t, step.title, team)} focusKey={`step-${index}`}>
             <span id="screen-title">{step.title}</span>
             {step.is_optional ? <span class="optional-tag"> ({t('steps.optional')})</span> : null}
           </ScreenHeading>
@@ -320,26 +329,22 @@ export function FormScreen(props: FormScreenProps) {
             />
           ) : null}
           <form class="step-form" onSubmit={next} noValidate>
-            {step.fields.map((field) =>
-              isDisplayOnly(field.type) ? (
-                <DisplayText key={field.id} field={field} />
-              ) : (
-                <Field
-                  key={field.id}
-                  field={field}
-                  value={answers.get(field.id)}
-                  onChange={(value) => change(field.id, value)}
-                  problem={shownProblems.get(field.id) ?? null}
-                  ids={fieldIds(field.id)}
-                  portal={portal}
-                  onboarding={onboarding}
-                  refresh={props.refresh}
-                  t={t}
-                  formats={formats}
-                  team={team}
-                />
-              ),
-            )}
+            {step.fields.map((field) => (
+              <Field
+                key={field.id}
+                field={field}
+                value={answers.get(field.id)}
+                onChange={(value) => change(field.id, value)}
+                problem={shownProblems.get(field.id) ?? null}
+                ids={fieldIds(field.id)}
+                portal={portal}
+                onboarding={onboarding}
+                refresh={props.refresh}
+                t={t}
+                formats={formats}
+                team={team}
+              />
+            ))}
             <div class="actions">
               {index > 0 ? (
                 <button type="button" class="button secondary" onClick={() => go(index - 1)}>
@@ -354,15 +359,6 @@ export function FormScreen(props: FormScreenProps) {
         </section>
       )}
     </div>
-  );
-}
-
-function DisplayText({ field }: { field: LocalizedField }) {
-  const text = typeof field.config?.text === 'string' && field.config.text ? field.config.text : field.label;
-  return field.type === 'heading' ? (
-    <h2 class="display-heading">{text}</h2>
-  ) : (
-    <p class="display-text">{text}</p>
   );
 }
 
@@ -393,8 +389,8 @@ function StepNav({
       </p>
       <progress
         class="progress-bar"
-        max={total + 1}
-        value={Math.min(index + 1, total + 1)}
+        max={Math.max(total, 1)}
+        value={Math.min(index + 1, total)}
         aria-labelledby="progress-label"
       />
       <ol class="step-list">
@@ -517,7 +513,7 @@ function Review({
   const title = t('review.title');
   return (
     <section class="card review" aria-labelledby="screen-title">
-      <ScreenHeading documentTitle={t('app.pageTitle', { screen: title, team })} focusKey="review">
+      <ScreenHeading documentTitle={pageTitle(t, title, team)} focusKey="review">
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p>{t('review.intro')}</p>

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import type { Translate } from '../i18n.ts';
 
 let firstScreen = true;
 
@@ -33,4 +34,9 @@ export function ScreenHeading({
       {children}
     </h1>
   );
+}
+
+/** The document title of a screen: the screen's heading, then the form's title with the team. */
+export function pageTitle(t: Translate, screen: string, team: string | null): string {
+  return team ? `${screen} – ${t('app.title', { team })}` : screen;
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { Translate } from '../i18n.ts';
-import { ScreenHeading } from './heading.tsx';
+import { pageTitle, ScreenHeading } from './heading.tsx';
 
 export interface PinError {
   key: string;
@@ -47,7 +47,7 @@ export function PinScreen({
 
   return (
     <section class="card pin" aria-labelledby="screen-title">
-      <ScreenHeading documentTitle={t('app.pageTitle', { screen: title, team })} focusKey="pin">
+      <ScreenHeading documentTitle={pageTitle(t, title, team)} focusKey="pin">
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p id="pin-intro">{t('pin.intro', { team })}</p>
