@@ -55,4 +55,47 @@ describe('responses fold', () => {
   it('ignores answers of an onboarding it does not know', () => {
     expect(responseOf(fold(answer('x', 2n)))).toBeUndefined();
   });
+
+  it('drops the file response once its file is removed; an earlier file’s removal leaves it', () => {
+    const uploaded = (fileId: string, position: bigint) =>
+      recorded(
+        'file.uploaded',
+        {
+          onboarding_id: ONBOARDING,
+          step_id: 'step-1',
+          field_id: 'field-1',
+          file_id: fileId,
+          file_name: 'sealed',
+          content_type: 'application/pdf',
+          size_bytes: 3,
+          uploaded_at: `2026-01-0${position}T00:00:00Z`,
+        },
+        position,
+      );
+    const removed = (fileId: string, position: bigint) =>
+      recorded(
+        'file_removed',
+        {
+          onboarding_id: ONBOARDING,
+          step_id: 'step-1',
+          field_id: 'field-1',
+          file_id: fileId,
+          removed_at: `2026-01-0${position}T00:00:00Z`,
+        },
+        position,
+      );
+    const opened = new Map([
+      ['event-2', ['a.pdf']],
+      ['event-3', ['b.pdf']],
+    ]);
+    const run = (...events: ReturnType<typeof recorded>[]) =>
+      events.reduce(foldResponse, responsesBatch([], [], opened));
+    const kept = run(created, uploaded('file-a', 2n), uploaded('file-b', 3n), removed('file-a', 4n));
+    expect(JSON.parse(responseOf(kept)!.value!)).toMatchObject({ file_id: 'file-b' });
+    expect(kept.removed.size).toBe(0);
+    const dropped = run(created, uploaded('file-a', 2n), removed('file-a', 3n));
+    expect(responseOf(dropped)).toBeUndefined();
+    expect([...dropped.removed].map((row) => row.id)).toEqual(['file-a']);
+    expect(dropped.dirty.size).toBe(0);
+  });
 });

@@ -17,6 +17,7 @@ const ONBOARDING_EVENTS = [
   'response.submitted',
   'signature.signed',
   'file.uploaded',
+  'file_removed',
   'onboarding_client_erased',
 ] as const satisfies readonly OnboardingEvent['type'][];
 
@@ -64,6 +65,8 @@ export interface ResponsesBatch {
   /** Responses per lower-case onboarding id, then per field id. */
   rows: Map<string, Map<string, ResponseRow>>;
   dirty: Set<ResponseRow>;
+  /** Rows to delete: a file response whose file the client removed. */
+  removed: Set<ResponseRow>;
   /** By event id: the opened texts of its sealed values (null: no longer readable). */
   opened: Map<string, Array<string | null>>;
 }
@@ -105,6 +108,7 @@ export function responsesBatch(
     dirtyOnboardings: new Set(),
     rows: new Map(),
     dirty: new Set(),
+    removed: new Set(),
     opened,
   };
   for (const row of responses) rowsOf(batch, row.onboarding_id).set(row.field_id, row);
@@ -252,6 +256,20 @@ export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): Re
         },
         at: data.uploaded_at,
       });
+      break;
+    }
+    case 'file_removed': {
+      // The field's response shows its latest file; once that file is removed the field
+      // has no response (the client's remaining files stay in onboarding_files).
+      const { data } = event;
+      const fields = rowsOf(batch, data.onboarding_id);
+      const row = fields.get(data.field_id);
+      if (!row || row.kind !== 'file' || row.value === null) break;
+      const shown = (JSON.parse(row.value) as { file_id?: string }).file_id;
+      if (shown !== data.file_id) break;
+      fields.delete(data.field_id);
+      batch.dirty.delete(row);
+      batch.removed.add(row);
       break;
     }
     case 'response.submitted': {

@@ -73,6 +73,11 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
         [JSON.stringify([...batch.dirtyOnboardings].map((key) => batch.onboardings.get(key)!))],
       );
     }
+    if (batch.removed.size > 0) {
+      await client.query(`delete from ${table('responses')} where id = any($1::uuid[])`, [
+        [...batch.removed].map((row) => row.id),
+      ]);
+    }
     if (batch.dirty.size > 0) {
       await client.query(
         `insert into ${table('responses')}

@@ -10,11 +10,11 @@ import { at, base, created, field, sent, snapshot, started } from '../../test/un
  * submitted; a file field is answered while it holds at least one file.
  */
 
-/** Step s1 (required): a required file field (PDF or images, 2 files, 1 KiB) and a text field; step s2 (required): a text field. */
+/** Step s1 (required): a required file field (PDF or PNG, 2 files, 0.1 MiB) and a text field; step s2 (required): a text field. */
 const form = snapshot({
   fields1: [
     field('doc', 'file_upload', {
-      config: { accept: ['application/pdf', 'image/*'], max_files: 2, max_size_bytes: 1024 },
+      config: { accept: ['application/pdf', 'image/png'], max_files: 2, max_size_mb: 0.1 },
     }),
     field('t1', 'short_text', { is_required: false }),
   ],
@@ -118,7 +118,7 @@ describe('UploadFile keeps the file field’s rules', () => {
         step_id: 's1',
         problem: {
           code: 'file_type_not_accepted',
-          params: { content_type: 'text/plain', accept: 'application/pdf, image/*' },
+          params: { content_type: 'text/plain', accept: 'application/pdf, image/png' },
         },
       });
   });
@@ -137,13 +137,14 @@ describe('UploadFile keeps the file field’s rules', () => {
       .then([uploadedEvent('c')]);
   });
 
-  it('over config.max_size_bytes: payload_too_large', () => {
+  it('over config.max_size_mb: payload_too_large', () => {
+    const limit = Math.round(0.1 * 1024 * 1024);
     given(...inProgress)
-      .when(upload('a', { size_bytes: 1025 }))
+      .when(upload('a', { size_bytes: limit + 1 }))
       .thenThrows('payload_too_large');
     given(...inProgress)
-      .when(upload('a', { size_bytes: 1024 }))
-      .then([uploadedEvent('a', { size_bytes: 1024 })]);
+      .when(upload('a', { size_bytes: limit }))
+      .then([uploadedEvent('a', { size_bytes: limit })]);
   });
 
   it('only a file field takes files: field_not_found otherwise', () => {

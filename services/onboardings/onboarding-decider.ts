@@ -11,6 +11,14 @@ import {
   type TemplateSnapshot,
 } from './onboarding-events.ts';
 import { ACTIVE_CLIENT_WINDOW_MS, REMINDER_SCHEDULE_DAYS } from './send-policy.ts';
+import { answerProblemText } from './answer-problem-text.ts';
+import type { TemplateStep } from '../templates/template-events.ts';
+import {
+  answerProblem,
+  answerShapeProblem,
+  fileConfig,
+  type AnswerProblem,
+} from '../templates/field-catalogue.ts';
 import {
   fieldsNeedingAgreementText,
   findField,
@@ -21,31 +29,6 @@ import {
   validAmountCents,
   type LocatedField,
 } from './template-snapshot.ts';
-
-// Stand-ins for the field catalogue's file rules (services/templates/field-catalogue.ts).
-interface AnswerProblem {
-  code: string;
-  params?: Record<string, string | number>;
-}
-export function fileConfig(field: { config: Record<string, unknown> | null }) {
-  const config = field.config ?? {};
-  const accept = Array.isArray(config['accept'])
-    ? config['accept'].filter((entry): entry is string => typeof entry === 'string')
-    : [];
-  const maxFiles = typeof config['max_files'] === 'number' ? config['max_files'] : 10;
-  const maxSize = typeof config['max_size_bytes'] === 'number' ? config['max_size_bytes'] : 10 * 1024 * 1024;
-  return { accept, max_files: maxFiles, max_size_bytes: maxSize };
-}
-
-/** `type/subtype` against accept entries (`image/*` matches every image); no entries accept all. */
-export function contentTypeAccepted(accept: readonly string[], contentType: string): boolean {
-  if (accept.length === 0) return true;
-  const type = contentType.toLowerCase();
-  return accept.some((entry) => {
-    const wanted = entry.trim().toLowerCase();
-    return wanted.endsWith('/*') ? type.startsWith(wanted.slice(0, -1)) : type === wanted;
-  });
-}
 
 /**
  * The onboarding aggregate (spec: States and transitions). One function per command, each
@@ -91,8 +74,10 @@ export interface Onboarding {
   /** The link was opened since the latest send (onboarding.started recorded). */
   started_since_send: boolean;
   last_answer_saved_at: string | null;
-  /** Draft or submitted responses, by field id. */
-  answers: Readonly<Record<string, { response_id: string; step_id: string; submitted: boolean }>>;
+  /** Draft or submitted responses, by field id; `value` as the event carries it (sealed). */
+  answers: Readonly<
+    Record<string, { response_id: string; step_id: string; submitted: boolean; value: unknown }>
+  >;
   /** Fields answered by a signature, a file or a payment. */
   fulfilled_fields: readonly string[];
   /** The client's files on the form, by file id (removed files are gone). */
@@ -179,12 +164,26 @@ export type SaveAnswer = Meta & {
     response_id: string;
     /** Sealed: the event carries this. */
     value: unknown;
-    /** The value as the client entered it, for the storable check only (never in the event). */
+    /**
+     * The value as the client entered it (never in the event), for the storable check and
+     * the answer's shape; without it `value` is checked.
+     */
     entered_value?: unknown;
   };
 };
 
-export type SubmitStep = Meta & { type: 'SubmitStep'; data: { token_hash: string; step_id: string } };
+export type SubmitStep = Meta & {
+  type: 'SubmitStep';
+  data: {
+    token_hash: string;
+    step_id: string;
+    /**
+     * The step's saved answers as the client entered them (opened), by field id, for the
+     * answer rules; a field missing here is checked with the value its event carries.
+     */
+    values?: Readonly<Record<string, unknown>>;
+  };
+};
 
 export type SignField = Meta & {
   type: 'SignField';
@@ -519,6 +518,9 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const field = requireField(onboarding, data.field_id);
+  const entered = 'entered_value' in data ? data.entered_value : data.value;
+  const shape = answerShapeProblem(field.field, entered);
+  if (shape) throw problemError(answerProblemText(field.field.label, shape), field, shape);
   return [
     {
       type: 'answer_saved',
@@ -534,20 +536,39 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
   ];
 }
 
+/**
+ * Every field of the step keeps the catalogue's answer rules (required included); a file,
+ * signature or payment field is answered by its own event. The first problem names the
+ * refusal; details list them all.
+ */
+function stepProblems(onboarding: Onboarding, step: TemplateStep, values: SubmitStep['data']['values']) {
+  const fulfilled = new Set(onboarding.fulfilled_fields);
+  return step.fields.flatMap((field) => {
+    const answer = Object.hasOwn(onboarding.answers, field.id) ? onboarding.answers[field.id] : undefined;
+    const value = !answer
+      ? null
+      : values && Object.hasOwn(values, field.id)
+        ? values[field.id]
+        : answer.value;
+    const problem = answerProblem(field, value, fulfilled.has(field.id));
+    return problem ? [{ field, problem }] : [];
+  });
+}
+
 function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const step = onboarding.snapshot.steps.find((candidate) => candidate.id === data.step_id);
   if (!step) throw fail('step_not_found');
-  const fulfilled = new Set(onboarding.fulfilled_fields);
-  const missing = step.fields.find(
-    (field) => field.is_required && !onboarding.answers[field.id] && !fulfilled.has(field.id),
-  );
-  if (missing) {
-    throw new DomainError('invalid_body', `Required field "${missing.label}" has no answer`, {
-      field_id: missing.id,
+  const problems = stepProblems(onboarding, step, data.values);
+  const first = problems[0];
+  if (first) {
+    throw new DomainError('invalid_body', answerProblemText(first.field.label, first.problem), {
+      field_id: first.field.id,
       step_id: step.id,
+      problem: first.problem,
+      problems: problems.map(({ field, problem }) => ({ field_id: field.id, problem })),
     });
   }
   const submitted = new Set([...onboarding.submitted_steps, step.id]);
@@ -635,7 +656,7 @@ function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEven
   const field = requireField(onboarding, data.field_id);
   if (field.field.type !== 'file_upload') throw fail('field_not_found');
   const rules = fileConfig(field.field);
-  if (!contentTypeAccepted(rules.accept, data.content_type)) {
+  if (!rules.accept.includes(data.content_type)) {
     throw problemError(`Files of type ${data.content_type} are not accepted here`, field, {
       code: 'file_type_not_accepted',
       params: { content_type: data.content_type, accept: rules.accept.join(', ') },
@@ -931,6 +952,7 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
             response_id: event.data.response_id,
             step_id: event.data.step_id,
             submitted: false,
+            value: event.data.value,
           },
         },
       };

@@ -22,7 +22,7 @@ export async function runOnboardingRouteCommand(
   context: OnboardingRouteCommandDeps,
   request: FastifyRequest,
   onboardingId: string,
-  build: (state: OnboardingState) => OnboardingCommand,
+  build: (state: OnboardingState) => OnboardingCommand | Promise<OnboardingCommand>,
   absent: () => Error,
   options?: RunOptions,
 ): Promise<OnboardingOutcome & { state: Onboarding }> {

@@ -6,6 +6,7 @@ import { fold } from '../../shared/commands/decider.ts';
 import { teamDecider } from '../access/team-decider.ts';
 import { teamStreamId, type TeamEvent } from '../access/team-events.ts';
 import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
+import { FIELD_TYPES } from './field-catalogue.ts';
 import { templateDecider } from './template-decider.ts';
 import { templateStreamId, type Json, type TemplateContent } from './template-events.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
@@ -30,7 +31,14 @@ const json = z.unknown().describe('any JSON value; structure not fixed by the sp
 const jsonObject = z.record(z.unknown());
 
 const fieldBody = z.object({
-  type: z.string().trim().min(1).max(100),
+  type: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .describe(
+      `one of ${FIELD_TYPES.join(', ')}; another type, or a config the type does not take, answers 400 invalid_body naming the field (steps[i].fields[j])`,
+    ),
   label: z.string().max(1000),
   sort_order: sortOrder,
   is_required: z.boolean().optional(),

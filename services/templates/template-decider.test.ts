@@ -49,6 +49,7 @@ function given(events: TemplateEvent[]) {
       const run = () => templateDecider.decide(command, fold(templateDecider, events));
       return {
         then: (expected: TemplateEvent[]) => expect(run()).toEqual(expected),
+        thenTypes: (types: string[]) => expect(run().map((event) => event.type)).toEqual(types),
         thenFails: (code: string) => {
           expect(run).toThrow(DomainError);
           expect(() => run()).toThrow(expect.objectContaining({ code }));
@@ -112,5 +113,78 @@ describe('template decider', () => {
     given([createdFor(null)])
       .when(deleteCommand(teamId))
       .thenFails('template_not_found');
+  });
+
+  it('refuses a field outside the catalogue or with a config its type does not take, naming its position', () => {
+    const step = content.steps[0]!;
+    const name = step.fields[0]!;
+    const withFields = (fields: (typeof step.fields)[number][]): TemplateContent => ({
+      ...content,
+      steps: [step, { ...step, id: '77777777-7777-4777-8777-777777777777', fields }],
+    });
+    const field = (
+      id: string,
+      type: string,
+      config: Record<string, never> | Record<string, unknown> = {},
+    ) => ({
+      ...name,
+      id,
+      type,
+      config: config as (typeof name)['config'],
+    });
+    const refuse = (body: TemplateContent) => {
+      try {
+        templateDecider.decide(createCommand(teamId, body), fold(templateDecider, []));
+      } catch (error) {
+        expect(error).toBeInstanceOf(DomainError);
+        return error as DomainError;
+      }
+      throw new Error('created');
+    };
+
+    const unknownType = refuse(withFields([field('a1', 'short_text'), field('a2', 'text')]));
+    expect(unknownType.code).toBe('invalid_body');
+    expect(unknownType.message).toMatch(/^steps\[1\]\.fields\[1\]: type "text" is not a field type/);
+
+    const noOptions = refuse(
+      withFields([
+        field('b1', 'short_text'),
+        field('b2', 'email'),
+        field('b3', 'single_choice', { options: [] }),
+      ]),
+    );
+    expect(noOptions.message).toBe('steps[1].fields[2]: config.options needs at least one option');
+
+    const several = refuse(
+      withFields([field('c1', 'file_upload', { max_files: 0 }), field('c2', 'dropdown')]),
+    );
+    expect(several.details).toEqual({
+      field_problems: [
+        { path: 'steps[1].fields[0]', message: 'config.max_files must be at least 1' },
+        { path: 'steps[1].fields[1]', message: 'config.options needs at least one option' },
+      ],
+    });
+
+    // A payment amount is the send's check (invalid_payment); its currency is the template's.
+    expect(refuse(withFields([field('e1', 'payment', { amount_cents: 100, currency: 'usd' })])).message).toBe(
+      'steps[1].fields[0]: config.currency must be a three-letter ISO 4217 code such as USD',
+    );
+    given([])
+      .when(
+        createCommand(teamId, withFields([field('e2', 'payment', { amount_cents: -1, currency: 'USD' })])),
+      )
+      .thenTypes(['template.created']);
+
+    given([])
+      .when(createCommand(teamId, withFields([field('d1', 'dropdown', { options: ['a', 'b'] })])))
+      .then([
+        {
+          ...createdFor(teamId),
+          data: {
+            ...(createdFor(teamId).data as TemplateContent),
+            ...withFields([field('d1', 'dropdown', { options: ['a', 'b'] })]),
+          },
+        } as TemplateEvent,
+      ]);
   });
 });

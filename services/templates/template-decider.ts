@@ -1,6 +1,7 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
-import type { TemplateContent, TemplateCreated, TemplateEvent } from './template-events.ts';
+import { fieldConfigProblems } from './field-catalogue.ts';
+import type { TemplateContent, TemplateCreated, TemplateEvent, TemplateField } from './template-events.ts';
 
 export type TemplateState =
   { status: 'none' } | { status: 'active' | 'deleted'; id: string; team_id: string | null; gallery: boolean };
@@ -62,9 +63,43 @@ function assertSortOrders(content: TemplateContent): void {
   });
 }
 
+/**
+ * A payment field's amount is the send's first check (client-onboarding-api.md, send:
+ * "invalid payment amount: 400 invalid_payment" naming the field), so a template keeps an
+ * amount still to be set and the send refuses it.
+ */
+function withoutSendRules(field: TemplateField): TemplateField {
+  if (field.type !== 'payment' || !('amount_cents' in field.config)) return field;
+  const { amount_cents: _amount, ...config } = field.config;
+  return { ...field, config };
+}
+
+/**
+ * Every field is of a catalogue type with a config the catalogue accepts
+ * (./field-catalogue.ts): 400 invalid_body whose message names the first field by its
+ * position (`steps[0].fields[2]: ...`); details list every problem of every field.
+ */
+function assertCatalogueFields(content: TemplateContent): void {
+  const problems = content.steps.flatMap((step, stepIndex) =>
+    step.fields.flatMap((field, fieldIndex) =>
+      fieldConfigProblems(withoutSendRules(field)).map((message) => ({
+        path: `steps[${stepIndex}].fields[${fieldIndex}]`,
+        message,
+      })),
+    ),
+  );
+  const first = problems[0];
+  if (first) {
+    throw new DomainError('invalid_body', `${first.path}: ${first.message}`, { field_problems: problems });
+  }
+}
+
 function decide(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
   assertStorable(command.data);
-  if (command.type === 'CreateTemplate') assertSortOrders(command.data.content);
+  if (command.type === 'CreateTemplate') {
+    assertSortOrders(command.data.content);
+    assertCatalogueFields(command.data.content);
+  }
   switch (command.type) {
     case 'CreateTemplate':
       return createTemplate(command, state);

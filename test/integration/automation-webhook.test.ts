@@ -306,7 +306,7 @@ describe('Send webhook', () => {
                 type: 'payment',
                 label: 'Fee',
                 sort_order: 2,
-                config: { amount_cents: 5000, currency: 'usd' },
+                config: { amount_cents: 5000, currency: 'USD' },
               },
             ],
           },

@@ -139,7 +139,7 @@ const ROUTES: WriteRoute[] = [
     api: 'portal',
     method: 'PUT',
     path: () => `/onboardings/${ids.token}/answers/${tenant.ids.fields.nickname}`,
-    body: () => ({ value: { first: 'Amazing', list: ['Grace', 1, true, null] } }),
+    body: () => ({ value: 'Amazing Grace, 1, true' }),
     ok: 200,
   },
   {

@@ -329,7 +329,7 @@ const paymentTemplate = (amount: unknown, is_required = true): TemplateInput => 
           label: 'Retainer fee',
           sort_order: 2,
           is_required,
-          config: { amount_cents: amount, currency: 'usd' },
+          config: { amount_cents: amount, currency: 'USD' },
         },
       ],
     },

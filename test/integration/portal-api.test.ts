@@ -245,10 +245,10 @@ describe('PUT /portal/v1/onboardings/:token/answers/:field_id', () => {
     expect((await getOnboarding(onboardingId)).status).toBe('in_progress');
 
     const second = await portal(service, token, 'PUT', `/answers/${tenant.ids.fields.fullName}`, {
-      body: { value: { first: 'Grace', last: 'Hopper' } },
+      body: { value: 'Grace Brewster Hopper' },
     });
     expect(second.body.response.id).toBe(first.body.response.id);
-    expect(second.body.response.value).toEqual({ first: 'Grace', last: 'Hopper' });
+    expect(second.body.response.value).toEqual('Grace Brewster Hopper');
 
     const nickname = await portal(service, token, 'PUT', `/answers/${tenant.ids.fields.nickname}`, {
       body: { value: null },
@@ -346,12 +346,26 @@ describe('POST /portal/v1/onboardings/:token/steps/:step_id/submit', () => {
     await portal(service, token, 'POST', `/steps/${steps.about}/submit`);
     const early = await portal(service, token, 'POST', `/steps/${steps.documents}/submit`);
     expect(early.status).toBe(400);
-    expect(early.body.details).toEqual({ field_id: fields.idDocument, step_id: steps.documents });
+    // Every problem of the step is listed; the first one names the refusal.
+    expect(early.body.details).toEqual({
+      field_id: fields.idDocument,
+      step_id: steps.documents,
+      problem: { code: 'required' },
+      problems: [
+        { field_id: fields.idDocument, problem: { code: 'required' } },
+        { field_id: fields.agreement, problem: { code: 'required' } },
+      ],
+    });
     expect(
       (await uploadFile(service, token, fields.idDocument, { name: 'id.pdf', content: 'x' })).status,
     ).toBe(201);
     const unsigned = await portal(service, token, 'POST', `/steps/${steps.documents}/submit`);
-    expect(unsigned.body.details).toEqual({ field_id: fields.agreement, step_id: steps.documents });
+    expect(unsigned.body.details).toEqual({
+      field_id: fields.agreement,
+      step_id: steps.documents,
+      problem: { code: 'required' },
+      problems: [{ field_id: fields.agreement, problem: { code: 'required' } }],
+    });
     await portal(service, token, 'POST', `/fields/${fields.agreement}/signature`, {
       body: { signer_name: 'Ada', signer_email: 'ada@example.com' },
     });
@@ -506,8 +520,8 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/files', () => {
     expect(await streamTypes(onboardingId)).toEqual(before);
     // Exactly 10 MiB is accepted.
     const limit = await uploadFile(service, token, tenant.ids.fields.idDocument, {
-      name: 'limit.bin',
-      content: Buffer.alloc(10 * 1024 * 1024),
+      name: 'limit.txt',
+      content: Buffer.alloc(10 * 1024 * 1024, 'a'),
     });
     expect(limit.status).toBe(201);
   });

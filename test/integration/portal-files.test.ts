@@ -18,7 +18,7 @@ import { portal, sentOnboarding, uploadFile, type Tenant } from './portal-fixtur
 let service: TestService;
 let tenant: Tenant;
 
-/** Documents (required): Passport (PDF or image, at most 2 files of 1 KiB); Anything (any type). */
+/** Documents (required): Passport (PDF or PNG, at most 2 files of 0.1 MiB); Anything (text or PDF). */
 const filesTemplate = (): TemplateInput => ({
   name: 'Files pack',
   steps: [
@@ -31,9 +31,15 @@ const filesTemplate = (): TemplateInput => ({
           label: 'Passport',
           sort_order: 1,
           is_required: true,
-          config: { accept: ['application/pdf', 'image/*'], max_files: 2, max_size_bytes: 1024 },
+          config: { accept: ['application/pdf', 'image/png'], max_files: 2, max_size_mb: 0.1 },
         },
-        { type: 'file_upload', label: 'Anything', sort_order: 2, is_required: false },
+        {
+          type: 'file_upload',
+          label: 'Anything',
+          sort_order: 2,
+          is_required: false,
+          config: { accept: ['text/plain', 'application/pdf'] },
+        },
       ],
     },
   ],
@@ -99,10 +105,19 @@ describe('upload: the content type comes from the bytes', () => {
     const { token } = await sentOnboarding(service, tenant);
     const text = await uploaded(token, anything, Buffer.from('name;città\nMary;Zürich\n'), 'a.csv');
     expect(text.content_type).toBe('text/plain');
-    const binary = await uploaded(token, anything, Buffer.from([0x41, 0x00, 0x42]), 'b.txt');
-    expect(binary.content_type).toBe('application/octet-stream');
-    const latin1 = await uploaded(token, anything, Buffer.from('caf\xe9 au lait', 'latin1'), 'c.txt');
-    expect(latin1.content_type).toBe('application/octet-stream');
+    // No type of its own: refused as application/octet-stream, whatever the browser says.
+    for (const content of [Buffer.from([0x41, 0x00, 0x42]), Buffer.from('caf\xe9 au lait', 'latin1')]) {
+      const refused = await uploadFile(service, token, anything, {
+        name: 'b.txt',
+        type: 'text/plain',
+        content,
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details.problem).toEqual({
+        code: 'file_type_not_accepted',
+        params: { content_type: 'application/octet-stream', accept: 'text/plain, application/pdf' },
+      });
+    }
   });
 
   it('400 file_type_not_accepted for a type outside the field’s accept list, even labelled as accepted; nothing recorded', async () => {
@@ -157,7 +172,7 @@ describe('upload: the content type comes from the bytes', () => {
     const { token: other } = await sentOnboarding(service, tenant);
     const tooBig = await uploadFile(service, other, passport, {
       name: 'big.pdf',
-      content: Buffer.concat([PDF, Buffer.alloc(1024)]),
+      content: Buffer.concat([PDF, Buffer.alloc(Math.round(0.1 * 1024 * 1024))]),
     });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.code).toBe('payload_too_large');
@@ -201,7 +216,14 @@ describe('DELETE /portal/v1/onboardings/:token/files/:file_id', () => {
     const one = await uploaded(token, passport, PDF);
     const two = await uploaded(token, passport, PNG, 'photo.png');
     expect((await removeFile(token, one.id)).status).toBe(200);
+    // The field's response showed the latest file; it stays while that file does.
+    const responseOf = async () =>
+      (await portal(service, token, 'GET')).body.onboarding.responses.find(
+        (response: { field_id: string }) => response.field_id === passport,
+      );
+    expect((await responseOf())?.value).toMatchObject({ file_id: two.id });
     expect((await removeFile(token, two.id)).status).toBe(200);
+    expect(await responseOf()).toBeUndefined();
     const refused = await portal(service, token, 'POST', `/steps/${documents}/submit`);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({

@@ -33,7 +33,7 @@ export interface FormIds {
 
 /**
  * Three steps: About you (Full name required, Nickname optional); Documents (an ID
- * document file, required; a signature with real agreement text, required; an optional
+ * document file (PDF, PNG, JPEG or plain text), required; a signature with real agreement text, required; an optional
  * payment); Extras (optional step, Notes).
  */
 export const formTemplate = (): TemplateInput => ({
@@ -53,7 +53,13 @@ export const formTemplate = (): TemplateInput => ({
       title: 'Documents',
       sort_order: 2,
       fields: [
-        { type: 'file_upload', label: 'ID document', sort_order: 1, is_required: true },
+        {
+          type: 'file_upload',
+          label: 'ID document',
+          sort_order: 1,
+          is_required: true,
+          config: { accept: ['application/pdf', 'image/png', 'image/jpeg', 'text/plain'] },
+        },
         {
           type: 'signature',
           label: 'Engagement letter',
@@ -66,7 +72,7 @@ export const formTemplate = (): TemplateInput => ({
           label: 'Deposit',
           sort_order: 3,
           is_required: false,
-          config: { amount_cents: 5000, currency: 'usd' },
+          config: { amount_cents: 5000, currency: 'USD' },
         },
       ],
     },

@@ -234,7 +234,8 @@ export async function produceDomainLog(
           ),
           201,
           'upload',
-        ),
+        ) as { file: { id: string } },
+      removeFile: (fileId: string) => call('DELETE', `/files/${fileId}`, 200),
     };
   };
   /** POST /onboardings (team A's form unless template_id is given); answers the id. */
@@ -280,10 +281,14 @@ export async function produceDomainLog(
     if (random.chance(0.7)) await f.answer(fields.nickname, random.pick(['Ace', 'Bee', '🐝']));
     await tick();
     await f.submit(steps.about);
+    // A wrong file first, taken back before the right one.
+    const wrong = await f.upload('wrong scan.pdf');
+    await tick();
+    await f.removeFile(wrong.file.id);
     await f.upload(random.pick(['passport.pdf', 'Führerschein.pdf', 'id card.pdf']));
     await tick();
     await f.sign(name);
-    if (random.chance(0.5)) await f.answer(fields.notes, { text: 'see attachment', lines: [1, 2] });
+    if (random.chance(0.5)) await f.answer(fields.notes, 'see attachment, lines 1 and 2');
     await tick();
     return f.submit(steps.documents);
   };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {
+  adminRequest,
   apiRequest,
   createApiKey,
   createGalleryTemplate,
@@ -170,6 +171,76 @@ describe('GET /api/v1/templates/:id', () => {
     for (const answer of answers) {
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ error: 'Template not found' });
+    }
+  });
+});
+
+describe('POST /admin/v1/teams/:team_id/templates and /admin/v1/gallery-templates keep the field catalogue', () => {
+  const post = (path: string, fields: unknown[], steps: unknown[] = []) =>
+    adminRequest(service, 'POST', path, {
+      name: 'Checked',
+      steps: [...steps, { title: 'Fields', sort_order: 9, fields }],
+    });
+  const paths = () => [`/teams/${team.teamId}/templates`, '/gallery-templates'];
+  const earlierStep = { title: 'First', sort_order: 1, fields: [] };
+
+  it('400 invalid_body naming the step and field of a type outside the catalogue', async () => {
+    for (const path of paths()) {
+      const answer = await post(
+        path,
+        [
+          { type: 'short_text', label: 'Name', sort_order: 1 },
+          { type: 'text', label: 'Old text', sort_order: 2 },
+        ],
+        [earlierStep],
+      );
+      expect(answer.status, path).toBe(400);
+      expect(answer.body).toMatchObject({
+        code: 'invalid_body',
+        error: expect.stringMatching(/^steps\[1\]\.fields\[1\]: type "text" is not a field type/),
+        // The operator API merges a refusal's details into the body.
+        field_problems: [{ path: 'steps[1].fields[1]', message: expect.any(String) }],
+      });
+    }
+  });
+
+  it('400 invalid_body naming the field whose config its type does not take; every problem in details', async () => {
+    for (const path of paths()) {
+      const answer = await post(path, [
+        { type: 'short_text', label: 'Name', sort_order: 1 },
+        { type: 'email', label: 'Email', sort_order: 2 },
+        { type: 'single_choice', label: 'Plan', sort_order: 3, config: { options: [] } },
+        {
+          type: 'file_upload',
+          label: 'Passport',
+          sort_order: 4,
+          config: { accept: ['application/x-msdownload'] },
+        },
+      ]);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.code).toBe('invalid_body');
+      expect(answer.body.error).toBe('steps[0].fields[2]: config.options needs at least one option');
+      expect(answer.body.field_problems.map((problem: { path: string }) => problem.path)).toEqual([
+        'steps[0].fields[2]',
+        'steps[0].fields[3]',
+      ]);
+    }
+  });
+
+  it('creates a template whose fields all keep the catalogue', async () => {
+    for (const path of paths()) {
+      const answer = await post(path, [
+        { type: 'heading', label: 'Welcome', sort_order: 1, config: { text: 'Hello' } },
+        { type: 'dropdown', label: 'Plan', sort_order: 2, config: { options: ['basic', 'pro'] } },
+        {
+          type: 'file_upload',
+          label: 'Passport',
+          sort_order: 3,
+          config: { accept: ['application/pdf'], max_files: 2 },
+        },
+        { type: 'payment', label: 'Fee', sort_order: 4, config: { amount_cents: 5000, currency: 'USD' } },
+      ]);
+      expect(answer.status, path).toBe(201);
     }
   });
 });

@@ -64,6 +64,8 @@ const KNOWN_CODES = new Set([
   'link_inactive',
   'field_not_found',
   'step_not_found',
+  'file_not_found',
+  'payload_too_large',
   'invalid_body',
 ]);
 
@@ -80,6 +82,7 @@ const templates = fc.constantFrom(
   snapshot({ fields2: [field('pay', 'payment', { config: { amount_cents: -1 } })] }),
   snapshot({ fields1: [field('sig', 'signature', { config: { is_sample_text: true } })] }),
   snapshot({ fields1: [field('f1', 'short_text', { is_required: false })] }),
+  snapshot({ fields2: [field('doc', 'file_upload', { is_required: false, config: { max_files: 2 } })] }),
 );
 
 const sendFacts = fc.record({
@@ -172,7 +175,7 @@ const command: fc.Arbitrary<Draft> = fc.oneof(
         token_hash: token,
         field_id: fc.constantFrom('f1', 'sig', 'f1', 'sig', 'f2', 'pay', 'nope'),
         response_id: fc.uuid(),
-        value: fc.string(),
+        value: fc.oneof(fc.string(), fc.constantFrom('Ada', 'x')),
       }),
     }),
     weight: 5,
@@ -198,19 +201,26 @@ const command: fc.Arbitrary<Draft> = fc.oneof(
         ),
       }),
     }),
-    weight: 1,
+    weight: 3,
   },
   {
     arbitrary: fc.record({
       type: fc.constant('UploadFile' as const),
       data: fc.record({
         token_hash: token,
-        field_id: fc.constantFrom('f1', 'f2'),
-        file_id: fc.uuid(),
+        field_id: fc.constantFrom('f1', 'f2', 'doc'),
+        file_id: fc.constantFrom('file-1', 'file-2', 'file-3'),
         file_name: fc.constant('a.pdf'),
-        content_type: fc.constant('application/pdf'),
+        content_type: fc.constantFrom('application/pdf', 'text/plain'),
         size_bytes: fc.nat(),
       }),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      type: fc.constant('RemoveFile' as const),
+      data: fc.record({ token_hash: token, file_id: fc.constantFrom('file-1', 'file-2', 'nope') }),
     }),
     weight: 1,
   },
@@ -321,6 +331,11 @@ function step(state: OnboardingState, original: OnboardingCommand, trace: Trace)
     expect(next.progress_pct).toBeLessThanOrEqual(100);
     expect(next.progress_pct === 100).toBe(next.status === 'completed');
     if (next.status === 'cancelled') expect(next.token_hash).toBeNull();
+    // A file field is answered exactly while it holds a file.
+    const withFiles = new Set(Object.values(next.files).map((file) => file.field_id));
+    for (const fieldId of ['doc', 'f1', 'f2']) {
+      expect(next.fulfilled_fields.includes(fieldId), fieldId).toBe(withFiles.has(fieldId));
+    }
     trace.archived = next.archived_at !== null;
     trace.closed = CLOSED_STATUSES.has(next.status);
   }

@@ -519,7 +519,12 @@ describe('portal moves', () => {
     };
     given(...inProgress, answered('f1', 's1'))
       .when(submit)
-      .thenThrows('invalid_body', { field_id: 'sig', step_id: 's1' });
+      .thenThrows('invalid_body', {
+        field_id: 'sig',
+        step_id: 's1',
+        problem: { code: 'required' },
+        problems: [{ field_id: 'sig', problem: { code: 'required' } }],
+      });
   });
 
   it('submitting every required step completes with progress 100; optional steps are not needed', () => {
@@ -716,8 +721,26 @@ describe('create', () => {
   });
 });
 
+/** The client signs the agreement of step s1. */
+function signed(minutes = 4): OnboardingEvent {
+  return {
+    type: 'signature.signed',
+    data: {
+      ...base,
+      step_id: 's1',
+      field_id: 'sig',
+      signature_id: 'sg',
+      signer_name: 'A',
+      signer_email: 'a@example.com',
+      signer_role: 'client',
+      member_id: null,
+      signed_at: at(minutes).toISOString(),
+    },
+  };
+}
+
 function completedEvents(): OnboardingEvent[] {
-  const events = [...inProgress, answered('f1', 's1'), answered('sig', 's1')];
+  const events = [...inProgress, answered('f1', 's1'), signed()];
   const submit: OnboardingCommand = {
     type: 'SubmitStep',
     data: { token_hash: 'hash-1', step_id: 's1' },

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RunOptions } from '../onboarding-unit-of-work.ts';
+import { fileConfig } from '../../templates/field-catalogue.ts';
 import {
-  fileConfig,
   sizeText,
   type Onboarding,
   type OnboardingCommand,
@@ -115,6 +115,16 @@ const portalErrors = (extra: Record<number, string> = {}) => ({
   ...Object.fromEntries(Object.entries(extra).map(([status, text]) => [status, coded(text)])),
 });
 
+/** An opened answer: the JSON the client sent; null when it is no longer readable. */
+function parseEntered(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
 /** A sealed value where the event's type says string: the decider copies these fields as they are. */
 const opaque = (value: SealedValue) => value as unknown as string;
 
@@ -137,7 +147,7 @@ export async function portalRoutes(
   const run = (
     request: FastifyRequest,
     link: PortalLink,
-    build: (state: OnboardingState) => OnboardingCommand,
+    build: (state: OnboardingState) => OnboardingCommand | Promise<OnboardingCommand>,
     options?: RunOptions,
   ) => runOnboardingRouteCommand(context, request, link.onboardingId, build, linkInactive, options);
 
@@ -151,6 +161,18 @@ export async function portalRoutes(
       if (await context.vault.isErased(link.state.client_id)) throw linkInactive();
       throw error;
     }
+  }
+
+  /** The saved answers of a step as the client entered them, opened from the state's sealed values. */
+  async function enteredValues(state: OnboardingState, stepId: string): Promise<Record<string, unknown>> {
+    if (state.status === 'absent') return {};
+    const values: Record<string, unknown> = {};
+    for (const [fieldId, answer] of Object.entries(state.answers)) {
+      if (answer.step_id !== stepId) continue;
+      const text = await context.vault.open(answer.value as SealedValue | string | null);
+      values[fieldId] = parseEntered(text);
+    }
+    return values;
   }
 
   const view = async (state: Onboarding) => ({
@@ -288,9 +310,13 @@ export async function portalRoutes(
     },
     async (request) => {
       const link = await opened(request, await open(request));
-      const outcome = await run(request, link, () => ({
+      const outcome = await run(request, link, async (state) => ({
         type: 'SubmitStep',
-        data: { token_hash: link.tokenHash, step_id: request.params.step_id },
+        data: {
+          token_hash: link.tokenHash,
+          step_id: request.params.step_id,
+          values: await enteredValues(state, request.params.step_id),
+        },
         metadata: now(),
       }));
       return { onboarding: await view(outcome.state) };
