@@ -80,13 +80,18 @@ async function expectDeadEnd(
   link: string,
   screen: string,
   title: string,
-  options: { team?: boolean; prepare?: (page: Page) => Promise<unknown> } = {},
+  options: {
+    team?: boolean;
+    prepare?: (page: Page) => Promise<unknown>;
+    afterLoad?: (page: Page) => Promise<unknown>;
+  } = {},
 ) {
   for (const viewport of VIEWPORT_NAMES as ViewportName[]) {
     const { context, page, watch } = await openPage(browser, viewport);
     try {
       await options.prepare?.(page);
       await page.goto(link);
+      await options.afterLoad?.(page);
       await heading(page, title).waitFor({ timeout: 10_000 });
       if (options.team !== false) {
         await expect.poll(() => page.getByText(TEAM_NAME).count()).toBeGreaterThan(0);
@@ -169,6 +174,25 @@ describe('dead ends', () => {
             body: JSON.stringify({ error: 'Internal server error', code: 'internal_error' }),
           }),
         ),
+    });
+  }, 60_000);
+
+  it('a server error once the team is known', async () => {
+    const form = await sent({ pin: PIN });
+    await expectDeadEnd(form.link, 'server-error-after-pin', text.t('dead.error.title'), {
+      prepare: async (page) => {
+        await page.route(`**/portal/v1/onboardings/${form.token}`, (route) =>
+          route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'Internal server error', code: 'internal_error' }),
+          }),
+        );
+      },
+      afterLoad: async (page) => {
+        await page.getByLabel(text.t('pin.label')).fill(PIN);
+        await page.getByRole('button', { name: text.t('pin.submit') }).click();
+      },
     });
   }, 60_000);
 

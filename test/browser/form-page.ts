@@ -128,10 +128,11 @@ export async function sign(page: Page, text: Texts, signer: { name: string; emai
   const email = page.getByLabel(text.t('signature.email'), { exact: true });
   if ((await email.inputValue()) === '') await email.fill(signer.email);
   await drawStroke(page, page.locator('canvas').first());
-  // The drawing is autosaved as the field's draft; Sign once it is saved (see the report on
-  // a drawing saved after the signature).
+  // The drawing is autosaved as the field's draft; a draft saved after the signature hides
+  // the signature from the form (the responses read model keeps one value per field), so
+  // Sign waits until the drawing is saved.
   await waitForSaved(page, text);
-  await button(page, text.t('signature.sign')).click();
+  await page.getByRole('button', { name: text.t('signature.sign'), exact: true }).click();
   await page.getByText(signer.name, { exact: false }).first().waitFor({ timeout: TIMEOUT });
   await page.getByText(text.pattern('signature.signed')).first().waitFor({ timeout: TIMEOUT });
 }
