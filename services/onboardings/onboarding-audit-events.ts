@@ -5,7 +5,8 @@ import type { OnboardingEvent, OnboardingEventType } from './onboarding-events.t
  * How onboarding events appear in the events feed (spread into AUDIT_EVENT_TYPES). Details
  * are ids and facts only: no token or PIN hashes, no answer values, no signer names or
  * emails, no file names (personal data stays behind ids). `answer_saved` is left out: an
- * autosave is not an audit event.
+ * autosave is not an audit event; so is `file_removed`: a file the client takes back
+ * before submitting is a draft's change, not an audit event or a public one.
  */
 type DataOf<Type extends OnboardingEventType> = Extract<OnboardingEvent, { type: Type }>['data'];
 

@@ -49,6 +49,22 @@ const linkInactive = {
 };
 
 describe('GET /portal/v1/onboardings/:token', () => {
+  it('lists a payment field as paid once the team records its payment (the page shows Payment received)', async () => {
+    const { onboardingId, token } = await sentOnboarding(service, tenant);
+    expect((await portal(service, token, 'GET')).body.onboarding.paid_field_ids).toEqual([]);
+    const body = {
+      field_id: tenant.ids.fields.deposit,
+      amount_cents: 5000,
+      payment_intent_id: 'pi_paid_field',
+    };
+    expect((await adminRequest(service, 'POST', `/onboardings/${onboardingId}/payments`, body)).status).toBe(
+      201,
+    );
+    expect((await portal(service, token, 'GET')).body.onboarding.paid_field_ids).toEqual([
+      tenant.ids.fields.deposit,
+    ]);
+  });
+
   it('answers the onboarding; the first open after a send records onboarding.started (sent -> in_progress)', async () => {
     const { onboardingId, token } = await sentOnboarding(service, tenant);
     expect((await getOnboarding(onboardingId)).status).toBe('sent');
@@ -72,6 +88,7 @@ describe('GET /portal/v1/onboardings/:token', () => {
         files: [],
         signatures: [],
         submitted_step_ids: [],
+        paid_field_ids: [],
       },
     });
     expect(first.body.onboarding.template_snapshot.steps[0].fields[0].id).toBe(tenant.ids.fields.fullName);

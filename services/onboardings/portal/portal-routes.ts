@@ -57,6 +57,7 @@ const portalOnboarding = z.object({
   files: z.array(formFileSchema).describe('files uploaded and not deleted, oldest first'),
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
+  paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
 });
 
 const signatureSchema = z.object({
@@ -185,6 +186,7 @@ export async function portalRoutes(
     files: await formFiles(context, state.id),
     signatures: await formSignatures(context, state.id),
     submitted_step_ids: [...state.submitted_steps],
+    paid_field_ids: paidFieldIds(state),
   });
 
   const now = () => ({ now: context.clock.now() });
@@ -261,7 +263,10 @@ export async function portalRoutes(
         body: answerBody,
         response: {
           200: z.object({ response: responseSchema }),
-          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+          ...portalErrors({
+            400: 'Malformed body, or an answer of the wrong shape for its field (code invalid_body; details {field_id, step_id, problem: {code, params}}, the field catalogue’s problem)',
+            413: 'Body over 1 MiB (code payload_too_large)',
+          }),
         },
       },
     },
@@ -305,7 +310,12 @@ export async function portalRoutes(
         security: [],
         params: stepParams,
         headers: pinHeaders,
-        response: { 200: z.object({ onboarding: portalOnboarding }), ...portalErrors() },
+        response: {
+          200: z.object({ onboarding: portalOnboarding }),
+          ...portalErrors({
+            400: 'A field of the step breaks a rule of the field catalogue, a required one without an answer included (code invalid_body; details {field_id, step_id, problem, problems: [{field_id, problem}]}, the first problem names the message)',
+          }),
+        },
       },
     },
     async (request) => {
@@ -498,5 +508,15 @@ export async function portalRoutes(
       );
       return { success: true as const };
     },
+  );
+}
+
+/** Payment fields fulfilled by a recorded payment (payment.succeeded), for the page's "Payment received". */
+function paidFieldIds(state: Onboarding): string[] {
+  const fulfilled = new Set(state.fulfilled_fields);
+  return state.snapshot.steps.flatMap((step) =>
+    step.fields
+      .filter((field) => field.type === 'payment' && fulfilled.has(field.id))
+      .map((field) => field.id),
   );
 }

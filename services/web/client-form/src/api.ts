@@ -92,6 +92,8 @@ export interface PortalOnboarding {
   files: PortalFile[];
   signatures: PortalSignature[];
   submitted_step_ids: string[];
+  /** Payment fields whose payment the team recorded. */
+  paid_field_ids: string[];
 }
 
 export interface OpenAnswer {

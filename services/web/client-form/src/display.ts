@@ -26,8 +26,7 @@ export function displayAnswer(
         : t('review.notSigned');
     }
     case 'payment': {
-      // A received payment is recorded as the field's response.
-      if ((onboarding.responses ?? []).some((response) => response.field_id === field.id)) {
+      if ((onboarding.paid_field_ids ?? []).includes(field.id)) {
         return t('payment.paid');
       }
       const cents = config.amount_cents;

@@ -12,6 +12,7 @@ const onboarding = (over: Partial<PortalOnboarding> = {}): PortalOnboarding => (
   files: [],
   signatures: [],
   submitted_step_ids: [],
+  paid_field_ids: [],
   ...over,
 });
 

@@ -58,7 +58,8 @@ export function isFulfilled(field: { id: string; type: string }, onboarding: Por
     case 'signature':
       return (onboarding.signatures ?? []).some((signature) => signature.field_id === field.id);
     case 'payment':
-      // The page cannot see a payment; the server checks it when the step is submitted.
+      // The team's processor collects a payment, not the page: the client cannot act on it,
+      // so the page never holds the client back for one; the server's step check decides.
       return true;
     default:
       return false;

@@ -1,8 +1,7 @@
 /**
  * A payment the team collects through its own processor: the page shows the amount, what
  * it is for and who collects it, and "Payment received" once the processor's payment is
- * recorded for the field. The portal lists no payments, so a payment counts as received
- * when the onboarding holds a response for the field.
+ * recorded for the field (the portal's paid_field_ids).
  */
 import type { PortalOnboarding } from '../api.ts';
 import type { FieldProps } from './field-props.ts';
@@ -10,7 +9,7 @@ import { ErrorText, RequiredMarker } from './FieldFrame.tsx';
 import { configText, helpText } from './field-text.ts';
 
 export function paymentReceived(onboarding: PortalOnboarding, fieldId: string): boolean {
-  return onboarding.responses.some((response) => response.field_id === fieldId);
+  return onboarding.paid_field_ids.includes(fieldId);
 }
 
 export function PaymentField({ field, onboarding, problem, ids, t, formats, team }: FieldProps) {
