@@ -20,7 +20,8 @@ export interface TestService {
 
 /**
  * The whole service over real HTTP on a free loopback port, with a fresh database, the
- * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings;
+ * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings (PORT
+ * too, so that PUBLIC_URL can name the port);
  * `logger` replaces the silent one (tests of what is logged).
  */
 export async function startTestService(
@@ -44,7 +45,7 @@ export async function startTestService(
   );
   await context.projections.start();
   const app = await buildApp(context);
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port: settings.PORT, host: '127.0.0.1' });
   return {
     url: address,
     app,
