@@ -405,9 +405,9 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => 
   it('a drawing autosaved after signing leaves the signature listed for the page', async () => {
     const { token } = await sentOnboarding(service, tenant);
     const field = tenant.ids.fields.agreement;
-    const drawing = { value: { drawing: 'M10 10L20 20' } };
+    const drawing = { body: { value: { drawing: 'M10 10L20 20' } } };
     expect((await portal(service, token, 'PUT', `/answers/${field}`, drawing)).status).toBe(200);
-    const signer = { signer_name: 'Ada Client', signer_email: 'ada@example.com' };
+    const signer = { body: { signer_name: 'Ada Client', signer_email: 'ada@example.com' } };
     expect((await portal(service, token, 'POST', `/fields/${field}/signature`, signer)).status).toBe(201);
     expect((await portal(service, token, 'PUT', `/answers/${field}`, drawing)).status).toBe(200);
     const form = await portal(service, token, 'GET');
