@@ -12,6 +12,7 @@ import { operatorTokenCheck } from '../access/operator-auth.ts';
 import { automationRulesRoutes } from '../automation/automation-rules-routes.ts';
 import { operatorTeamRoutes } from '../access/operator-team-routes.ts';
 import { operatorTemplateRoutes } from '../templates/operator-template-routes.ts';
+import { signedDeliveryRoutes } from '../hooks/signed-delivery-routes.ts';
 
 export type OperatorRoutePlugin = (
   app: FastifyInstance,
@@ -35,6 +36,7 @@ export const operatorRoutePlugins: OperatorRoutePlugin[] = [
   clockAndWorkRoutes,
   automationRulesRoutes,
   parkedEventsRoutes,
+  signedDeliveryRoutes,
 ];
 
 /** The operator API; registered with prefix /admin/v1 in services/app/routes.ts. */

@@ -7,6 +7,7 @@ import type { Projection } from '../../shared/projections/projection.ts';
 import { responsesProjection } from '../../projections/responses-projection.ts';
 import { teamProjection } from '../../projections/team-projection.ts';
 import { templateProjection } from '../../projections/template-projection.ts';
+import { webhookEndpointsProjection } from '../../projections/webhook-endpoints-projection.ts';
 
 /** Every read model the service keeps, in the order they are applied. */
 export const allProjections: Projection[] = [
@@ -15,6 +16,7 @@ export const allProjections: Projection[] = [
   templateProjection,
   clientsProjection,
   hookSubscriptionsProjection,
+  webhookEndpointsProjection,
   onboardingsProjection,
   responsesProjection,
   auditEventsProjection,

@@ -1,5 +1,5 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
-import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { isPublicEventType } from '../events/public-event-types.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
@@ -18,10 +18,15 @@ import { hookBody, webhookId } from './hook-payload.ts';
 import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
 import { judge, oneAtATime, outboundOptions, type AttemptVerdict, type OutboundDeps } from './outbound.ts';
+import { DELIVERED_LOG_TYPES, webhookEventTypeOf } from './webhook-event-types.ts';
+import { signedHeaders, type SigningDeps } from './delivery-signature.ts';
+import type { DeliveryTargetKind } from './delivery-log-decider.ts';
 
 /**
  * Hook deliveries: every active subscription receives its own copy of every event of its
- * type, at least once.
+ * type, at least once; and so does every enabled signed webhook endpoint (one queue, one
+ * pipeline: `target_kind` says which, `subscription_id` names the subscription or endpoint).
+ * Every attempt is signed (./delivery-signature.ts).
  *
  * - The consumer `hook-deliveries` (subscription port: the log or a Kafka group) queues
  *   one delivery per (event, subscription that was active when the event occurred) in
@@ -61,46 +66,79 @@ export type HookDeliveriesConsumerDeps = Pick<Platform, 'projections' | 'logger'
 export function hookDeliveriesConsumer(context: HookDeliveriesConsumerDeps): EventConsumer {
   return {
     name: 'hook-deliveries',
-    eventTypes: PUBLIC_EVENT_TYPES,
+    eventTypes: DELIVERED_LOG_TYPES,
     async handle(event, tx) {
       const teamId = (event.data as { team_id?: unknown } | null)?.team_id;
-      if (typeof teamId !== 'string') return;
+      const name = webhookEventTypeOf(event.type);
+      if (typeof teamId !== 'string' || !name) return;
       await awaitReadModels(context, event.position, { timeoutMs: CONSUMER_READ_MODELS_WAIT_MS });
-      // Subscriptions made before the event (by log position) that are still active.
-      const { rows: subscriptions } = await tx.query<{ id: string; target_url: string }>(
-        `select id, target_url from hook_subscriptions
-         where team_id = $1 and event = $2 and active and position < $3
-         order by position`,
-        [teamId, event.type, String(event.position)],
-      );
-      if (subscriptions.length === 0) return;
-      const body = JSON.stringify(hookBody(event, await onboardingAt(context.eventStore, event)));
+      const targets = await targetsOf(tx, teamId, name, String(event.position));
+      if (targets.length === 0) return;
+      const body = JSON.stringify(hookBody(event, await onboardingAt(context.eventStore, event), name));
       const now = context.clock.now();
       await tx.query(
         `insert into hook_deliveries
            (id, subscription_id, team_id, event_id, event_type, target_url, body, state,
-            next_attempt_at, created_at, updated_at)
-         select d.id, d.subscription_id, $1, $2, $3, d.target_url, $4, 'pending', $5, $5, $5
-         from unnest($6::uuid[], $7::uuid[], $8::text[]) as d(id, subscription_id, target_url)
+            next_attempt_at, created_at, updated_at, target_kind)
+         select d.id, d.subscription_id, $1, $2, $3, d.target_url, $4, 'pending', $5, $5, $5, d.kind
+         from unnest($6::uuid[], $7::uuid[], $8::text[], $9::text[]) as d(id, subscription_id, target_url, kind)
          on conflict (subscription_id, event_id) do nothing`,
         [
           teamId,
           event.id,
-          event.type,
+          name,
           body,
           now,
-          subscriptions.map((subscription) => webhookId(event.id, subscription.id)),
-          subscriptions.map((subscription) => subscription.id),
-          subscriptions.map((subscription) => subscription.target_url),
+          targets.map((target) => webhookId(event.id, target.id)),
+          targets.map((target) => target.id),
+          targets.map((target) => target.url),
+          targets.map((target) => target.kind),
         ],
       );
     },
   };
 }
 
+/**
+ * The targets of an event: the team's hook subscriptions to its (public) type and its
+ * enabled webhook endpoints listing the type, both made before the event (by log
+ * position) and not deleted since; endpoints only while the team's plan is not Free.
+ */
+async function targetsOf(
+  tx: PoolClient,
+  teamId: string,
+  name: string,
+  position: string,
+): Promise<{ id: string; url: string; kind: DeliveryTargetKind }[]> {
+  const hooks = isPublicEventType(name)
+    ? (
+        await tx.query<{ id: string; url: string }>(
+          `select id, target_url as url from hook_subscriptions
+           where team_id = $1 and event = $2 and active and position < $3
+           order by position`,
+          [teamId, name, position],
+        )
+      ).rows
+    : [];
+  const { rows: endpoints } = await tx.query<{ id: string; url: string }>(
+    `select e.id, e.url from webhook_endpoints e join teams t on t.id = e.team_id
+     where e.team_id = $1 and $2 = any(e.event_types) and e.enabled and e.deleted_at is null
+       and e.position < $3 and t.plan <> 'free'
+     order by e.position`,
+    [teamId, name, position],
+  );
+  return [
+    ...hooks.map((hook) => ({ ...hook, kind: 'hook' as const })),
+    ...endpoints.map((endpoint) => ({ ...endpoint, kind: 'endpoint' as const })),
+  ];
+}
+
 interface DueDelivery {
   id: string;
   team_id: string;
+  subscription_id: string;
+  target_kind: DeliveryTargetKind;
+  round: number;
   target_host: string;
   target_url: string;
   body: string;
@@ -130,7 +168,7 @@ const deliveries = defineWorkQueue({
       select 1 from hook_endpoint_backoffs b
       where b.team_id = $row.team_id and b.target_host = $row.target_host and b.resting_until > $1)`,
   }),
-  returning: 'id, team_id, target_host, target_url, body, attempts',
+  returning: 'id, team_id, subscription_id, target_kind, round, target_host, target_url, body, attempts',
   states: { done: { state: 'delivered' }, retrying: { state: 'retrying' }, failed: { state: 'failed' } },
   retries: hookRetries,
 });
@@ -142,7 +180,7 @@ export interface DeliveryPassOptions {
 }
 
 /** What sending the deliveries due uses. */
-export type HookDeliveryPassDeps = Pick<Platform, 'pool' | 'clock' | 'logger'> & OutboundDeps;
+export type HookDeliveryPassDeps = Pick<Platform, 'pool' | 'clock' | 'logger'> & OutboundDeps & SigningDeps;
 
 /**
  * Sends the deliveries due (by `now`, or by the service clock at each claim, so one that
@@ -184,8 +222,7 @@ async function attempt(context: HookDeliveryPassDeps, delivery: DueDelivery): Pr
         url: delivery.target_url,
         headers: {
           'content-type': 'application/json',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(Math.floor(attemptAt.getTime() / 1000)),
+          ...(await signedHeaders(context, delivery, attemptAt)),
         },
         body: delivery.body,
       },
@@ -222,12 +259,22 @@ async function record(
   durationMs: number,
 ): Promise<void> {
   const error = verdict.kind === 'succeeded' ? null : verdict.reason;
-  await tx.query(
-    `insert into hook_delivery_attempts (delivery_id, attempt, attempted_at, status_code, error, duration_ms)
-     values ($1, $2, $3, $4, $5, $6) on conflict do nothing`,
-    [delivery.id, attempts, attemptAt, verdict.status, error, durationMs],
-  );
   const step = nextStep(hookRetries, verdict, attempts, attemptAt);
+  await tx.query(
+    `insert into hook_delivery_attempts
+       (delivery_id, round, attempt, attempted_at, status_code, error, duration_ms, next_attempt_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict do nothing`,
+    [
+      delivery.id,
+      delivery.round,
+      attempts,
+      attemptAt,
+      verdict.status,
+      error,
+      durationMs,
+      step.state === 'retrying' ? step.at : null,
+    ],
+  );
   await endAttempt(tx, deliveries, delivery.id, step, {
     attempts,
     columns: {

@@ -9,8 +9,10 @@ import { isoMicros } from './event-moment.ts';
  *
  *   POST <target_url>
  *   content-type: application/json
- *   webhook-id: <uuid>          one per (event, subscription); the same on every retry
+ *   webhook-id: <uuid>          one per (event, subscription); the same on every retry and replay
  *   webhook-timestamp: <unix>   seconds, the service clock at this attempt
+ *   webhook-signature: v1,<sig> the team's hook signing secret (./delivery-signature.ts);
+ *                               X-Service-Signature instead for a signed webhook endpoint
  *
  *   {"id": <event id>, "event": <type>, "timestamp": <event time>, "data": {...}}
  *
@@ -21,9 +23,8 @@ import { isoMicros } from './event-moment.ts';
  *   at the moment of the event, then the event's own details exactly as the events list
  *   gives them (ids and facts, no personal data: names and emails stay behind client_id).
  *
- * No signature: the spec gives hook subscriptions no secret (the signed webhook feature
- * with X-Service-Signature is a different one). Receivers should treat the URL as the
- * secret and dedupe on webhook-id.
+ * Signed webhook endpoints receive the same body; `event` is one of the nine webhook event
+ * types (./webhook-event-types.ts). Receivers verify the signature and dedupe on webhook-id.
  */
 export interface HookBody {
   id: string;
@@ -32,7 +33,11 @@ export interface HookBody {
   data: Record<string, unknown>;
 }
 
-export function hookBody(event: RecordedEvent, onboarding: Onboarding | undefined): HookBody {
+export function hookBody(
+  event: RecordedEvent,
+  onboarding: Onboarding | undefined,
+  name: string = event.type,
+): HookBody {
   const audit = toAuditRecord(event);
   const details = audit?.data ?? {};
   const moment = onboarding
@@ -46,7 +51,7 @@ export function hookBody(event: RecordedEvent, onboarding: Onboarding | undefine
     : {};
   return {
     id: event.id,
-    event: event.type,
+    event: name,
     timestamp: isoMicros(audit?.occurredAt ?? event.recordedAt),
     data: { ...moment, ...details },
   };

@@ -1,0 +1,391 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Platform } from '../../shared/app-deps.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { operatorApiError } from '../../shared/http/operator-commands.ts';
+import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import { MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
+import type { DeliveryTargetKind } from './delivery-log-decider.ts';
+import {
+  findTarget,
+  listDeliveries,
+  MAX_DELIVERY_PAGE_SIZE,
+  replayDelivery,
+  replayFailedSince,
+  sendTestDelivery,
+} from './delivery-log.ts';
+import { signedDeliveryErrors } from './signed-delivery-errors.ts';
+import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
+import { SIGNING_OVERLAP_HOURS } from './signing.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  readWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  teamPlan,
+} from './webhook-endpoints.ts';
+
+export type SignedDeliveryRouteDeps = Pick<
+  Platform,
+  'pool' | 'eventStore' | 'clock' | 'settings' | 'projections' | 'logger'
+>;
+
+/*
+ * Operator API: signed deliveries (the operations live in ./signing-secrets.ts,
+ * ./webhook-endpoints.ts and ./delivery-log.ts, shared with the workspace).
+ *
+ *   GET    /teams/:team_id/hook-signing-secret                 the team's hook signing secret (made on first need)
+ *   POST   /teams/:team_id/hook-signing-secret/rotate          a new one; the previous signs too for 24 hours
+ *   POST   /teams/:team_id/webhook-endpoints                   201 { endpoint, secret }  (not on Free: 403 webhooks_plan_required)
+ *   GET    /teams/:team_id/webhook-endpoints                   { endpoints }
+ *   GET    /teams/:team_id/webhook-endpoints/:id               { endpoint }
+ *   DELETE /teams/:team_id/webhook-endpoints/:id               { success }
+ *   POST   /teams/:team_id/webhook-endpoints/:id/rotate-secret { secret, previous_valid_until }
+ *   and for both hook-subscriptions/:id and webhook-endpoints/:id:
+ *   GET    .../deliveries?limit=&cursor=                       newest first, attempts inside
+ *   POST   .../test                                            202 a `webhook.test` delivery queued
+ *   POST   .../deliveries/:delivery_id/replay                  202 { replayed: [id] or [] when queued already }
+ *   POST   .../deliveries/replay-failed {since}                202 { replayed: [ids] }
+ */
+
+const teamParams = z.object({ team_id: z.string().uuid() });
+const targetParams = teamParams.extend({ id: z.string().uuid() });
+const deliveryParams = targetParams.extend({ delivery_id: z.string().uuid() });
+
+const secretSchema = z.string().describe('whsec_ and the base64 of 32 random bytes');
+const endpointSchema = z.object({
+  id: z.string().uuid(),
+  url: z.string(),
+  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  enabled: z.boolean(),
+  created_at: z.string(),
+});
+const attemptSchema = z.object({
+  round: z.number().int().describe('0 for the first sending, then one more per replay'),
+  attempt: z.number().int(),
+  attempted_at: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable().describe('HTTP <status>, or the kind of failure when no answer came'),
+  duration_ms: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+});
+const deliverySchema = z.object({
+  id: z.string().uuid().describe('the webhook-id it is sent with'),
+  event_id: z.string().uuid(),
+  event_type: z.string(),
+  state: z.enum(['pending', 'retrying', 'delivered', 'failed']),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  attempts: z.array(attemptSchema),
+});
+
+const notFound = coded('Team, target or delivery not found');
+
+export async function signedDeliveryRoutes(
+  plain: FastifyInstance,
+  { context }: { context: SignedDeliveryRouteDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  const knownTeam = async (teamId: string) => {
+    try {
+      await teamPlan(context.pool, teamId);
+    } catch (error) {
+      throw operatorApiError(error, signedDeliveryErrors);
+    }
+  };
+
+  app.get(
+    '/teams/:team_id/hook-signing-secret',
+    {
+      schema: {
+        tags: ['operator'],
+        summary:
+          "The team's hook signing secret (webhook-signature of every hook delivery); made on first need",
+        params: teamParams,
+        response: {
+          200: z.object({
+            secret: secretSchema,
+            previous_valid_until: z
+              .string()
+              .nullable()
+              .describe('after a rotation: until when the previous secret signs too'),
+          }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request) => {
+      await knownTeam(request.params.team_id);
+      const now = context.clock.now();
+      const stored = await ensureTeamSecret(context, request.params.team_id, now, requestMetadata(request));
+      const live = stored.previous_until && stored.previous_until > now;
+      return {
+        secret: stored.secret,
+        previous_valid_until: live ? stored.previous_until!.toISOString() : null,
+      };
+    },
+  );
+
+  app.post(
+    '/teams/:team_id/hook-signing-secret/rotate',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `A new hook signing secret; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
+        params: teamParams,
+        response: {
+          200: z.object({ secret: secretSchema, previous_valid_until: z.string().nullable() }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request) => {
+      await knownTeam(request.params.team_id);
+      const stored = await rotateTeamSecret(
+        context,
+        request.params.team_id,
+        context.clock.now(),
+        requestMetadata(request),
+      );
+      return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
+    },
+  );
+
+  app.post(
+    '/teams/:team_id/webhook-endpoints',
+    {
+      schema: {
+        tags: ['operator'],
+        summary:
+          'Create a signed webhook endpoint (every plan except Free); its secret is shown here and on rotation',
+        params: teamParams,
+        body: z.object({
+          url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
+          event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+          enabled: z.boolean().optional().describe('default true'),
+        }),
+        response: {
+          201: z.object({ endpoint: endpointSchema, secret: secretSchema }),
+          ...operatorErrorResponses({ body: true }),
+          403: coded("The team's plan is Free (code webhooks_plan_required)"),
+          404: notFound,
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await createWebhookEndpoint(
+        context,
+        request.params.team_id,
+        request.body,
+        requestMetadata(request),
+      );
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    '/teams/:team_id/webhook-endpoints',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: "The team's signed webhook endpoints (secrets are not listed)",
+        params: teamParams,
+        response: {
+          200: z.object({ endpoints: z.array(endpointSchema) }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request) => ({ endpoints: await listWebhookEndpoints(context, request.params.team_id) }),
+  );
+
+  app.get(
+    '/teams/:team_id/webhook-endpoints/:id',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'One signed webhook endpoint',
+        params: targetParams,
+        response: { 200: z.object({ endpoint: endpointSchema }), ...operatorErrorResponses(), 404: notFound },
+      },
+    },
+    async (request) => ({
+      endpoint: await readWebhookEndpoint(context, request.params.team_id, request.params.id),
+    }),
+  );
+
+  app.delete(
+    '/teams/:team_id/webhook-endpoints/:id',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
+        params: targetParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...operatorErrorResponses(), 404: notFound },
+      },
+    },
+    async (request) => {
+      await deleteWebhookEndpoint(
+        context,
+        request.params.team_id,
+        request.params.id,
+        requestMetadata(request),
+      );
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/teams/:team_id/webhook-endpoints/:id/rotate-secret',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `A new secret for the endpoint; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
+        params: targetParams,
+        response: {
+          200: z.object({ secret: secretSchema, previous_valid_until: z.string() }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request) =>
+      rotateWebhookEndpointSecret(
+        context,
+        request.params.team_id,
+        request.params.id,
+        requestMetadata(request),
+      ),
+  );
+
+  for (const [segment, kind] of [
+    ['hook-subscriptions', 'hook'],
+    ['webhook-endpoints', 'endpoint'],
+  ] as const satisfies readonly (readonly [string, DeliveryTargetKind])[]) {
+    const base = `/teams/:team_id/${segment}/:id`;
+    const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
+    const target = (params: { team_id: string; id: string }, live: boolean) =>
+      findTarget(context, params.team_id, kind, params.id, { live });
+
+    app.get(
+      `${base}/deliveries`,
+      {
+        schema: {
+          tags: ['operator'],
+          summary: `The delivery log of a ${what}: newest first, each with its attempts`,
+          params: targetParams,
+          querystring: z.object({
+            limit: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(MAX_DELIVERY_PAGE_SIZE)
+              .optional()
+              .describe('default 20'),
+            cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
+          }),
+          response: {
+            200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
+            ...operatorErrorResponses(),
+            404: notFound,
+          },
+        },
+      },
+      async (request) => listDeliveries(context, await target(request.params, false), request.query),
+    );
+
+    app.post(
+      `${base}/test`,
+      {
+        schema: {
+          tags: ['operator'],
+          summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+          params: targetParams,
+          response: {
+            202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
+            ...operatorErrorResponses(),
+            404: notFound,
+          },
+        },
+      },
+      async (request, reply) => {
+        const queued = await sendTestDelivery(
+          context,
+          await target(request.params, true),
+          requestMetadata(request),
+        );
+        return reply
+          .status(202)
+          .send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
+      },
+    );
+
+    app.post(
+      `${base}/deliveries/:delivery_id/replay`,
+      {
+        schema: {
+          tags: ['operator'],
+          summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+          params: deliveryParams,
+          response: {
+            202: z.object({
+              replayed: z.array(z.string().uuid()).describe('empty when the delivery is queued already'),
+            }),
+            ...operatorErrorResponses(),
+            404: notFound,
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await replayDelivery(
+              context,
+              await target(request.params, true),
+              request.params.delivery_id,
+              requestMetadata(request),
+            ),
+          ),
+    );
+
+    app.post(
+      `${base}/deliveries/replay-failed`,
+      {
+        schema: {
+          tags: ['operator'],
+          summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+          params: targetParams,
+          body: z.object({ since: z.string().datetime({ offset: true }) }),
+          response: {
+            202: z.object({ replayed: z.array(z.string().uuid()) }),
+            ...operatorErrorResponses({ body: true }),
+            404: notFound,
+          },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(202)
+          .send(
+            await replayFailedSince(
+              context,
+              await target(request.params, true),
+              new Date(request.body.since),
+              requestMetadata(request),
+            ),
+          ),
+    );
+  }
+}
