@@ -187,6 +187,27 @@ export async function produceDomainLog(
     'unsubscribe',
   );
 
+  // Signed webhook endpoints (one deleted) to the same receiver.
+  const endpoint = async (teamId: string, eventTypes: string[]) =>
+    ok(
+      await adminRequest(service, 'POST', `/teams/${teamId}/webhook-endpoints`, {
+        url: `${hookTarget}/endpoint`,
+        event_types: eventTypes,
+      }),
+      201,
+      'webhook endpoint',
+    ).endpoint.id as string;
+  const endpointsA = [
+    await endpoint(a.teamId, ['onboarding.sent', 'onboarding.cancelled']),
+    await endpoint(a.teamId, ['onboarding.completed']),
+  ];
+  await endpoint(b.teamId, ['file.uploaded']);
+  ok(
+    await adminRequest(service, 'DELETE', `/teams/${a.teamId}/webhook-endpoints/${random.pick(endpointsA)}`),
+    200,
+    'delete webhook endpoint',
+  );
+
   // Clients: some with optional fields and custom fields.
   const newClient = async (tenant: TeamWithKey) => {
     const extra: Record<string, unknown> = {};

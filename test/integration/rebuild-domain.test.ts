@@ -164,6 +164,7 @@ describe(`rebuild of the domain projections (REBUILD_SEED=${SEED})`, () => {
     expect(await count('templates where deleted_at is not null')).toBe(1);
     expect(await count('templates where gallery')).toBe(1);
     expect(await count('hook_subscriptions where not active')).toBe(1);
+    expect(await count('webhook_endpoints where deleted_at is not null')).toBe(1);
     expect(await count(`clients where custom_fields <> '{}'::jsonb`)).toBeGreaterThan(0);
     expect(await count('clients where erased_at is not null and name is null and email is null')).toBe(1);
     expect(await count('onboardings where client_erased_at is not null')).toBe(2);
