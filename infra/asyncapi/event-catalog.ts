@@ -8,6 +8,10 @@ import { SCOPES } from '../../services/access/scopes.ts';
 import type { ClientEmailEvent } from '../../services/clients/client-email-index.ts';
 import type { ClientEvent } from '../../services/clients/client-events.ts';
 import type { HookSubscriptionEvent } from '../../services/hooks/hook-subscription-events.ts';
+import type { HookSigningEvent } from '../../services/hooks/hook-signing-decider.ts';
+import type { WebhookEndpointEvent } from '../../services/hooks/webhook-endpoint-decider.ts';
+import type { DeliveryLogEvent } from '../../services/hooks/delivery-log-decider.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/webhook-event-types.ts';
 import { ONBOARDING_STATUSES, type OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
 import { PLANS } from '../../services/access/plans.ts';
@@ -51,6 +55,9 @@ export type DocumentedEventType =
   | ClientEmailEvent['type']
   | TemplateEvent['type']
   | HookSubscriptionEvent['type']
+  | HookSigningEvent['type']
+  | WebhookEndpointEvent['type']
+  | DeliveryLogEvent['type']
   | AutomationRuleEvent['type']
   | OnboardingEvent['type'];
 
@@ -301,6 +308,68 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     summary: 'A hook subscription was deleted.',
     stream: 'hook_subscription-<subscription_id>',
     data: object({ subscription_id: uuid, team_id: uuid, deleted_at: timestamp }),
+  },
+
+  // Signed deliveries: secrets live in operational tables, never in these events.
+  'hook_signing_secret.created': {
+    summary: "The team's hook signing secret was made (on first need).",
+    stream: 'hook_signing-<team_id>',
+    data: object({ team_id: uuid, created_at: timestamp }),
+  },
+  'hook_signing_secret.rotated': {
+    summary:
+      "The team's hook signing secret was replaced; the previous one signs too until previous_valid_until.",
+    stream: 'hook_signing-<team_id>',
+    data: object({ team_id: uuid, rotated_at: timestamp, previous_valid_until: timestamp }),
+  },
+  'webhook_endpoint.created': {
+    summary: 'A signed webhook endpoint was created with its own secret (not in the event).',
+    stream: 'webhook_endpoint-<endpoint_id>',
+    data: object({
+      endpoint_id: uuid,
+      team_id: uuid,
+      url: string({ format: 'uri' }),
+      event_types: arrayOf(oneOfValues(WEBHOOK_EVENT_TYPES)),
+      enabled: boolean,
+      created_at: timestamp,
+    }),
+  },
+  'webhook_endpoint.deleted': {
+    summary: 'A signed webhook endpoint was deleted; its queued deliveries fail.',
+    stream: 'webhook_endpoint-<endpoint_id>',
+    data: object({ endpoint_id: uuid, team_id: uuid, deleted_at: timestamp }),
+  },
+  'webhook_endpoint.secret_rotated': {
+    summary: "The endpoint's secret was replaced; the previous one signs too until previous_valid_until.",
+    stream: 'webhook_endpoint-<endpoint_id>',
+    data: object({
+      endpoint_id: uuid,
+      team_id: uuid,
+      rotated_at: timestamp,
+      previous_valid_until: timestamp,
+    }),
+  },
+  'hook_delivery.test_requested': {
+    summary: 'A test delivery (event webhook.test) was queued to a hook subscription or webhook endpoint.',
+    stream: 'hook_delivery_log-<target_id>',
+    data: object({
+      target_kind: oneOfValues(['hook', 'endpoint']),
+      target_id: uuid,
+      team_id: uuid,
+      delivery_id: uuid,
+      requested_at: timestamp,
+    }),
+  },
+  'hook_delivery.replayed': {
+    summary: 'Deliveries were queued again (same webhook-id and body).',
+    stream: 'hook_delivery_log-<target_id>',
+    data: object({
+      target_kind: oneOfValues(['hook', 'endpoint']),
+      target_id: uuid,
+      team_id: uuid,
+      delivery_ids: arrayOf(uuid),
+      replayed_at: timestamp,
+    }),
   },
 
   // Automation rules (stream automation_rule-<rule_id>)

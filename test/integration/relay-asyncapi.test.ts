@@ -10,6 +10,9 @@ import type { AutomationRuleEvent } from '../../services/automation/automation-r
 import type { ClientEmailEvent } from '../../services/clients/client-email-index.ts';
 import type { ClientEvent } from '../../services/clients/client-events.ts';
 import type { HookSubscriptionEvent } from '../../services/hooks/hook-subscription-events.ts';
+import type { HookSigningEvent } from '../../services/hooks/hook-signing-decider.ts';
+import type { WebhookEndpointEvent } from '../../services/hooks/webhook-endpoint-decider.ts';
+import type { DeliveryLogEvent } from '../../services/hooks/delivery-log-decider.ts';
 import type { OnboardingEvent, TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
 import type { TeamEvent, TeamSettings } from '../../services/access/team-events.ts';
 import type { TemplateEvent } from '../../services/templates/template-events.ts';
@@ -24,6 +27,9 @@ type DomainEvent =
   | ClientEmailEvent
   | TemplateEvent
   | HookSubscriptionEvent
+  | HookSigningEvent
+  | WebhookEndpointEvent
+  | DeliveryLogEvent
   | AutomationRuleEvent
   | OnboardingEvent;
 type DataOf<Type extends DomainEvent['type']> = Extract<DomainEvent, { type: Type }>['data'];
@@ -135,6 +141,32 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     created_at: at,
   },
   'hook_subscription.deleted': { subscription_id: id(), team_id, deleted_at: at },
+  'hook_signing_secret.created': { team_id, created_at: at },
+  'hook_signing_secret.rotated': { team_id, rotated_at: at, previous_valid_until: at },
+  'webhook_endpoint.created': {
+    endpoint_id: id(),
+    team_id,
+    url: 'https://hooks.example.com/endpoint',
+    event_types: ['onboarding.sent', 'onboarding.cancelled'],
+    enabled: true,
+    created_at: at,
+  },
+  'webhook_endpoint.deleted': { endpoint_id: id(), team_id, deleted_at: at },
+  'webhook_endpoint.secret_rotated': { endpoint_id: id(), team_id, rotated_at: at, previous_valid_until: at },
+  'hook_delivery.test_requested': {
+    target_kind: 'hook',
+    target_id: id(),
+    team_id,
+    delivery_id: id(),
+    requested_at: at,
+  },
+  'hook_delivery.replayed': {
+    target_kind: 'endpoint',
+    target_id: id(),
+    team_id,
+    delivery_ids: [id()],
+    replayed_at: at,
+  },
   'automation_rule.created': {
     rule_id,
     team_id,
