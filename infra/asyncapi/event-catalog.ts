@@ -192,6 +192,22 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       added_at: timestamp,
     }),
   },
+  'team.member_invited': {
+    summary: 'An owner invited someone by email; the one-time link itself is not in the event.',
+    stream: 'team-<team_id>',
+    data: object({
+      team_id: uuid,
+      invitation_id: uuid,
+      email: text,
+      role: oneOfValues(MEMBER_ROLES),
+      invited_at: timestamp,
+    }),
+  },
+  'team.member_role_changed': {
+    summary: "A member's role changed.",
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, member_id: uuid, role: oneOfValues(MEMBER_ROLES), changed_at: timestamp }),
+  },
   'team.member_removed': {
     summary: 'A member left the team.',
     stream: 'team-<team_id>',
@@ -212,15 +228,18 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   'api_key.created': {
     summary: 'An API key was created. Only the SHA-256 of its secret is kept.',
     stream: 'api_key-<api_key_id>',
-    data: object({
-      api_key_id: uuid,
-      team_id: uuid,
-      name: text,
-      scopes: arrayOf(oneOfValues(SCOPES)),
-      key_hash: nonEmpty,
-      expires_at: nullable(timestamp),
-      created_at: timestamp,
-    }),
+    data: object(
+      {
+        api_key_id: uuid,
+        team_id: uuid,
+        name: text,
+        scopes: arrayOf(oneOfValues(SCOPES)),
+        key_hash: nonEmpty,
+        expires_at: nullable(timestamp),
+        created_at: timestamp,
+      },
+      { replaces_api_key_id: uuid },
+    ),
   },
   'api_key.revoked': {
     summary: 'An API key was revoked.',
