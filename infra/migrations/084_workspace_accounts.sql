@@ -5,7 +5,8 @@
 --
 -- member_credentials: one row per member who can sign in; email is unique over every team
 --   (one account, one email). totp_secret: the active secret (sealed), null when two-factor
---   is off; totp_pending_secret: a setup that is started but not confirmed.
+--   is off; totp_pending_secret: a setup that is started but not confirmed;
+--   totp_last_step: the 30-second time step of the last code accepted, so a code works once.
 create table member_credentials (
   member_id uuid primary key,
   team_id uuid not null,
@@ -13,6 +14,7 @@ create table member_credentials (
   password_hash text not null,
   totp_secret jsonb,
   totp_pending_secret jsonb,
+  totp_last_step integer,
   updated_at timestamptz not null
 );
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { inTransaction } from '../../../shared/db/pool.ts';
+import { inTransaction, type PoolClient } from '../../../shared/db/pool.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { ApiError, codedError } from '../../../shared/http/api-error.ts';
 import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
@@ -18,7 +18,7 @@ import {
   type SignInThrottle,
   type ThrottleRefusal,
 } from './sign-in-throttle.ts';
-import { newTotpSecret, totpUri, totpValid } from './totp.ts';
+import { newTotpSecret, stepUnused, totpStep, totpUri } from './totp.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { invalidBody, invalidCredentials, reauthenticationRequired } from './workspace-errors.ts';
@@ -65,6 +65,7 @@ interface Credentials {
   password_hash: string;
   totp_secret: SealedValue | null;
   totp_pending_secret: SealedValue | null;
+  totp_last_step: number | null;
 }
 
 /** The 429 of a throttled sign-in, with Retry-After. */
@@ -75,6 +76,21 @@ function throttled(refusal: ThrottleRefusal): ApiError {
     retryable: true,
     headers: { 'retry-after': String(refusal.retryAfterSeconds) },
   });
+}
+
+const totpInvalid = () => codedError(401, 'totp_invalid', 'The two-factor code is wrong or expired.');
+
+/**
+ * Spends a two-factor code's time step in the command's transaction: only a step after the
+ * last one used is accepted, so a code (seen over a shoulder, or replayed) works once.
+ */
+async function spendTotpStep(tx: { query: PoolClient['query'] }, memberId: string, step: number) {
+  const spent = await tx.query(
+    `update member_credentials set totp_last_step = $2
+     where member_id = $1 and (totp_last_step is null or totp_last_step < $2)`,
+    [memberId, step],
+  );
+  if (spent.rowCount !== 1) throw totpInvalid();
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
@@ -95,7 +111,7 @@ export async function accountRoutes(
 
   async function credentialsByEmail(address: string): Promise<Credentials | undefined> {
     const { rows } = await context.pool.query<Credentials>(
-      `select c.member_id, c.team_id, c.email, m.name, m.role, c.password_hash, c.totp_secret, c.totp_pending_secret
+      `select c.member_id, c.team_id, c.email, m.name, m.role, c.password_hash, c.totp_secret, c.totp_pending_secret, c.totp_last_step
        from member_credentials c
        join team_members m on m.id = c.member_id and m.removed_at is null
        where c.email = $1`,
@@ -106,7 +122,7 @@ export async function accountRoutes(
 
   async function credentialsOf(memberId: string): Promise<Credentials> {
     const { rows } = await context.pool.query<Credentials>(
-      `select c.member_id, c.team_id, c.email, m.name, m.role, c.password_hash, c.totp_secret, c.totp_pending_secret
+      `select c.member_id, c.team_id, c.email, m.name, m.role, c.password_hash, c.totp_secret, c.totp_pending_secret, c.totp_last_step
        from member_credentials c join team_members m on m.id = c.member_id where c.member_id = $1`,
       [memberId],
     );
@@ -251,19 +267,19 @@ export async function accountRoutes(
       if (refusal) throw throttled(refusal);
       const account = await credentialsByEmail(address);
       const passwordRight = await verifyPassword(account?.password_hash ?? null, given);
-      let secondFactor = false;
+      let step: number | null = null;
       if (account && passwordRight && account.totp_secret) {
         if (!totp) {
           throw codedError(401, 'totp_required', 'Enter the 6-digit code from your authenticator app.');
         }
         const secret = await context.vault.open(account.totp_secret);
-        secondFactor = secret !== null && totpValid(secret, account.email, totp, now);
+        const matched = secret === null ? null : totpStep(secret, account.email, totp, now);
+        step = stepUnused(matched, account.totp_last_step) ? matched : null;
       }
+      const secondFactor = step !== null;
       if (!account || !passwordRight || (account.totp_secret && !secondFactor)) {
         await failedSignIn(request, address, account, now);
-        if (account && passwordRight) {
-          throw codedError(401, 'totp_invalid', 'The two-factor code is wrong or expired.');
-        }
+        if (account && passwordRight) throw totpInvalid();
         throw invalidCredentials();
       }
       let session = { id: '', csrfToken: '' };
@@ -274,6 +290,7 @@ export async function accountRoutes(
           metadata: memberMetadata(request, account.member_id),
           command: { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
           writeRows: async (_decided, tx) => {
+            if (step !== null) await spendTotpStep(tx, account.member_id, step);
             session = await insertSession(tx, { memberId: account.member_id, teamId: account.team_id, now });
           },
         }),
@@ -416,12 +433,16 @@ export async function accountRoutes(
       if (refusal) throw throttled(refusal);
       let method: 'password' | 'totp' = 'password';
       let right = false;
+      let step: number | null = null;
       if (request.body.password !== undefined) {
         right = await verifyPassword(account.password_hash, request.body.password);
       } else if (account.totp_secret) {
         method = 'totp';
         const secret = await context.vault.open(account.totp_secret);
-        right = secret !== null && totpValid(secret, account.email, request.body.totp ?? '', now);
+        const matched =
+          secret === null ? null : totpStep(secret, account.email, request.body.totp ?? '', now);
+        step = stepUnused(matched, account.totp_last_step) ? matched : null;
+        right = step !== null;
       }
       if (!right) {
         await failedSignIn(request, account.email, account, now);
@@ -434,6 +455,7 @@ export async function accountRoutes(
           metadata: memberMetadata(request, session.memberId),
           command: { type: 'Reauthenticate', data: { method }, metadata: { now } },
           writeRows: async (_decided, tx) => {
+            if (step !== null) await spendTotpStep(tx, session.memberId, step);
             await tx.query('update workspace_sessions set reauthenticated_at = $2 where id_hash = $1', [
               session.idHash,
               now,
@@ -457,7 +479,8 @@ export async function accountRoutes(
     async (request) => {
       const session = signedIn(request);
       const secret = newTotpSecret();
-      const sealed = await context.vault.seal(session.teamId, `totp-${session.memberId}`, secret);
+      // The member is the vault's subject (a uuid): erasing them makes the secret unreadable.
+      const sealed = await context.vault.seal(session.teamId, session.memberId, secret);
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: accountStreamId(session.memberId),
@@ -494,7 +517,8 @@ export async function accountRoutes(
         ? await context.vault.open(account.totp_pending_secret)
         : null;
       if (!pending) throw codedError(409, 'totp_not_started', 'Start the two-factor setup first');
-      if (!totpValid(pending, account.email, request.body.code, now)) {
+      const step = totpStep(pending, account.email, request.body.code, now);
+      if (step === null) {
         throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
       }
       await inWorkspaceTransaction(context, (decide) =>
@@ -505,9 +529,10 @@ export async function accountRoutes(
           command: { type: 'EnableTotp', data: {}, metadata: { now } },
           writeRows: async (_decided, tx) => {
             await tx.query(
-              `update member_credentials set totp_secret = totp_pending_secret, totp_pending_secret = null
+              `update member_credentials
+               set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_last_step = $2
                where member_id = $1`,
-              [session.memberId],
+              [session.memberId, step],
             );
           },
         }),
@@ -536,7 +561,8 @@ export async function accountRoutes(
           command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
           writeRows: async (_decided, tx) => {
             await tx.query(
-              'update member_credentials set totp_secret = null, totp_pending_secret = null where member_id = $1',
+              `update member_credentials set totp_secret = null, totp_pending_secret = null, totp_last_step = null
+               where member_id = $1`,
               [session.memberId],
             );
           },
