@@ -107,7 +107,13 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       'select api_key_id from workspace_key_requests where team_id = $1 and action = $2 and idempotency_key = $3',
       [teamId, action, key],
     );
-    return rows[0] ? keyOf(teamId, rows[0].api_key_id) : undefined;
+    if (!rows[0]) return undefined;
+    const known = await keyOf(teamId, rows[0].api_key_id);
+    if (known) return known;
+    // The request row commits with the key's events, but a concurrent repeat may read it
+    // before the read model applied them: wait for the read models, then read the key.
+    await awaitReadModels(context, await context.eventStore.committedHeadPosition());
+    return keyOf(teamId, rows[0].api_key_id);
   }
 
   /**
@@ -172,7 +178,8 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
     });
     if (position === undefined) {
       const raced = await earlier(session.teamId, action, idempotencyKey);
-      if (raced) return { status: 'already_created' as const, api_key: view(raced) };
+      if (!raced) throw new Error('The Idempotency-Key row of a raced key request names no key');
+      return { status: 'already_created' as const, api_key: view(raced) };
     }
     await awaitReadModels(context, position);
     const row = await keyOf(session.teamId, apiKeyId);
