@@ -10,6 +10,7 @@ export const TEAM_EVENT_TYPES = [
   'team.created',
   'team.updated',
   'team.member_added',
+  'team.member_role_changed',
   'team.member_removed',
 ] as const;
 
@@ -54,6 +55,7 @@ export type TeamChange =
       kind: 'member_added';
       row: { id: string; team_id: string; name: string; email: string; role: string; created_at: string };
     }
+  | { kind: 'member_role_changed'; id: string; role: string }
   | { kind: 'member_removed'; id: string; removed_at: string };
 
 export function foldTeam(changes: TeamChange[], recorded: RecordedEvent): TeamChange[] {
@@ -89,6 +91,9 @@ export function foldTeam(changes: TeamChange[], recorded: RecordedEvent): TeamCh
       });
       break;
     }
+    case 'team.member_role_changed':
+      changes.push({ kind: 'member_role_changed', id: event.data.member_id, role: event.data.role });
+      break;
     case 'team.member_removed':
       changes.push({ kind: 'member_removed', id: event.data.member_id, removed_at: event.data.removed_at });
       break;

@@ -42,6 +42,12 @@ export const teamProjection = readModelProjection<TeamChange[]>({
           );
           break;
         }
+        case 'member_role_changed':
+          await client.query(`update ${table('team_members')} set role = $2 where id = $1`, [
+            change.id,
+            change.role,
+          ]);
+          break;
         case 'member_removed':
           await client.query(`update ${table('team_members')} set removed_at = $2 where id = $1`, [
             change.id,

@@ -1,4 +1,5 @@
 import type { ApiKeyEvent } from '../../services/access/api-key-events.ts';
+import type { AccountEvent } from '../../services/access/workspace/account-events.ts';
 import {
   AUTOMATION_TRIGGERS,
   RULE_LIMITS,
@@ -51,6 +52,7 @@ import {
 export type DocumentedEventType =
   | TeamEvent['type']
   | ApiKeyEvent['type']
+  | AccountEvent['type']
   | ClientEvent['type']
   | ClientEmailEvent['type']
   | TemplateEvent['type']
@@ -171,6 +173,10 @@ const sha256 = string({ pattern: '^[0-9a-f]{64}$' });
 const rule = { rule_id: uuid, team_id: uuid };
 const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
 
+/** The data of every account event: the member, their team, when, and the event's own facts. */
+const accountFact = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  object({ member_id: uuid, team_id: uuid, at: timestamp, ...extra });
+
 export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   // Teams and members (stream team-<team_id>)
   'team.created': {
@@ -199,6 +205,22 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       added_at: timestamp,
     }),
   },
+  'team.member_invited': {
+    summary: 'An owner invited someone by email; the one-time link itself is not in the event.',
+    stream: 'team-<team_id>',
+    data: object({
+      team_id: uuid,
+      invitation_id: uuid,
+      email: text,
+      role: oneOfValues(MEMBER_ROLES),
+      invited_at: timestamp,
+    }),
+  },
+  'team.member_role_changed': {
+    summary: "A member's role changed.",
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, member_id: uuid, role: oneOfValues(MEMBER_ROLES), changed_at: timestamp }),
+  },
   'team.member_removed': {
     summary: 'A member left the team.',
     stream: 'team-<team_id>',
@@ -219,20 +241,72 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   'api_key.created': {
     summary: 'An API key was created. Only the SHA-256 of its secret is kept.',
     stream: 'api_key-<api_key_id>',
-    data: object({
-      api_key_id: uuid,
-      team_id: uuid,
-      name: text,
-      scopes: arrayOf(oneOfValues(SCOPES)),
-      key_hash: nonEmpty,
-      expires_at: nullable(timestamp),
-      created_at: timestamp,
-    }),
+    data: object(
+      {
+        api_key_id: uuid,
+        team_id: uuid,
+        name: text,
+        scopes: arrayOf(oneOfValues(SCOPES)),
+        key_hash: nonEmpty,
+        expires_at: nullable(timestamp),
+        created_at: timestamp,
+      },
+      { replaces_api_key_id: uuid },
+    ),
   },
   'api_key.revoked': {
     summary: 'An API key was revoked.',
     stream: 'api_key-<api_key_id>',
     data: object({ api_key_id: uuid, team_id: uuid, revoked_at: timestamp }),
+  },
+
+  // Workspace accounts (stream member_account-<member_id>): facts only; the password hash,
+  // the two-factor secret and the sessions stay in operational tables.
+  'account.opened': {
+    summary: 'A member got a workspace account (sign-up or an accepted invitation).',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
+  },
+  'account.signed_in': {
+    summary: 'The member signed in to the workspace; second_factor says whether a two-factor code was given.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ second_factor: boolean }),
+  },
+  'account.signed_out': {
+    summary:
+      'Sessions of the member ended: the current one, every one (sign out everywhere) or every one after a password reset.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ scope: oneOfValues(['current', 'everywhere', 'password_reset']) }),
+  },
+  'account.sign_in_locked': {
+    summary: 'Too many wrong passwords locked signing in to the account until locked_until.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ locked_until: timestamp }),
+  },
+  'account.password_changed': {
+    summary: 'The password changed (through a reset link); the hash is not in the event.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ reason: oneOfValues(['reset']) }),
+  },
+  'account.reauthenticated': {
+    summary: 'The member confirmed their password or a two-factor code for a sensitive action.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ method: oneOfValues(['password', 'totp']) }),
+  },
+  'account.totp_setup_started': {
+    summary: 'The member started setting up two-factor sign-in (not on until confirmed).',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
+  },
+  'account.totp_enabled': {
+    summary: 'Two-factor sign-in was turned on with a confirmed code.',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
+  },
+  'account.totp_disabled': {
+    summary: 'Two-factor sign-in was turned off (after a re-authentication).',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
   },
 
   // Clients (stream client-<client_id>; email reservations client_email-<team_id>-<sha256>)

@@ -15,6 +15,8 @@ export type ApiKeyCreated = DomainEvent<
     key_hash: string;
     expires_at: string | null;
     created_at: string;
+    /** Set on a rotation's replacement key: the key it replaces (both stay active). */
+    replaces_api_key_id?: string;
   }
 >;
 

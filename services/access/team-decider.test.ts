@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { activeApiKeyCount, teamDecider, type TeamCommand } from './team-decider.ts';
+import { activeApiKeyCount, currentOwners, teamDecider, type TeamCommand } from './team-decider.ts';
 import type { TeamEvent, TeamSettings } from './team-events.ts';
 
 const teamId = '11111111-1111-4111-8111-111111111111';
@@ -196,6 +196,148 @@ describe('team decider', () => {
       given([created])
         .when({ type: 'RemoveMember', data: { member_id: 'nobody' }, metadata: { now: new Date(now) } })
         .thenFails('member_not_found');
+    });
+  });
+
+  describe('invitations, roles and the last owner', () => {
+    const at = { now: new Date(now) };
+    const member = (id: string, email: string, role: 'owner' | 'admin' | 'member'): TeamEvent => ({
+      type: 'team.member_added',
+      data: { team_id: teamId, member_id: id, name: id, email, role, added_at: now },
+    });
+    const roleChanged = (id: string, role: 'owner' | 'admin' | 'member'): TeamEvent => ({
+      type: 'team.member_role_changed',
+      data: { team_id: teamId, member_id: id, role, changed_at: now },
+    });
+    const owner = member('o1', 'owner@x.io', 'owner');
+    const admin = member('a1', 'admin@x.io', 'admin');
+
+    it('invites an email that no current member uses', () => {
+      given([created, owner])
+        .when({
+          type: 'InviteMember',
+          data: { invitation_id: 'i1', email: 'new@x.io', role: 'member' },
+          metadata: at,
+        })
+        .then([
+          {
+            type: 'team.member_invited',
+            data: {
+              team_id: teamId,
+              invitation_id: 'i1',
+              email: 'new@x.io',
+              role: 'member',
+              invited_at: now,
+            },
+          },
+        ]);
+    });
+
+    it('refuses to invite the email of a current member, not of a removed one', () => {
+      given([created, owner, admin])
+        .when({
+          type: 'InviteMember',
+          data: { invitation_id: 'i1', email: 'admin@x.io', role: 'member' },
+          metadata: at,
+        })
+        .thenFails('member_exists');
+      const removedAdmin: TeamEvent = {
+        type: 'team.member_removed',
+        data: { team_id: teamId, member_id: 'a1', removed_at: now },
+      };
+      expect(
+        teamDecider.decide(
+          {
+            type: 'InviteMember',
+            data: { invitation_id: 'i2', email: 'admin@x.io', role: 'admin' },
+            metadata: at,
+          },
+          fold(teamDecider, [created, owner, admin, removedAdmin]),
+        ),
+      ).toHaveLength(1);
+    });
+
+    it('refuses to invite into a team that does not exist', () => {
+      given([])
+        .when({
+          type: 'InviteMember',
+          data: { invitation_id: 'i1', email: 'n@x.io', role: 'member' },
+          metadata: at,
+        })
+        .thenFails('team_not_found');
+    });
+
+    it('changes a role and records nothing when it is already that role', () => {
+      given([created, owner, admin])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'owner' }, metadata: at })
+        .then([roleChanged('a1', 'owner')]);
+      given([created, owner, admin])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'admin' }, metadata: at })
+        .then([]);
+    });
+
+    it('refuses to change the role of a missing or removed member', () => {
+      given([created, owner])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'nobody', role: 'admin' }, metadata: at })
+        .thenFails('member_not_found');
+      given([
+        created,
+        owner,
+        admin,
+        { type: 'team.member_removed', data: { team_id: teamId, member_id: 'a1', removed_at: now } },
+      ])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'member' }, metadata: at })
+        .thenFails('member_not_found');
+    });
+
+    it('refuses to demote the last owner', () => {
+      given([created, owner, admin])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'o1', role: 'admin' }, metadata: at })
+        .thenFails('last_owner');
+    });
+
+    it('demotes an owner while another owner stays', () => {
+      given([created, owner, admin, roleChanged('a1', 'owner')])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'o1', role: 'member' }, metadata: at })
+        .then([roleChanged('o1', 'member')]);
+    });
+
+    it('counts a demoted owner no more: the remaining owner is then the last', () => {
+      given([created, owner, admin, roleChanged('a1', 'owner'), roleChanged('o1', 'member')])
+        .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'admin' }, metadata: at })
+        .thenFails('last_owner');
+    });
+
+    it('refuses to remove the last owner when asked to keep an owner', () => {
+      given([created, owner, admin])
+        .when({ type: 'RemoveMember', data: { member_id: 'o1', keep_an_owner: true }, metadata: at })
+        .thenFails('last_owner');
+    });
+
+    it('removes an owner while another owner stays, and any non-owner', () => {
+      given([created, owner, admin, roleChanged('a1', 'owner')])
+        .when({ type: 'RemoveMember', data: { member_id: 'o1', keep_an_owner: true }, metadata: at })
+        .then([{ type: 'team.member_removed', data: { team_id: teamId, member_id: 'o1', removed_at: now } }]);
+      given([created, owner, admin])
+        .when({ type: 'RemoveMember', data: { member_id: 'a1', keep_an_owner: true }, metadata: at })
+        .then([{ type: 'team.member_removed', data: { team_id: teamId, member_id: 'a1', removed_at: now } }]);
+    });
+
+    it('lets the operator remove the last owner (no keep_an_owner flag)', () => {
+      given([created, owner])
+        .when({ type: 'RemoveMember', data: { member_id: 'o1' }, metadata: at })
+        .then([{ type: 'team.member_removed', data: { team_id: teamId, member_id: 'o1', removed_at: now } }]);
+    });
+
+    it('lists the current owners only', () => {
+      const state = fold(teamDecider, [
+        created,
+        owner,
+        admin,
+        roleChanged('a1', 'owner'),
+        { type: 'team.member_removed', data: { team_id: teamId, member_id: 'o1', removed_at: now } },
+      ]);
+      expect(currentOwners(state)).toEqual(['a1']);
     });
   });
 

@@ -26,7 +26,10 @@ export type TeamCommand = (
   | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings } }
   | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings & TeamBranding> } }
   | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
-  | { type: 'RemoveMember'; data: { member_id: string } }
+  | { type: 'InviteMember'; data: { invitation_id: string; email: string; role: MemberRole } }
+  | { type: 'ChangeMemberRole'; data: { member_id: string; role: MemberRole } }
+  /** keep_an_owner: refuse to remove the team's last owner (the workspace sets it; 409 last_owner). */
+  | { type: 'RemoveMember'; data: { member_id: string; keep_an_owner?: boolean } }
   | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null } }
   | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string } }
 ) & { metadata: { now: Date } };
@@ -92,6 +95,55 @@ function addMember(command: Extract<TeamCommand, { type: 'AddMember' }>, state: 
   return [event];
 }
 
+/** The current owners of the team. */
+export function currentOwners(state: TeamState): string[] {
+  return Object.entries(state.members)
+    .filter(([, member]) => !member.removed && member.role === 'owner')
+    .map(([id]) => id);
+}
+
+const lastOwner = () =>
+  new DomainError('last_owner', 'A team needs at least one owner: make another member an owner first');
+
+function isLastOwner(state: TeamState, memberId: string): boolean {
+  const owners = currentOwners(state);
+  return owners.length === 1 && owners[0] === memberId;
+}
+
+function inviteMember(
+  command: Extract<TeamCommand, { type: 'InviteMember' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { invitation_id, email, role } = command.data;
+  const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
+  if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
+  return [
+    {
+      type: 'team.member_invited',
+      data: { team_id: team.id, invitation_id, email, role, invited_at: command.metadata.now.toISOString() },
+    },
+  ];
+}
+
+function changeMemberRole(
+  command: Extract<TeamCommand, { type: 'ChangeMemberRole' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { member_id, role } = command.data;
+  const member = state.members[member_id];
+  if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  if (member.role === role) return [];
+  if (role !== 'owner' && isLastOwner(state, member_id)) throw lastOwner();
+  return [
+    {
+      type: 'team.member_role_changed',
+      data: { team_id: team.id, member_id, role, changed_at: command.metadata.now.toISOString() },
+    },
+  ];
+}
+
 function removeMember(
   command: Extract<TeamCommand, { type: 'RemoveMember' }>,
   state: TeamState,
@@ -99,6 +151,7 @@ function removeMember(
   const team = requireTeam(state);
   const member = state.members[command.data.member_id];
   if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  if (command.data.keep_an_owner && isLastOwner(state, command.data.member_id)) throw lastOwner();
   return [
     {
       type: 'team.member_removed',
@@ -171,6 +224,10 @@ function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
       return updateTeam(command, state);
     case 'AddMember':
       return addMember(command, state);
+    case 'InviteMember':
+      return inviteMember(command, state);
+    case 'ChangeMemberRole':
+      return changeMemberRole(command, state);
     case 'RemoveMember':
       return removeMember(command, state);
     case 'TakeApiKeySlot':
@@ -201,6 +258,14 @@ function evolve(state: TeamState, event: TeamEvent): TeamState {
           [event.data.member_id]: { email: event.data.email, role: event.data.role, removed: false },
         },
       };
+    case 'team.member_role_changed': {
+      const member = state.members[event.data.member_id];
+      if (!member) return state;
+      return {
+        ...state,
+        members: { ...state.members, [event.data.member_id]: { ...member, role: event.data.role } },
+      };
+    }
     case 'team.member_removed': {
       const member = state.members[event.data.member_id];
       if (!member) return state;

@@ -56,6 +56,17 @@ export type MemberAdded = DomainEvent<
   { team_id: string; member_id: string; name: string; email: string; role: MemberRole; added_at: string }
 >;
 
+/** An owner invited someone by email (the one-time link lives in table workspace_tokens). */
+export type MemberInvited = DomainEvent<
+  'team.member_invited',
+  { team_id: string; invitation_id: string; email: string; role: MemberRole; invited_at: string }
+>;
+
+export type MemberRoleChanged = DomainEvent<
+  'team.member_role_changed',
+  { team_id: string; member_id: string; role: MemberRole; changed_at: string }
+>;
+
 export type MemberRemoved = DomainEvent<
   'team.member_removed',
   { team_id: string; member_id: string; removed_at: string }
@@ -77,4 +88,11 @@ export type ApiKeySlotReleased = DomainEvent<
 >;
 
 export type TeamEvent =
-  TeamCreated | TeamUpdated | MemberAdded | MemberRemoved | ApiKeySlotTaken | ApiKeySlotReleased;
+  | TeamCreated
+  | TeamUpdated
+  | MemberAdded
+  | MemberInvited
+  | MemberRoleChanged
+  | MemberRemoved
+  | ApiKeySlotTaken
+  | ApiKeySlotReleased;

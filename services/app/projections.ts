@@ -6,6 +6,7 @@ import { onboardingsProjection } from '../../projections/onboardings-projection.
 import type { Projection } from '../../shared/projections/projection.ts';
 import { responsesProjection } from '../../projections/responses-projection.ts';
 import { teamProjection } from '../../projections/team-projection.ts';
+import { teamActivityProjection } from '../../projections/team-activity-projection.ts';
 import { templateProjection } from '../../projections/template-projection.ts';
 import { webhookEndpointsProjection } from '../../projections/webhook-endpoints-projection.ts';
 
@@ -20,4 +21,5 @@ export const allProjections: Projection[] = [
   onboardingsProjection,
   responsesProjection,
   auditEventsProjection,
+  teamActivityProjection,
 ];

@@ -6,10 +6,11 @@ import { publicApi } from '../access/public-api.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
 import { brandRoutes } from '../web/brand-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';
+import { workspaceApi } from '../access/workspace/workspace-api.ts';
 
 /**
  * Every route plugin of the service. Each feature adds its own line here; the plugins
- * carry their own prefixes (/api/v1, /admin/v1, /portal/v1); the client's form page
+ * carry their own prefixes (/api/v1, /admin/v1, /portal/v1, /workspace/v1); the client's form page
  * (/f/:token, /web/*) and team logos (/brand/:team_id/logo) are outside the APIs.
  */
 export async function registerRoutes(app: FastifyInstance, context: ServiceContext) {
@@ -17,6 +18,7 @@ export async function registerRoutes(app: FastifyInstance, context: ServiceConte
   await app.register(publicApi, { prefix: '/api/v1', context });
   await app.register(operatorApi, { prefix: '/admin/v1', context });
   await app.register(portalApi, { prefix: '/portal/v1', context });
+  await app.register(workspaceApi, { prefix: '/workspace/v1', context });
   await app.register(webRoutes);
   await app.register(brandRoutes, { context });
 }

@@ -3,7 +3,8 @@ import type { PoolClient } from '../db/pool.ts';
 
 export interface QueuedMail {
   teamId: string;
-  kind: 'invite' | 'reminder' | 'automation' | 'notification';
+  /** account: workspace sign-in mails (password reset, member invitation). */
+  kind: 'invite' | 'reminder' | 'automation' | 'notification' | 'account';
   to: string;
   fromName: string;
   subject: string;

@@ -8,6 +8,8 @@ import type { Clock } from '../clock.ts';
 export interface RateLimitStore {
   /** Counts one request for `key` in the window starting at `windowStart` (ms); returns the count so far. */
   increment(key: string, windowStart: number): Promise<number>;
+  /** The count so far for `key` in the window starting at `windowStart`, without counting (Redis: GET). */
+  peek(key: string, windowStart: number): Promise<number>;
 }
 
 /** Counters of the current window only; a new window drops the old counters. */
@@ -24,6 +26,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const count = (this.counts.get(key) ?? 0) + 1;
     this.counts.set(key, count);
     return count;
+  }
+
+  async peek(key: string, windowStart: number): Promise<number> {
+    return windowStart === this.window ? (this.counts.get(key) ?? 0) : 0;
   }
 }
 
@@ -54,5 +60,14 @@ export class RateLimiter {
       Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
     );
     return { allowed: count <= limit, retryAfterSeconds };
+  }
+
+  /** The count of `key` in the current window and the seconds until that window ends. */
+  async current(key: string): Promise<{ count: number; resetsInSeconds: number }> {
+    const now = this.clock.now().getTime();
+    const windowMs = this.windowSeconds * 1000;
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const count = await this.store.peek(key, windowStart);
+    return { count, resetsInSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)) };
   }
 }

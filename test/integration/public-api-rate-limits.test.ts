@@ -167,6 +167,9 @@ describe('per key and IP address (100; Business 500)', () => {
       this.counts.set(key, count);
       return count;
     }
+    async peek(key: string): Promise<number> {
+      return this.counts.get(key) ?? this.seed(key);
+    }
   }
 
   async function appWith(store: RateLimitStore) {

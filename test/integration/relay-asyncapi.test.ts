@@ -6,6 +6,7 @@ import { documentedEventTypes } from '../../infra/asyncapi/asyncapi-document.ts'
 import type { DocumentedEventType } from '../../infra/asyncapi/event-catalog.ts';
 import { DOCUMENT_PATH, renderAsyncApiDocument } from '../../infra/asyncapi/generate-asyncapi.ts';
 import type { ApiKeyEvent } from '../../services/access/api-key-events.ts';
+import type { AccountEvent } from '../../services/access/workspace/account-events.ts';
 import type { AutomationRuleEvent } from '../../services/automation/automation-rule-events.ts';
 import type { ClientEmailEvent } from '../../services/clients/client-email-index.ts';
 import type { ClientEvent } from '../../services/clients/client-events.ts';
@@ -23,6 +24,7 @@ import { startMokapi, type Mokapi } from '../helpers/mokapi.ts';
 type DomainEvent =
   | TeamEvent
   | ApiKeyEvent
+  | AccountEvent
   | ClientEvent
   | ClientEmailEvent
   | TemplateEvent
@@ -43,6 +45,7 @@ const at = '2025-03-01T10:00:00.000Z';
 const atWithOffset = '2025-03-01T11:00:00.000+01:00';
 const sealed = { pd: 'v1' as const, subject: client_id, box: 'aXYgKyB0YWcgKyBjaXBoZXJ0ZXh0' };
 const base = { onboarding_id, team_id };
+const account = { member_id: id(), team_id, at };
 const field = { step_id: 'step-1', field_id: 'field-1' };
 const settings: TeamSettings = {
   name: 'Acme Advisors',
@@ -99,6 +102,14 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     role: 'admin',
     added_at: at,
   },
+  'team.member_invited': {
+    team_id,
+    invitation_id: id(),
+    email: 'ada@example.com',
+    role: 'member',
+    invited_at: at,
+  },
+  'team.member_role_changed': { team_id, member_id: id(), role: 'owner', changed_at: at },
   'team.member_removed': { team_id, member_id: id(), removed_at: at },
   'team.api_key_slot_taken': { team_id, api_key_id: id(), expires_at: null, taken_at: at },
   'team.api_key_slot_released': { team_id, api_key_id: id(), released_at: at },
@@ -112,6 +123,15 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     created_at: at,
   },
   'api_key.revoked': { api_key_id: id(), team_id, revoked_at: at },
+  'account.opened': { ...account },
+  'account.signed_in': { ...account, second_factor: true },
+  'account.signed_out': { ...account, scope: 'everywhere' },
+  'account.sign_in_locked': { ...account, locked_until: at },
+  'account.password_changed': { ...account, reason: 'reset' },
+  'account.reauthenticated': { ...account, method: 'totp' },
+  'account.totp_setup_started': { ...account },
+  'account.totp_enabled': { ...account },
+  'account.totp_disabled': { ...account },
   'client.created': {
     client_id,
     team_id,
@@ -394,6 +414,8 @@ describe('AsyncAPI document infra/asyncapi/onboarding-events.yaml', () => {
       ['team.created', { ...SAMPLES['team.created'], plan: 'platinum' }],
       ['onboarding.sent', { ...SAMPLES['onboarding.sent'], reminders_at: ['next week'] }],
       ['api_key.created', { ...SAMPLES['api_key.created'], scopes: ['root'] }],
+      ['account.signed_out', { ...SAMPLES['account.signed_out'], scope: 'somewhere' }],
+      ['account.signed_in', { ...SAMPLES['account.signed_in'], second_factor: 'yes' }],
       ['hook_subscription.created', { ...SAMPLES['hook_subscription.created'], event: 'client_created' }],
       [
         'automation_rule.created',

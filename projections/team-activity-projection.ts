@@ -1,0 +1,100 @@
+import type { RecordedEvent } from '../shared/event-store/event-store.ts';
+import { readModelProjection } from '../shared/projections/projection.ts';
+
+/**
+ * team_activity: the workspace's audit view (GET /workspace/v1/audit): sign-ins, lockouts,
+ * key creations, rotations and revocations, member changes. Pure fold of the events (the
+ * actor is the event metadata's actor_member_id); key hashes never reach it.
+ */
+export interface ActivityRecord {
+  id: string;
+  teamId: string;
+  type: string;
+  actorMemberId: string | null;
+  data: Record<string, unknown>;
+  occurredAt: string;
+  position: bigint;
+}
+
+const pick = (data: Record<string, unknown>, names: string[]) =>
+  Object.fromEntries(names.filter((name) => data[name] !== undefined).map((name) => [name, data[name]]));
+
+const RECORDS: Record<
+  string,
+  (data: Record<string, unknown>) => { type: string; data: Record<string, unknown> }
+> = {
+  'team.member_added': (data) => ({
+    type: 'member_added',
+    data: pick(data, ['member_id', 'name', 'email', 'role']),
+  }),
+  'team.member_invited': (data) => ({ type: 'member_invited', data: pick(data, ['email', 'role']) }),
+  'team.member_role_changed': (data) => ({
+    type: 'member_role_changed',
+    data: pick(data, ['member_id', 'role']),
+  }),
+  'team.member_removed': (data) => ({ type: 'member_removed', data: pick(data, ['member_id']) }),
+  'api_key.created': (data) => ({
+    type: data['replaces_api_key_id'] ? 'api_key_rotated' : 'api_key_created',
+    data: pick(data, ['api_key_id', 'name', 'scopes', 'expires_at', 'replaces_api_key_id']),
+  }),
+  'api_key.revoked': (data) => ({ type: 'api_key_revoked', data: pick(data, ['api_key_id']) }),
+  'account.signed_in': (data) => ({ type: 'signed_in', data: pick(data, ['member_id', 'second_factor']) }),
+  'account.sign_in_locked': (data) => ({
+    type: 'sign_in_locked',
+    data: pick(data, ['member_id', 'locked_until']),
+  }),
+};
+
+export const TEAM_ACTIVITY_EVENT_TYPES = Object.keys(RECORDS);
+
+export function toActivityRecord(event: RecordedEvent): ActivityRecord | undefined {
+  const record = RECORDS[event.type];
+  const data = event.data as Record<string, unknown>;
+  if (!record || typeof data['team_id'] !== 'string') return undefined;
+  const actor = event.metadata['actor_member_id'];
+  const at =
+    data['at'] ??
+    data['added_at'] ??
+    data['invited_at'] ??
+    data['changed_at'] ??
+    data['removed_at'] ??
+    data['created_at'] ??
+    data['revoked_at'];
+  return {
+    id: event.id,
+    teamId: data['team_id'],
+    actorMemberId: typeof actor === 'string' ? actor : null,
+    occurredAt: typeof at === 'string' ? at : event.recordedAt.toISOString(),
+    position: event.position,
+    ...record(data),
+  };
+}
+
+export const teamActivityProjection = readModelProjection<ActivityRecord[]>({
+  name: 'team_activity',
+  tables: ['team_activity'],
+  canHandle: TEAM_ACTIVITY_EVENT_TYPES,
+  load: async () => [],
+  fold(records, event) {
+    const record = toActivityRecord(event);
+    if (record) records.push(record);
+    return records;
+  },
+  async persist(client, records, table) {
+    if (records.length === 0) return;
+    await client.query(
+      `insert into ${table('team_activity')} (id, team_id, type, actor_member_id, data, occurred_at, position)
+       select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::jsonb[], $6::timestamptz[], $7::bigint[])
+       on conflict (id) do nothing`,
+      [
+        records.map((record) => record.id),
+        records.map((record) => record.teamId),
+        records.map((record) => record.type),
+        records.map((record) => record.actorMemberId),
+        records.map((record) => JSON.stringify(record.data)),
+        records.map((record) => record.occurredAt),
+        records.map((record) => String(record.position)),
+      ],
+    );
+  },
+});

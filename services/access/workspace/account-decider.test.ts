@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError, fold } from '../../../shared/commands/decider.ts';
+import { accountDecider, type AccountCommand } from './account-decider.ts';
+import type { AccountEvent } from './account-events.ts';
+
+const memberId = '22222222-2222-4222-8222-222222222222';
+const teamId = '11111111-1111-4111-8111-111111111111';
+const now = '2030-01-10T12:00:00.000Z';
+const metadata = { now: new Date(now) };
+const ids = { member_id: memberId, team_id: teamId, at: now };
+
+const opened: AccountEvent = { type: 'account.opened', data: ids };
+const started: AccountEvent = { type: 'account.totp_setup_started', data: ids };
+const enabled: AccountEvent = { type: 'account.totp_enabled', data: ids };
+const disabled: AccountEvent = { type: 'account.totp_disabled', data: ids };
+
+type Command = AccountCommand extends infer C
+  ? C extends AccountCommand
+    ? Omit<C, 'metadata'>
+    : never
+  : never;
+
+/** Given events, when a command: the events it decides (or the domain error it throws). */
+function given(events: AccountEvent[]) {
+  return {
+    when(command: Command) {
+      const run = () =>
+        accountDecider.decide({ ...command, metadata } as AccountCommand, fold(accountDecider, events));
+      return {
+        then: (expected: AccountEvent[]) => expect(run()).toEqual(expected),
+        thenFails: (code: string) => {
+          let thrown: unknown;
+          try {
+            run();
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toBeInstanceOf(DomainError);
+          expect((thrown as DomainError).code).toBe(code);
+        },
+      };
+    },
+  };
+}
+
+describe('account decider', () => {
+  it('opens an account once', () => {
+    given([])
+      .when({ type: 'OpenAccount', data: { member_id: memberId, team_id: teamId } })
+      .then([opened]);
+    given([opened])
+      .when({ type: 'OpenAccount', data: { member_id: memberId, team_id: teamId } })
+      .thenFails('account_exists');
+  });
+
+  it('refuses every other command before the account is open', () => {
+    const commands: Command[] = [
+      { type: 'SignIn', data: { second_factor: false } },
+      { type: 'SignOut', data: { scope: 'current' } },
+      { type: 'LockSignIn', data: { locked_until: now } },
+      { type: 'ChangePassword', data: { reason: 'reset' } },
+      { type: 'Reauthenticate', data: { method: 'password' } },
+      { type: 'StartTotp', data: {} },
+      { type: 'EnableTotp', data: {} },
+      { type: 'DisableTotp', data: {} },
+    ];
+    for (const command of commands) given([]).when(command).thenFails('account_not_found');
+  });
+
+  it('records the facts of an open account with its ids and the service time', () => {
+    given([opened])
+      .when({ type: 'SignIn', data: { second_factor: true } })
+      .then([{ type: 'account.signed_in', data: { ...ids, second_factor: true } }]);
+    given([opened])
+      .when({ type: 'SignOut', data: { scope: 'everywhere' } })
+      .then([{ type: 'account.signed_out', data: { ...ids, scope: 'everywhere' } }]);
+    given([opened])
+      .when({ type: 'LockSignIn', data: { locked_until: '2030-01-10T12:15:00.000Z' } })
+      .then([{ type: 'account.sign_in_locked', data: { ...ids, locked_until: '2030-01-10T12:15:00.000Z' } }]);
+    given([opened])
+      .when({ type: 'ChangePassword', data: { reason: 'reset' } })
+      .then([{ type: 'account.password_changed', data: { ...ids, reason: 'reset' } }]);
+    given([opened])
+      .when({ type: 'Reauthenticate', data: { method: 'totp' } })
+      .then([{ type: 'account.reauthenticated', data: { ...ids, method: 'totp' } }]);
+  });
+
+  describe('two-factor sign-in', () => {
+    it('starts the setup when off, and again while pending (a new secret)', () => {
+      given([opened]).when({ type: 'StartTotp', data: {} }).then([started]);
+      given([opened, started]).when({ type: 'StartTotp', data: {} }).then([started]);
+    });
+
+    it('refuses to start the setup while it is on', () => {
+      given([opened, started, enabled]).when({ type: 'StartTotp', data: {} }).thenFails('totp_already_on');
+    });
+
+    it('turns on only a started setup', () => {
+      given([opened, started]).when({ type: 'EnableTotp', data: {} }).then([enabled]);
+      given([opened]).when({ type: 'EnableTotp', data: {} }).thenFails('totp_not_started');
+      given([opened, started, enabled]).when({ type: 'EnableTotp', data: {} }).thenFails('totp_not_started');
+    });
+
+    it('turns off only when on', () => {
+      given([opened, started, enabled]).when({ type: 'DisableTotp', data: {} }).then([disabled]);
+      given([opened]).when({ type: 'DisableTotp', data: {} }).thenFails('totp_not_on');
+      given([opened, started]).when({ type: 'DisableTotp', data: {} }).thenFails('totp_not_on');
+      given([opened, started, enabled, disabled])
+        .when({ type: 'DisableTotp', data: {} })
+        .thenFails('totp_not_on');
+    });
+
+    it('starts again after being turned off', () => {
+      given([opened, started, enabled, disabled]).when({ type: 'StartTotp', data: {} }).then([started]);
+    });
+  });
+});

@@ -1,0 +1,91 @@
+import { DomainError, type Decider } from '../../../shared/commands/decider.ts';
+import type { AccountEvent } from './account-events.ts';
+
+export interface AccountState {
+  opened: boolean;
+  member_id: string | null;
+  team_id: string | null;
+  totp: 'off' | 'pending' | 'on';
+}
+
+/** Every command carries the service clock's time in `metadata.now`. */
+export type AccountCommand = (
+  | { type: 'OpenAccount'; data: { member_id: string; team_id: string } }
+  | { type: 'SignIn'; data: { second_factor: boolean } }
+  | { type: 'SignOut'; data: { scope: 'current' | 'everywhere' | 'password_reset' } }
+  | { type: 'LockSignIn'; data: { locked_until: string } }
+  | { type: 'ChangePassword'; data: { reason: 'reset' } }
+  | { type: 'Reauthenticate'; data: { method: 'password' | 'totp' } }
+  | { type: 'StartTotp'; data: Record<string, never> }
+  | { type: 'EnableTotp'; data: Record<string, never> }
+  | { type: 'DisableTotp'; data: Record<string, never> }
+) & { metadata: { now: Date } };
+
+const initialState = (): AccountState => ({ opened: false, member_id: null, team_id: null, totp: 'off' });
+
+const notFound = () => new DomainError('account_not_found', 'No workspace account for this member');
+
+/**
+ * The account's rules: it opens once; two-factor goes off -> pending (started) -> on
+ * (confirmed) and back off; every other command only records a fact of an open account.
+ * Secrets and their checks (password, TOTP code, session) are the routes' work.
+ */
+function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
+  const at = command.metadata.now.toISOString();
+  if (command.type === 'OpenAccount') {
+    if (state.opened) throw new DomainError('account_exists', 'This member already has an account');
+    return [{ type: 'account.opened', data: { ...command.data, at } }];
+  }
+  if (!state.opened || !state.member_id || !state.team_id) throw notFound();
+  const ids = { member_id: state.member_id, team_id: state.team_id, at };
+  switch (command.type) {
+    case 'SignIn':
+      return [{ type: 'account.signed_in', data: { ...ids, second_factor: command.data.second_factor } }];
+    case 'SignOut':
+      return [{ type: 'account.signed_out', data: { ...ids, scope: command.data.scope } }];
+    case 'LockSignIn':
+      return [{ type: 'account.sign_in_locked', data: { ...ids, locked_until: command.data.locked_until } }];
+    case 'ChangePassword':
+      return [{ type: 'account.password_changed', data: { ...ids, reason: command.data.reason } }];
+    case 'Reauthenticate':
+      return [{ type: 'account.reauthenticated', data: { ...ids, method: command.data.method } }];
+    case 'StartTotp':
+      if (state.totp === 'on') {
+        throw new DomainError('totp_already_on', 'Two-factor sign-in is already on; turn it off first');
+      }
+      return [{ type: 'account.totp_setup_started', data: ids }];
+    case 'EnableTotp':
+      if (state.totp !== 'pending') {
+        throw new DomainError('totp_not_started', 'Start the two-factor setup first');
+      }
+      return [{ type: 'account.totp_enabled', data: ids }];
+    case 'DisableTotp':
+      if (state.totp !== 'on') throw new DomainError('totp_not_on', 'Two-factor sign-in is not on');
+      return [{ type: 'account.totp_disabled', data: ids }];
+    default: {
+      const unknown: never = command;
+      throw new Error(`Unknown account command ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function evolve(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'account.opened':
+      return { ...state, opened: true, member_id: event.data.member_id, team_id: event.data.team_id };
+    case 'account.totp_setup_started':
+      return { ...state, totp: 'pending' };
+    case 'account.totp_enabled':
+      return { ...state, totp: 'on' };
+    case 'account.totp_disabled':
+      return { ...state, totp: 'off' };
+    default:
+      return state;
+  }
+}
+
+export const accountDecider: Decider<AccountState, AccountCommand, AccountEvent> = {
+  initialState,
+  evolve,
+  decide,
+};

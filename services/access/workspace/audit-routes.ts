@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WorkspaceDeps } from './workspace-api.ts';
+import { signedIn } from './workspace-session.ts';
+
+const tag = { tags: ['workspace'] };
+
+/**
+ * The team's audit view (owners and admins), newest first, paginated by an opaque cursor
+ * (the position of the last entry seen). Read model team_activity, folded from the events.
+ */
+export async function auditRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/audit',
+    {
+      config: { workspace: { action: 'audit.read' } },
+      schema: {
+        ...tag,
+        summary: 'Sign-ins, lockouts, key and member changes, newest first',
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(100).default(50),
+          cursor: z
+            .string()
+            .regex(/^\d{1,20}$/)
+            .optional(),
+        }),
+        response: {
+          200: z.object({
+            data: z.array(
+              z.object({
+                id: z.string(),
+                type: z.string(),
+                actor_member_id: z.string().nullable(),
+                data: z.record(z.unknown()),
+                occurred_at: z.string(),
+              }),
+            ),
+            next_cursor: z.string().nullable(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const { limit, cursor } = request.query;
+      const { rows } = await context.pool.query<{
+        id: string;
+        type: string;
+        actor_member_id: string | null;
+        data: Record<string, unknown>;
+        occurred_at: Date;
+        position: string;
+      }>(
+        `select id, type, actor_member_id, data, occurred_at, position from team_activity
+         where team_id = $1 and ($2::bigint is null or position < $2::bigint)
+         order by position desc limit $3`,
+        [session.teamId, cursor ?? null, limit + 1],
+      );
+      const page = rows.slice(0, limit);
+      return {
+        data: page.map(({ position: _position, occurred_at, ...row }) => ({
+          ...row,
+          occurred_at: occurred_at.toISOString(),
+        })),
+        next_cursor: rows.length > limit ? String(page.at(-1)!.position) : null,
+      };
+    },
+  );
+}

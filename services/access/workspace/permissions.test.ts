@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { may, PERMISSIONS, REAUTHENTICATED_ACTIONS } from './permissions.ts';
+
+describe('workspace permissions', () => {
+  it('lets only owners manage members', () => {
+    for (const action of ['members.invite', 'members.change_role', 'members.remove'] as const) {
+      expect([may('owner', action), may('admin', action), may('member', action)]).toEqual([
+        true,
+        false,
+        false,
+      ]);
+    }
+  });
+
+  it('keeps every Integrations and audit action from members', () => {
+    const integrations = Object.keys(PERMISSIONS).filter((action) => /^(api_keys|audit)\./.test(action));
+    expect(integrations.length).toBe(5);
+    for (const action of integrations as (keyof typeof PERMISSIONS)[]) {
+      expect(may('member', action)).toBe(false);
+      expect(may('admin', action)).toBe(true);
+      expect(may('owner', action)).toBe(true);
+    }
+  });
+
+  it('asks a re-authentication for key creation, rotation and revocation only', () => {
+    expect([...REAUTHENTICATED_ACTIONS].sort()).toEqual([
+      'api_keys.create',
+      'api_keys.revoke',
+      'api_keys.rotate',
+    ]);
+  });
+});

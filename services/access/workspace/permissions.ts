@@ -1,0 +1,32 @@
+import type { MemberRole } from '../team-events.ts';
+
+/**
+ * Who may do what in the workspace: every /workspace/v1 route names its action and the
+ * server checks it on every request (403 code forbidden otherwise). The README's permission
+ * table is this table. Acting on oneself (leave the team, own session and two-factor) needs
+ * no entry: any signed-in member may.
+ */
+export const PERMISSIONS = {
+  'members.list': ['owner', 'admin', 'member'],
+  'members.invite': ['owner'],
+  'members.change_role': ['owner'],
+  'members.remove': ['owner'],
+  'api_keys.list': ['owner', 'admin'],
+  'api_keys.create': ['owner', 'admin'],
+  'api_keys.rotate': ['owner', 'admin'],
+  'api_keys.revoke': ['owner', 'admin'],
+  'audit.read': ['owner', 'admin'],
+} as const satisfies Record<string, readonly MemberRole[]>;
+
+export type WorkspaceAction = keyof typeof PERMISSIONS;
+
+export function may(role: MemberRole, action: WorkspaceAction): boolean {
+  return (PERMISSIONS[action] as readonly MemberRole[]).includes(role);
+}
+
+/** Actions re-authenticated within the last 5 minutes (password or TOTP) must precede. */
+export const REAUTHENTICATED_ACTIONS: ReadonlySet<WorkspaceAction> = new Set([
+  'api_keys.create',
+  'api_keys.rotate',
+  'api_keys.revoke',
+]);

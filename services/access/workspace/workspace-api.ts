@@ -1,0 +1,116 @@
+import cookie from '@fastify/cookie';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Platform } from '../../../shared/app-deps.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { handleError } from '../../../shared/http/error-handler.ts';
+import { accountRoutes } from './account-routes.ts';
+import { auditRoutes } from './audit-routes.ts';
+import { memberRoutes } from './member-routes.ts';
+import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
+import { recentlyReauthenticated } from './session-policy.ts';
+import { SignInThrottle } from './sign-in-throttle.ts';
+import { workspaceApiKeyRoutes } from './api-key-routes.ts';
+import {
+  crossSiteRefused,
+  csrfTokenInvalid,
+  forbidden,
+  reauthenticationRequired,
+  sessionRequired,
+} from './workspace-errors.ts';
+import { matchesHash } from './workspace-secrets.ts';
+import { findSession, SESSION_COOKIE, type WorkspaceSession } from './workspace-session.ts';
+
+export type WorkspaceDeps = Pick<
+  Platform,
+  'settings' | 'clock' | 'pool' | 'readDb' | 'eventStore' | 'projections' | 'logger' | 'vault'
+>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A /workspace/v1 route's access: `public` routes need no session (sign-up, sign-in,
+     * password resets, accepting an invitation); every other route needs one, and `action`
+     * names the permission it checks (./permissions.ts).
+     */
+    workspace?: { public?: boolean; action?: WorkspaceAction };
+  }
+  interface FastifyRequest {
+    /** The signed-in member on /workspace/v1 routes; null without a live session. */
+    workspaceSession: WorkspaceSession | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A request without a session (sign-up, sign-in) comes from this service's own pages. */
+function sameOrigin(request: FastifyRequest, publicUrl: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  const own = new Set([new URL(publicUrl).origin, `${request.protocol}://${request.host}`]);
+  return own.has(origin);
+}
+
+/**
+ * The workspace API (`/workspace/v1`): a cookie session, then on every request, in order:
+ * 1. the session (401 session_required, except on public routes);
+ * 2. CSRF: a non-GET request with a session carries X-CSRF-Token equal to its session's
+ *    token (403 csrf_token_invalid); one without a session must not come from another site
+ *    (Origin and Sec-Fetch-Site, when sent; 403 cross_site_request);
+ * 3. the route's permission (403 forbidden), then a re-authentication within 5 minutes
+ *    for key creation, rotation and revocation (403 reauthentication_required);
+ * all before the body is validated, so a refused request learns nothing and changes nothing.
+ */
+export async function workspaceApi(app: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  await app.register(cookie);
+  const throttle = new SignInThrottle(context.clock);
+  app.decorateRequest('workspaceSession', null);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const issues = error.validation.map((issue) => ({
+        path: `${error.validationContext ?? ''}${issue.instancePath}`,
+        message: issue.message,
+      }));
+      const first = issues[0]?.message ?? 'Invalid request body';
+      return handleError(
+        codedError(400, 'invalid_body', first, { details: { issues } }) as never,
+        request,
+        reply,
+      );
+    }
+    return handleError(error, request, reply);
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.workspace ?? {};
+    const id = request.cookies[SESSION_COOKIE];
+    const session = id ? await findSession(context.pool, id, context.clock.now()) : undefined;
+    request.workspaceSession = session ?? null;
+    if (!SAFE_METHODS.has(request.method)) {
+      if (session) {
+        const token = request.headers['x-csrf-token'];
+        if (typeof token !== 'string' || !matchesHash(token, session.csrfTokenHash)) throw csrfTokenInvalid();
+      } else if (!sameOrigin(request, context.settings.PUBLIC_URL)) {
+        throw crossSiteRefused();
+      }
+    }
+    if (access.public) return;
+    if (!session) throw sessionRequired();
+    if (access.action) {
+      if (!may(session.role, access.action)) throw forbidden();
+      if (
+        REAUTHENTICATED_ACTIONS.has(access.action) &&
+        !recentlyReauthenticated(session, context.clock.now())
+      ) {
+        throw reauthenticationRequired();
+      }
+    }
+  });
+
+  await app.register(accountRoutes, { context, throttle });
+  await app.register(memberRoutes, { context });
+  await app.register(workspaceApiKeyRoutes, { context });
+  await app.register(auditRoutes, { context });
+}

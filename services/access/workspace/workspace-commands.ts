@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  decideWithin,
+  inCommandTransaction,
+  type CommandMetadata,
+  type CommandOutcome,
+  type PipelineDeps,
+  type StreamCommand,
+} from '../../../shared/commands/handle-command.ts';
+import type { DomainEvent } from '../../../shared/commands/decider.ts';
+import type { PoolClient } from '../../../shared/db/pool.ts';
+import { operatorApiError } from '../../../shared/http/operator-commands.ts';
+import { requestMetadata } from '../../../shared/http/request-metadata.ts';
+import { workspaceErrors } from './workspace-errors.ts';
+
+/** A command's metadata from a workspace request: the acting member is the actor. */
+export function memberMetadata(
+  request: Pick<FastifyRequest, 'id'>,
+  actorMemberId: string | null,
+  idempotencyKey: string | null = null,
+): CommandMetadata {
+  return { ...requestMetadata(request, { idempotencyKey }), actor_member_id: actorMemberId };
+}
+
+/**
+ * Runs the workspace's commands of one request in one transaction of the command pipeline
+ * (several streams at once, e.g. sign-up: team, member, account and session together):
+ * `work` calls `decide` for each command and may write operational rows through `tx`.
+ * A refusal answers through the workspace's error table.
+ */
+export async function inWorkspaceTransaction<T>(
+  context: PipelineDeps,
+  work: (
+    decide: <State, Command, Event extends DomainEvent>(
+      spec: StreamCommand<State, Command, Event>,
+    ) => Promise<CommandOutcome<State, Event>>,
+    tx: PoolClient,
+  ) => Promise<T>,
+): Promise<T> {
+  try {
+    return await inCommandTransaction(context, (tx) => work((spec) => decideWithin(context, tx, spec), tx));
+  } catch (error) {
+    throw operatorApiError(error, workspaceErrors);
+  }
+}
+
+/** The largest defined position, for read-your-writes after several commands. */
+export function lastPosition(...outcomes: Array<{ position: bigint | undefined }>): bigint | undefined {
+  return outcomes.reduce<bigint | undefined>(
+    (max, { position }) => (position !== undefined && (max === undefined || position > max) ? position : max),
+    undefined,
+  );
+}

@@ -1,0 +1,116 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sessionRequired } from './workspace-errors.ts';
+import type { PoolClient } from '../../../shared/db/pool.ts';
+import type { MemberRole } from '../team-events.ts';
+import { SESSION_LIFETIME_SECONDS, sessionLive } from './session-policy.ts';
+import { hashSecret, newSecret } from './workspace-secrets.ts';
+
+export const SESSION_COOKIE = 'ws_session';
+
+/** The signed-in member of a request (the session joined with the member's current row). */
+export interface WorkspaceSession {
+  idHash: string;
+  csrfTokenHash: string;
+  /** The session's CSRF token, derived from the cookie's id (GET /me answers it). */
+  csrfToken: string;
+  memberId: string;
+  teamId: string;
+  role: MemberRole;
+  name: string;
+  email: string;
+  created_at: Date;
+  last_seen_at: Date;
+  reauthenticated_at: Date | null;
+}
+
+type Db = Pick<PoolClient, 'query'>;
+
+/** A new session's row, inside the caller's transaction; returns the cookie's id and the CSRF token. */
+export async function insertSession(
+  tx: Db,
+  { memberId, teamId, now }: { memberId: string; teamId: string; now: Date },
+): Promise<{ id: string; csrfToken: string }> {
+  const id = newSecret();
+  const csrfToken = csrfTokenOf(id);
+  await tx.query(
+    `insert into workspace_sessions (id_hash, member_id, team_id, csrf_token_hash, created_at, last_seen_at)
+     values ($1, $2, $3, $4, $5, $5)`,
+    [hashSecret(id), memberId, teamId, hashSecret(csrfToken), now],
+  );
+  return { id, csrfToken };
+}
+
+/**
+ * The synchronizer token of a session: derived from its secret id, so GET /me can answer
+ * the same token on every page load; stored only as its hash. A page of another site can
+ * read neither the cookie nor the token.
+ */
+export const csrfTokenOf = (id: string): string => hashSecret(`csrf:${id}`);
+
+/**
+ * The live session of cookie id `id`, touched (its idle time restarts); an ended one is
+ * deleted. Only a current member's session is found: a removed member's sessions are
+ * deleted with the removal, and the join refuses any left over.
+ */
+export async function findSession(db: Db, id: string, now: Date): Promise<WorkspaceSession | undefined> {
+  const idHash = hashSecret(id);
+  const { rows } = await db.query<WorkspaceSession>(
+    `select s.id_hash as "idHash", s.csrf_token_hash as "csrfTokenHash", s.member_id as "memberId",
+            s.team_id as "teamId", m.role, m.name, m.email, s.created_at, s.last_seen_at, s.reauthenticated_at
+     from workspace_sessions s
+     join team_members m on m.id = s.member_id and m.team_id = s.team_id and m.removed_at is null
+     where s.id_hash = $1`,
+    [idHash],
+  );
+  const session = rows[0];
+  if (!session) return undefined;
+  if (!sessionLive(session, now)) {
+    await db.query('delete from workspace_sessions where id_hash = $1', [idHash]);
+    return undefined;
+  }
+  await db.query('update workspace_sessions set last_seen_at = $2 where id_hash = $1', [idHash, now]);
+  return { ...session, csrfToken: csrfTokenOf(id), last_seen_at: now };
+}
+
+export async function deleteSession(db: Db, idHash: string): Promise<void> {
+  await db.query('delete from workspace_sessions where id_hash = $1', [idHash]);
+}
+
+export async function deleteMemberSessions(db: Db, memberId: string): Promise<void> {
+  await db.query('delete from workspace_sessions where member_id = $1', [memberId]);
+}
+
+/** Secure when the request came over HTTPS or the service's public URL is https. */
+function secureCookie(request: FastifyRequest, publicUrl: string): boolean {
+  return request.protocol === 'https' || publicUrl.startsWith('https:');
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  publicUrl: string,
+  id: string,
+): void {
+  reply.setCookie(SESSION_COOKIE, id, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: secureCookie(request, publicUrl),
+    path: '/',
+    maxAge: SESSION_LIFETIME_SECONDS,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, publicUrl: string): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: secureCookie(request, publicUrl),
+    path: '/',
+  });
+}
+
+/** The signed-in member of a route that requires a session (the API's onRequest hook ensured it). */
+export function signedIn(request: FastifyRequest): WorkspaceSession {
+  if (!request.workspaceSession) throw sessionRequired();
+  return request.workspaceSession;
+}

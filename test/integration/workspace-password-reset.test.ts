@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../helpers/service.ts';
+import { Browser, capturedLogger, lastEmailTo, linkToken, signUp } from './workspace-fixtures.ts';
+
+/**
+ * Password reset over HTTP: the same 202 for every email, the emailed link sets a new
+ * password once, the old password stops working and every session of the account ends.
+ * The link's token reaches the log only in the line written on purpose without SMTP_URL.
+ */
+
+const oldPassword = 'correct horse battery staple';
+const newPassword = 'a brand new long passphrase';
+
+describe('password reset without SMTP_URL', () => {
+  let service: TestService;
+  const captured = capturedLogger();
+
+  beforeAll(async () => {
+    service = await startTestService({ RATE_LIMITS: 'on' }, { logger: captured.logger });
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('answers alike for every email, sets the password once and ends every session', async () => {
+    const email = 'reset-owner@example.com';
+    const { owner } = await signUp(service, email, oldPassword);
+    const laptop = new Browser(service);
+    expect(
+      (await laptop.call('POST', '/workspace/v1/sessions', { email, password: oldPassword })).status,
+    ).toBe(200);
+    expect((await owner.call('GET', '/workspace/v1/me')).status).toBe(200);
+    expect((await laptop.call('GET', '/workspace/v1/me')).status).toBe(200);
+
+    const anonymous = new Browser(service);
+    const unknown = await anonymous.call('POST', '/workspace/v1/password-resets', {
+      email: 'nobody@example.com',
+    });
+    const known = await anonymous.call('POST', '/workspace/v1/password-resets', { email });
+    expect(unknown.status).toBe(202);
+    expect(known.status).toBe(202);
+    expect(known.body).toEqual(unknown.body);
+    const noMail = await service.context.pool.query('select 1 from mail_outbox where "to" = $1', [
+      'nobody@example.com',
+    ]);
+    expect(noMail.rowCount).toBe(0);
+
+    const token = linkToken(await lastEmailTo(service, email));
+
+    const tooShort = await anonymous.call('POST', `/workspace/v1/password-resets/${token}`, {
+      password: 'short',
+    });
+    expect(tooShort.status).toBe(400);
+    const reset = await anonymous.call('POST', `/workspace/v1/password-resets/${token}`, {
+      password: newPassword,
+    });
+    expect(reset.status).toBe(200);
+    const again = await anonymous.call('POST', `/workspace/v1/password-resets/${token}`, {
+      password: 'yet another long passphrase',
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('reset_link_invalid');
+
+    // Every session of the account ended: the old cookies are refused.
+    for (const browser of [owner, laptop]) {
+      const me = await browser.call('GET', '/workspace/v1/me');
+      expect(me.status).toBe(401);
+    }
+
+    const withOld = await new Browser(service).call('POST', '/workspace/v1/sessions', {
+      email,
+      password: oldPassword,
+    });
+    expect(withOld.status).toBe(401);
+    expect(withOld.body.code).toBe('invalid_credentials');
+    const withNew = await new Browser(service).call('POST', '/workspace/v1/sessions', {
+      email,
+      password: newPassword,
+    });
+    expect(withNew.status).toBe(200);
+
+    // The token is in the log only in the deliberate link line.
+    const withToken = captured.lines.filter((line) => line.includes(token));
+    expect(withToken).toHaveLength(1);
+    expect(withToken[0]).toContain('password reset link');
+    expect(JSON.parse(withToken[0]!).level).toBe(30);
+    const logged = captured.lines.join('');
+    for (const secret of [oldPassword, newPassword]) expect(logged).not.toContain(secret);
+  }, 60_000);
+});
+
+describe('password reset with SMTP_URL', () => {
+  let service: TestService;
+  const captured = capturedLogger();
+
+  beforeAll(async () => {
+    service = await startTestService(
+      { RATE_LIMITS: 'on', SMTP_URL: 'smtp://127.0.0.1:9' },
+      { logger: captured.logger },
+    );
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('never logs the link token', async () => {
+    const email = 'smtp-owner@example.com';
+    await signUp(service, email, oldPassword);
+    const anonymous = new Browser(service);
+    expect((await anonymous.call('POST', '/workspace/v1/password-resets', { email })).status).toBe(202);
+    const token = linkToken(await lastEmailTo(service, email));
+    expect(
+      (await anonymous.call('POST', `/workspace/v1/password-resets/${token}`, { password: newPassword }))
+        .status,
+    ).toBe(200);
+    expect(captured.lines.some((line) => line.includes('/workspace/v1/password-resets'))).toBe(true);
+    expect(captured.lines.filter((line) => line.includes(token))).toEqual([]);
+  }, 60_000);
+});
