@@ -29,6 +29,9 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     genReqId: () => randomUUID(),
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: context.settings.TRUST_PROXY,
+    // A path parameter of any length reaches its route, whose schema answers the standard
+    // 400 or 404; the router's own cap (100 encoded characters) would answer a bare 414.
+    maxParamLength: 2048,
     // Graceful shutdown: close idle keep-alive sockets, let requests in flight finish.
     forceCloseConnections: 'idle',
     // Slow and idle sockets are closed (shared/http/connection-limits.ts).

@@ -23,7 +23,7 @@ import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { invalidBody, invalidCredentials, reauthenticationRequired } from './workspace-errors.ts';
 import { logLinkWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
-import { hashSecret, newSecret } from './workspace-secrets.ts';
+import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import {
   clearSessionCookie,
@@ -622,7 +622,7 @@ export async function accountRoutes(
       schema: {
         ...tag,
         summary: 'Set a new password with a reset link; every session of the account ends',
-        params: z.object({ token: z.string().max(128) }),
+        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
         body: z.object({ password }),
         response: { 200: success },
       },

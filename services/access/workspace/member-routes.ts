@@ -16,7 +16,7 @@ import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { forbidden, invalidBody } from './workspace-errors.ts';
 import { logLinkWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
-import { hashSecret, newSecret } from './workspace-secrets.ts';
+import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 
 /** An invitation link works for 7 days, once. */
@@ -159,7 +159,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
       schema: {
         ...tag,
         summary: 'Accept an invitation: become a member with a password, signed in',
-        params: z.object({ token: z.string().max(128) }),
+        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
         body: z.object({ name: z.string().trim().min(1).max(200), password: z.string().max(1024) }),
         response: { 201: signedInView },
       },

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
+import { coded } from '../../../shared/http/error-schemas.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
 import { accountRoutes } from './account-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
@@ -62,8 +63,30 @@ function sameOrigin(request: FastifyRequest, publicUrl: string): boolean {
  *    for key creation, rotation and revocation (403 reauthentication_required);
  * all before the body is validated, so a refused request learns nothing and changes nothing.
  */
+/**
+ * The refusals every workspace route may answer, in the standard error body; a route's own
+ * response schemas (its success and any more precise error text) take precedence.
+ */
+const WORKSPACE_REFUSALS = {
+  400: coded('Malformed request (code invalid_body; details.issues names each problem)'),
+  401: coded('No live session (code session_required), or wrong credentials when signing in'),
+  403: coded(
+    'Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required)',
+  ),
+  404: coded('Not found in this team'),
+  409: coded('Not in this state (for example last_owner, key_limit_reached)'),
+  413: coded('Body too large (code payload_too_large)'),
+  429: coded('Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After'),
+  500: coded('Server error; retryable'),
+  503: coded('Service unavailable for a moment (code service_unavailable); retryable'),
+};
+
 export async function workspaceApi(app: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   await app.register(cookie);
+  app.addHook('onRoute', (route) => {
+    const schema = (route.schema ??= {});
+    schema.response = { ...WORKSPACE_REFUSALS, ...((schema.response as object | undefined) ?? {}) };
+  });
   const throttle = new SignInThrottle(context.clock);
   app.decorateRequest('workspaceSession', null);
 

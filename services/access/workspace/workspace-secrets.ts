@@ -16,3 +16,10 @@ export function matchesHash(secret: string, hash: string): boolean {
   const expected = Buffer.from(hash, 'hex');
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/**
+ * The description of an emailed link's token in a path. Its schema caps it at its own 64
+ * characters, well under the router's limit on a path parameter (100; beyond it the router
+ * answers 414 before any route runs), so a longer token is the route's 400.
+ */
+export const TOKEN_PARAM = 'the emailed link’s token (64 hex characters)';
