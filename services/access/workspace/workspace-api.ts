@@ -10,6 +10,8 @@ import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permission
 import { recentlyReauthenticated } from './session-policy.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
+import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
+import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -113,4 +115,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(memberRoutes, { context });
   await app.register(workspaceApiKeyRoutes, { context });
   await app.register(auditRoutes, { context });
+  await app.register(workspaceHookRoutes, { context });
+  await app.register(workspaceDeliveryRoutes, { context });
 }
