@@ -12,6 +12,7 @@ import { SignInThrottle } from './sign-in-throttle.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
+import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -117,4 +118,5 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(auditRoutes, { context });
   await app.register(workspaceHookRoutes, { context });
   await app.register(workspaceDeliveryRoutes, { context });
+  await app.register(workspaceRuleRoutes, { context });
 }
