@@ -5,6 +5,7 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
 import { accountRoutes } from './account-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
@@ -119,4 +120,5 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceHookRoutes, { context });
   await app.register(workspaceDeliveryRoutes, { context });
   await app.register(workspaceRuleRoutes, { context });
+  await app.register(teamSettingsRoutes, { context });
 }
