@@ -22,10 +22,10 @@ export type OperatorTeamRouteDeps = Pick<
   'clock' | 'pool' | 'eventStore' | 'projections' | 'logger'
 >;
 
-const timezone = z
+export const timezone = z
   .string()
   .refine((value) => IANAZone.isValidZone(value), { message: 'timezone must be an IANA time zone' });
-const optionalText = z.string().trim().max(200).nullable();
+export const optionalText = z.string().trim().max(200).nullable();
 // Both are int4 columns of the teams read model.
 const monthlyLimit = z.union([z.number().int().min(0).max(INT4_MAX), z.literal('unlimited')]).nullable();
 const recipientCap = z.number().int().min(0).max(INT4_MAX).nullable();
@@ -53,7 +53,7 @@ const createTeamBody = settingsPatch.extend({
 });
 
 /** Branding of the client's form page (./team-branding.ts); PATCH only. */
-const brandingPatch = z
+export const brandingPatch = z
   .object({
     accent_color: z
       .string()
@@ -141,7 +141,7 @@ function teamView(state: TeamState) {
  * invalid_body saying why; a new logo's bytes are stored before its event is appended
  * (an unused row is harmless: the teams read model names the logo served).
  */
-async function brandingChanges(
+export async function brandingChanges(
   context: OperatorTeamRouteDeps,
   teamId: string,
   body: { accent_color?: string | null; logo?: string | null },

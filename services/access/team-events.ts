@@ -7,6 +7,19 @@ export const teamStreamId = (teamId: string) => `team-${teamId}`;
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
+/** The nine languages of the client's form page (services/web/client-form/src/i18n.ts, LOCALES). */
+export const TEAM_LOCALES = [
+  'en-US',
+  'en-GB',
+  'es-ES',
+  'fr-FR',
+  'de-DE',
+  'pt-BR',
+  'it-IT',
+  'nl-NL',
+  'ja-JP',
+] as const;
+
 export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

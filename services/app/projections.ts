@@ -1,4 +1,5 @@
 import { apiKeyProjection } from '../../projections/api-key-projection.ts';
+import { automationRulesProjection } from '../../projections/automation-rules-projection.ts';
 import { auditEventsProjection } from '../../projections/audit-events-projection.ts';
 import { clientsProjection } from '../../projections/clients-projection.ts';
 import { hookSubscriptionsProjection } from '../../projections/hook-subscriptions-projection.ts';
@@ -18,6 +19,7 @@ export const allProjections: Projection[] = [
   clientsProjection,
   hookSubscriptionsProjection,
   webhookEndpointsProjection,
+  automationRulesProjection,
   onboardingsProjection,
   responsesProjection,
   auditEventsProjection,

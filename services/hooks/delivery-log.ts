@@ -84,7 +84,7 @@ export interface DeliveryView {
   id: string;
   event_id: string;
   event_type: string;
-  state: string;
+  state: 'pending' | 'retrying' | 'delivered' | 'failed';
   created_at: string;
   delivered_at: string | null;
   next_attempt_at: string | null;
@@ -153,7 +153,7 @@ export async function listDeliveries(
       id: row.id,
       event_id: row.event_id,
       event_type: row.event_type,
-      state: row.state,
+      state: row.state as DeliveryView['state'],
       created_at: row.created_at.toISOString(),
       delivered_at: iso(row.delivered_at),
       next_attempt_at: iso(row.next_attempt_at),

@@ -1,11 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { handleCommand } from '../../shared/commands/handle-command.ts';
-import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
-import { hookSubscriptionDecider } from './hook-subscription-decider.ts';
-import { hookSubscriptionStream } from './hook-subscription-events.ts';
+import { createHookSubscription, deleteHookSubscription } from './hook-subscriptions.ts';
 import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
 import { textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
@@ -30,9 +26,9 @@ export type HookSubscriptionsRouteDeps = Pick<
  * found", exactly like an unknown one.
  */
 
-const REQUIRED = 'event and target_url are required';
+export const REQUIRED = 'event and target_url are required';
 export const INVALID_EVENT = `Invalid event. Allowed values: ${PUBLIC_EVENT_TYPES.join(', ')}`;
-const NOT_PUBLIC = 'target_url must be a public HTTPS URL';
+export const NOT_PUBLIC = 'target_url must be a public HTTPS URL';
 const ID_REQUIRED = 'id is required';
 const NOT_FOUND = 'Subscription not found';
 
@@ -96,24 +92,11 @@ export async function hookSubscriptionsRoutes(
       const { event, target_url: targetUrl } = request.body;
       const check = await checkTargetUrl(targetUrl, { allowlist: context.settings.HOOK_TARGET_ALLOWLIST });
       if (!check.ok) throw textError(400, NOT_PUBLIC);
-      const id = randomUUID();
-      const result = await handleCommand(context, {
-        streamId: hookSubscriptionStream(id),
-        decider: hookSubscriptionDecider,
-        command: {
-          type: 'CreateHookSubscription',
-          data: {
-            subscription_id: id,
-            team_id: request.principal.teamId,
-            event,
-            target_url: targetUrl,
-            api_key_id: request.principal.apiKeyId,
-          },
-          metadata: { now: context.clock.now() },
-        },
-        metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
-      });
-      await awaitReadModels(context, result.position);
+      const id = await createHookSubscription(
+        context,
+        { teamId: request.principal.teamId, event, targetUrl, apiKeyId: request.principal.apiKeyId },
+        requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+      );
       return reply.status(201).send({ id });
     },
   );
@@ -138,19 +121,14 @@ export async function hookSubscriptionsRoutes(
     },
     async (request) => {
       if (request.validationError) throw textError(400, ID_REQUIRED);
-      const result = await answeringRefusals(hookSubscriptionErrors, () =>
-        handleCommand(context, {
-          streamId: hookSubscriptionStream(request.body.id),
-          decider: hookSubscriptionDecider,
-          command: {
-            type: 'DeleteHookSubscription',
-            data: { subscription_id: request.body.id, team_id: request.principal.teamId },
-            metadata: { now: context.clock.now() },
-          },
-          metadata: requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
-        }),
+      await answeringRefusals(hookSubscriptionErrors, () =>
+        deleteHookSubscription(
+          context,
+          request.principal.teamId,
+          request.body.id,
+          requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
+        ),
       );
-      await awaitReadModels(context, result.position);
       return { success: true as const };
     },
   );

@@ -56,8 +56,8 @@ const teamParams = z.object({ team_id: z.string().uuid() });
 const targetParams = teamParams.extend({ id: z.string().uuid() });
 const deliveryParams = targetParams.extend({ delivery_id: z.string().uuid() });
 
-const secretSchema = z.string().describe('whsec_ and the base64 of 32 random bytes');
-const endpointSchema = z.object({
+export const secretSchema = z.string().describe('whsec_ and the base64 of 32 random bytes');
+export const endpointSchema = z.object({
   id: z.string().uuid(),
   url: z.string(),
   event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
@@ -73,7 +73,7 @@ const attemptSchema = z.object({
   duration_ms: z.number().int(),
   next_attempt_at: z.string().nullable(),
 });
-const deliverySchema = z.object({
+export const deliverySchema = z.object({
   id: z.string().uuid().describe('the webhook-id it is sent with'),
   event_id: z.string().uuid(),
   event_type: z.string(),

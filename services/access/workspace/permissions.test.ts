@@ -22,11 +22,27 @@ describe('workspace permissions', () => {
     }
   });
 
-  it('asks a re-authentication for key creation, rotation and revocation only', () => {
+  it('keeps hooks, webhook endpoints, automation rules and team changes from members; members read settings', () => {
+    const managed = Object.keys(PERMISSIONS).filter((action) =>
+      /^(hooks|automation_rules)\.|^team\.update$/.test(action),
+    );
+    expect(managed.length).toBe(6);
+    for (const action of managed as (keyof typeof PERMISSIONS)[]) {
+      expect([may('owner', action), may('admin', action), may('member', action)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+    }
+    expect(may('member', 'team.read')).toBe(true);
+  });
+
+  it('asks a re-authentication for key creation, rotation and revocation and for signing secrets only', () => {
     expect([...REAUTHENTICATED_ACTIONS].sort()).toEqual([
       'api_keys.create',
       'api_keys.revoke',
       'api_keys.rotate',
+      'hooks.secrets',
     ]);
   });
 });

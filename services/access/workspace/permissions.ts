@@ -16,6 +16,13 @@ export const PERMISSIONS = {
   'api_keys.rotate': ['owner', 'admin'],
   'api_keys.revoke': ['owner', 'admin'],
   'audit.read': ['owner', 'admin'],
+  'hooks.read': ['owner', 'admin'],
+  'hooks.manage': ['owner', 'admin'],
+  'hooks.secrets': ['owner', 'admin'],
+  'automation_rules.read': ['owner', 'admin'],
+  'automation_rules.manage': ['owner', 'admin'],
+  'team.read': ['owner', 'admin', 'member'],
+  'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 
 export type WorkspaceAction = keyof typeof PERMISSIONS;
@@ -24,9 +31,14 @@ export function may(role: MemberRole, action: WorkspaceAction): boolean {
   return (PERMISSIONS[action] as readonly MemberRole[]).includes(role);
 }
 
-/** Actions re-authenticated within the last 5 minutes (password or TOTP) must precede. */
+/**
+ * Actions re-authenticated within the last 5 minutes (password or TOTP) must precede: API
+ * keys, and every route that shows or rotates a signing secret (the hook signing secret,
+ * a webhook endpoint's secret, shown at its creation and rotation).
+ */
 export const REAUTHENTICATED_ACTIONS: ReadonlySet<WorkspaceAction> = new Set([
   'api_keys.create',
   'api_keys.rotate',
   'api_keys.revoke',
+  'hooks.secrets',
 ]);

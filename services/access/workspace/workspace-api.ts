@@ -6,11 +6,15 @@ import { coded } from '../../../shared/http/error-schemas.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
 import { accountRoutes } from './account-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { SignInThrottle } from './sign-in-throttle.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
+import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
+import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
+import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -136,4 +140,8 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(memberRoutes, { context });
   await app.register(workspaceApiKeyRoutes, { context });
   await app.register(auditRoutes, { context });
+  await app.register(workspaceHookRoutes, { context });
+  await app.register(workspaceDeliveryRoutes, { context });
+  await app.register(workspaceRuleRoutes, { context });
+  await app.register(teamSettingsRoutes, { context });
 }

@@ -1,0 +1,178 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { handleCommand } from '../../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { operatorApiError } from '../../../shared/http/operator-commands.ts';
+import { knownZone, usageMonth } from '../../onboardings/deadlines.ts';
+import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
+import { isPlan, monthlyOnboardingLimit, PLANS } from '../plans.ts';
+import { logoUrl } from '../team-branding.ts';
+import { teamDecider } from '../team-decider.ts';
+import { DATE_FORMATS, TEAM_LOCALES, teamStreamId } from '../team-events.ts';
+import type { WorkspaceDeps } from './workspace-api.ts';
+import { memberMetadata } from './workspace-commands.ts';
+import { workspaceErrors } from './workspace-errors.ts';
+import { signedIn } from './workspace-session.ts';
+
+/*
+ * The team's settings in the workspace:
+ *   GET   /team   every member: name, sender name, time zone, language, date format,
+ *                 branding, plan, sending paused, this month's onboardings and the limit
+ *                 (limit_near from 80 % of it)
+ *   PATCH /team   owners and admins: name, email_sender_name, timezone, locale, date_format,
+ *                 accent_color, logo (the operator PATCH's UpdateTeam command and branding
+ *                 rules); plan, sending_paused and limits stay with the operator.
+ */
+
+const tag = { tags: ['workspace'] };
+export const LIMIT_NEAR_SHARE = 0.8;
+
+const settingsSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  email_sender_name: z.string().nullable(),
+  timezone: z.string(),
+  locale: z.string(),
+  date_format: z.enum(DATE_FORMATS),
+  accent_color: z.string().nullable(),
+  has_logo: z.boolean(),
+  logo_url: z.string().nullable(),
+  plan: z.enum(PLANS),
+  sending_paused: z.boolean(),
+  usage: z.object({
+    month: z.string().describe('YYYY-MM in the team time zone'),
+    onboardings_sent: z.number().int(),
+    monthly_limit: z.union([z.number().int(), z.literal('unlimited')]),
+    limit_near: z.boolean().describe('at least 80 % of the monthly limit used'),
+  }),
+});
+
+const patchBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    email_sender_name: optionalText,
+    timezone,
+    locale: z.enum(TEAM_LOCALES),
+    date_format: z.enum(DATE_FORMATS),
+  })
+  .partial()
+  .merge(brandingPatch)
+  .strict()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'at least one setting is required',
+  });
+
+interface TeamRow {
+  id: string;
+  name: string;
+  email_sender_name: string | null;
+  timezone: string;
+  locale: string;
+  date_format: (typeof DATE_FORMATS)[number];
+  accent_color: string | null;
+  logo_sha256: string | null;
+  plan: string;
+  sending_paused: boolean;
+  monthly_onboarding_limit: number | null;
+  monthly_onboarding_unlimited: boolean;
+}
+
+export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function settings(teamId: string): Promise<z.infer<typeof settingsSchema>> {
+    const { rows } = await context.pool.query<TeamRow>(
+      `select id, name, email_sender_name, timezone, locale, date_format, accent_color, logo_sha256, plan,
+              sending_paused, monthly_onboarding_limit, monthly_onboarding_unlimited
+       from teams where id = $1`,
+      [teamId],
+    );
+    const team = rows[0];
+    if (!team || !isPlan(team.plan)) throw codedError(404, 'team_not_found', 'Team not found');
+    const month = usageMonth(context.clock.now(), knownZone(team.timezone));
+    const used = await context.pool.query<{ count: number }>(
+      'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
+      [teamId, month],
+    );
+    const sent = used.rows[0]?.count ?? 0;
+    const limit = monthlyOnboardingLimit(
+      team.plan,
+      team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit,
+    );
+    return {
+      id: team.id,
+      name: team.name,
+      email_sender_name: team.email_sender_name,
+      timezone: team.timezone,
+      locale: team.locale,
+      date_format: team.date_format,
+      accent_color: team.accent_color,
+      has_logo: team.logo_sha256 !== null,
+      logo_url: logoUrl(team.id, team.logo_sha256),
+      plan: team.plan,
+      sending_paused: team.sending_paused,
+      usage: {
+        month,
+        onboardings_sent: sent,
+        monthly_limit: limit,
+        limit_near: limit !== 'unlimited' && sent >= limit * LIMIT_NEAR_SHARE,
+      },
+    };
+  }
+
+  app.get(
+    '/team',
+    {
+      config: { workspace: { action: 'team.read' } },
+      schema: {
+        ...tag,
+        summary: "The team's settings, plan and this month's usage",
+        response: { 200: z.object({ team: settingsSchema }) },
+      },
+    },
+    async (request) => ({ team: await settings(signedIn(request).teamId) }),
+  );
+
+  app.patch(
+    '/team',
+    {
+      config: { workspace: { action: 'team.update' } },
+      schema: {
+        ...tag,
+        summary:
+          "Change the team's name, sender name, time zone, language, date format, accent color or logo (owners and admins)",
+        body: patchBody,
+        response: { 200: z.object({ team: settingsSchema }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const { email_sender_name, accent_color, logo, ...changes } = request.body;
+      const branding = await brandingChanges(context, session.teamId, { accent_color, logo });
+      try {
+        const result = await handleCommand(context, {
+          streamId: teamStreamId(session.teamId),
+          decider: teamDecider,
+          command: {
+            type: 'UpdateTeam',
+            data: {
+              changes: {
+                ...changes,
+                ...branding,
+                ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
+              },
+            },
+            metadata: { now: context.clock.now() },
+          },
+          metadata: memberMetadata(request, session.memberId),
+        });
+        await awaitReadModels(context, result.position);
+      } catch (error) {
+        throw operatorApiError(error, workspaceErrors);
+      }
+      return { team: await settings(session.teamId) };
+    },
+  );
+}

@@ -1,0 +1,145 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { DeliveryTargetKind } from './delivery-log-decider.ts';
+import {
+  findTarget,
+  listDeliveries,
+  MAX_DELIVERY_PAGE_SIZE,
+  replayDelivery,
+  replayFailedSince,
+  sendTestDelivery,
+} from './delivery-log.ts';
+import { deliverySchema } from './signed-delivery-routes.ts';
+
+/*
+ * The workspace's delivery logs (owners and admins), for hook subscriptions and signed
+ * webhook endpoints alike, over ./delivery-log.ts (the operator API's functions):
+ *
+ *   GET  /{hook-subscriptions|webhook-endpoints}/:id/deliveries?limit=&cursor=
+ *   POST .../:id/test                                  202 a webhook.test delivery queued
+ *   POST .../:id/deliveries/:delivery_id/replay        202 same webhook-id and body, new signature
+ *   POST .../:id/deliveries/replay-failed {since}      202 every failed one since `since`
+ */
+
+const tag = { tags: ['workspace'] };
+const targetParams = z.object({ id: z.string().uuid() });
+const deliveryParams = targetParams.extend({ delivery_id: z.string().uuid() });
+
+export async function workspaceDeliveryRoutes(
+  plain: FastifyInstance,
+  { context }: { context: WorkspaceDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  for (const [segment, kind] of [
+    ['hook-subscriptions', 'hook'],
+    ['webhook-endpoints', 'endpoint'],
+  ] as const satisfies readonly (readonly [string, DeliveryTargetKind])[]) {
+    const base = `/${segment}/:id`;
+    const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
+    const target = (teamId: string, id: string, live: boolean) =>
+      findTarget(context, teamId, kind, id, { live });
+
+    app.get(
+      `${base}/deliveries`,
+      {
+        config: { workspace: { action: 'hooks.read' } },
+        schema: {
+          ...tag,
+          summary: `The delivery log of a ${what}: newest first, each with its attempts`,
+          params: targetParams,
+          querystring: z.object({
+            limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional(),
+            cursor: z.string().max(500).optional(),
+          }),
+          response: {
+            200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
+          },
+        },
+      },
+      async (request) =>
+        listDeliveries(
+          context,
+          await target(signedIn(request).teamId, request.params.id, false),
+          request.query,
+        ),
+    );
+
+    app.post(
+      `${base}/test`,
+      {
+        config: { workspace: { action: 'hooks.manage' } },
+        schema: {
+          ...tag,
+          summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+          params: targetParams,
+          response: {
+            202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const session = signedIn(request);
+        const queued = await sendTestDelivery(
+          context,
+          await target(session.teamId, request.params.id, true),
+          memberMetadata(request, session.memberId),
+        );
+        return reply
+          .status(202)
+          .send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
+      },
+    );
+
+    app.post(
+      `${base}/deliveries/:delivery_id/replay`,
+      {
+        config: { workspace: { action: 'hooks.manage' } },
+        schema: {
+          ...tag,
+          summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+          params: deliveryParams,
+          response: { 202: z.object({ replayed: z.array(z.string().uuid()) }) },
+        },
+      },
+      async (request, reply) => {
+        const session = signedIn(request);
+        const replayed = await replayDelivery(
+          context,
+          await target(session.teamId, request.params.id, true),
+          request.params.delivery_id,
+          memberMetadata(request, session.memberId),
+        );
+        return reply.status(202).send(replayed);
+      },
+    );
+
+    app.post(
+      `${base}/deliveries/replay-failed`,
+      {
+        config: { workspace: { action: 'hooks.manage' } },
+        schema: {
+          ...tag,
+          summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+          params: targetParams,
+          body: z.object({ since: z.string().datetime({ offset: true }) }),
+          response: { 202: z.object({ replayed: z.array(z.string().uuid()) }) },
+        },
+      },
+      async (request, reply) => {
+        const session = signedIn(request);
+        const replayed = await replayFailedSince(
+          context,
+          await target(session.teamId, request.params.id, true),
+          new Date(request.body.since),
+          memberMetadata(request, session.memberId),
+        );
+        return reply.status(202).send(replayed);
+      },
+    );
+  }
+}

@@ -1,0 +1,319 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { codedError } from '../../shared/http/api-error.ts';
+import { answeringRefusals } from '../../shared/http/domain-errors.ts';
+import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
+import { hasApiAccess, isPlan } from '../access/plans.ts';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { INVALID_EVENT, NOT_PUBLIC } from './hook-subscriptions-routes.ts';
+import {
+  createHookSubscription,
+  deleteHookSubscription,
+  listHookSubscriptions,
+  readHookSubscription,
+} from './hook-subscriptions.ts';
+import { signedDeliveryErrors } from './signed-delivery-errors.ts';
+import { endpointSchema, secretSchema } from './signed-delivery-routes.ts';
+import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
+import { SIGNING_OVERLAP_HOURS } from './signing.ts';
+import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  readWebhookEndpoint,
+  rotateWebhookEndpointSecret,
+  teamPlan,
+} from './webhook-endpoints.ts';
+
+/*
+ * The workspace's hooks (owners and admins; /workspace/v1), thin routes over the
+ * functions the operator API and the public API use, with the member as actor:
+ *
+ *   GET/POST /hook-subscriptions, GET/DELETE /hook-subscriptions/:id   the same rules as
+ *     POST/DELETE /api/v1/automation/subscribe (public HTTPS target, one of the public
+ *     event types; a plan with API access to add one)
+ *   GET /hook-signing-secret, POST /hook-signing-secret/rotate        (re-authentication)
+ *   GET/POST /webhook-endpoints, GET/DELETE /webhook-endpoints/:id,
+ *   POST /webhook-endpoints/:id/rotate-secret                         (creating and rotating
+ *     show a secret: re-authentication)
+ * Delivery logs, tests and replays: ./workspace-delivery-routes.ts.
+ */
+
+const tag = { tags: ['workspace'] };
+const idParams = z.object({ id: z.string().uuid() });
+
+const subscriptionSchema = z.object({
+  id: z.string().uuid(),
+  event: z.string(),
+  target_url: z.string(),
+  created_at: z.string(),
+  created_by: z.enum(['api_key', 'workspace']),
+});
+
+const subscribeBody = z.object({
+  event: z.enum(PUBLIC_EVENT_TYPES, { errorMap: () => ({ message: INVALID_EVENT }) }),
+  target_url: z.string().trim().min(1, NOT_PUBLIC).max(MAX_TARGET_URL_LENGTH, NOT_PUBLIC),
+});
+
+const secretAnswer = z.object({
+  secret: secretSchema,
+  previous_valid_until: z
+    .string()
+    .nullable()
+    .describe(`after a rotation: until when the previous secret signs too (${SIGNING_OVERLAP_HOURS} hours)`),
+});
+
+export async function workspaceHookRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const inSignedDeliveries = <T>(work: () => Promise<T>) => answeringRefusals(signedDeliveryErrors, work);
+
+  app.get(
+    '/hook-subscriptions',
+    {
+      config: { workspace: { action: 'hooks.read' } },
+      schema: {
+        ...tag,
+        summary: "The team's active hook subscriptions, newest first",
+        response: { 200: z.object({ data: z.array(subscriptionSchema) }) },
+      },
+    },
+    async (request) => ({ data: await listHookSubscriptions(context, signedIn(request).teamId) }),
+  );
+
+  app.get(
+    '/hook-subscriptions/:id',
+    {
+      config: { workspace: { action: 'hooks.read' } },
+      schema: {
+        ...tag,
+        summary: 'One active hook subscription',
+        params: idParams,
+        response: { 200: z.object({ subscription: subscriptionSchema }) },
+      },
+    },
+    async (request) => {
+      const found = await readHookSubscription(context, signedIn(request).teamId, request.params.id);
+      if (!found) throw codedError(404, 'subscription_not_found', 'Subscription not found');
+      return { subscription: found };
+    },
+  );
+
+  app.post(
+    '/hook-subscriptions',
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Subscribe a public HTTPS URL to one event type (every request is a new subscription)',
+        body: subscribeBody,
+        response: { 201: z.object({ subscription: subscriptionSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const plan = await inSignedDeliveries(() => teamPlan(context.pool, session.teamId));
+      if (!isPlan(plan) || !hasApiAccess(plan)) {
+        throw codedError(
+          403,
+          'api_access_plan_required',
+          "Hook subscriptions come with API access; your team's plan does not include it.",
+        );
+      }
+      const { event, target_url: targetUrl } = request.body;
+      const check = await checkTargetUrl(targetUrl, { allowlist: context.settings.HOOK_TARGET_ALLOWLIST });
+      if (!check.ok) {
+        throw codedError(400, 'invalid_url', NOT_PUBLIC, {
+          details: { issues: [{ path: '/target_url', message: NOT_PUBLIC }] },
+        });
+      }
+      const id = await createHookSubscription(
+        context,
+        { teamId: session.teamId, event, targetUrl, apiKeyId: null },
+        memberMetadata(request, session.memberId),
+      );
+      const subscription = await readHookSubscription(context, session.teamId, id);
+      return reply.status(201).send({ subscription: subscription! });
+    },
+  );
+
+  app.delete(
+    '/hook-subscriptions/:id',
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Delete a hook subscription',
+        params: idParams,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      await inSignedDeliveries(() =>
+        deleteHookSubscription(
+          context,
+          session.teamId,
+          request.params.id,
+          memberMetadata(request, session.memberId),
+        ),
+      );
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/hook-signing-secret',
+    {
+      config: { workspace: { action: 'hooks.secrets' } },
+      schema: {
+        ...tag,
+        summary: "The team's hook signing secret (re-authentication first); made on first need",
+        response: { 200: secretAnswer },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const now = context.clock.now();
+      const stored = await ensureTeamSecret(
+        context,
+        session.teamId,
+        now,
+        memberMetadata(request, session.memberId),
+      );
+      const live = stored.previous_until && stored.previous_until > now;
+      return {
+        secret: stored.secret,
+        previous_valid_until: live ? stored.previous_until!.toISOString() : null,
+      };
+    },
+  );
+
+  app.post(
+    '/hook-signing-secret/rotate',
+    {
+      config: { workspace: { action: 'hooks.secrets' } },
+      schema: {
+        ...tag,
+        summary: `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
+        response: { 200: secretAnswer },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const stored = await rotateTeamSecret(
+        context,
+        session.teamId,
+        context.clock.now(),
+        memberMetadata(request, session.memberId),
+      );
+      return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
+    },
+  );
+
+  app.get(
+    '/webhook-endpoints',
+    {
+      config: { workspace: { action: 'hooks.read' } },
+      schema: {
+        ...tag,
+        summary: "The team's signed webhook endpoints (secrets are not listed)",
+        response: { 200: z.object({ data: z.array(endpointSchema) }) },
+      },
+    },
+    async (request) => ({ data: await listWebhookEndpoints(context, signedIn(request).teamId) }),
+  );
+
+  app.get(
+    '/webhook-endpoints/:id',
+    {
+      config: { workspace: { action: 'hooks.read' } },
+      schema: {
+        ...tag,
+        summary: 'One signed webhook endpoint',
+        params: idParams,
+        response: { 200: z.object({ endpoint: endpointSchema }) },
+      },
+    },
+    async (request) => ({
+      endpoint: await readWebhookEndpoint(context, signedIn(request).teamId, request.params.id),
+    }),
+  );
+
+  app.post(
+    '/webhook-endpoints',
+    {
+      config: { workspace: { action: 'hooks.secrets' } },
+      schema: {
+        ...tag,
+        summary:
+          'Create a signed webhook endpoint (every plan except Free; re-authentication first: its secret is shown here once)',
+        body: z.object({
+          url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
+          event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+          enabled: z.boolean().optional().describe('default true'),
+        }),
+        response: { 201: z.object({ endpoint: endpointSchema, secret: secretSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const created = await createWebhookEndpoint(
+        context,
+        session.teamId,
+        request.body,
+        memberMetadata(request, session.memberId),
+      );
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/webhook-endpoints/:id',
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
+        params: idParams,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      await deleteWebhookEndpoint(
+        context,
+        session.teamId,
+        request.params.id,
+        memberMetadata(request, session.memberId),
+      );
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    {
+      config: { workspace: { action: 'hooks.secrets' } },
+      schema: {
+        ...tag,
+        summary: `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
+        params: idParams,
+        response: { 200: z.object({ secret: secretSchema, previous_valid_until: z.string() }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      return rotateWebhookEndpointSecret(
+        context,
+        session.teamId,
+        request.params.id,
+        memberMetadata(request, session.memberId),
+      );
+    },
+  );
+}
