@@ -76,41 +76,38 @@ async function shownSecrets(page: Page): Promise<string[]> {
   return [...new Set(String(found).match(/cos_[A-Za-z0-9_-]{20,}/g) ?? [])];
 }
 
-/** The one secret shown now (after Create key or Rotate). */
-async function theSecretShown(page: Page, not: string[] = []): Promise<string> {
-  let secret: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        secret = (await shownSecrets(page)).find((candidate) => !not.includes(candidate));
-        return secret;
-      },
-      { timeout: TIMEOUT },
-    )
-    .toBeDefined();
-  secrets.add('API key secret', secret);
-  return secret!;
-}
-
-/** Answers the re-authentication the page asks for before a key change, when it asks. */
-async function reauthenticateIfAsked(
+/**
+ * After Create key or Rotate: types the password when the page asks for it again, then
+ * reads the one new secret the page shows.
+ */
+async function secretAfterReauth(
   page: Page,
   password: string,
-  atScreen?: (screen: string) => Promise<void>,
-) {
-  const dialog = page.getByRole('dialog');
-  const passwordField = dialog.getByLabel('Password', { exact: true });
-  try {
-    await passwordField.waitFor({ state: 'visible', timeout: 3_000 });
-  } catch {
-    return false;
+  not: string[],
+  atScreen: (screen: string) => Promise<void>,
+): Promise<{ secret: string; askedPassword: boolean }> {
+  const passwordField = page.getByRole('dialog').getByLabel('Password', { exact: true });
+  let askedPassword = false;
+  const deadline = Date.now() + TIMEOUT;
+  while (Date.now() < deadline) {
+    const secret = (await shownSecrets(page)).find((candidate) => !not.includes(candidate));
+    if (secret) {
+      secrets.add('API key secret', secret);
+      return { secret, askedPassword };
+    }
+    if (!askedPassword && (await passwordField.isVisible())) {
+      askedPassword = true;
+      await atScreen('reauth');
+      await passwordField.fill(password);
+      await passwordField.press('Enter');
+    }
+    await page.waitForTimeout(100);
   }
-  if (atScreen) await atScreen('reauth');
-  await passwordField.fill(password);
-  await passwordField.press('Enter');
-  await passwordField.waitFor({ state: 'hidden', timeout: TIMEOUT });
-  return true;
+  throw new Error(`no new API key secret shown (asked for the password: ${askedPassword})`);
 }
+
+const closeDialog = (page: Page) =>
+  page.getByRole('dialog').getByRole('button', { name: 'Done', exact: true }).click();
 
 describe('the team workspace', () => {
   it('sign-up, sign-in, an invited member, and an API key created, rotated and revoked', async () => {
@@ -123,7 +120,7 @@ describe('the team workspace', () => {
 
       // Sign up at /, sign out, sign in.
       await page.goto(`${service.publicUrl}/`);
-      const toSignUp = page.getByRole('link', { name: /create (an )?account|sign up/i });
+      const toSignUp = page.getByRole('link', { name: /create a team|create (an )?account|sign up/i });
       if (!(await button(page, 'Create account').isVisible()) && (await toSignUp.count()) > 0) {
         await toSignUp.first().click();
       }
@@ -186,46 +183,39 @@ describe('the team workspace', () => {
       await shown(button(page, 'Create key'));
       await atOwner('integrations');
       await button(page, 'Create key').click();
-      await reauthenticateIfAsked(page, OWNER.password, atOwner);
       await shown(field(page, 'Key name'));
       await field(page, 'Key name').fill('Zapier sync');
       await page.getByLabel('Read clients', { exact: true }).check();
       await atOwner('create-key');
-      await button(page, 'Create key').last().click();
-      if (await reauthenticateIfAsked(page, OWNER.password, atOwner)) {
-        // The page asked after the form: it sends the form again once confirmed.
-      }
-      const first = await theSecretShown(page);
+      await page.getByRole('dialog').getByRole('button', { name: 'Create key', exact: true }).click();
+      const created = await secretAfterReauth(page, OWNER.password, [], atOwner);
+      expect(created.askedPassword).toBe(true);
+      const first = created.secret;
       await atOwner('key-created');
-      const firstMe = await apiRequest(service, first, 'GET', '/me');
-      expect(firstMe.status).toBe(200);
+      expect((await apiRequest(service, first, 'GET', '/me')).status).toBe(200);
 
       // Rotate: a new secret; both work.
-      await page.keyboard.press('Escape');
+      await closeDialog(page);
       await button(page, 'Rotate').first().click();
-      await reauthenticateIfAsked(page, OWNER.password, atOwner);
-      const confirmRotate = page.getByRole('dialog').getByRole('button', { name: 'Rotate', exact: true });
-      if (await confirmRotate.isVisible()) await confirmRotate.click();
-      const second = await theSecretShown(page, [first]);
+      const second = (await secretAfterReauth(page, OWNER.password, [first], atOwner)).secret;
       await atOwner('key-rotated');
       expect(second).not.toBe(first);
       expect((await apiRequest(service, first, 'GET', '/me')).status).toBe(200);
       expect((await apiRequest(service, second, 'GET', '/me')).status).toBe(200);
 
-      // Revoke the old key: its next request answers 401 api_key_inactive.
-      await page.keyboard.press('Escape');
-      const revoke = button(page, 'Revoke');
-      await shown(revoke);
-      await revoke.last().click();
-      await reauthenticateIfAsked(page, OWNER.password, atOwner);
-      const confirmRevoke = page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true });
-      if (await confirmRevoke.isVisible()) await confirmRevoke.click();
+      // Revoke the old key (the last of the list, newest first): its next request answers 401 api_key_inactive.
+      await closeDialog(page);
+      await expect.poll(() => button(page, 'Revoke').count(), { timeout: TIMEOUT }).toBe(2);
+      await button(page, 'Revoke').last().click();
+      await atOwner('revoke-key');
+      await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
       await expect
         .poll(async () => (await apiRequest(service, first, 'GET', '/me')).status, { timeout: TIMEOUT })
         .toBe(401);
       const inactive = await apiRequest(service, first, 'GET', '/me');
       expect(inactive.body.code).toBe('api_key_inactive');
       expect((await apiRequest(service, second, 'GET', '/me')).status).toBe(200);
+      await expect.poll(() => button(page, 'Revoke').count(), { timeout: TIMEOUT }).toBe(1);
       await atOwner('key-revoked');
 
       // A request of the signed-in page without X-CSRF-Token is refused and changes nothing.
