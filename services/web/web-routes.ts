@@ -36,9 +36,9 @@ const OTHER_FILE_CACHE = 'no-cache';
 
 export const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Form page not built</title></head>
+<head><meta charset="utf-8"><title>Page not built</title></head>
 <body>
-<h1>The form page is not built</h1>
+<h1>This page is not built</h1>
 <p>Run <code>npm run build:web</code> and restart the service.</p>
 </body>
 </html>
