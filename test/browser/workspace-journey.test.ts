@@ -194,8 +194,9 @@ describe('the team workspace', () => {
       await atOwner('key-created');
       expect((await apiRequest(service, first, 'GET', '/me')).status).toBe(200);
 
-      // Rotate: a new secret; both work.
+      // Rotate: a new secret; both work. (The clock moves a second so the list's newest-first order is sure.)
       await closeDialog(page);
+      service.clock.advance(1);
       await button(page, 'Rotate').first().click();
       const second = (await secretAfterReauth(page, OWNER.password, [first], atOwner)).secret;
       await atOwner('key-rotated');
