@@ -59,7 +59,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   try {
-    if (service) expectWorkspaceLogFreeOf(service, secrets);
+    if (service) {
+      expect(new Set(secrets.values.values())).toEqual(
+        new Set(['owner password', 'member password', 'session cookie', 'CSRF token', 'API key secret']),
+      );
+      expectWorkspaceLogFreeOf(service, secrets);
+    }
   } finally {
     await browser?.close();
     await service?.stop();
@@ -166,6 +171,10 @@ describe('the team workspace', () => {
           .getByRole('link', { name: /integrations/i })
           .count(),
       ).resolves.toBe(0);
+      await member.page.goto(`${service.publicUrl}/workspace/integrations`);
+      await member.page.waitForURL(/\/workspace\/members$/, { timeout: TIMEOUT });
+      await shown(button(member.page, 'Sign out'));
+      await expect(button(member.page, 'Create key').count()).resolves.toBe(0);
       const me = (await inPage(member.page, 'GET', '/workspace/v1/me')).body as {
         csrf_token: string;
         role: string;
