@@ -46,6 +46,13 @@ export function setCsrfToken(token: string): void {
   csrfToken = token;
 }
 
+let sessionEnded: (() => void) | null = null;
+
+/** Called when a request of a signed-in screen answers session_required (the session ended elsewhere). */
+export function onSessionEnded(handler: (() => void) | null): void {
+  sessionEnded = handler;
+}
+
 /** Calls the workspace API; never throws (no answer is status 0). */
 export async function call<T>(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -69,6 +76,7 @@ export async function call<T>(
   const data: unknown = await response.json().catch(() => null);
   if (response.ok) return { ok: true, status: response.status, data: data as T };
   const error = (data ?? {}) as { code?: string; message?: string; error?: string };
+  if (error.code === 'session_required' && path !== '/me') sessionEnded?.();
   const retryAfter = Number(response.headers.get('retry-after'));
   return {
     ok: false,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, setCsrfToken, type SignedIn } from './api.ts';
+import { call, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
 import { ActivityScreen } from './screens/activity.tsx';
@@ -54,6 +54,11 @@ export function App() {
     },
     [navigate],
   );
+
+  useEffect(() => {
+    onSessionEnded(() => signedOut(t('error.sessionRequired')));
+    return () => onSessionEnded(null);
+  }, [signedOut]);
 
   // Where a screen cannot be shown to this visitor, go where it can.
   useEffect(() => {

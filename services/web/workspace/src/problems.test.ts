@@ -25,7 +25,10 @@ describe('problemMessage', () => {
       'Try again in 1 minute,',
     );
     expect(problemMessage(problem(429, 'sign_in_slowed_down', { retryAfterSeconds: 30 }), t)).toBe(
-      'Too many attempts. Try again in 1 minute.',
+      'Too many attempts. Try again in 30 seconds.',
+    );
+    expect(problemMessage(problem(429, 'sign_in_rate_limited', { retryAfterSeconds: 600 }), t)).toBe(
+      'Too many attempts. Try again in 10 minutes.',
     );
   });
 

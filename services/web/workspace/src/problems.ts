@@ -37,6 +37,13 @@ const BY_CODE: Record<string, string> = {
   member_not_found: 'error.memberNotFound',
 };
 
+/** Under two minutes the wait is said in seconds, longer in minutes. */
+function slowedDown(problem: Problem, t: Translate): string {
+  const seconds = problem.retryAfterSeconds;
+  if (seconds !== null && seconds < 120) return t('error.signInSlowedDownSeconds', { seconds });
+  return t('error.signInSlowedDown', { minutes: minutesOf(seconds) });
+}
+
 /** Pure: the message a person reads for a problem. */
 export function problemMessage(problem: Problem, t: Translate): string {
   if (problem.status === 0) return t('error.network');
@@ -45,7 +52,7 @@ export function problemMessage(problem: Problem, t: Translate): string {
       return t('error.signInLocked', { minutes: minutesOf(problem.retryAfterSeconds) });
     case 'sign_in_slowed_down':
     case 'sign_in_rate_limited':
-      return t('error.signInSlowedDown', { minutes: minutesOf(problem.retryAfterSeconds) });
+      return slowedDown(problem, t);
     case 'invalid_body':
       // The API's own sentence (password rules, dates) is written for people.
       return problem.message || t('error.invalid');

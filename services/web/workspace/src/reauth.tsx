@@ -49,6 +49,7 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('POST', '/sessions/current/reauth', {
@@ -56,6 +57,7 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
     });
     setBusy(false);
     if (answer.ok) onDone(true);
+    else if (answer.problem.code === 'invalid_credentials') setError(t('reauth.wrong'));
     else setError(problemMessage(answer.problem, t));
   };
   return (
@@ -87,7 +89,7 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
           />
         )}
         <div class="actions">
-          <button type="submit" class="button-primary" disabled={busy}>
+          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
             {t('reauth.submit')}
           </button>
           <button type="button" class="button-quiet" onClick={() => setUseCode(!useCode)}>

@@ -33,6 +33,12 @@ export function Field({
   error?: string | null;
 }) {
   const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  // The autofocus attribute only works when a page or dialog opens; a field that appears
+  // later (the two-factor code) takes focus here.
+  useEffect(() => {
+    if (input.autoFocus) ref.current?.focus();
+  }, []);
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div class={`field${error ? ' field-invalid' : ''}`}>
@@ -49,6 +55,7 @@ export function Field({
       ) : null}
       <input
         {...input}
+        ref={ref}
         id={id}
         value={value}
         aria-invalid={error ? 'true' : undefined}

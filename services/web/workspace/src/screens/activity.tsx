@@ -62,7 +62,14 @@ export function ActivityScreen() {
         </ol>
       )}
       {next ? (
-        <button type="button" class="button-secondary" disabled={busy} onClick={() => void load(next)}>
+        <button
+          type="button"
+          class="button-secondary"
+          aria-disabled={busy || undefined}
+          onClick={() => {
+            if (!busy) void load(next);
+          }}
+        >
           {t('activity.older')}
         </button>
       ) : null}

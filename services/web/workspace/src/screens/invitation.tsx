@@ -21,6 +21,7 @@ export function InvitationScreen({
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', `/invitations/${encodeURIComponent(token)}/accept`, {
@@ -39,7 +40,7 @@ export function InvitationScreen({
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label={t('field.yourName')} autoComplete="name" required value={name} onValue={setName} />
         <NewPasswordField value={password} onValue={setPassword} />
-        <button type="submit" class="button-primary" disabled={busy}>
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('invitation.submit')}
         </button>
       </form>

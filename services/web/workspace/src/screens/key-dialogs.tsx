@@ -20,9 +20,11 @@ function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
   const attempt = useRef<Attempt | null>(null);
   const [result, setResult] = useState<KeyResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
   const send = async () => {
     const current = attempt.current;
-    if (!current) return;
+    if (!current || sending.current) return;
+    sending.current = true;
     setBusy(true);
     const answer = await withReauth(() =>
       call<KeyCreated>('POST', current.path, {
@@ -30,6 +32,7 @@ function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
         headers: { 'idempotency-key': current.idempotencyKey },
       }),
     );
+    sending.current = false;
     setBusy(false);
     const next = keyResultOf(answer);
     setResult(next);
@@ -48,7 +51,21 @@ function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
 }
 
 /** The outcome of an attempt: the secret once, or what is known, or a Check button. */
-function KeyOutcome({ result, busy, onCheck }: { result: KeyResult; busy: boolean; onCheck: () => void }) {
+function KeyOutcome(props: { result: KeyResult; busy: boolean; onCheck: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The outcome replaces the form (or a Check button): focus moves to it, so it is read out
+  // and keyboard focus is not lost on the page's body.
+  useEffect(() => {
+    if (props.result.state !== 'failed') box.current?.focus();
+  }, [props.result]);
+  return (
+    <div ref={box} tabIndex={-1} class="outcome">
+      <OutcomeText {...props} />
+    </div>
+  );
+}
+
+function OutcomeText({ result, busy, onCheck }: { result: KeyResult; busy: boolean; onCheck: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
   if (result.state === 'created') {
     const copy = async () => {
@@ -92,7 +109,7 @@ function KeyOutcome({ result, busy, onCheck }: { result: KeyResult; busy: boolea
       <div class="notice">
         <ErrorMessage text={t('key.uncertain')} />
         <p>{t('key.uncertainHelp')}</p>
-        <button type="button" class="button-primary" disabled={busy} onClick={onCheck}>
+        <button type="button" class="button-primary" aria-disabled={busy || undefined} onClick={onCheck}>
           {t('key.check')}
         </button>
       </div>
@@ -180,7 +197,7 @@ export function CreateKeyDialog({
             value={expiresOn}
             onValue={setExpiresOn}
           />
-          <button type="submit" class="button-primary" disabled={attempt.busy}>
+          <button type="submit" class="button-primary" aria-disabled={attempt.busy || undefined}>
             {t('key.create')}
           </button>
         </form>
@@ -244,6 +261,7 @@ export function RevokeKeyDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const revoke = async () => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await withReauth(() => call('DELETE', `/api-keys/${apiKey.id}`));
@@ -257,7 +275,12 @@ export function RevokeKeyDialog({
       <p>{t('key.revokeIntro')}</p>
       <ErrorMessage text={error} />
       <div class="actions">
-        <button type="button" class="button-danger" disabled={busy} onClick={() => void revoke()}>
+        <button
+          type="button"
+          class="button-danger"
+          aria-disabled={busy || undefined}
+          onClick={() => void revoke()}
+        >
           {t('key.revoke')}
         </button>
         <button type="button" class="button-secondary" onClick={onClose} autoFocus>

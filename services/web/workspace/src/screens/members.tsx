@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useId, useState } from 'preact/hooks';
 import { call, type Member, type Role, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
@@ -101,11 +101,12 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
 }
 
 function RoleSelect({ value, onValue }: { value: Role; onValue: (role: Role) => void }) {
+  const id = useId();
   return (
     <div class="field">
-      <label for="member-role">{t('members.role')}</label>
+      <label for={id}>{t('members.role')}</label>
       <select
-        id="member-role"
+        id={id}
         value={value}
         onChange={(event) => onValue((event.target as HTMLSelectElement).value as Role)}
       >
@@ -127,6 +128,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('POST', '/invitations', { body: { email, name, role } });
@@ -153,7 +155,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
         />
         <Field label={t('field.name')} autoComplete="off" required value={name} onValue={setName} />
         <RoleSelect value={role} onValue={setRole} />
-        <button type="submit" class="button-primary" disabled={busy}>
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('members.invite')}
         </button>
       </form>
@@ -175,6 +177,7 @@ function RoleDialog({
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('PATCH', `/members/${member.id}`, { body: { role } });
@@ -187,7 +190,7 @@ function RoleDialog({
       <ErrorMessage text={error} />
       <form onSubmit={(event) => void submit(event)}>
         <RoleSelect value={role} onValue={setRole} />
-        <button type="submit" class="button-primary" disabled={busy}>
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('members.saveRole')}
         </button>
       </form>
@@ -209,6 +212,7 @@ function RemoveDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const remove = async () => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('DELETE', `/members/${memberId}`);
@@ -224,7 +228,12 @@ function RemoveDialog({
       <p>{member ? t('members.removeIntro') : t('members.leaveIntro')}</p>
       <ErrorMessage text={error} />
       <div class="actions">
-        <button type="button" class="button-danger" disabled={busy} onClick={() => void remove()}>
+        <button
+          type="button"
+          class="button-danger"
+          aria-disabled={busy || undefined}
+          onClick={() => void remove()}
+        >
           {member ? t('members.remove') : t('members.leave')}
         </button>
         <button type="button" class="button-secondary" onClick={onClose} autoFocus>

@@ -13,6 +13,7 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('POST', '/password-resets', { body: { email } });
@@ -36,7 +37,7 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
             value={email}
             onValue={setEmail}
           />
-          <button type="submit" class="button-primary" disabled={busy}>
+          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
             {t('forgot.submit')}
           </button>
         </form>
@@ -64,6 +65,7 @@ export function ResetPasswordScreen({
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call('POST', `/password-resets/${encodeURIComponent(token)}`, {
@@ -81,7 +83,7 @@ export function ResetPasswordScreen({
       {done ? null : (
         <form onSubmit={(event) => void submit(event)} noValidate>
           <NewPasswordField value={password} onValue={setPassword} />
-          <button type="submit" class="button-primary" disabled={busy}>
+          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
             {t('reset.submit')}
           </button>
         </form>

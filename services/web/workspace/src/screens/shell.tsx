@@ -44,6 +44,7 @@ export function Shell({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const signOut = async (everywhere: boolean) => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = everywhere
@@ -76,12 +77,17 @@ export function Shell({
             <button
               type="button"
               class="button-secondary"
-              disabled={busy}
+              aria-disabled={busy || undefined}
               onClick={() => void signOut(false)}
             >
               {t('shell.signOut')}
             </button>
-            <button type="button" class="button-quiet" disabled={busy} onClick={() => void signOut(true)}>
+            <button
+              type="button"
+              class="button-quiet"
+              aria-disabled={busy || undefined}
+              onClick={() => void signOut(true)}
+            >
               {t('shell.signOutEverywhere')}
             </button>
           </div>

@@ -23,6 +23,7 @@ export function SignInScreen({
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', '/sessions', {
@@ -72,7 +73,7 @@ export function SignInScreen({
             autoFocus
           />
         ) : null}
-        <button type="submit" class="button-primary" disabled={busy}>
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('signIn.submit')}
         </button>
       </form>

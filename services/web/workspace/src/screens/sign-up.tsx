@@ -22,6 +22,7 @@ export function SignUpScreen({
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', '/sign-up', {
@@ -55,7 +56,7 @@ export function SignUpScreen({
           onValue={setEmail}
         />
         <NewPasswordField value={password} onValue={setPassword} />
-        <button type="submit" class="button-primary" disabled={busy}>
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('signUp.submit')}
         </button>
       </form>
