@@ -125,10 +125,10 @@ describe('the team workspace', () => {
 
       // Sign up at /, sign out, sign in.
       await page.goto(`${service.publicUrl}/`);
+      // / shows the sign-in screen, with the way to create a team.
       const toSignUp = page.getByRole('link', { name: /create a team|create (an )?account|sign up/i });
-      if (!(await button(page, 'Create account').isVisible()) && (await toSignUp.count()) > 0) {
-        await toSignUp.first().click();
-      }
+      await shown(toSignUp.or(button(page, 'Create account')));
+      if (!(await button(page, 'Create account').isVisible())) await toSignUp.first().click();
       await shown(button(page, 'Create account'));
       await atOwner('sign-up');
       await signUp(page, OWNER);
@@ -226,6 +226,13 @@ describe('the team workspace', () => {
       expect(inactive.body.code).toBe('api_key_inactive');
       expect((await apiRequest(service, second, 'GET', '/me')).status).toBe(200);
       await expect.poll(() => button(page, 'Revoke').count(), { timeout: TIMEOUT }).toBe(1);
+
+      // The activity of the team tells what happened.
+      await openSection(page, /activity/i);
+      await expect
+        .poll(() => page.getByRole('heading', { name: 'Activity' }).count(), { timeout: TIMEOUT })
+        .toBe(1);
+      await atOwner('activity');
       await atOwner('key-revoked');
 
       // A request of the signed-in page without X-CSRF-Token is refused and changes nothing.

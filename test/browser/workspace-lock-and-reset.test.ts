@@ -2,9 +2,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
 import { request } from '../helpers/tenant.ts';
-import { button, screens, shown, submitSignIn, TIMEOUT } from './workspace-page.ts';
+import { button, field, screens, shown, signIn, submitSignIn, TIMEOUT } from './workspace-page.ts';
 import {
+  emailedLink,
   expectWorkspaceLogFreeOf,
+  lastAccountEmailTo,
   Secrets,
   startWorkspaceService,
   type WorkspaceService,
@@ -14,15 +16,18 @@ import {
  * Ten wrong passwords typed into the sign-in screen lock the account: the screen says so in
  * words, with the minutes to wait, and the right password is refused too until then. The
  * service clock moves 30 seconds after each failure from the fifth, past the slow-down.
+ * Then the way out the message names: a reset link by email, a new password, signed in.
  */
 
 const EMAIL = 'lena.locked@example.com';
 const PASSWORD = 'the right passphrase 5512';
+const NEW_PASSWORD = 'a brand new passphrase 8830';
 
 let service: WorkspaceService;
 let browser: Browser;
 const secrets = new Secrets();
 secrets.add('password', PASSWORD);
+secrets.add('new password', NEW_PASSWORD);
 
 beforeAll(async () => {
   service = await startWorkspaceService();
@@ -95,4 +100,42 @@ describe('the sign-in screen', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('a reset link from "Forgot password?" ends the lock; the new password signs in', async () => {
+    const { context, page, watch } = await openPage(browser, 'desktop');
+    const atScreen = screens(page, 'workspace-reset');
+    try {
+      await toSignIn(page);
+      await page.getByRole('link', { name: /forgot password/i }).click();
+      await shown(page.getByRole('button', { name: /send reset link/i }));
+      await atScreen('forgot-password');
+      await field(page, 'Email').fill(EMAIL);
+      await page.getByRole('button', { name: /send reset link/i }).click();
+      await expect
+        .poll(() => page.getByText(/we sent a link/i).count(), { timeout: TIMEOUT })
+        .toBeGreaterThan(0);
+      await atScreen('forgot-password-sent');
+
+      await page.goto(emailedLink(service, await lastAccountEmailTo(service, EMAIL), 'reset-password'));
+      await shown(field(page, 'Password'));
+      await atScreen('reset-password');
+      await field(page, 'Password').fill(NEW_PASSWORD);
+      await page.getByRole('button', { name: /save password/i }).click();
+      await expect
+        .poll(() => page.getByText(/password is changed/i).count(), { timeout: TIMEOUT })
+        .toBeGreaterThan(0);
+      await atScreen('reset-password-done');
+
+      await toSignIn(page);
+      await signIn(page, EMAIL, NEW_PASSWORD);
+      await secrets.addSession(context, page);
+
+      await page.goto(`${service.publicUrl}/workspace/no-such-page`);
+      await shown(page.getByRole('heading', { name: /page not found/i }));
+      await atScreen('not-found');
+      watch.assertClean();
+    } finally {
+      await context.close();
+    }
+  }, 30_000);
 });
