@@ -21,7 +21,7 @@ import { setPageSecurityHeaders } from './security-headers.ts';
  * - GET and HEAD /, /workspace and /workspace/* (the app's client-side routes, such as
  *   /workspace/invitations/:token and /workspace/reset-password/:token) answer its built
  *   index.html, no-store. The JSON API under /workspace/v1 is registered by its own plugin
- *   with more specific routes, so the wildcard never answers for it.
+ *   with more specific routes; an unknown path under it answers the service's JSON 404.
  * - /web/workspace/* serves its built files, like /web/*.
  *
  * Every answer carries the page's security headers (./security-headers.ts). When a page
@@ -31,6 +31,7 @@ import { setPageSecurityHeaders } from './security-headers.ts';
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('./client-form/dist/', import.meta.url));
 export const DEFAULT_WORKSPACE_DIST_DIR = fileURLToPath(new URL('./workspace/dist/', import.meta.url));
 
+const API_PATH = /^\/workspace\/v1(?:[/?#]|$)/;
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const OTHER_FILE_CACHE = 'no-cache';
 
@@ -71,7 +72,10 @@ export async function webRoutes(
   app.get('/f/:token', { schema: { hide: true } }, async (_request, reply) => sendPage(reply, distDir));
 
   for (const path of ['/', '/workspace', '/workspace/*']) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, workspaceDistDir));
+    app.get(path, { schema: { hide: true } }, async (request, reply) =>
+      // An unknown API path stays the API's JSON 404, never the page.
+      API_PATH.test(request.url) ? reply.callNotFound() : sendPage(reply, workspaceDistDir),
+    );
   }
 
   await app.register(fastifyStatic, staticFiles(workspaceDistDir, '/web/workspace/'));

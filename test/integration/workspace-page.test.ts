@@ -87,6 +87,11 @@ describe('the workspace pages', () => {
     const me = await fetch(`${url}/workspace/v1/me`);
     expect(me.status).toBe(401);
     expect(await me.json()).toEqual({ code: 'session_required' });
+    for (const path of ['/workspace/v1', '/workspace/v1/', '/workspace/v1/nothing-here?x=1']) {
+      const unknown = await fetch(`${url}${path}`);
+      expect(unknown.status, path).toBe(404);
+      expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
+    }
     expect(await (await fetch(`${url}/f/${'ab'.repeat(32)}`)).text()).toBe(FORM_INDEX);
   });
 
