@@ -10,6 +10,7 @@ export default tseslint.config(
       'bench/.work',
       '.venv-schemathesis',
       'services/web/client-form/dist',
+      'services/web/workspace/dist',
     ],
   },
   js.configs.recommended,

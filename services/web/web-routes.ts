@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { setPageSecurityHeaders } from './security-headers.ts';
 
 /**
@@ -16,48 +16,77 @@ import { setPageSecurityHeaders } from './security-headers.ts';
  * - /web/* serves the built files (Vite's `base: '/web/'`). Files under /web/assets/
  *   have content hashes in their names, so they are cached for a year, immutable.
  *
- * Every answer carries the page's security headers (./security-headers.ts). When the page
- * is not built, /f/:token answers 503 with a short page that says so.
+ * The team workspace's pages (services/web/workspace, built by the same script):
+ *
+ * - GET and HEAD /, /workspace and /workspace/* (the app's client-side routes, such as
+ *   /workspace/invitations/:token and /workspace/reset-password/:token) answer its built
+ *   index.html, no-store. The JSON API under /workspace/v1 is registered by its own plugin
+ *   with more specific routes; an unknown path under it answers the service's JSON 404.
+ * - /web/workspace/* serves its built files, like /web/*.
+ *
+ * Every answer carries the page's security headers (./security-headers.ts). When a page
+ * is not built, its routes answer 503 with a short page that says so.
  */
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('./client-form/dist/', import.meta.url));
+export const DEFAULT_WORKSPACE_DIST_DIR = fileURLToPath(new URL('./workspace/dist/', import.meta.url));
 
+const API_PATH = /^\/workspace\/v1(?:[/?#]|$)/;
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const OTHER_FILE_CACHE = 'no-cache';
 
 export const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Form page not built</title></head>
+<head><meta charset="utf-8"><title>Page not built</title></head>
 <body>
-<h1>The form page is not built</h1>
+<h1>This page is not built</h1>
 <p>Run <code>npm run build:web</code> and restart the service.</p>
 </body>
 </html>
 `;
 
+/** Answers a built index.html (no-store), or 503 when it is not built. */
+async function sendPage(reply: FastifyReply, distDir: string) {
+  reply.header('Cache-Control', 'no-store');
+  let page: Buffer;
+  try {
+    page = await readFile(join(distDir, 'index.html'));
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+  }
+  return reply.type('text/html; charset=utf-8').send(page);
+}
+
 export async function webRoutes(
   app: FastifyInstance,
-  { distDir = DEFAULT_DIST_DIR }: { distDir?: string } = {},
+  {
+    distDir = DEFAULT_DIST_DIR,
+    workspaceDistDir = DEFAULT_WORKSPACE_DIST_DIR,
+  }: { distDir?: string; workspaceDistDir?: string } = {},
 ) {
   app.addHook('onSend', async (_request, reply) => {
     setPageSecurityHeaders(reply);
   });
 
-  app.get('/f/:token', { schema: { hide: true } }, async (_request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    let page: Buffer;
-    try {
-      page = await readFile(join(distDir, 'index.html'));
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ENOENT') throw error;
-      return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
-    }
-    return reply.type('text/html; charset=utf-8').send(page);
-  });
+  app.get('/f/:token', { schema: { hide: true } }, async (_request, reply) => sendPage(reply, distDir));
 
-  await app.register(fastifyStatic, {
+  for (const path of ['/', '/workspace', '/workspace/*']) {
+    app.get(path, { schema: { hide: true } }, async (request, reply) =>
+      // An unknown API path stays the API's JSON 404, never the page.
+      API_PATH.test(request.url) ? reply.callNotFound() : sendPage(reply, workspaceDistDir),
+    );
+  }
+
+  await app.register(fastifyStatic, staticFiles(workspaceDistDir, '/web/workspace/'));
+  await app.register(fastifyStatic, staticFiles(distDir, '/web/'));
+}
+
+/** A built app's files: hashed assets cached for a year, the rest revalidated. */
+function staticFiles(distDir: string, prefix: string): FastifyStaticOptions {
+  return {
     root: distDir,
-    prefix: '/web/',
+    prefix,
     decorateReply: false,
     wildcard: true,
     index: false,
@@ -68,5 +97,5 @@ export async function webRoutes(
       const asset = relative(distDir, path).startsWith(`assets${sep}`);
       reply.header('Cache-Control', asset ? ASSET_CACHE : OTHER_FILE_CACHE);
     },
-  });
+  };
 }

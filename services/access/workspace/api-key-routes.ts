@@ -26,13 +26,13 @@ import { signedIn, type WorkspaceSession } from './workspace-session.ts';
  */
 export const SCOPE_LABELS: Readonly<Partial<Record<Scope, string>>> = {
   'clients:read': 'Read clients',
-  'clients:write': 'Create and edit clients',
-  'onboardings:read': 'Read onboardings',
-  'onboardings:write': 'Create and send onboardings',
+  'clients:write': 'Create clients',
+  'onboardings:read': 'Read forms',
+  'onboardings:write': 'Create and update forms',
   'templates:read': 'Read templates',
   'responses:read': 'Read responses',
   'events:read': 'Read events',
-  'webhooks:write': 'Manage webhooks',
+  'webhooks:write': 'Manage webhook subscriptions',
 };
 const OFFERED_SCOPES = Object.keys(SCOPE_LABELS) as [Scope, ...Scope[]];
 

@@ -1,0 +1,131 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { call, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
+import { t } from './i18n.ts';
+import { isPublic, pathOf, routeOf, type Route } from './router.ts';
+import { ActivityScreen } from './screens/activity.tsx';
+import { ForgotPasswordScreen, ResetPasswordScreen } from './screens/password-reset.tsx';
+import { InvitationScreen } from './screens/invitation.tsx';
+import { IntegrationsScreen } from './screens/integrations.tsx';
+import { MembersScreen } from './screens/members.tsx';
+import { PublicLayout, Shell } from './screens/shell.tsx';
+import { SignInScreen } from './screens/sign-in.tsx';
+import { SignUpScreen } from './screens/sign-up.tsx';
+import { ScreenHeading } from './ui.tsx';
+
+const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
+
+/** The workspace: who is signed in (GET /me), the current screen, and the screens. */
+export function App() {
+  const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
+  const [route, setRoute] = useState<Route>(() => routeOf(location.pathname));
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const navigate = useCallback((path: string, { replace = false }: { replace?: boolean } = {}) => {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    setRoute(routeOf(path));
+  }, []);
+
+  useEffect(() => {
+    const back = () => setRoute(routeOf(location.pathname));
+    addEventListener('popstate', back);
+    void call<SignedIn>('GET', '/me').then((answer) => {
+      if (answer.ok) setCsrfToken(answer.data.csrf_token);
+      setMe(answer.ok ? answer.data : null);
+    });
+    return () => removeEventListener('popstate', back);
+  }, []);
+
+  const signedIn = useCallback(
+    (who: SignedIn) => {
+      setCsrfToken(who.csrf_token);
+      setMe(who);
+      setNotice(null);
+      navigate('/workspace/members');
+    },
+    [navigate],
+  );
+  const signedOut = useCallback(
+    (message: string) => {
+      setCsrfToken('');
+      setMe(null);
+      setNotice(message);
+      navigate('/workspace/sign-in');
+    },
+    [navigate],
+  );
+
+  useEffect(() => {
+    onSessionEnded(() => signedOut(t('error.sessionRequired')));
+    return () => onSessionEnded(null);
+  }, [signedOut]);
+
+  // Where a screen cannot be shown to this visitor, go where it can.
+  useEffect(() => {
+    if (me === 'loading') return;
+    if (route.screen === 'home') {
+      navigate(me ? '/workspace/members' : '/workspace/sign-in', { replace: true });
+    } else if (!me && !isPublic(route) && route.screen !== 'not-found') {
+      navigate('/workspace/sign-in', { replace: true });
+    } else if (me && (route.screen === 'sign-in' || route.screen === 'sign-up')) {
+      navigate('/workspace/members', { replace: true });
+    } else if (me && (route.screen === 'integrations' || route.screen === 'activity') && !managers(me)) {
+      navigate('/workspace/members', { replace: true });
+    }
+  }, [me, route, navigate]);
+
+  useEffect(() => {
+    document.title = `${t(`title.${route.screen}`)} · ${t('app.name')}`;
+  }, [route]);
+
+  if (me === 'loading' || route.screen === 'home') {
+    return (
+      <main id="main" class="main">
+        <p class="loading" role="status">
+          {t('app.loading')}
+        </p>
+      </main>
+    );
+  }
+
+  if (!me || isPublic(route) || route.screen === 'not-found') {
+    return (
+      <PublicLayout>
+        {route.screen === 'sign-in' ? (
+          <SignInScreen navigate={navigate} onSignedIn={signedIn} notice={notice} />
+        ) : route.screen === 'sign-up' ? (
+          <SignUpScreen navigate={navigate} onSignedIn={signedIn} />
+        ) : route.screen === 'forgot-password' ? (
+          <ForgotPasswordScreen navigate={navigate} />
+        ) : route.screen === 'reset-password' ? (
+          <ResetPasswordScreen navigate={navigate} token={route.token} />
+        ) : route.screen === 'invitation' ? (
+          <InvitationScreen navigate={navigate} token={route.token} onSignedIn={signedIn} />
+        ) : route.screen === 'not-found' ? (
+          <>
+            <ScreenHeading>{t('notFound.title')}</ScreenHeading>
+            <p>
+              <a href={pathOf({ screen: 'home' })}>{t('notFound.home')}</a>
+            </p>
+          </>
+        ) : (
+          <p class="loading">{t('app.loading')}</p>
+        )}
+      </PublicLayout>
+    );
+  }
+
+  return (
+    <Shell me={me} route={route} navigate={navigate} onSignedOut={signedOut} canManage={managers(me)}>
+      {route.screen === 'members' ? (
+        <MembersScreen me={me} onLeft={() => signedOut(t('members.left'))} />
+      ) : route.screen === 'integrations' ? (
+        <IntegrationsScreen />
+      ) : route.screen === 'activity' ? (
+        <ActivityScreen />
+      ) : (
+        <p class="loading">{t('app.loading')}</p>
+      )}
+    </Shell>
+  );
+}

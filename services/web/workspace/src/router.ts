@@ -1,0 +1,51 @@
+/** The workspace's screens and the paths that show them (client-side routes under /workspace). */
+export type Route =
+  | { screen: 'home' }
+  | { screen: 'sign-in' }
+  | { screen: 'sign-up' }
+  | { screen: 'forgot-password' }
+  | { screen: 'reset-password'; token: string }
+  | { screen: 'invitation'; token: string }
+  | { screen: 'members' }
+  | { screen: 'integrations' }
+  | { screen: 'activity' }
+  | { screen: 'not-found' };
+
+const SIMPLE = ['sign-in', 'sign-up', 'forgot-password', 'members', 'integrations', 'activity'] as const;
+
+/** Pure: the route of a path (/ and /workspace are home). */
+export function routeOf(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '' || path === '/workspace') return { screen: 'home' };
+  const parts = path.split('/').slice(1);
+  if (parts[0] !== 'workspace') return { screen: 'not-found' };
+  const [, first, second, ...rest] = parts;
+  if (rest.length > 0) return { screen: 'not-found' };
+  if (second === undefined && (SIMPLE as readonly string[]).includes(first ?? '')) {
+    return { screen: first as (typeof SIMPLE)[number] };
+  }
+  if (second && first === 'reset-password')
+    return { screen: 'reset-password', token: decodeURIComponent(second) };
+  if (second && first === 'invitations') return { screen: 'invitation', token: decodeURIComponent(second) };
+  return { screen: 'not-found' };
+}
+
+/** Pure: the path of a screen. */
+export function pathOf(route: Route): string {
+  switch (route.screen) {
+    case 'home':
+    case 'not-found':
+      return '/workspace';
+    case 'reset-password':
+      return `/workspace/reset-password/${encodeURIComponent(route.token)}`;
+    case 'invitation':
+      return `/workspace/invitations/${encodeURIComponent(route.token)}`;
+    default:
+      return `/workspace/${route.screen}`;
+  }
+}
+
+/** Screens a visitor without a session may see. */
+export function isPublic(route: Route): boolean {
+  return ['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'invitation'].includes(route.screen);
+}

@@ -1,0 +1,78 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { call, type AuditEntry, type Member } from '../api.ts';
+import { humanizeType } from '../audit.ts';
+import { formatDateTime } from '../dates.ts';
+import { t } from '../i18n.ts';
+import { problemMessage } from '../problems.ts';
+import { ErrorMessage, ScreenHeading, Status } from '../ui.tsx';
+
+const PAGE = 25;
+
+/** Activity: the team's audit list, newest first, a page at a time. */
+export function ActivityScreen() {
+  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [names, setNames] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async (cursor: string | null) => {
+    setBusy(true);
+    const query = `?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const answer = await call<{ data: AuditEntry[]; next_cursor: string | null }>('GET', `/audit${query}`);
+    setBusy(false);
+    if (!answer.ok) return setError(problemMessage(answer.problem, t));
+    setError(null);
+    setEntries((now) => (cursor && now ? [...now, ...answer.data.data] : answer.data.data));
+    setNext(answer.data.next_cursor);
+    if (cursor) setStatus(t('activity.loaded', { count: answer.data.data.length }));
+  }, []);
+
+  useEffect(() => {
+    void load(null);
+    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+      if (answer.ok) setNames(Object.fromEntries(answer.data.data.map((member) => [member.id, member.name])));
+    });
+  }, [load]);
+
+  return (
+    <>
+      <ScreenHeading>{t('activity.title')}</ScreenHeading>
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      {entries === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : entries.length === 0 ? (
+        <p>{t('activity.none')}</p>
+      ) : (
+        <ol class="rows">
+          {entries.map((entry) => (
+            <li key={entry.id} class="row">
+              <p class="row-title">{humanizeType(entry.type)}</p>
+              <p class="muted">
+                <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>
+                {' · '}
+                {entry.actor_member_id
+                  ? (names[entry.actor_member_id] ?? t('activity.formerMember'))
+                  : t('activity.system')}
+              </p>
+            </li>
+          ))}
+        </ol>
+      )}
+      {next ? (
+        <button
+          type="button"
+          class="button-secondary"
+          aria-disabled={busy || undefined}
+          onClick={() => {
+            if (!busy) void load(next);
+          }}
+        >
+          {t('activity.older')}
+        </button>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import { useState } from 'preact/hooks';
+import { call, type SignedIn } from '../api.ts';
+import { t } from '../i18n.ts';
+import { problemMessage } from '../problems.ts';
+import { ErrorMessage, Field, Link, ScreenHeading, Status } from '../ui.tsx';
+
+/** Sign in: email and password, then a two-factor code when the account has one. */
+export function SignInScreen({
+  navigate,
+  onSignedIn,
+  notice,
+}: {
+  navigate: (path: string) => void;
+  onSignedIn: (me: SignedIn) => void;
+  notice: string | null;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [totp, setTotp] = useState('');
+  const [needsTotp, setNeedsTotp] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call<SignedIn>('POST', '/sessions', {
+      body: { email, password, ...(needsTotp ? { totp } : {}) },
+    });
+    setBusy(false);
+    if (answer.ok) return onSignedIn(answer.data);
+    if (answer.problem.code === 'totp_required') {
+      setNeedsTotp(true);
+      setError(t('signIn.totpRequired'));
+      return;
+    }
+    setError(problemMessage(answer.problem, t));
+  };
+
+  return (
+    <>
+      <ScreenHeading>{t('signIn.title')}</ScreenHeading>
+      <Status text={busy ? t('signIn.busy') : notice} />
+      <ErrorMessage text={error} />
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('field.email')}
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+        />
+        <Field
+          label={t('field.password')}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+        />
+        {needsTotp ? (
+          <Field
+            label={t('field.totp')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            hint={t('field.totpHint')}
+            required
+            value={totp}
+            onValue={setTotp}
+            autoFocus
+          />
+        ) : null}
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+          {t('signIn.submit')}
+        </button>
+      </form>
+      <ul class="links">
+        <li>
+          <Link href="/workspace/forgot-password" navigate={navigate}>
+            {t('signIn.forgot')}
+          </Link>
+        </li>
+        <li>
+          {t('signIn.noAccount')}{' '}
+          <Link href="/workspace/sign-up" navigate={navigate}>
+            {t('signIn.signUp')}
+          </Link>
+        </li>
+      </ul>
+    </>
+  );
+}

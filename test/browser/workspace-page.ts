@@ -1,0 +1,79 @@
+/**
+ * Driving the team workspace as a person does, by accessible names: the buttons (Sign in,
+ * Create account, Create key, Rotate, Revoke, Copy, Check, Invite member, Sign out), the
+ * labelled inputs (Email, Password, Team name, Your name, Key name, Two-factor code) and
+ * the permission checkboxes of the key form, never CSS classes.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { expectNoAxeViolations, screenshot, VIEWPORTS, type ViewportName } from '../helpers/browser.ts';
+
+export const TIMEOUT = 10_000;
+
+export const button = (page: Page | Locator, name: string | RegExp) =>
+  page.getByRole('button', { name, exact: typeof name === 'string' });
+export const field = (page: Page | Locator, label: string | RegExp) =>
+  page.getByLabel(label, { exact: typeof label === 'string' });
+export const navigation = (page: Page) => page.getByRole('navigation');
+
+export interface Person {
+  team?: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** Waits for `locator` to be visible (the page answers after its API call). */
+export const shown = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: TIMEOUT });
+
+/** The sign-up form at /: team name, name, email, password, Create account; waits for the signed-in page. */
+export async function signUp(page: Page, person: Person, atScreen?: (screen: string) => Promise<void>) {
+  await shown(button(page, 'Create account'));
+  await field(page, 'Team name').fill(person.team ?? 'Northwind Advisors');
+  await field(page, 'Your name').fill(person.name);
+  await field(page, 'Email').fill(person.email);
+  await field(page, 'Password').fill(person.password);
+  if (atScreen) await atScreen('sign-up-filled');
+  await button(page, 'Create account').click();
+  await shown(button(page, 'Sign out'));
+}
+
+/** The sign-in form: email, password, Sign in (waits for nothing: the caller reads the outcome). */
+export async function submitSignIn(page: Page, email: string, password: string) {
+  await shown(button(page, 'Sign in'));
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await button(page, 'Sign in').click();
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await submitSignIn(page, email, password);
+  await shown(button(page, 'Sign out'));
+}
+
+export async function signOut(page: Page) {
+  await button(page, 'Sign out').click();
+  await shown(button(page, 'Sign in'));
+}
+
+/** Opens a section of the workspace by its link in the navigation. */
+export async function openSection(page: Page, name: string | RegExp) {
+  await navigation(page).getByRole('link', { name }).first().click();
+}
+
+/**
+ * Photographs and checks the screen with axe-core at the page's size, then at the other
+ * size of the two (390x844 and 1280x900), and returns to the first.
+ */
+export function screens(page: Page, test: string) {
+  return async (screen: string) => {
+    const size = page.viewportSize();
+    const first: ViewportName = size && size.width < 800 ? 'mobile' : 'desktop';
+    const second: ViewportName = first === 'mobile' ? 'desktop' : 'mobile';
+    for (const viewport of [first, second]) {
+      await page.setViewportSize(VIEWPORTS[viewport].viewport!);
+      await screenshot(page, test, screen, viewport);
+      await expectNoAxeViolations(page, `${screen} (${viewport})`);
+    }
+    await page.setViewportSize(VIEWPORTS[first].viewport!);
+  };
+}
