@@ -19,6 +19,7 @@ export function ActivityScreen() {
   // After "Show older activity", focus moves to the first older entry (the button may be gone).
   const [focusFrom, setFocusFrom] = useState<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
+  const shown = useRef(0);
 
   const load = useCallback(async (cursor: string | null) => {
     setBusy(true);
@@ -27,13 +28,11 @@ export function ActivityScreen() {
     setBusy(false);
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setError(null);
-    setEntries((now) => {
-      if (cursor && now) {
-        setFocusFrom(now.length);
-        return [...now, ...answer.data.data];
-      }
-      return answer.data.data;
-    });
+    const older = answer.data.data;
+    if (cursor) {
+      setEntries((now) => [...(now ?? []), ...older]);
+      setFocusFrom(shown.current);
+    } else setEntries(older);
     setNext(answer.data.next_cursor);
     if (cursor) setStatus(t('activity.loaded', { count: answer.data.data.length }));
   }, []);
@@ -45,6 +44,7 @@ export function ActivityScreen() {
     });
   }, [load]);
 
+  shown.current = entries?.length ?? 0;
   useEffect(() => {
     if (focusFrom === null) return;
     (list.current?.children[focusFrom] as HTMLElement | undefined)?.focus();
