@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call, type AuditEntry, type Member } from '../api.ts';
 import { humanizeType } from '../audit.ts';
 import { formatDateTime } from '../dates.ts';
@@ -16,6 +16,10 @@ export function ActivityScreen() {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // After "Show older activity", focus moves to the first older entry (the button may be gone).
+  const [focusFrom, setFocusFrom] = useState<number | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  const shown = useRef(0);
 
   const load = useCallback(async (cursor: string | null) => {
     setBusy(true);
@@ -24,7 +28,11 @@ export function ActivityScreen() {
     setBusy(false);
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setError(null);
-    setEntries((now) => (cursor && now ? [...now, ...answer.data.data] : answer.data.data));
+    const older = answer.data.data;
+    if (cursor) {
+      setEntries((now) => [...(now ?? []), ...older]);
+      setFocusFrom(shown.current);
+    } else setEntries(older);
     setNext(answer.data.next_cursor);
     if (cursor) setStatus(t('activity.loaded', { count: answer.data.data.length }));
   }, []);
@@ -36,6 +44,13 @@ export function ActivityScreen() {
     });
   }, [load]);
 
+  shown.current = entries?.length ?? 0;
+  useEffect(() => {
+    if (focusFrom === null) return;
+    (list.current?.children[focusFrom] as HTMLElement | undefined)?.focus();
+    setFocusFrom(null);
+  }, [focusFrom, entries]);
+
   return (
     <>
       <ScreenHeading>{t('activity.title')}</ScreenHeading>
@@ -46,9 +61,9 @@ export function ActivityScreen() {
       ) : entries.length === 0 ? (
         <p>{t('activity.none')}</p>
       ) : (
-        <ol class="rows">
+        <ol class="rows" ref={list}>
           {entries.map((entry) => (
-            <li key={entry.id} class="row">
+            <li key={entry.id} class="row" tabIndex={-1}>
               <p class="row-title">{humanizeType(entry.type)}</p>
               <p class="muted">
                 <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status } from '../ui.tsx';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
+import { fieldErrors } from '../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
 /** Accept an invitation: a name and a password, then signed in to the team. */
@@ -19,9 +20,15 @@ export function InvitationScreen({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    const found = fieldErrors(
+      { name: { kind: 'required', value: name }, password: { kind: 'new-password', value: password } },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', `/invitations/${encodeURIComponent(token)}/accept`, {
@@ -37,9 +44,16 @@ export function InvitationScreen({
       <p>{t('invitation.intro')}</p>
       <Status text={busy ? t('invitation.busy') : null} />
       <ErrorMessage text={error} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label={t('field.yourName')} autoComplete="name" required value={name} onValue={setName} />
-        <NewPasswordField value={password} onValue={setPassword} />
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('field.yourName')}
+          autoComplete="name"
+          required
+          value={name}
+          onValue={setName}
+          error={fields.errors.name}
+        />
+        <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('invitation.submit')}
         </button>

@@ -116,7 +116,7 @@ function OutcomeText({ result, busy, onCheck }: { result: KeyResult; busy: boole
     );
   }
   if (result.state === 'failed') return <ErrorMessage text={problemMessage(result.problem, t)} />;
-  return null;
+  return <p role="status">{t('key.notChanged')}</p>;
 }
 
 /** Create key: optional name, at least one permission, optional expiry date (end of that UTC date). */
@@ -238,7 +238,6 @@ export function RotateKeyDialog({
       {result ? (
         <KeyOutcome result={result} busy={attempt.busy} onCheck={() => void attempt.check()} />
       ) : null}
-      {result?.state === 'cancelled' ? <p>{t('key.rotateCancelled')}</p> : null}
       <button type="button" class="button-secondary" onClick={onClose}>
         {t('key.done')}
       </button>

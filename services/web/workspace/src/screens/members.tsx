@@ -2,7 +2,8 @@ import { useCallback, useEffect, useId, useState } from 'preact/hooks';
 import { call, type Member, type Role, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
-import { Dialog, ErrorMessage, Field, ScreenHeading, Status } from '../ui.tsx';
+import { Dialog, ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
+import { fieldErrors } from '../validation.ts';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
@@ -126,13 +127,20 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
   const [role, setRole] = useState<Role>('member');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    const found = fieldErrors(
+      { email: { kind: 'email', value: email }, name: { kind: 'required', value: name } },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
     setBusy(true);
     setError(null);
     const answer = await call('POST', '/invitations', { body: { email, name, role } });
     setBusy(false);
+    if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     onInvited(t('members.invited', { email }));
     setEmail('');
@@ -144,7 +152,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
       <h2 id="invite-title">{t('members.inviteTitle')}</h2>
       <p>{t('members.inviteIntro')}</p>
       <ErrorMessage text={error} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label={t('field.email')}
           type="email"
@@ -152,8 +160,16 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
           required
           value={email}
           onValue={setEmail}
+          error={fields.errors.email}
         />
-        <Field label={t('field.name')} autoComplete="off" required value={name} onValue={setName} />
+        <Field
+          label={t('field.name')}
+          autoComplete="off"
+          required
+          value={name}
+          onValue={setName}
+          error={fields.errors.name}
+        />
         <RoleSelect value={role} onValue={setRole} />
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('members.invite')}

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status } from '../ui.tsx';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
+import { fieldErrors } from '../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
 /** Forgot password: asks for a reset link; the answer never says whether the account exists. */
@@ -11,9 +12,11 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    if (!fields.check(fieldErrors({ email: { kind: 'email', value: email } }, t))) return setError(null);
     setBusy(true);
     setError(null);
     const answer = await call('POST', '/password-resets', { body: { email } });
@@ -27,7 +30,7 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
       <Status text={sent ? t('forgot.sent') : busy ? t('forgot.busy') : null} />
       <ErrorMessage text={error} />
       {sent ? null : (
-        <form onSubmit={(event) => void submit(event)} noValidate>
+        <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
           <p>{t('forgot.intro')}</p>
           <Field
             label={t('field.email')}
@@ -36,6 +39,7 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
             required
             value={email}
             onValue={setEmail}
+            error={fields.errors.email}
           />
           <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
             {t('forgot.submit')}
@@ -63,9 +67,13 @@ export function ResetPasswordScreen({
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    if (!fields.check(fieldErrors({ password: { kind: 'new-password', value: password } }, t))) {
+      return setError(null);
+    }
     setBusy(true);
     setError(null);
     const answer = await call('POST', `/password-resets/${encodeURIComponent(token)}`, {
@@ -81,8 +89,8 @@ export function ResetPasswordScreen({
       <Status text={done ? t('reset.done') : busy ? t('reset.busy') : null} />
       <ErrorMessage text={error} />
       {done ? null : (
-        <form onSubmit={(event) => void submit(event)} noValidate>
-          <NewPasswordField value={password} onValue={setPassword} />
+        <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
+          <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
           <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
             {t('reset.submit')}
           </button>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status } from '../ui.tsx';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
+import { fieldErrors } from '../validation.ts';
 
 /** Sign in: email and password, then a two-factor code when the account has one. */
 export function SignInScreen({
@@ -20,10 +21,20 @@ export function SignInScreen({
   const [needsTotp, setNeedsTotp] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    const found = fieldErrors(
+      {
+        email: { kind: 'email', value: email },
+        password: { kind: 'password', value: password },
+        ...(needsTotp ? { totp: { kind: 'required' as const, value: totp } } : {}),
+      },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', '/sessions', {
@@ -44,7 +55,7 @@ export function SignInScreen({
       <ScreenHeading>{t('signIn.title')}</ScreenHeading>
       <Status text={busy ? t('signIn.busy') : notice} />
       <ErrorMessage text={error} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label={t('field.email')}
           type="email"
@@ -52,6 +63,7 @@ export function SignInScreen({
           required
           value={email}
           onValue={setEmail}
+          error={fields.errors.email}
         />
         <Field
           label={t('field.password')}
@@ -60,6 +72,7 @@ export function SignInScreen({
           required
           value={password}
           onValue={setPassword}
+          error={fields.errors.password}
         />
         {needsTotp ? (
           <Field
@@ -70,6 +83,7 @@ export function SignInScreen({
             required
             value={totp}
             onValue={setTotp}
+            error={fields.errors.totp}
             autoFocus
           />
         ) : null}

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status } from '../ui.tsx';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
+import { fieldErrors } from '../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
 /** Sign up: a new team and its owner. */
@@ -19,10 +20,21 @@ export function SignUpScreen({
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
 
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
+    const found = fieldErrors(
+      {
+        teamName: { kind: 'required', value: teamName },
+        name: { kind: 'required', value: name },
+        email: { kind: 'email', value: email },
+        password: { kind: 'new-password', value: password },
+      },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', '/sign-up', {
@@ -38,15 +50,23 @@ export function SignUpScreen({
       <ScreenHeading>{t('signUp.title')}</ScreenHeading>
       <Status text={busy ? t('signUp.busy') : null} />
       <ErrorMessage text={error} />
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
         <Field
           label={t('field.teamName')}
           autoComplete="organization"
           required
           value={teamName}
           onValue={setTeamName}
+          error={fields.errors.teamName}
         />
-        <Field label={t('field.yourName')} autoComplete="name" required value={name} onValue={setName} />
+        <Field
+          label={t('field.yourName')}
+          autoComplete="name"
+          required
+          value={name}
+          onValue={setName}
+          error={fields.errors.name}
+        />
         <Field
           label={t('field.email')}
           type="email"
@@ -54,8 +74,9 @@ export function SignUpScreen({
           required
           value={email}
           onValue={setEmail}
+          error={fields.errors.email}
         />
-        <NewPasswordField value={password} onValue={setPassword} />
+        <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('signUp.submit')}
         </button>
