@@ -11,6 +11,8 @@ import {
   startWorkspaceService,
   type WorkspaceService,
 } from './workspace-service.ts';
+import { alignClockToWindow } from '../helpers/clock-windows.ts';
+import { FAILURE_WINDOW_SECONDS } from '../../services/access/workspace/sign-in-throttle.ts';
 
 /**
  * Ten wrong passwords typed into the sign-in screen lock the account: the screen says so in
@@ -71,6 +73,7 @@ describe('the sign-in screen', () => {
     const atScreen = screens(page, 'workspace-lock');
     try {
       await toSignIn(page);
+      alignClockToWindow(service.clock, FAILURE_WINDOW_SECONDS);
       for (let attempt = 1; attempt <= 10; attempt += 1) {
         const wrong = `wrong passphrase number ${attempt}`;
         secrets.add('wrong password', wrong);

@@ -208,6 +208,32 @@ export async function produceDomainLog(
     'delete webhook endpoint',
   );
 
+  // Automation rules (one switched off, one deleted) for the rules read model.
+  const rule = async (teamId: string, name: string) =>
+    ok(
+      await adminRequest(service, 'POST', `/teams/${teamId}/automation-rules`, {
+        name,
+        trigger: 'onboarding.completed',
+        action: { type: 'send_email', subject: 'Thank you', body: 'We received your form.' },
+      }),
+      201,
+      'automation rule',
+    ).rule.id as string;
+  const rulesA = [await rule(a.teamId, 'Thank the client'), await rule(a.teamId, 'Second thanks')];
+  await rule(b.teamId, 'Thank the client');
+  ok(
+    await adminRequest(service, 'PATCH', `/teams/${a.teamId}/automation-rules/${rulesA[0]}`, {
+      enabled: false,
+    }),
+    200,
+    'switch a rule off',
+  );
+  ok(
+    await adminRequest(service, 'DELETE', `/teams/${a.teamId}/automation-rules/${rulesA[1]}`),
+    200,
+    'delete a rule',
+  );
+
   // Clients: some with optional fields and custom fields.
   const newClient = async (tenant: TeamWithKey) => {
     const extra: Record<string, unknown> = {};

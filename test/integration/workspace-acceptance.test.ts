@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
+import { alignClockToWindow } from '../helpers/clock-windows.ts';
+import { FAILURE_WINDOW_SECONDS } from '../../services/access/workspace/sign-in-throttle.ts';
 
 /**
  * The workspace end to end over HTTP: sign up, sign in, invite a member who accepts by
@@ -254,6 +256,7 @@ describe('the workspace', () => {
     );
 
     // Ten wrong passwords lock the account with a human message, even for the right one.
+    alignClockToWindow(service.clock, FAILURE_WINDOW_SECONDS);
     const stranger = new Browser();
     let last = { status: 0, body: {} as { code?: string; message?: string }, headers: new Headers() };
     for (let attempt = 1; attempt <= 10; attempt += 1) {

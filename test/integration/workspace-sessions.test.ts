@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { addMember, Browser, signUp } from './workspace-fixtures.ts';
+import { alignClockToWindow } from '../helpers/clock-windows.ts';
+import { FAILURE_WINDOW_SECONDS } from '../../services/access/workspace/sign-in-throttle.ts';
 
 /**
  * Sessions over HTTP: signing out everywhere ends every session of the account, removing a
@@ -72,6 +74,7 @@ describe('workspace sessions', () => {
     const email = 'per-ip@example.com';
     await signUp(service, email, password, 'Per IP');
     const attacker = new Browser(service, { 'x-forwarded-for': '203.0.113.7' });
+    alignClockToWindow(service.clock, FAILURE_WINDOW_SECONDS);
     for (let attempt = 1; attempt <= 50; attempt += 1) {
       const failed = await attacker.call('POST', '/workspace/v1/sessions', {
         email: `guess-${attempt}@example.com`,
