@@ -124,6 +124,9 @@ describe('the Webhooks screen', () => {
     await drain();
     await expect.poll(() => receiver.requests.length, { timeout: TIMEOUT }).toBe(2);
     expect(receiver.requests[1]!.headers['webhook-id']).toBe(receiver.requests[0]!.headers['webhook-id']);
+    // Replay failed since (a day ago by default): nothing has failed.
+    await dialog(page).getByRole('button', { name: 'Replay failed since' }).click();
+    await shown(dialog(page).getByText('Nothing to send again.'));
     await dialog(page).getByRole('button', { name: 'Close' }).click();
     await expect(dialog(page).count()).resolves.toBe(0);
 
@@ -178,6 +181,14 @@ describe('the Webhooks screen', () => {
     await at('delete-subscription');
     await dialog(page).getByRole('button', { name: 'Delete' }).click();
     await shown(page.getByText('Your team has no hook subscriptions yet.'));
+    const focused = () => page.evaluate('document.activeElement && document.activeElement.textContent');
+    await expect.poll(focused, { timeout: TIMEOUT }).toBe('Hook subscriptions');
+    await button(page, 'Delete').first().click();
+    await shown(dialog(page).getByText(/queued for it fail/));
+    await at('delete-endpoint');
+    await dialog(page).getByRole('button', { name: 'Delete' }).click();
+    await shown(page.getByText('Your team has no signed webhook endpoints yet.'));
+    await expect.poll(focused, { timeout: TIMEOUT }).toBe('Signed webhook endpoints');
     await at('webhooks-after');
   }, 120_000);
 });

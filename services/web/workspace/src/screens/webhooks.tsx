@@ -7,7 +7,7 @@ import { useReauth } from '../reauth.tsx';
 import { ErrorMessage, ScreenHeading, Status } from '../ui.tsx';
 import type { DeliveryTarget, HookSubscription, SigningSecret, WebhookEndpoint } from '../webhooks.ts';
 import { DeliveriesDialog } from './deliveries.tsx';
-import { AddEndpointDialog, AddSubscriptionDialog, ConfirmDialog } from './webhook-dialogs.tsx';
+import { AddEndpointDialog, AddSubscriptionDialog, ConfirmDialog, SecretShown } from './webhook-dialogs.tsx';
 
 type Open =
   | { kind: 'add-subscription' }
@@ -52,10 +52,11 @@ export function WebhooksScreen() {
       setStatus(t('webhooks.secretShown'));
     } else setError(problemMessage(answer.problem, t));
   };
-  const closeWith = (message: string | null) => {
+  const closeWith = (message: string | null, focusId?: string) => {
     setOpen(null);
     if (message) setStatus(message);
-    void load();
+    // A deleted row's button is gone: focus goes to its section's heading, not the page's body.
+    void load().then(() => (focusId ? document.getElementById(focusId)?.focus() : undefined));
   };
   const deliveriesOf = (target: DeliveryTarget) => () => setOpen({ kind: 'deliveries', target });
 
@@ -67,7 +68,7 @@ export function WebhooksScreen() {
       <ErrorMessage text={error} />
 
       <section class="section" aria-labelledby="hooks-heading">
-        <h2 id="hooks-heading" class="section-title">
+        <h2 id="hooks-heading" class="section-title" tabIndex={-1}>
           {t('webhooks.subscriptions')}
         </h2>
         <p>{t('webhooks.subscriptionsIntro')}</p>
@@ -129,20 +130,15 @@ export function WebhooksScreen() {
         </h2>
         <p>{t('webhooks.signingSecretIntro')}</p>
         {teamSecret ? (
-          <dl class="facts">
-            <dt>{t('webhooks.secretLabel')}</dt>
-            <dd>
-              <code class="secret">{teamSecret.secret}</code>
-            </dd>
-            {teamSecret.previous_valid_until ? (
-              <>
-                <dt>{t('webhooks.previousSecret')}</dt>
-                <dd>
-                  {t('webhooks.previousUntil', { when: formatDateTime(teamSecret.previous_valid_until) })}
-                </dd>
-              </>
-            ) : null}
-          </dl>
+          <SecretShown
+            key={teamSecret.secret}
+            secret={teamSecret.secret}
+            note={
+              teamSecret.previous_valid_until
+                ? t('webhooks.previousUntil', { when: formatDateTime(teamSecret.previous_valid_until) })
+                : null
+            }
+          />
         ) : null}
         <div class="actions">
           {teamSecret ? (
@@ -165,7 +161,7 @@ export function WebhooksScreen() {
       </section>
 
       <section class="section" aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading" class="section-title">
+        <h2 id="endpoints-heading" class="section-title" tabIndex={-1}>
           {t('webhooks.endpoints')}
         </h2>
         <p>{t('webhooks.endpointsIntro')}</p>
@@ -242,7 +238,7 @@ export function WebhooksScreen() {
           action={t('webhooks.delete')}
           danger
           act={() => call('DELETE', `/hook-subscriptions/${open.subscription.id}`)}
-          onDone={() => closeWith(t('webhooks.deleted'))}
+          onDone={() => closeWith(t('webhooks.deleted'), 'hooks-heading')}
           onClose={() => setOpen(null)}
         />
       ) : null}
@@ -282,7 +278,7 @@ export function WebhooksScreen() {
           action={t('webhooks.delete')}
           danger
           act={() => call('DELETE', `/webhook-endpoints/${open.endpoint.id}`)}
-          onDone={() => closeWith(t('webhooks.deleted'))}
+          onDone={() => closeWith(t('webhooks.deleted'), 'endpoints-heading')}
           onClose={() => setOpen(null)}
         />
       ) : null}
