@@ -10,6 +10,7 @@ import { MembersScreen } from './screens/members.tsx';
 import { PublicLayout, Shell } from './screens/shell.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
 import { ScreenHeading } from './ui.tsx';
 
 const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
@@ -69,7 +70,11 @@ export function App() {
       navigate('/workspace/sign-in', { replace: true });
     } else if (me && (route.screen === 'sign-in' || route.screen === 'sign-up')) {
       navigate('/workspace/members', { replace: true });
-    } else if (me && (route.screen === 'integrations' || route.screen === 'activity') && !managers(me)) {
+    } else if (
+      me &&
+      (route.screen === 'integrations' || route.screen === 'webhooks' || route.screen === 'activity') &&
+      !managers(me)
+    ) {
       navigate('/workspace/members', { replace: true });
     }
   }, [me, route, navigate]);
@@ -121,6 +126,8 @@ export function App() {
         <MembersScreen me={me} onLeft={() => signedOut(t('members.left'))} />
       ) : route.screen === 'integrations' ? (
         <IntegrationsScreen />
+      ) : route.screen === 'webhooks' ? (
+        <WebhooksScreen />
       ) : route.screen === 'activity' ? (
         <ActivityScreen />
       ) : (

@@ -35,6 +35,14 @@ const BY_CODE: Record<string, string> = {
   api_key_inactive: 'error.keyInactive',
   api_key_not_found: 'error.keyNotFound',
   member_not_found: 'error.memberNotFound',
+  api_access_plan_required: 'error.apiAccessPlanRequired',
+  webhooks_plan_required: 'error.webhooksPlanRequired',
+  invalid_url: 'error.invalidUrl',
+  subscription_not_found: 'error.subscriptionNotFound',
+  webhook_endpoint_not_found: 'error.endpointNotFound',
+  delivery_not_found: 'error.deliveryNotFound',
+  webhook_endpoint_exists: 'error.endpointExists',
+  invalid_event_types: 'error.invalidEventTypes',
 };
 
 /** Under two minutes the wait is said in seconds, longer in minutes. */

@@ -8,10 +8,19 @@ export type Route =
   | { screen: 'invitation'; token: string }
   | { screen: 'members' }
   | { screen: 'integrations' }
+  | { screen: 'webhooks' }
   | { screen: 'activity' }
   | { screen: 'not-found' };
 
-const SIMPLE = ['sign-in', 'sign-up', 'forgot-password', 'members', 'integrations', 'activity'] as const;
+const SIMPLE = [
+  'sign-in',
+  'sign-up',
+  'forgot-password',
+  'members',
+  'integrations',
+  'webhooks',
+  'activity',
+] as const;
 
 /** Pure: the route of a path (/ and /workspace are home). */
 export function routeOf(pathname: string): Route {

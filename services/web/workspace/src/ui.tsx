@@ -33,7 +33,8 @@ export function Field({
   hint?: ComponentChildren;
   error?: string | null;
 }) {
-  const id = useId();
+  const generated = useId();
+  const id = typeof input.id === 'string' ? input.id : generated;
   const ref = useRef<HTMLInputElement>(null);
   // The autofocus attribute only works when a page or dialog opens; a field that appears
   // later (the two-factor code) takes focus here.

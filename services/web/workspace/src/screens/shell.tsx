@@ -60,6 +60,7 @@ export function Shell({
   const tabs = [
     { screen: 'members', label: t('nav.members'), show: true },
     { screen: 'integrations', label: t('nav.integrations'), show: canManage },
+    { screen: 'webhooks', label: t('nav.webhooks'), show: canManage },
     { screen: 'activity', label: t('nav.activity'), show: canManage },
   ];
   return (

@@ -1,0 +1,92 @@
+/** The workspace API's hooks answers and the pure helpers of the Webhooks screen. */
+
+export interface HookSubscription {
+  id: string;
+  event: string;
+  target_url: string;
+  created_at: string;
+  created_by: 'api_key' | 'workspace';
+}
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  event_types: string[];
+  enabled: boolean;
+  created_at: string;
+}
+export interface DeliveryAttempt {
+  round: number;
+  attempt: number;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  next_attempt_at: string | null;
+}
+export interface Delivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  state: 'pending' | 'retrying' | 'delivered' | 'failed';
+  created_at: string;
+  delivered_at: string | null;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  attempts: DeliveryAttempt[];
+}
+export interface SigningSecret {
+  secret: string;
+  previous_valid_until: string | null;
+}
+
+/** The public event types a hook subscription may follow (one per subscription). */
+export const HOOK_EVENTS = [
+  'onboarding.completed',
+  'onboarding.sent',
+  'onboarding.started',
+  'onboarding.overdue',
+  'response.submitted',
+  'signature.signed',
+  'payment.succeeded',
+  'file.uploaded',
+] as const;
+
+/** The nine event types of signed webhook endpoints: the public ones and onboarding.cancelled. */
+export const ENDPOINT_EVENTS = [...HOOK_EVENTS, 'onboarding.cancelled'] as const;
+
+/** Where a delivery log lives: a hook subscription or a signed webhook endpoint. */
+export interface DeliveryTarget {
+  kind: 'hook-subscriptions' | 'webhook-endpoints';
+  id: string;
+  /** What the person reads: the target URL. */
+  label: string;
+}
+
+/** Pure: the API path of a target. */
+export function targetPath(target: DeliveryTarget): string {
+  return `/${target.kind}/${target.id}`;
+}
+
+/**
+ * Pure: a datetime-local value (YYYY-MM-DDTHH:MM, the viewer's local time) as an ISO
+ * instant, or null when it is not a date and time.
+ */
+export function sinceIso(local: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** Pure: the default of "Replay failed since": 24 hours before `now`, as a datetime-local value. */
+export function dayBefore(now: Date = new Date()): string {
+  const then = new Date(now.getTime() - 24 * 3600_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${then.getFullYear()}-${pad(then.getMonth() + 1)}-${pad(then.getDate())}T${pad(then.getHours())}:${pad(then.getMinutes())}`;
+}
+
+/** Pure: what an attempt's outcome was: the status code, or the error when no answer came. */
+export function attemptOutcome(attempt: DeliveryAttempt): string {
+  if (attempt.status_code !== null) return `HTTP ${attempt.status_code}`;
+  return attempt.error ?? '';
+}
