@@ -3,11 +3,13 @@ import { call, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
 import { ActivityScreen } from './screens/activity.tsx';
+import { AutomationsScreen } from './screens/automations.tsx';
 import { ForgotPasswordScreen, ResetPasswordScreen } from './screens/password-reset.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
 import { IntegrationsScreen } from './screens/integrations.tsx';
 import { MembersScreen } from './screens/members.tsx';
 import { PublicLayout, Shell } from './screens/shell.tsx';
+import { SettingsScreen } from './screens/settings.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
 import { ScreenHeading } from './ui.tsx';
@@ -69,7 +71,11 @@ export function App() {
       navigate('/workspace/sign-in', { replace: true });
     } else if (me && (route.screen === 'sign-in' || route.screen === 'sign-up')) {
       navigate('/workspace/members', { replace: true });
-    } else if (me && (route.screen === 'integrations' || route.screen === 'activity') && !managers(me)) {
+    } else if (
+      me &&
+      (route.screen === 'integrations' || route.screen === 'activity' || route.screen === 'automations') &&
+      !managers(me)
+    ) {
       navigate('/workspace/members', { replace: true });
     }
   }, [me, route, navigate]);
@@ -123,6 +129,10 @@ export function App() {
         <IntegrationsScreen />
       ) : route.screen === 'activity' ? (
         <ActivityScreen />
+      ) : route.screen === 'automations' ? (
+        <AutomationsScreen me={me} />
+      ) : route.screen === 'settings' ? (
+        <SettingsScreen canEdit={managers(me)} />
       ) : (
         <p class="loading">{t('app.loading')}</p>
       )}

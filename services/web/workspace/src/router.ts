@@ -9,9 +9,20 @@ export type Route =
   | { screen: 'members' }
   | { screen: 'integrations' }
   | { screen: 'activity' }
+  | { screen: 'automations' }
+  | { screen: 'settings' }
   | { screen: 'not-found' };
 
-const SIMPLE = ['sign-in', 'sign-up', 'forgot-password', 'members', 'integrations', 'activity'] as const;
+const SIMPLE = [
+  'sign-in',
+  'sign-up',
+  'forgot-password',
+  'members',
+  'integrations',
+  'activity',
+  'automations',
+  'settings',
+] as const;
 
 /** Pure: the route of a path (/ and /workspace are home). */
 export function routeOf(pathname: string): Route {

@@ -61,6 +61,8 @@ export function Shell({
     { screen: 'members', label: t('nav.members'), show: true },
     { screen: 'integrations', label: t('nav.integrations'), show: canManage },
     { screen: 'activity', label: t('nav.activity'), show: canManage },
+    { screen: 'automations', label: t('nav.automations'), show: canManage },
+    { screen: 'settings', label: t('nav.settings'), show: true },
   ];
   return (
     <>
