@@ -3,11 +3,13 @@ import { call, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
 import { ActivityScreen } from './screens/activity.tsx';
+import { AutomationsScreen } from './screens/automations.tsx';
 import { ForgotPasswordScreen, ResetPasswordScreen } from './screens/password-reset.tsx';
 import { InvitationScreen } from './screens/invitation.tsx';
 import { IntegrationsScreen } from './screens/integrations.tsx';
 import { MembersScreen } from './screens/members.tsx';
 import { PublicLayout, Shell } from './screens/shell.tsx';
+import { SettingsScreen } from './screens/settings.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
@@ -72,7 +74,10 @@ export function App() {
       navigate('/workspace/members', { replace: true });
     } else if (
       me &&
-      (route.screen === 'integrations' || route.screen === 'webhooks' || route.screen === 'activity') &&
+      (route.screen === 'integrations' ||
+        route.screen === 'webhooks' ||
+        route.screen === 'activity' ||
+        route.screen === 'automations') &&
       !managers(me)
     ) {
       navigate('/workspace/members', { replace: true });
@@ -130,6 +135,10 @@ export function App() {
         <WebhooksScreen />
       ) : route.screen === 'activity' ? (
         <ActivityScreen />
+      ) : route.screen === 'automations' ? (
+        <AutomationsScreen me={me} />
+      ) : route.screen === 'settings' ? (
+        <SettingsScreen canEdit={managers(me)} />
       ) : (
         <p class="loading">{t('app.loading')}</p>
       )}

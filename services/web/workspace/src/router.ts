@@ -10,6 +10,8 @@ export type Route =
   | { screen: 'integrations' }
   | { screen: 'webhooks' }
   | { screen: 'activity' }
+  | { screen: 'automations' }
+  | { screen: 'settings' }
   | { screen: 'not-found' };
 
 const SIMPLE = [
@@ -20,6 +22,8 @@ const SIMPLE = [
   'integrations',
   'webhooks',
   'activity',
+  'automations',
+  'settings',
 ] as const;
 
 /** Pure: the route of a path (/ and /workspace are home). */

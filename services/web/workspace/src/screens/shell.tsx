@@ -62,6 +62,8 @@ export function Shell({
     { screen: 'integrations', label: t('nav.integrations'), show: canManage },
     { screen: 'webhooks', label: t('nav.webhooks'), show: canManage },
     { screen: 'activity', label: t('nav.activity'), show: canManage },
+    { screen: 'automations', label: t('nav.automations'), show: canManage },
+    { screen: 'settings', label: t('nav.settings'), show: true },
   ];
   return (
     <>

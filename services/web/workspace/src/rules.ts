@@ -1,0 +1,102 @@
+/** The workspace's automation rules as the API answers them (GET /workspace/v1/automation-rules). */
+export const TRIGGERS = [
+  'onboarding.completed',
+  'payment.succeeded',
+  'signature.signed',
+  'onboarding.overdue',
+] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+export const ACTIONS = ['send_email', 'send_webhook', 'create_onboarding', 'notify_member'] as const;
+export type ActionType = (typeof ACTIONS)[number];
+
+export type Action =
+  | { type: 'send_email'; subject: string; body: string }
+  | { type: 'send_webhook'; url: string }
+  | { type: 'create_onboarding'; template_id: string; template_status?: 'current' | 'deleted' }
+  | { type: 'notify_member'; member_id: string; message: string; member_status?: 'current' | 'former' };
+
+export interface Rule {
+  id: string;
+  name: string;
+  trigger: Trigger;
+  action: Action;
+  enabled: boolean;
+  latest_run: string;
+  action_warning: 'Former team member' | 'Deleted template' | null;
+}
+
+export interface Placeholder {
+  name: string;
+  placeholder: string;
+  description: string;
+}
+
+/** Plans with automations (the same as those with API access; services/access/plans.ts). */
+const AUTOMATION_PLANS = new Set(['pro', 'pro_trial', 'business', 'practice', 'firm']);
+
+/** Pure: true when the team's plan includes automations. */
+export const hasAutomations = (plan: string): boolean => AUTOMATION_PLANS.has(plan);
+
+/** The fields of the rule form, one text per field whatever the action. */
+export interface RuleDraft {
+  name: string;
+  trigger: Trigger;
+  type: ActionType;
+  subject: string;
+  body: string;
+  url: string;
+  template: string;
+  member: string;
+  message: string;
+  enabled: boolean;
+}
+
+/** Pure: the form's fields of a rule (a new one: Onboarding completed, Send email). */
+export function draftOf(rule: Rule | null): RuleDraft {
+  const draft: RuleDraft = {
+    name: rule?.name ?? '',
+    trigger: rule?.trigger ?? 'onboarding.completed',
+    type: rule?.action.type ?? 'send_email',
+    subject: '',
+    body: '',
+    url: '',
+    template: '',
+    member: '',
+    message: '',
+    enabled: rule?.enabled ?? true,
+  };
+  const action = rule?.action;
+  if (action?.type === 'send_email') Object.assign(draft, { subject: action.subject, body: action.body });
+  if (action?.type === 'send_webhook') draft.url = action.url;
+  if (action?.type === 'create_onboarding') draft.template = action.template_id;
+  if (action?.type === 'notify_member')
+    Object.assign(draft, { member: action.member_id, message: action.message });
+  return draft;
+}
+
+/** Pure: the action the API takes from the form's fields. */
+export function actionOf(draft: RuleDraft): Action {
+  switch (draft.type) {
+    case 'send_email':
+      return { type: 'send_email', subject: draft.subject, body: draft.body };
+    case 'send_webhook':
+      return { type: 'send_webhook', url: draft.url.trim() };
+    case 'create_onboarding':
+      return { type: 'create_onboarding', template_id: draft.template.trim() };
+    case 'notify_member':
+      return { type: 'notify_member', member_id: draft.member, message: draft.message };
+  }
+}
+
+/** Pure: the fields to check before sending: the name and the chosen action's fields. */
+export function requiredOf(draft: RuleDraft): Record<string, { kind: 'required'; value: string }> {
+  const fields: Record<string, string> = { name: draft.name };
+  if (draft.type === 'send_email') Object.assign(fields, { subject: draft.subject, body: draft.body });
+  if (draft.type === 'send_webhook') fields.url = draft.url;
+  if (draft.type === 'create_onboarding') fields.template = draft.template;
+  if (draft.type === 'notify_member') Object.assign(fields, { member: draft.member, message: draft.message });
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [name, { kind: 'required' as const, value }]),
+  );
+}

@@ -1,0 +1,106 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from '../helpers/browser.ts';
+import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
+import { startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
+
+/**
+ * Automations and Settings in Chromium: an owner signs up, creates a Send email rule in the
+ * rule dialog (placeholders beside its texts) and sees it listed with its latest-run line;
+ * then changes the team's sender name and accent colour in Settings and sees them saved
+ * (also after a reload). Both screens and the rule dialog pass axe-core at 390x844 and
+ * 1280x900.
+ */
+
+const OWNER = {
+  team: 'Harbor Bookkeeping',
+  name: 'Rita Rules',
+  email: 'rita.rules@example.com',
+  password: 'a long rules passphrase 5530',
+};
+
+let service: WorkspaceService;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startWorkspaceService();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('the workspace automations and settings', () => {
+  it('a Send email rule created and listed; sender name and accent colour saved', async () => {
+    const { page } = await openPage(browser, 'desktop');
+    const at = screens(page, 'workspace-rules-settings');
+
+    await page.goto(`${service.publicUrl}/workspace/sign-up`);
+    await signUp(page, OWNER);
+
+    // Automations: create a Send email rule in the dialog.
+    await openSection(page, 'Automations');
+    await shown(page.getByRole('heading', { level: 1, name: 'Automations' }));
+    await shown(button(page, 'Create rule'));
+    await at('automations-empty');
+    await button(page, 'Create rule').click();
+    const dialog = page.getByRole('dialog');
+    await shown(dialog.getByLabel('Rule name', { exact: true }));
+    await shown(dialog.getByText('{{client_name}}'));
+    await at('rule-dialog');
+    await dialog.getByLabel('Rule name', { exact: true }).fill('Welcome email');
+    await dialog.getByLabel('Trigger', { exact: true }).selectOption({ label: 'Onboarding completed' });
+    await dialog.getByLabel('Action', { exact: true }).selectOption({ label: 'Send email' });
+    await dialog.getByLabel('Subject', { exact: true }).fill('Thank you, {{client_name}}');
+    await dialog
+      .getByLabel('Body', { exact: true })
+      .fill('Hello {{client_name}},\nwe have everything we need.');
+    await button(dialog, 'Save rule').click();
+    await shown(page.getByRole('status').getByText('Rule Welcome email created.'));
+    const row = page.getByRole('listitem').filter({ hasText: 'Welcome email' });
+    await shown(row);
+    await shown(row.getByText('Onboarding completed'));
+    await shown(row.getByText('Send email'));
+    await shown(row.getByText('On', { exact: true }));
+    await shown(row.getByText('Has not run yet'));
+    await at('automations-listed');
+
+    // The edit dialog shows the saved action's texts.
+    await button(row, 'Edit Welcome email').click();
+    await expect
+      .poll(() => dialog.getByLabel('Subject', { exact: true }).inputValue(), { timeout: TIMEOUT })
+      .toBe('Thank you, {{client_name}}');
+    await at('rule-dialog-edit');
+    await button(dialog, 'Cancel').click();
+
+    // Settings: sender name and accent colour.
+    await openSection(page, 'Settings');
+    await shown(page.getByRole('heading', { level: 1, name: 'Settings' }));
+    const sender = field(page, 'Email sender name');
+    await shown(sender);
+    await at('settings');
+    await sender.fill('Harbor Team');
+    // A light colour is refused with the API's words.
+    await field(page, 'Accent colour code').fill('#ffff00');
+    await button(page, 'Save settings').click();
+    await shown(page.getByRole('alert').getByText(/contrast/i));
+    await at('settings-refused');
+    await field(page, 'Accent colour code').fill('#1a5fb4');
+    await button(page, 'Save settings').click();
+    await shown(page.getByRole('status').getByText('Settings saved.'));
+    await expect.poll(() => field(page, 'Accent colour').inputValue(), { timeout: TIMEOUT }).toBe('#1a5fb4');
+
+    const team = await page.evaluate(`fetch('/workspace/v1/team').then((r) => r.json())`);
+    expect(team).toMatchObject({ team: { email_sender_name: 'Harbor Team', accent_color: '#1a5fb4' } });
+    await page.reload();
+    await expect
+      .poll(() => field(page, 'Email sender name').inputValue(), { timeout: TIMEOUT })
+      .toBe('Harbor Team');
+    await expect
+      .poll(() => field(page, 'Accent colour code').inputValue(), { timeout: TIMEOUT })
+      .toBe('#1a5fb4');
+    await at('settings-saved');
+  });
+});
