@@ -472,7 +472,7 @@ export async function accountRoutes(
     {
       schema: {
         ...tag,
-        summary: "Whether two-factor sign-in is on for the signed-in member (never the secret)",
+        summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
         response: { 200: z.object({ enabled: z.boolean() }) },
       },
     },
