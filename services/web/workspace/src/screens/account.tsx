@@ -144,7 +144,7 @@ function TwoFactorSection() {
               <form ref={fields.form} onSubmit={confirm} noValidate class="plain">
                 <Field
                   label={t('twoFactor.codeLabel')}
-                  hint={t('field.totpHint')}
+                  class="code-input"
                   inputMode="numeric"
                   autoComplete="one-time-code"
                   maxLength={7}
