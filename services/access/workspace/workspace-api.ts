@@ -15,6 +15,7 @@ import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
 import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
+import { workspaceTemplateRoutes } from '../../templates/workspace-template-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -143,5 +144,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceHookRoutes, { context });
   await app.register(workspaceDeliveryRoutes, { context });
   await app.register(workspaceRuleRoutes, { context });
+  await app.register(workspaceTemplateRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
 }
