@@ -7,6 +7,7 @@ import { createPool, type ConnectionErrorListener, type Pool } from '../../share
 import { createReadDb } from '../../shared/db/read-db.ts';
 import { createEventStore } from '../../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
+import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
 import { allProjections } from './projections.ts';
@@ -27,6 +28,8 @@ export async function createContext(
   databaseUrl: string,
 ): Promise<ServiceContext> {
   const eventStore = createEventStore(settings, pool, databaseUrl);
+  const vault = new PersonalDataVault(pool);
+  vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
   const context: ServiceContext = {
     settings,
     logger,
@@ -35,8 +38,9 @@ export async function createContext(
     readDb: await createReadDb(databaseUrl),
     eventStore,
     projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
-    vault: new PersonalDataVault(pool),
+    vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    rateLimitStores: createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
@@ -49,6 +53,8 @@ export async function stopContext(context: ServiceContext): Promise<void> {
   await context.projections.stop();
   await context.eventStore.close();
   await context.readDb.end();
+  await context.rateLimitStores.close();
+  await context.vault.close();
   await context.pool.end();
 }
 
