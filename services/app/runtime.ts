@@ -12,6 +12,7 @@ import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
 import { allProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
+import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
@@ -30,18 +31,21 @@ export async function createContext(
   const eventStore = createEventStore(settings, pool, databaseUrl);
   const vault = new PersonalDataVault(pool);
   vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
+  const clock = settings.TEST_CLOCK ? new ManualClock() : systemClock;
+  const projections = new ProjectionRunner(pool, eventStore, allProjections, logger);
   const context: ServiceContext = {
     settings,
     logger,
-    clock: settings.TEST_CLOCK ? new ManualClock() : systemClock,
+    clock,
     pool,
     readDb: await createReadDb(databaseUrl),
     eventStore,
-    projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
+    projections,
     vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
     rateLimitStores: createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
+    metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
   return context;
