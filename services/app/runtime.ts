@@ -43,7 +43,7 @@ export async function createContext(
     projections,
     vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
-    rateLimitStores: createRateLimitStores(settings.REDIS_URL, logger),
+    rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
   };

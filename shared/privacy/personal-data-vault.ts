@@ -101,6 +101,11 @@ export class PersonalDataVault {
     if (this.caching && this.invalidations === invalidationsBefore) this.cache.set(subjectId, key);
   }
 
+  /** Whether keys are cached now (false while erasure notifications may be missed). */
+  cachingKeys(): boolean {
+    return this.caching;
+  }
+
   /** How many keys the cache holds, and at most (metrics, tests). */
   cacheSize(): { keys: number; max: number } {
     return { keys: this.cache.size, max: this.cache.max };

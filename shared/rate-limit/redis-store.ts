@@ -24,13 +24,12 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly limiter: RateLimiterRedis;
   private readonly fallback = new MemoryRateLimitStore();
-  private degraded = false;
 
   constructor(
     client: Redis,
     prefix: string,
     windowSeconds: number,
-    private readonly logger: Logger,
+    private readonly outage: RedisOutage,
   ) {
     this.limiter = new RateLimiterRedis({
       storeClient: client,
@@ -44,11 +43,11 @@ export class RedisRateLimitStore implements RateLimitStore {
   async increment(key: string, windowStart: number): Promise<number> {
     try {
       const result = await this.limiter.consume(`${windowStart}:${key}`, 1);
-      this.recovered();
+      this.outage.ended();
       return result.consumedPoints;
     } catch (error) {
       if (error instanceof RateLimiterRes) return error.consumedPoints;
-      this.degrade(error);
+      this.outage.began(error);
       return this.fallback.increment(key, windowStart);
     }
   }
@@ -56,29 +55,39 @@ export class RedisRateLimitStore implements RateLimitStore {
   async peek(key: string, windowStart: number): Promise<number> {
     try {
       const result = await this.limiter.get(`${windowStart}:${key}`);
-      this.recovered();
+      this.outage.ended();
       return result?.consumedPoints ?? 0;
     } catch (error) {
-      this.degrade(error);
+      this.outage.began(error);
       return this.fallback.peek(key, windowStart);
     }
   }
+}
 
-  private degrade(error: unknown): void {
-    if (this.degraded) return;
-    this.degraded = true;
+/** One warning when Redis stops answering and one info line when it answers again, for all stores of a client. */
+export class RedisOutage {
+  private down = false;
+
+  constructor(private readonly logger: Logger) {}
+
+  began(error: unknown): void {
+    if (this.down) return;
+    this.down = true;
     this.logger.warn(
       { error: error instanceof Error ? error.message : String(error) },
       'Redis does not answer: rate limits count in this instance only until it does',
     );
   }
 
-  private recovered(): void {
-    if (!this.degraded) return;
-    this.degraded = false;
+  ended(): void {
+    if (!this.down) return;
+    this.down = false;
     this.logger.info('Redis answers again: rate limits are shared again');
   }
 }
+
+/** How long the start waits for Redis before it goes on (counting in memory until Redis answers). */
+export const REDIS_START_WAIT_MS = 3000;
 
 /** Where every limiter of the service keeps its counters: Redis when REDIS_URL is set, else memory. */
 export interface RateLimitStores {
@@ -87,7 +96,10 @@ export interface RateLimitStores {
   close(): Promise<void>;
 }
 
-export function createRateLimitStores(redisUrl: string | undefined, logger: Logger): RateLimitStores {
+export async function createRateLimitStores(
+  redisUrl: string | undefined,
+  logger: Logger,
+): Promise<RateLimitStores> {
   if (!redisUrl) {
     return { store: () => new MemoryRateLimitStore(), close: async () => undefined };
   }
@@ -101,8 +113,14 @@ export function createRateLimitStores(redisUrl: string | undefined, logger: Logg
   });
   // Connection errors repeat on every reconnect attempt; the stores log the outage once.
   client.on('error', () => undefined);
+  const outage = new RedisOutage(logger);
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => client.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(resolve, REDIS_START_WAIT_MS, false).unref()),
+  ]);
+  if (!ready) outage.began(new Error(`no answer within ${REDIS_START_WAIT_MS} ms of the start`));
   return {
-    store: (prefix, windowSeconds) => new RedisRateLimitStore(client, prefix, windowSeconds, logger),
+    store: (prefix, windowSeconds) => new RedisRateLimitStore(client, prefix, windowSeconds, outage),
     async close() {
       client.disconnect();
     },

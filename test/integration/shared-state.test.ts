@@ -116,6 +116,36 @@ describe('personal-data key cache across two instances (LISTEN/NOTIFY)', () => {
   });
 });
 
+async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('personal-data key cache when the notifications break', () => {
+  it('caches no key while not listening; listens again by itself and follows erasures', async () => {
+    const { teamId } = await createTeamWithKey(a);
+    const subject = '0b1c2d3e-0000-4000-8000-00000000abce';
+    const sealed = await a.context.vault.seal(teamId, subject, 'Grace Hopper');
+    await a.database.pool.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and query = 'listen personal_data_erased'`,
+    );
+    await until(() => !b.context.vault.cachingKeys());
+    expect(await b.context.vault.open(sealed)).toBe('Grace Hopper');
+    expect(b.context.vault.peekCachedKey(subject)).toBeUndefined();
+
+    await until(() => b.context.vault.cachingKeys());
+    expect(await b.context.vault.open(sealed)).toBe('Grace Hopper');
+    expect(b.context.vault.peekCachedKey(subject)).toBeDefined();
+    await a.context.vault.erase(subject);
+    await until(() => b.context.vault.peekCachedKey(subject) === undefined, 2000);
+    expect(await b.context.vault.open(sealed)).toBeNull();
+  });
+});
+
 describe('Redis down', () => {
   it('each instance counts in its own memory, with a warning, and answers requests', async () => {
     const { apiKey } = await createTeamWithKey(a, { plan: 'pro' });
