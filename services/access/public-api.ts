@@ -14,11 +14,7 @@ import {
 import type { Platform } from '../../shared/app-deps.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { unstorableAsValidation } from '../../shared/http/input-guard.ts';
-import {
-  MemoryRateLimitStore,
-  RateLimiter,
-  type RateLimitStore,
-} from '../../shared/rate-limit/rate-limiter.ts';
+import { RateLimiter, type RateLimitStore } from '../../shared/rate-limit/rate-limiter.ts';
 import {
   apiKeyInactive,
   apiKeyPlanRequired,
@@ -28,7 +24,8 @@ import {
 } from './public-errors.ts';
 import { publicRoutePlugins, type PublicRoutesDeps } from './public-routes.ts';
 
-export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb'> & PublicRoutesDeps;
+export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb' | 'rateLimitStores'> &
+  PublicRoutesDeps;
 
 /** Who calls: the API key that authenticated the request and its team. */
 export interface Principal {
@@ -128,7 +125,7 @@ export async function publicApi(
   { context, rateLimitStore }: { context: PublicApiDeps; rateLimitStore?: RateLimitStore },
 ) {
   const limiter = new RateLimiter(
-    rateLimitStore ?? new MemoryRateLimitStore(),
+    rateLimitStore ?? context.rateLimitStores.store('api', RATE_WINDOW_SECONDS),
     context.clock,
     RATE_WINDOW_SECONDS,
   );

@@ -1,4 +1,5 @@
 import type { Platform } from '../../shared/app-deps.ts';
+import type { Registry } from 'prom-client';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 
 /**
@@ -9,4 +10,6 @@ import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 export interface ServiceContext extends Platform {
   /** Work due by the service clock: run by the scheduler loop and by work/drain (shared/work-queue/due-pass.ts). */
   duePasses: DuePass<ServiceContext>[];
+  /** This instance's metrics, served at /metrics (services/app/operational-metrics.ts). */
+  metrics: Registry;
 }

@@ -10,7 +10,7 @@ import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
-import { SignInThrottle } from './sign-in-throttle.ts';
+import { FAILURE_WINDOW_SECONDS, SignInThrottle, SLOW_DOWN_SECONDS } from './sign-in-throttle.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
@@ -28,7 +28,15 @@ import { findSession, SESSION_COOKIE, type WorkspaceSession } from './workspace-
 
 export type WorkspaceDeps = Pick<
   Platform,
-  'settings' | 'clock' | 'pool' | 'readDb' | 'eventStore' | 'projections' | 'logger' | 'vault'
+  | 'settings'
+  | 'clock'
+  | 'pool'
+  | 'readDb'
+  | 'eventStore'
+  | 'projections'
+  | 'logger'
+  | 'vault'
+  | 'rateLimitStores'
 >;
 
 declare module 'fastify' {
@@ -92,7 +100,11 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
     const schema = (route.schema ??= {});
     schema.response = { ...WORKSPACE_REFUSALS, ...((schema.response as object | undefined) ?? {}) };
   });
-  const throttle = new SignInThrottle(context.clock);
+  const throttle = new SignInThrottle(
+    context.clock,
+    context.rateLimitStores.store('signin_failures', FAILURE_WINDOW_SECONDS),
+    context.rateLimitStores.store('signin_pace', SLOW_DOWN_SECONDS),
+  );
   app.decorateRequest('workspaceSession', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
