@@ -101,6 +101,11 @@ export async function startService(
         persistent: true,
         onStalePostmasterStopped: (postmasterPid) =>
           logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+        onClusterFolderChosen: (clusterFolder) =>
+          logger.warn(
+            { clusterFolder },
+            'running as root: the postgres user cannot enter DATA_DIR, so the embedded database files are kept in clusterFolder',
+          ),
       });
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {
