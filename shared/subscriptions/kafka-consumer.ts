@@ -13,6 +13,8 @@ export interface KafkaConsumerDeps {
   kafka: Kafka;
   /** The relay's topic. */
   topic: string;
+  /** The consumer group (the consumer's name unless given). */
+  groupId?: string;
   logger?: Logger;
   /** Poll interval of `caughtUp` (ms). */
   pollMs?: number;
@@ -21,7 +23,7 @@ export interface KafkaConsumerDeps {
 class StoppingError extends Error {}
 
 /**
- * Adapter (b): a Kafka consumer group (group id = consumer name) on the relay's topic.
+ * Adapter (b): a Kafka consumer group (group id = consumer name, or `groupId`) on the relay's topic.
  * Each message is turned back into a RecordedEvent (shared/subscriptions/cloud-events.ts)
  * and handled in a transaction with its dedupe row; its offset is committed only after
  * that transaction. A failing handler is retried in place with back-off (heartbeats keep
@@ -38,7 +40,7 @@ class StoppingError extends Error {}
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
-  { pool, kafka, topic, logger, pollMs = 100 }: KafkaConsumerDeps,
+  { pool, kafka, topic, groupId = consumer.name, logger, pollMs = 100 }: KafkaConsumerDeps,
 ): Promise<RunningConsumer> {
   assertConsumerName(consumer.name);
   const log = logger?.child({ consumer: consumer.name, adapter: 'kafka' });
@@ -95,7 +97,8 @@ export async function startKafkaConsumer(
   let connecting: Consumer | undefined;
   const connectLoop = async () => {
     for (let attempt = 1; !stopping; attempt++) {
-      const candidate = kafka.consumer({ groupId: consumer.name });
+      // An idle fetch waits at most a second: a stop (which waits for the fetch) stays short.
+      const candidate = kafka.consumer({ groupId, maxWaitTimeInMs: 1000 });
       connecting = candidate;
       try {
         await candidate.connect();
