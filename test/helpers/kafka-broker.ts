@@ -107,6 +107,7 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
     await stop();
     throw new Error(
       `${(error as Error).message}\n${stderr.join('').slice(-4000)}\n${log.slice(-4000)}`.trim(),
+      { cause: error },
     );
   }
   return { brokers, version, stop };
