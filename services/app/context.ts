@@ -1,5 +1,6 @@
 import type { Platform } from '../../shared/app-deps.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+import type { RelayHealth } from '../events/relay-health.ts';
 
 /**
  * Everything the running parts share, as the composition holds it. Built once in
@@ -9,4 +10,6 @@ import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 export interface ServiceContext extends Platform {
   /** Work due by the service clock: run by the scheduler loop and by work/drain (shared/work-queue/due-pass.ts). */
   duePasses: DuePass<ServiceContext>[];
+  /** What the Kafka relay reports (read by /readyz); absent where no relay can run. */
+  relayHealth?: RelayHealth;
 }

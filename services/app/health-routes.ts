@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { countParked, totalOf } from '../../shared/projections/parked-events.ts';
 import type { Platform } from '../../shared/app-deps.ts';
+import type { RelayHealth } from '../events/relay-health.ts';
 
-export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections'>;
+export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections'> & {
+  relayHealth?: RelayHealth;
+};
 
 /**
  * GET /healthz: the process answers. GET /readyz: the database and event store answer too.
@@ -12,6 +15,11 @@ export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projection
  * out of a load balancer would not fix them. While there are some, /readyz adds
  * `parked_events` (how many) and `parked_by_projection`, and the runner logs a warning for
  * each one it parks.
+ *
+ * The Kafka relay stalled (the same publish failed several times in a row:
+ * services/events/relay-health.ts) makes the service not ready: events stop reaching the
+ * topic, and an operator has to act. `relay` then says since when, the broker's error and
+ * the event refused.
  */
 export async function healthRoutes(app: FastifyInstance, { context }: { context: HealthRouteDeps }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -28,12 +36,14 @@ export async function healthRoutes(app: FastifyInstance, { context }: { context:
       ),
       countParked(context.pool, context.projections.projectionNames).catch(() => ({})),
     ]);
-    const ready = database === 'ok' && eventStore === 'ok';
+    const relay = context.relayHealth?.failingSince ? context.relayHealth.report() : undefined;
+    const ready = database === 'ok' && eventStore === 'ok' && relay?.status !== 'stalled';
     const parkedEvents = totalOf(parked);
     return reply.status(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
       database,
       event_store: eventStore,
+      ...(relay ? { relay } : {}),
       ...(parkedEvents > 0 ? { parked_events: parkedEvents, parked_by_projection: parked } : {}),
     });
   });

@@ -14,6 +14,7 @@ import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
+import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
@@ -38,6 +39,7 @@ export async function createContext(
     vault: new PersonalDataVault(pool),
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
+    relayHealth: new RelayHealth(),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
   return context;
