@@ -15,6 +15,8 @@ export interface KafkaConsumerDeps {
   topic: string;
   /** The consumer group (the consumer's name unless given). */
   groupId?: string;
+  /** How long the group waits for a silent member before giving its partitions to others (ms). */
+  sessionTimeoutMs?: number;
   logger?: Logger;
   /** Poll interval of `caughtUp` (ms). */
   pollMs?: number;
@@ -40,7 +42,15 @@ class StoppingError extends Error {}
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
-  { pool, kafka, topic, groupId = consumer.name, logger, pollMs = 100 }: KafkaConsumerDeps,
+  {
+    pool,
+    kafka,
+    topic,
+    groupId = consumer.name,
+    sessionTimeoutMs = 30_000,
+    logger,
+    pollMs = 100,
+  }: KafkaConsumerDeps,
 ): Promise<RunningConsumer> {
   assertConsumerName(consumer.name);
   const log = logger?.child({ consumer: consumer.name, adapter: 'kafka' });
@@ -98,7 +108,12 @@ export async function startKafkaConsumer(
   const connectLoop = async () => {
     for (let attempt = 1; !stopping; attempt++) {
       // An idle fetch waits at most a second: a stop (which waits for the fetch) stays short.
-      const candidate = kafka.consumer({ groupId, maxWaitTimeInMs: 1000 });
+      const candidate = kafka.consumer({
+        groupId,
+        maxWaitTimeInMs: 1000,
+        sessionTimeout: sessionTimeoutMs,
+        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
+      });
       connecting = candidate;
       try {
         await candidate.connect();

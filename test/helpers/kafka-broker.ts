@@ -27,8 +27,16 @@ export async function fetchKafkaJars(): Promise<string> {
   return stdout.trim().split('\n').pop()!.trim();
 }
 
-/** A KRaft cluster id: 16 random bytes, base64url without padding (as `kafka-storage random-uuid`). */
-const clusterId = () => randomBytes(16).toString('base64url');
+/**
+ * A KRaft cluster id: 16 random bytes, base64url without padding, not starting with `-`
+ * (which the command line would take for an option), as `kafka-storage random-uuid` makes.
+ */
+function clusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 /**
  * One Kafka node, broker and controller (KRaft), on loopback ports, for tests: small heap,
