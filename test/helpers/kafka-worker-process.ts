@@ -3,7 +3,7 @@
  * kills it with SIGKILL): `relay` runs the Kafka relay alone, `consumers` runs the
  * service's event consumers (hook deliveries, automation rules) as Kafka group members.
  * Settings come from the environment (DATABASE_URL, KAFKA_BROKERS, KAFKA_TOPIC,
- * KAFKA_GROUP_PREFIX, KAFKA_SESSION_TIMEOUT_MS; RELAY_BATCH_SIZE for the relay). It prints
+ * KAFKA_GROUP_PREFIX, KAFKA_SESSION_TIMEOUT_MS and the other settings; RELAY_BATCH_SIZE for the relay). It prints
  * `started` once running.
  */
 import { KafkaRelay } from '../../services/events/kafka-relay.ts';
@@ -31,13 +31,23 @@ if (mode === 'relay') {
   relay.start();
   await relay.started;
 } else if (mode === 'consumers') {
-  const settings = loadSettings({
-    KAFKA_BROKERS: process.env.KAFKA_BROKERS,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-  });
-  // createContext starts the outbound consumers on Kafka; nothing else runs here.
-  await createContext(settings, logger, pool, databaseUrl);
+  const settings = loadSettings({ ...process.env, LOG_LEVEL: 'silent' });
+  // createContext starts the outbound consumers on Kafka; nothing else runs here. The
+  // projections run in the test's process: a consumer's read-your-writes wait here follows
+  // their checkpoints in the shared database (the runner's own wait knows only its process).
+  const context = await createContext(settings, logger, pool, databaseUrl);
+  const names = context.projections.projectionNames;
+  context.projections.waitForPosition = async (position: bigint, timeoutMs = 5000) => {
+    for (const deadline = Date.now() + timeoutMs; ;) {
+      const { rows } = await pool.query<{ position: string | null }>(
+        'select min(position) as position from checkpoints where name = any($1)',
+        [names],
+      );
+      if (BigInt(rows[0]?.position ?? 0) >= position) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 } else {
   throw new Error(`unknown mode ${mode}`);
 }
