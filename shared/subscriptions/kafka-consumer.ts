@@ -36,9 +36,14 @@ class StoppingError extends Error {}
  * `caughtUp(position)` waits until the relay's checkpoint has reached `position` (so the
  * event is on the topic), then until the consumer has handled every partition up to its
  * end. The offsets it compares are its own (`kafka_consumer_offsets`, written in the
- * handling transaction), so the answer covers every instance of the group and restarts,
- * and needs no group-offset API of the broker (mokapi refuses OffsetFetch from a client
- * that is not a member of the group).
+ * handling transaction), so the answer covers every instance of the group and restarts
+ * without asking the broker for the group's committed offsets (those lag behind: kafkajs
+ * commits them after the handling transactions, in the background).
+ *
+ * Offsets are committed to Kafka only for messages whose transaction has committed: a
+ * process killed at any point has its partitions taken over (after the session timeout)
+ * from the last committed offset, and the events handled since then are skipped by their
+ * dedupe rows (test/integration/kafka-fault-consumer-kill.test.ts).
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
