@@ -16,6 +16,7 @@ import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
+import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
@@ -46,6 +47,7 @@ export async function createContext(
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
+    relayHealth: new RelayHealth(),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
   return context;
