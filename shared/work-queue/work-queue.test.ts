@@ -101,15 +101,22 @@ describe('work queue', () => {
   ] as const) {
     it(`two concurrent claimers never take the same row (${name})`, async () => {
       const ids = await queueItems(200);
-      const claimer = async () => {
+      // Each claimer waits after its first claim until the other has claimed too, so both
+      // take part however the machine schedules them; after that they race freely.
+      const claimedOnce = [signal(), signal()];
+      const claimer = async (me: 0 | 1) => {
         const taken: string[] = [];
         for (;;) {
           const rows = await claimDue<Item>(database.pool, queue, NOW, 7);
+          if (taken.length === 0) {
+            claimedOnce[me]!.fire();
+            await claimedOnce[1 - me]!.fired;
+          }
           if (rows.length === 0) return taken;
           taken.push(...rows.map((row) => row.id));
         }
       };
-      const [first, second] = await Promise.all([claimer(), claimer()]);
+      const [first, second] = await Promise.all([claimer(0), claimer(1)]);
       const all = [...first, ...second];
       expect(new Set(all).size).toBe(all.length);
       expect(all.sort()).toEqual([...ids].sort());
@@ -226,3 +233,10 @@ describe('work queue', () => {
     expect(third.map((row) => row.id).sort()).toEqual([...ids].sort());
   });
 });
+
+/** A promise fired once from outside (Node 20 has no Promise.withResolvers). */
+function signal(): { fired: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const fired = new Promise<void>((resolve) => (fire = resolve));
+  return { fired, fire };
+}

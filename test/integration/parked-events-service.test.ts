@@ -128,8 +128,15 @@ beforeAll(async () => {
     [{ type: 'test.poison', data: { note: 'no personal data' } }],
     'no_stream',
   );
-  const [event] = await service.context.eventStore.readAll({ after: appended.position - 1n, limit: 1 });
-  poisonTest = { eventId: event!.id, position: appended.position };
+  // The global log shows an event once every earlier transaction has committed: wait for it.
+  let eventId: string | undefined;
+  for (let tries = 0; eventId === undefined && tries < 200; tries++) {
+    if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    const [event] = await service.context.eventStore.readAll({ after: appended.position - 1n, limit: 1 });
+    eventId = event?.id;
+  }
+  expect(eventId).toBeDefined();
+  poisonTest = { eventId: eventId!, position: appended.position };
 });
 afterAll(async () => {
   await service?.stop();
