@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ServiceContext } from './context.ts';
@@ -11,6 +10,7 @@ import { handleError } from '../../shared/http/error-handler.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
+import { requestIdOf } from '../../shared/http/request-id.ts';
 import { registerRoutes } from './routes.ts';
 
 /** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
@@ -26,7 +26,7 @@ declare module 'fastify' {
 export async function buildApp(context: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: context.settings.TRUST_PROXY,
     // A path parameter of any length reaches its route, whose schema answers the standard
