@@ -11,6 +11,7 @@ import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
 import { requestIdOf } from '../../shared/http/request-id.ts';
+import { documentPolish } from './openapi-polish.ts';
 import { registerRoutes } from './routes.ts';
 
 /** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
@@ -55,7 +56,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
   });
 
-  await openApiDocs(app);
+  await openApiDocs(app, documentPolish());
   await app.register(healthRoutes, { context });
   await registerRoutes(app, context);
   return app;

@@ -29,7 +29,7 @@ import { signedIn } from './workspace-session.ts';
 const tag = { tags: ['workspace'] };
 export const LIMIT_NEAR_SHARE = 0.8;
 
-const settingsSchema = z.object({
+export const settingsSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   email_sender_name: z.string().nullable(),
