@@ -90,11 +90,11 @@ function payloadSchema(type: string, logType: string, asyncSchemas: JsonSchema):
 const SIGNATURE_HEADERS = {
   hook: {
     name: 'webhook-signature',
-    description: "v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks).",
+    description: "`v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks).",
   },
   endpoint: {
     name: 'X-Service-Signature',
-    description: "v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing).",
+    description: "`v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing).",
   },
 };
 

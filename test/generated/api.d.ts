@@ -22608,7 +22608,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -22658,7 +22658,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -22708,7 +22708,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -22763,7 +22763,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -22818,7 +22818,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -22869,7 +22869,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -22920,7 +22920,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -22973,7 +22973,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -23026,7 +23026,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -23077,7 +23077,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -23128,7 +23128,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -23182,7 +23182,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -23236,7 +23236,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -23293,7 +23293,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -23350,7 +23350,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the team's hook signing secret (Standard Webhooks). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the team's hook signing secret (Standard Webhooks). */
                 "webhook-signature": string;
             };
             path?: never;
@@ -23404,7 +23404,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
@@ -23458,7 +23458,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. */
                 "webhook-timestamp": string;
-                /** @description v1,<base64 HMAC-SHA256> with the endpoint's own secret (Standard Webhooks signing). */
+                /** @description `v1,<base64 HMAC-SHA256>` with the endpoint's own secret (Standard Webhooks signing). */
                 "X-Service-Signature": string;
             };
             path?: never;
