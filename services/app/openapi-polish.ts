@@ -106,6 +106,7 @@ export function documentPolish(): DocumentPolish {
         description:
           'The client portal API behind a client link (`/portal/v1/onboardings/:token`): an unknown, deactivated or expired token answers 404 link_inactive; a link with a PIN needs header X-Onboarding-Pin on every request (401 pin_required).',
         security: [{}, { portalPin: [] }],
+        rateLimitHeaders: true,
       },
       {
         prefix: '/workspace/v1',

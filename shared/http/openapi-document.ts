@@ -60,7 +60,7 @@ export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
   },
   RateLimitPolicy: {
     description:
-      'The rate-limit policies the request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): per policy its quota `q` and window `w` in seconds, such as `"per-ip";q=100;w=60, "per-key";q=200;w=60, "per-key-and-ip";q=100;w=60`. Without a valid key only "per-ip".',
+      'The rate-limit policies the request was counted against (IETF draft-ietf-httpapi-ratelimit-headers): per policy its quota `q` and window `w` in seconds, such as `"per-ip";q=100;w=60, "per-key";q=200;w=60, "per-key-and-ip";q=100;w=60` on the public API (without a valid key only "per-ip"), `"per-ip";q=300;w=60` on the client portal. Absent while RATE_LIMITS is off.',
     schema: { type: 'string' },
   },
   RateLimit: {

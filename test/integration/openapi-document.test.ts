@@ -91,7 +91,7 @@ describe('operations', () => {
           $ref: '#/components/headers/RequestId',
         });
         if (status === '429') expect(response.headers['Retry-After'], `${key} 429`).toBeDefined();
-        if (tag === 'public') {
+        if (tag === 'public' || tag === 'portal') {
           expect(response.headers.RateLimit, `${key} ${status}`).toBeDefined();
           expect(response.headers['RateLimit-Policy'], `${key} ${status}`).toBeDefined();
         }

@@ -117,4 +117,12 @@ describe('RateLimit and RateLimit-Policy', () => {
     expect(limited.headers.get('ratelimit')).toBe('"per-ip";r=0;t=45');
     expect(limited.headers.get('ratelimit-policy')).toBe('"per-ip";q=100;w=60');
   });
+
+  it('show the per-IP quota of the client portal on its answers', async () => {
+    startNextWindow(30);
+    const answer = await request(service, 'GET', `/portal/v1/onboardings/${'0'.repeat(64)}`);
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('ratelimit-policy')).toBe('"per-ip";q=300;w=60');
+    expect(answer.headers.get('ratelimit')).toBe('"per-ip";r=299;t=30');
+  });
 });
