@@ -3,7 +3,7 @@ import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * team_activity: the workspace's audit view (GET /workspace/v1/audit): sign-ins, lockouts,
- * key creations, rotations and revocations, member changes. Pure fold of the events (the
+ * key creations, rotations and revocations, member changes, team settings changes. Pure fold of the events (the
  * actor is the event metadata's actor_member_id); key hashes never reach it.
  */
 export interface ActivityRecord {
@@ -23,6 +23,14 @@ const RECORDS: Record<
   string,
   (data: Record<string, unknown>) => { type: string; data: Record<string, unknown> }
 > = {
+  // Which settings changed (names only: the values stay in the log); the reminder schedule in full.
+  'team.updated': (data) => {
+    const changes = (data['changes'] ?? {}) as Record<string, unknown>;
+    return {
+      type: 'team_settings_changed',
+      data: { settings: Object.keys(changes), ...pick(changes, ['reminder_schedule']) },
+    };
+  },
   'team.member_added': (data) => ({
     type: 'member_added',
     data: pick(data, ['member_id', 'name', 'email', 'role']),

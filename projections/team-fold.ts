@@ -40,6 +40,9 @@ export function settingColumns(settings: Partial<TeamSettings & TeamBranding>): 
       const logo = value as TeamBranding['logo'];
       columns.logo_sha256 = logo?.sha256 ?? null;
       columns.logo_content_type = logo?.content_type ?? null;
+    } else if (name === 'reminder_schedule') {
+      // jsonb: node-postgres would send a JavaScript array as a PostgreSQL array.
+      columns.reminder_schedule = JSON.stringify(value);
     } else if (SETTING_COLUMNS.has(name)) {
       columns[name] = value;
     }

@@ -5,6 +5,7 @@ import type { DatabasePool } from './db/read-db.ts';
 import type { EventStore } from './event-store/event-store.ts';
 import type { Logger } from './logging/logger.ts';
 import type { PersonalDataVault } from './privacy/personal-data-vault.ts';
+import type { RateLimitStores } from './rate-limit/redis-store.ts';
 import type { ProjectionRunner } from './projections/runner.ts';
 import type { EventConsumers } from './subscriptions/consumers.ts';
 
@@ -27,4 +28,6 @@ export interface Platform {
   vault: PersonalDataVault;
   /** The running event consumers (POST /admin/v1/work/drain waits for them). */
   consumers: EventConsumers;
+  /** Rate-limit counters: in Redis when REDIS_URL is set, shared by every API instance. */
+  rateLimitStores: RateLimitStores;
 }

@@ -16,6 +16,12 @@ import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/webhook-event-types.ts
 import { ONBOARDING_STATUSES, type OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
 import { PLANS } from '../../services/access/plans.ts';
+import {
+  MAX_REMINDER_DAYS,
+  MAX_REMINDER_RULES,
+  MIN_REMINDER_DAYS,
+  REMINDER_WHEN,
+} from '../../services/onboardings/reminder-schedule.ts';
 import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../services/access/team-events.ts';
 import type { TemplateEvent } from '../../services/templates/template-events.ts';
 import {
@@ -166,6 +172,12 @@ const teamBranding = {
   ),
 };
 
+const reminderRule = object({
+  when: oneOfValues([...REMINDER_WHEN]),
+  days: integer({ minimum: MIN_REMINDER_DAYS, maximum: MAX_REMINDER_DAYS }),
+});
+const reminderSchedule = arrayOf(reminderRule, { maxItems: MAX_REMINDER_RULES });
+
 const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
 
 const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
@@ -189,7 +201,7 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     stream: 'team-<team_id>',
     data: object({
       team_id: uuid,
-      changes: partial({ ...teamSettings, ...teamBranding }),
+      changes: partial({ ...teamSettings, ...teamBranding, reminder_schedule: reminderSchedule }),
       updated_at: timestamp,
     }),
   },
@@ -488,31 +500,41 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   onboarding_created: {
     summary: 'An onboarding was created from a template for a client (a draft).',
     stream: 'onboarding-<onboarding_id>',
-    data: extend('OnboardingBase', {
-      client_id: uuid,
-      template_id: uuid,
-      template_source: oneOfValues(['team', 'gallery']),
-      template_snapshot: ref('TemplateContent'),
-      token_hash: nonEmpty,
-      due_date: nullable(timestamp),
-      due_on: nullable(date),
-      due_timezone: nullable(nonEmpty),
-      expires_at: nullable(timestamp),
-      created_at: timestamp,
-    }),
+    data: extend(
+      'OnboardingBase',
+      {
+        client_id: uuid,
+        template_id: uuid,
+        template_source: oneOfValues(['team', 'gallery']),
+        template_snapshot: ref('TemplateContent'),
+        token_hash: nonEmpty,
+        due_date: nullable(timestamp),
+        due_on: nullable(date),
+        due_timezone: nullable(nonEmpty),
+        expires_at: nullable(timestamp),
+        created_at: timestamp,
+      },
+      // Events written before teams chose a reminder schedule lack it (3 and 7 days after send).
+      { reminder_schedule: reminderSchedule },
+    ),
   },
   onboarding_updated: {
     summary: 'Due date or assignee changed; only the changed fields are given.',
     stream: 'onboarding-<onboarding_id>',
-    data: extend('OnboardingBase', {
-      changes: partial({
-        due_date: nullable(timestamp),
-        due_on: nullable(date),
-        due_timezone: nullable(nonEmpty),
-        assigned_to: nullable(nonEmpty),
-      }),
-      updated_at: timestamp,
-    }),
+    data: extend(
+      'OnboardingBase',
+      {
+        changes: partial({
+          due_date: nullable(timestamp),
+          due_on: nullable(date),
+          due_timezone: nullable(nonEmpty),
+          assigned_to: nullable(nonEmpty),
+        }),
+        updated_at: timestamp,
+      },
+      // A due date change of a sent or in-progress onboarding: the link's reminder times from then on.
+      { reminders_at: arrayOf(timestamp) },
+    ),
   },
   onboarding_marked_in_progress: {
     summary: 'A sent onboarding was marked in progress by the team.',

@@ -21,11 +21,7 @@ import {
   rateLimitHeaders,
   recordQuota,
 } from '../../shared/http/rate-limit-headers.ts';
-import {
-  MemoryRateLimitStore,
-  RateLimiter,
-  type RateLimitStore,
-} from '../../shared/rate-limit/rate-limiter.ts';
+import { RateLimiter, type RateLimitStore } from '../../shared/rate-limit/rate-limiter.ts';
 import {
   apiKeyInactive,
   apiKeyPlanRequired,
@@ -35,7 +31,8 @@ import {
 } from './public-errors.ts';
 import { publicRoutePlugins, type PublicRoutesDeps } from './public-routes.ts';
 
-export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb'> & PublicRoutesDeps;
+export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb' | 'rateLimitStores'> &
+  PublicRoutesDeps;
 
 /** Who calls: the API key that authenticated the request and its team. */
 export interface Principal {
@@ -135,7 +132,7 @@ export async function publicApi(
   { context, rateLimitStore }: { context: PublicApiDeps; rateLimitStore?: RateLimitStore },
 ) {
   const limiter = new RateLimiter(
-    rateLimitStore ?? new MemoryRateLimitStore(),
+    rateLimitStore ?? context.rateLimitStores.store('api', RATE_WINDOW_SECONDS),
     context.clock,
     RATE_WINDOW_SECONDS,
   );

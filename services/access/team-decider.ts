@@ -1,5 +1,6 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
+import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/reminder-schedule.ts';
 import type {
   ApiKeySlotTaken,
   MemberAdded,
@@ -64,7 +65,8 @@ function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state
     keyof (TeamSettings & TeamBranding),
     unknown,
   ][]) {
-    if (value === undefined || sameSetting(team[name] ?? null, value)) continue;
+    const current = team[name] ?? (name === 'reminder_schedule' ? DEFAULT_REMINDER_SCHEDULE : null);
+    if (value === undefined || sameSetting(current, value)) continue;
     (changes as Record<string, unknown>)[name] = value;
   }
   if (Object.keys(changes).length === 0) return [];
@@ -77,6 +79,7 @@ function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state
 
 /** Settings are equal by value; a logo is the same logo when its bytes are (sha256). */
 function sameSetting(current: unknown, next: unknown): boolean {
+  if (Array.isArray(current) || Array.isArray(next)) return JSON.stringify(current) === JSON.stringify(next);
   if (current !== null && next !== null && typeof current === 'object' && typeof next === 'object') {
     return (current as { sha256?: unknown }).sha256 === (next as { sha256?: unknown }).sha256;
   }

@@ -1,4 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
+import type { ReminderRule } from '../onboardings/reminder-schedule.ts';
 import type { MonthlyOnboardingOverride, Plan } from './plans.ts';
 
 /** Stream of one team: `team-<team_id>`. Members and API key slots are events of it. */
@@ -54,6 +55,11 @@ export interface TeamBranding {
   /** '#rrggbb' with a contrast ratio of at least 4.5:1 against white, or null. */
   accent_color: string | null;
   logo: TeamLogo | null;
+  /**
+   * The default reminder schedule of the team's new onboardings (workspace team settings);
+   * teams that never changed it have none, which reads as the service default.
+   */
+  reminder_schedule: ReminderRule[];
 }
 
 export type TeamCreated = DomainEvent<'team.created', TeamSettings & { team_id: string; created_at: string }>;

@@ -1,8 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { countParked, totalOf } from '../../shared/projections/parked-events.ts';
 import type { Platform } from '../../shared/app-deps.ts';
+import {
+  readCheckpointLags,
+  stuckCheckpoints,
+  type CheckpointLag,
+} from '../../shared/metrics/checkpoint-lag.ts';
+import type { RelayHealth } from '../events/relay-health.ts';
 
-export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections'>;
+export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'> & {
+  relayHealth?: RelayHealth;
+};
+
+/** How long the readiness read of checkpoint lags may take; when it cannot answer, lag does not count. */
+export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
 
 /**
  * GET /healthz: the process answers. GET /readyz: the database and event store answer too.
@@ -12,12 +23,22 @@ export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projection
  * out of a load balancer would not fix them. While there are some, /readyz adds
  * `parked_events` (how many) and `parked_by_projection`, and the runner logs a warning for
  * each one it parks.
+ *
+ * A projection of this instance, or the Kafka relay when KAFKA_BROKERS is set, whose oldest
+ * unhandled event is older than READY_MAX_LAG_SECONDS is stuck: /readyz answers 503 with
+ * `stuck` (each checkpoint, its lag in events and seconds) and `reason` (one sentence per
+ * stuck checkpoint). Measured on the PostgreSQL event log only.
+ *
+ * The Kafka relay stalled (the same publish failed several times in a row:
+ * services/events/relay-health.ts) makes the service not ready: events stop reaching the
+ * topic, and an operator has to act. `relay` then says since when, the broker's error and
+ * the event refused.
  */
 export async function healthRoutes(app: FastifyInstance, { context }: { context: HealthRouteDeps }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    const [database, eventStore, parked] = await Promise.all([
+    const [database, eventStore, parked, lags] = await Promise.all([
       context.pool.query('select 1').then(
         () => 'ok',
         () => 'unreachable',
@@ -27,14 +48,41 @@ export async function healthRoutes(app: FastifyInstance, { context }: { context:
         () => 'unreachable',
       ),
       countParked(context.pool, context.projections.projectionNames).catch(() => ({})),
+      context.eventStore.kind === 'postgres'
+        ? readCheckpointLags(
+            context.pool,
+            context.projections.projectionNames,
+            READY_LAG_QUERY_TIMEOUT_MS,
+          ).catch(() => [] as CheckpointLag[])
+        : ([] as CheckpointLag[]),
     ]);
-    const ready = database === 'ok' && eventStore === 'ok';
+    const relayWatched = context.settings.KAFKA_BROKERS.length > 0;
+    const stuck = stuckCheckpoints(
+      lags,
+      context.settings.READY_MAX_LAG_SECONDS,
+      (lag) => lag.kind === 'projection' || (lag.kind === 'relay' && relayWatched),
+    );
+    const relay = context.relayHealth?.failingSince ? context.relayHealth.report() : undefined;
+    const ready =
+      database === 'ok' && eventStore === 'ok' && stuck.length === 0 && relay?.status !== 'stalled';
     const parkedEvents = totalOf(parked);
     return reply.status(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
       database,
       event_store: eventStore,
+      ...(relay ? { relay } : {}),
       ...(parkedEvents > 0 ? { parked_events: parkedEvents, parked_by_projection: parked } : {}),
+      ...(stuck.length > 0
+        ? {
+            stuck: stuck.map(({ lag }) => ({
+              checkpoint: lag.checkpoint,
+              kind: lag.kind,
+              behind_events: lag.behindEvents,
+              lag_seconds: Math.floor(lag.lagSeconds),
+            })),
+            reason: stuck.map(({ reason }) => reason).join('; '),
+          }
+        : {}),
     });
   });
 }

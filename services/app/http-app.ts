@@ -7,6 +7,8 @@ import {
   SERVER_TIMEOUTS,
 } from '../../shared/http/connection-limits.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
+import { recordHttpMetrics } from '../../shared/metrics/http-metrics.ts';
+import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
@@ -56,8 +58,11 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
   });
 
+  recordHttpMetrics(app, context.metrics); // before the routes: every route's answers are counted
+
   await openApiDocs(app, documentPolish());
   await app.register(healthRoutes, { context });
+  await app.register(metricsRoutes, { registry: context.metrics, token: context.settings.METRICS_TOKEN });
   await registerRoutes(app, context);
   return app;
 }

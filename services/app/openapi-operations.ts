@@ -39,6 +39,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/v1/teams/{team_id}/emails': 'adminListEmails',
   'POST /admin/v1/clock/advance': 'adminAdvanceClock',
   'POST /admin/v1/work/drain': 'adminDrainWork',
+  'POST /admin/v1/relay/skip-event': 'adminSkipRelayEvent',
   'POST /admin/v1/teams/{team_id}/automation-rules': 'adminCreateAutomationRule',
   'GET /admin/v1/teams/{team_id}/automation-rules/{rule_id}': 'adminGetAutomationRule',
   'PATCH /admin/v1/teams/{team_id}/automation-rules/{rule_id}': 'adminUpdateAutomationRule',
@@ -72,6 +73,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /portal/v1/onboardings/{token}/fields/{field_id}/signature': 'portalSignField',
   'POST /portal/v1/onboardings/{token}/fields/{field_id}/files': 'portalUploadFile',
   'DELETE /portal/v1/onboardings/{token}/files/{file_id}': 'portalDeleteFile',
+  'GET /portal/v1/onboardings/{token}/files/{file_id}': 'portalDownloadFile',
 
   'POST /workspace/v1/sign-up': 'workspaceSignUp',
   'POST /workspace/v1/sessions': 'workspaceSignIn',
@@ -81,6 +83,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /workspace/v1/sessions/current/reauth': 'workspaceReauthenticate',
   'POST /workspace/v1/me/totp': 'workspaceStartTotpSetup',
   'DELETE /workspace/v1/me/totp': 'workspaceDisableTotp',
+  'GET /workspace/v1/me/totp': 'workspaceGetTotpStatus',
   'POST /workspace/v1/me/totp/confirm': 'workspaceConfirmTotp',
   'POST /workspace/v1/password-resets': 'workspaceRequestPasswordReset',
   'POST /workspace/v1/password-resets/{token}': 'workspaceResetPassword',
@@ -122,6 +125,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /workspace/v1/automation-rules/{id}': 'workspaceGetAutomationRule',
   'PATCH /workspace/v1/automation-rules/{id}': 'workspaceUpdateAutomationRule',
   'DELETE /workspace/v1/automation-rules/{id}': 'workspaceDeleteAutomationRule',
+  'GET /workspace/v1/templates': 'workspaceListTemplates',
   'GET /workspace/v1/team': 'workspaceGetTeam',
   'PATCH /workspace/v1/team': 'workspaceUpdateTeam',
 };

@@ -7,13 +7,16 @@ import { createPool, type ConnectionErrorListener, type Pool } from '../../share
 import { createReadDb } from '../../shared/db/read-db.ts';
 import { createEventStore } from '../../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
+import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
 import { allProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
+import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
+import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
@@ -27,17 +30,24 @@ export async function createContext(
   databaseUrl: string,
 ): Promise<ServiceContext> {
   const eventStore = createEventStore(settings, pool, databaseUrl);
+  const vault = new PersonalDataVault(pool);
+  vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
+  const clock = settings.TEST_CLOCK ? new ManualClock() : systemClock;
+  const projections = new ProjectionRunner(pool, eventStore, allProjections, logger);
   const context: ServiceContext = {
     settings,
     logger,
-    clock: settings.TEST_CLOCK ? new ManualClock() : systemClock,
+    clock,
     pool,
     readDb: await createReadDb(databaseUrl),
     eventStore,
-    projections: new ProjectionRunner(pool, eventStore, allProjections, logger),
-    vault: new PersonalDataVault(pool),
+    projections,
+    vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses],
+    metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
+    relayHealth: new RelayHealth(),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
   return context;
@@ -49,6 +59,8 @@ export async function stopContext(context: ServiceContext): Promise<void> {
   await context.projections.stop();
   await context.eventStore.close();
   await context.readDb.end();
+  await context.rateLimitStores.close();
+  await context.vault.close();
   await context.pool.end();
 }
 
@@ -91,6 +103,11 @@ export async function startService(
         persistent: true,
         onStalePostmasterStopped: (postmasterPid) =>
           logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+        onClusterFolderChosen: (clusterFolder) =>
+          logger.warn(
+            { clusterFolder },
+            'running as root: the postgres user cannot enter DATA_DIR, so the embedded database files are kept in clusterFolder',
+          ),
       });
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {

@@ -93,6 +93,7 @@ export async function createOnboarding(
         token_hash: hash,
         due,
         expires_at: expires?.due_date ?? null,
+        reminder_schedule: team.reminder_schedule,
       },
       metadata: { now },
     }),

@@ -10,7 +10,8 @@ import {
   type PinHash,
   type TemplateSnapshot,
 } from './onboarding-events.ts';
-import { ACTIVE_CLIENT_WINDOW_MS, REMINDER_SCHEDULE_DAYS } from './send-policy.ts';
+import { ACTIVE_CLIENT_WINDOW_MS } from './send-policy.ts';
+import { DEFAULT_REMINDER_SCHEDULE, reminderTimes, type ReminderRule } from './reminder-schedule.ts';
 import { answerProblemText } from './answer-problem-text.ts';
 import type { TemplateStep } from '../templates/template-events.ts';
 import {
@@ -69,6 +70,8 @@ export interface Onboarding {
   /** Counted against the monthly limit (once, on the first send). */
   counted: boolean;
   last_sent_at: string | null;
+  /** The team's default reminder schedule when the onboarding was created (kept for its life). */
+  reminder_schedule: readonly ReminderRule[];
   /** Reminder times of the current link. */
   reminders_at: string[];
   /** The link was opened since the latest send (onboarding.started recorded). */
@@ -126,6 +129,8 @@ export type CreateOnboarding = Meta & {
     token_hash: string;
     due: Deadline | null;
     expires_at: string | null;
+    /** The team's default reminder schedule now; absent means the service default. */
+    reminder_schedule?: readonly ReminderRule[];
   };
 };
 
@@ -361,6 +366,7 @@ function create(command: CreateOnboarding, state: OnboardingState): OnboardingEv
         due_on: data.due?.due_on ?? null,
         due_timezone: data.due?.due_timezone ?? null,
         expires_at: data.expires_at,
+        reminder_schedule: (data.reminder_schedule ?? DEFAULT_REMINDER_SCHEDULE).map((rule) => ({ ...rule })),
         created_at: iso(metadata.now),
       },
     },
@@ -401,7 +407,17 @@ function update(command: UpdateOnboarding, state: OnboardingState): OnboardingEv
     changes.assigned_to = data.assignee.member_id;
   }
   if (Object.keys(changes).length > 0) {
-    events.push({ type: 'onboarding_updated', data: { ...base(onboarding), changes, updated_at: now } });
+    const reminders =
+      'due_date' in changes ? remindersAfterDueChange(onboarding, changes, metadata.now) : undefined;
+    events.push({
+      type: 'onboarding_updated',
+      data: {
+        ...base(onboarding),
+        changes,
+        ...(reminders ? { reminders_at: reminders } : {}),
+        updated_at: now,
+      },
+    });
   }
   if (data.status === 'cancelled') {
     events.push({
@@ -415,6 +431,22 @@ function update(command: UpdateOnboarding, state: OnboardingState): OnboardingEv
     });
   }
   return events;
+}
+
+/**
+ * A new due date moves the due-relative reminders of a live link: the schedule is worked
+ * out again from the latest send, the new due date and now, so times already past (sent
+ * or not) drop out and are never sent late. Undefined when no link is waiting on reminders.
+ */
+function remindersAfterDueChange(
+  onboarding: Onboarding,
+  changes: OnboardingUpdated['data']['changes'],
+  now: Date,
+): string[] | undefined {
+  if (onboarding.status !== 'sent' && onboarding.status !== 'in_progress') return undefined;
+  if (onboarding.last_sent_at === null) return undefined;
+  const dueAt = changes.due_date ? new Date(changes.due_date) : null;
+  return reminderTimes(onboarding.reminder_schedule, new Date(onboarding.last_sent_at), dueAt, now);
 }
 
 /**
@@ -482,7 +514,12 @@ function send(command: SendOnboarding, state: OnboardingState): OnboardingEvent[
       pin: data.pin ?? onboarding.pin,
       pin_changed: data.pin !== null,
       forced: data.force,
-      reminders_at: REMINDER_SCHEDULE_DAYS.map((days) => iso(new Date(sentAt.getTime() + days * 86_400_000))),
+      reminders_at: reminderTimes(
+        onboarding.reminder_schedule,
+        sentAt,
+        onboarding.due ? new Date(onboarding.due.due_date) : null,
+        sentAt,
+      ),
       sent_at: iso(sentAt),
     },
   };
@@ -894,6 +931,8 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       send_count: 0,
       counted: false,
       last_sent_at: null,
+      // Onboardings created before teams chose a schedule had the service default.
+      reminder_schedule: data.reminder_schedule ?? DEFAULT_REMINDER_SCHEDULE,
       reminders_at: [],
       started_since_send: false,
       last_answer_saved_at: null,
@@ -922,7 +961,8 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
               };
       }
       const assigned_to = changes.assigned_to !== undefined ? changes.assigned_to : state.assigned_to;
-      return { ...state, due, assigned_to };
+      const reminders_at = event.data.reminders_at ?? state.reminders_at;
+      return { ...state, due, assigned_to, reminders_at };
     }
     case 'onboarding_marked_in_progress':
       return { ...state, status: 'in_progress' };

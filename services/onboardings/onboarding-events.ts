@@ -1,5 +1,6 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
 import type { TemplateContent } from '../templates/template-events.ts';
+import type { ReminderRule } from './reminder-schedule.ts';
 
 /** Stream of one onboarding: `onboarding-<onboarding_id>`. */
 export const onboardingStreamId = (onboardingId: string) => `onboarding-${onboardingId}`;
@@ -63,11 +64,20 @@ export type OnboardingCreated = DomainEvent<
     due_on: string | null;
     due_timezone: string | null;
     expires_at: string | null;
+    /**
+     * The team's default reminder schedule at creation, kept for the onboarding's life.
+     * Events written before teams chose a schedule lack it: they mean 3 and 7 days after send.
+     */
+    reminder_schedule?: ReminderRule[];
     created_at: string;
   }
 >;
 
-/** Only the fields that changed (PATCH due_date and assigned_to). */
+/**
+ * Only the fields that changed (PATCH due_date and assigned_to). When the due date of a
+ * sent or in-progress onboarding changes, `reminders_at` holds the link's reminder times
+ * from then on (due-relative reminders follow the due date).
+ */
 export type OnboardingUpdated = DomainEvent<
   'onboarding_updated',
   Base & {
@@ -77,6 +87,7 @@ export type OnboardingUpdated = DomainEvent<
       due_timezone?: string | null;
       assigned_to?: string | null;
     };
+    reminders_at?: string[];
     updated_at: string;
   }
 >;
@@ -116,7 +127,7 @@ export type OnboardingSent = DomainEvent<
     pin: PinHash | null;
     pin_changed: boolean;
     forced: boolean;
-    /** Reminder emails scheduled for this link (REMINDER_SCHEDULE after the send). */
+    /** Reminder emails scheduled for this link (the onboarding's reminder schedule after the send). */
     reminders_at: string[];
     sent_at: string;
   }

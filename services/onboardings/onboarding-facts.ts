@@ -4,6 +4,7 @@ import type { SendFacts } from './onboarding-decider.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
 import { canCollectPayments, DEFAULT_NEW_RECIPIENT_CAP, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
 import { currentMember } from '../access/current-member.ts';
+import { DEFAULT_REMINDER_SCHEDULE, type ReminderRule } from './reminder-schedule.ts';
 import { isPlan, monthlyOnboardingLimit, type Plan } from '../access/plans.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface TeamFacts {
   monthly_limit: number | 'unlimited';
   unpaid: boolean;
   new_recipient_cap: number;
+  /** The default reminder schedule of the team's new onboardings. */
+  reminder_schedule: ReminderRule[];
 }
 
 interface TeamRow {
@@ -37,12 +40,14 @@ interface TeamRow {
   monthly_onboarding_unlimited: boolean;
   unpaid: boolean;
   new_recipient_cap: number | null;
+  reminder_schedule: ReminderRule[] | null;
 }
 
 export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFacts | undefined> {
   const { rows } = await tx.query<TeamRow>(
     `select id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
-            monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap
+            monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap,
+            reminder_schedule
      from teams where id = $1`,
     [teamId],
   );
@@ -62,6 +67,7 @@ export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFac
     ),
     unpaid: row.unpaid,
     new_recipient_cap: row.new_recipient_cap ?? DEFAULT_NEW_RECIPIENT_CAP,
+    reminder_schedule: row.reminder_schedule ?? [...DEFAULT_REMINDER_SCHEDULE],
   };
 }
 

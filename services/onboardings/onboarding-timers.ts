@@ -4,8 +4,9 @@ import type { OnboardingState } from './onboarding-decider.ts';
  * Durable timers of one onboarding, derived from its state alone: after every command the
  * handler schedules the timers listed here and cancels scheduled ones that are not
  * (cancel, completion, expiry, archive, erasure and resends cancel reminders; a new due
- * date moves the overdue timer). `key` is unique per onboarding, so a timer that already
- * fired is never scheduled again.
+ * date moves the overdue timer and the due-relative reminders). `key` is unique per
+ * onboarding, so a timer that already fired is never scheduled again; a reminder's key is
+ * its send and its time, so a reminder that keeps its time keeps its timer.
  */
 export type TimerKind = 'reminder' | 'overdue' | 'link_expiry';
 
@@ -18,8 +19,8 @@ export interface DesiredTimer {
 export function desiredTimers(state: OnboardingState): DesiredTimer[] {
   if (state.status === 'absent' || state.archived_at !== null || state.client_erased_at !== null) return [];
   if (state.status !== 'sent' && state.status !== 'in_progress') return [];
-  const timers: DesiredTimer[] = state.reminders_at.map((due_at, index) => ({
-    key: `reminder:${state.send_count}:${index + 1}`,
+  const timers: DesiredTimer[] = state.reminders_at.map((due_at) => ({
+    key: `reminder:${state.send_count}:${due_at}`,
     kind: 'reminder',
     due_at,
   }));

@@ -99,6 +99,11 @@ async function syncTimers(tx: PoolClient, state: Exclude<OnboardingState, { stat
     `insert into onboarding_timers (id, onboarding_id, team_id, kind, key, due_at, status, created_at, updated_at)
      select t.id, $1, $2, t.kind, t.key, t.due_at, 'scheduled', $3, $3
      from unnest($4::uuid[], $5::text[], $6::text[], $7::timestamptz[]) as t(id, kind, key, due_at)
+     -- A reminder already sent at this time (also under an older key) is not sent again.
+     where not (t.kind = 'reminder' and exists (
+       select 1 from onboarding_timers fired
+       where fired.onboarding_id = $1 and fired.kind = 'reminder' and fired.status = 'fired'
+         and fired.due_at = t.due_at))
      on conflict (onboarding_id, key) do update
        set status = 'scheduled', updated_at = excluded.updated_at
        where onboarding_timers.status = 'cancelled'`,

@@ -21,5 +21,5 @@ export const NEW_RECIPIENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A resend of an in_progress onboarding needs `force` when an answer was saved this recently. */
 export const ACTIVE_CLIENT_WINDOW_MS = 5 * 60 * 1000;
 
-/** Reminder emails after each send, in days; a resend replaces the earlier schedule. */
-export const REMINDER_SCHEDULE_DAYS = [3, 7] as const;
+// Reminder emails after each send follow the onboarding's reminder schedule
+// (reminder-schedule.ts; the team's default when it was created); a resend replaces them.

@@ -48,6 +48,21 @@ const commaList = z
       .filter((item) => item !== ''),
   );
 
+/** A whole number of seconds from 1 to one day. */
+const positiveSeconds = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = blankToUndefined(raw);
+      if (value === undefined) return fallback;
+      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 86_400) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected whole seconds from 1 to 86400' });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
 const settingsSchema = z.object({
   PORT: z
     .string()
@@ -77,6 +92,14 @@ const settingsSchema = z.object({
       });
     }
   }),
+  // Rate-limit counters shared by every API instance (shared/rate-limit/redis-store.ts); memory when unset.
+  REDIS_URL: urlSetting(['redis', 'rediss'], 'expected a redis:// or rediss:// URL'),
+  // Bearer token for GET /metrics; unset: /metrics answers only requests from loopback.
+  METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
+    message: 'expected at least 16 characters',
+  }),
+  // /readyz answers 503 when a projection or the relay is this many seconds behind the log.
+  READY_MAX_LAG_SECONDS: positiveSeconds(120),
   SMTP_URL: urlSetting(['smtp', 'smtps'], 'expected an smtp:// or smtps:// URL'),
   ADMIN_TOKEN: optionalString,
   TRUST_PROXY: booleanSetting(false),

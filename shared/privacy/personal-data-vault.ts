@@ -1,6 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from '../db/pool.ts';
+import type { Logger } from '../logging/logger.ts';
+import { ERASURE_CHANNEL, ErasureListener } from './erasure-listener.ts';
 
 /** An encrypted personal value as stored inside event data. */
 export interface SealedValue {
@@ -39,17 +41,69 @@ export function ownCopy(key: Buffer): Buffer {
  * Per-subject keys for personal data in events (crypto-shredding). Keys are cached in
  * this process, in an LRU bounded by `maxKeys` (PERSONAL_DATA_KEY_CACHE_SIZE), each copied
  * out of pg's buffers (`ownCopy`); `erase` removes the key from the table and from the
- * cache, so nothing in this process can read the subject's data afterwards. (Several
- * processes would need a cache invalidation message, or no cache; see README.)
+ * cache, so nothing in this process can read the subject's data afterwards.
+ *
+ * Several instances: `erase` notifies ERASURE_CHANNEL at its commit, and every vault that
+ * follows erasures (`followErasures`) drops the subject's key when the notification
+ * arrives. While a vault does not listen (before its LISTEN connection is up, after it
+ * broke) it caches nothing and reads each key from the table; when listening starts again
+ * the cache starts empty. A key read while an erasure of it arrives is not cached.
  */
 export class PersonalDataVault {
   private readonly cache: LRUCache<string, Buffer>;
+  private caching = true;
+  /** Counts dropped keys: a read that saw it change meanwhile does not cache its key. */
+  private invalidations = 0;
+  private listener: ErasureListener | undefined;
 
   constructor(
     private readonly pool: Pick<Pool, 'query'>,
     { maxKeys = PERSONAL_DATA_KEY_CACHE_SIZE }: { maxKeys?: number } = {},
   ) {
     this.cache = new LRUCache({ max: maxKeys });
+  }
+
+  /** Keeps the cache in step with erasures in every process on this database (see the class). */
+  followErasures(databaseUrl: string, logger: Logger): void {
+    this.stopCaching();
+    this.listener = new ErasureListener(
+      databaseUrl,
+      {
+        erased: (subjectId) => this.forget(subjectId),
+        listening: () => {
+          this.cache.clear();
+          this.caching = true;
+        },
+        lost: () => this.stopCaching(),
+      },
+      logger,
+    );
+    this.listener.start();
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.stop();
+  }
+
+  /** Drops a subject's cached key (an erasure elsewhere). */
+  forget(subjectId: string): void {
+    this.invalidations++;
+    this.cache.delete(subjectId);
+  }
+
+  private stopCaching(): void {
+    this.caching = false;
+    this.invalidations++;
+    this.cache.clear();
+  }
+
+  private remember(subjectId: string, key: Buffer, invalidationsBefore: number): void {
+    if (this.caching && this.invalidations === invalidationsBefore) this.cache.set(subjectId, key);
+  }
+
+  /** Whether keys are cached now (false while erasure notifications may be missed). */
+  cachingKeys(): boolean {
+    return this.caching;
   }
 
   /** How many keys the cache holds, and at most (metrics, tests). */
@@ -89,13 +143,18 @@ export class PersonalDataVault {
 
   /** Deletes the subject's key: every sealed value of it becomes unreadable for good. */
   async erase(subjectId: string): Promise<void> {
+    // The notification is delivered at commit, to every process that listens (this one too).
     await this.pool.query(
-      `insert into personal_data_keys (subject_id, team_id, key, erased_at)
-       values ($1, '00000000-0000-0000-0000-000000000000', null, now())
-       on conflict (subject_id) do update set key = null, erased_at = coalesce(personal_data_keys.erased_at, now())`,
+      `with erased as (
+         insert into personal_data_keys (subject_id, team_id, key, erased_at)
+         values ($1, '00000000-0000-0000-0000-000000000000', null, now())
+         on conflict (subject_id) do update set key = null, erased_at = coalesce(personal_data_keys.erased_at, now())
+         returning subject_id
+       )
+       select pg_notify('${ERASURE_CHANNEL}', subject_id::text) from erased`,
       [subjectId],
     );
-    this.cache.delete(subjectId);
+    this.forget(subjectId);
   }
 
   async isErased(subjectId: string): Promise<boolean> {
@@ -105,6 +164,7 @@ export class PersonalDataVault {
   private async keyFor(teamId: string, subjectId: string): Promise<Buffer> {
     const cached = this.cache.get(subjectId);
     if (cached) return cached;
+    const invalidationsBefore = this.invalidations;
     const result = await this.pool.query<{ key: Buffer | null }>(
       `with created as (
          insert into personal_data_keys (subject_id, team_id, key) values ($1, $2, $3)
@@ -119,18 +179,19 @@ export class PersonalDataVault {
     const stored = result.rows[0]?.key ?? (await this.storedKey(subjectId));
     if (!stored) throw new Error(`Personal data of ${subjectId} was erased`);
     const key = ownCopy(stored);
-    this.cache.set(subjectId, key);
+    this.remember(subjectId, key, invalidationsBefore);
     return key;
   }
 
   private async existingKey(subjectId: string): Promise<Buffer | null> {
     const cached = this.cache.get(subjectId);
     if (cached) return cached;
+    const invalidationsBefore = this.invalidations;
     const stored = await this.storedKey(subjectId);
     // Only real keys are cached: a subject without a key yet may get one from another process.
     if (!stored) return null;
     const key = ownCopy(stored);
-    this.cache.set(subjectId, key);
+    this.remember(subjectId, key, invalidationsBefore);
     return key;
   }
 

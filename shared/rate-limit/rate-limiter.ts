@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.ts';
 
 /**
- * Where the counters live. One process keeps them in memory; several API processes would
- * share one store (see the README: a Postgres table of upserted window counters, or Redis
- * INCR + EXPIRE), behind this same interface.
+ * Where the counters live: in this process's memory (MemoryRateLimitStore), or in Redis
+ * when REDIS_URL is set, shared by every API instance (./redis-store.ts).
  */
 export interface RateLimitStore {
   /** Counts one request for `key` in the window starting at `windowStart` (ms); returns the count so far. */

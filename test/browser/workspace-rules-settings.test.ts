@@ -1,12 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
+import { createTemplate } from '../helpers/tenant.ts';
 import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
 import { startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
 
 /**
  * Automations and Settings in Chromium: an owner signs up, creates a Send email rule in the
- * rule dialog (placeholders beside its texts) and sees it listed with its latest-run line;
+ * rule dialog (placeholders beside its texts) and sees it listed with its latest-run line,
+ * and a Create new onboarding rule whose template is chosen by name;
  * then changes the team's sender name and accent colour in Settings and sees them saved
  * (also after a reload). Both screens and the rule dialog pass axe-core at 390x844 and
  * 1280x900.
@@ -74,6 +76,36 @@ describe('the workspace automations and settings', () => {
       .toBe('Thank you, {{client_name}}');
     await at('rule-dialog-edit');
     await button(dialog, 'Cancel').click();
+
+    // Create new onboarding: the template is chosen by name from the team's own templates.
+    const me = (await page.evaluate(`fetch('/workspace/v1/me').then((r) => r.json())`)) as {
+      team: { id: string };
+    };
+    const template = await createTemplate(service, me.team.id, { name: 'Bookkeeping intake' });
+    await button(page, 'Create rule').click();
+    await shown(dialog.getByLabel('Rule name', { exact: true }));
+    await dialog.getByLabel('Rule name', { exact: true }).fill('Next year intake');
+    await dialog.getByLabel('Trigger', { exact: true }).selectOption({ label: 'Onboarding completed' });
+    await dialog.getByLabel('Action', { exact: true }).selectOption({ label: 'Create new onboarding' });
+    await button(dialog, 'Save rule').click();
+    await expect
+      .poll(() => dialog.getByLabel('Template', { exact: true }).getAttribute('aria-invalid'), {
+        timeout: TIMEOUT,
+      })
+      .toBe('true');
+    await dialog.getByLabel('Template', { exact: true }).selectOption({ label: 'Bookkeeping intake' });
+    await at('rule-dialog-template');
+    await button(dialog, 'Save rule').click();
+    await shown(page.getByRole('status').getByText('Rule Next year intake created.'));
+    const rules = await page.evaluate(`fetch('/workspace/v1/automation-rules').then((r) => r.json())`);
+    expect(rules).toMatchObject({
+      data: expect.arrayContaining([
+        expect.objectContaining({
+          name: 'Next year intake',
+          action: expect.objectContaining({ type: 'create_onboarding', template_id: template.id }),
+        }),
+      ]),
+    });
 
     // Settings: sender name and accent colour.
     await openSection(page, 'Settings');

@@ -839,6 +839,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/relay/skip-event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Skip the event the Kafka relay is stalled on (it is parked, not published) */
+        post: operations["adminSkipRelayEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/v1/onboardings/{token}/face": {
         parameters: {
             query?: never;
@@ -963,7 +980,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff) */
+        get: operations["portalDownloadFile"];
         put?: never;
         post?: never;
         /** Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left */
@@ -1082,7 +1100,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Whether two-factor sign-in is on for the signed-in member (never the secret) */
+        get: operations["workspaceGetTotpStatus"];
         put?: never;
         /** Start two-factor setup: a secret and its otpauth URI (not active until confirmed) */
         post: operations["workspaceStartTotpSetup"];
@@ -1595,6 +1614,23 @@ export interface paths {
         patch: operations["workspaceUpdateAutomationRule"];
         trace?: never;
     };
+    "/workspace/v1/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's own templates by name, to choose from (at most 500) */
+        get: operations["workspaceListTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/team": {
         parameters: {
             query?: never;
@@ -1609,7 +1645,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the team's name, sender name, time zone, language, date format, accent color or logo (owners and admins) */
+        /** Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule). */
         patch: operations["workspaceUpdateTeam"];
         trace?: never;
     };
@@ -2404,6 +2440,11 @@ export interface components {
             accent_color: string | null;
             has_logo: boolean;
             logo_url: string | null;
+            reminder_schedule: {
+                /** @enum {string} */
+                when: "after_send" | "before_due" | "after_due";
+                days: number;
+            }[];
             /** @enum {string} */
             plan: "free" | "starter" | "solo" | "lifetime_solo" | "pro" | "pro_trial" | "business" | "practice" | "firm";
             sending_paused: boolean;
@@ -10916,6 +10957,172 @@ export interface operations {
             };
         };
     };
+    adminSkipRelayEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uuid */
+                    event_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "event_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *       "position": "example",
+                     *       "event_type": "example",
+                     *       "parked_as": "example"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uuid */
+                        event_id: string;
+                        /** @description global log position */
+                        position: string;
+                        event_type: string;
+                        /** @description the relay checkpoint name it is parked under */
+                        parked_as: string;
+                    };
+                };
+            };
+            /** @description Invalid path parameter, query or body (code invalid_body; `details.issues` names the fields) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Invalid path parameter, query or body",
+                     *       "code": "invalid_body",
+                     *       "message": "Invalid path parameter, query or body",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong admin token (code admin_token_invalid) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Missing or wrong admin token",
+                     *       "code": "admin_token_invalid",
+                     *       "message": "Missing or wrong admin token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found; every operator route answers 404 while ADMIN_TOKEN is unset */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found",
+                     *       "code": "not_found",
+                     *       "message": "Not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The relay of this instance is not stalled on this event (code relay_not_stalled) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The relay of this instance is not stalled on this event",
+                     *       "code": "relay_not_stalled",
+                     *       "message": "The relay of this instance is not stalled on this event",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body over 1 MiB (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Request body over 1 MiB",
+                     *       "code": "payload_too_large",
+                     *       "message": "Request body over 1 MiB",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error (retryable) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     portalGetFace: {
         parameters: {
             query?: never;
@@ -11998,6 +12205,164 @@ export interface operations {
                      *       "error": "File over the field's size limit",
                      *       "code": "payload_too_large",
                      *       "message": "File over the field's size limit",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this IP address, PIN checks on this link, or wrong PINs for it",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portalDownloadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the link’s 6-digit PIN, when the link has one */
+                "x-onboarding-pin"?: string;
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description the client access token (64 hex characters) */
+                token: string;
+                /** @description a file the client uploaded */
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with the content type read from them at upload */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "*/*": string;
+                };
+            };
+            /** @description Malformed body (code invalid_body; a step with a required field unanswered names it in details) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed body",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed body",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "code": "pin_required",
+                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown, deactivated or expired link",
+                     *       "code": "link_inactive",
+                     *       "message": "Unknown, deactivated or expired link",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not while the onboarding is in this status (code invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not while the onboarding is in this status",
+                     *       "code": "invalid_state",
+                     *       "message": "Not while the onboarding is in this status",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -13321,6 +13686,209 @@ export interface operations {
                      */
                     "application/json": {
                         reauthenticated_until: string;
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetTotpStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "enabled": true
+                     *     }
+                     */
+                    "application/json": {
+                        enabled: boolean;
                     };
                 };
             };
@@ -22227,6 +22795,223 @@ export interface operations {
             };
         };
     };
+    workspaceListTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "name": "Ada Lovelace",
+                     *           "vertical": "example",
+                     *           "created_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            vertical: string | null;
+                            /** @description ISO 8601 */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     workspaceGetTeam: {
         parameters: {
             query?: never;
@@ -22258,6 +23043,12 @@ export interface operations {
                      *         "accent_color": "example",
                      *         "has_logo": true,
                      *         "logo_url": "https://hooks.example.com/onboarding",
+                     *         "reminder_schedule": [
+                     *           {
+                     *             "when": "after_send",
+                     *             "days": 1
+                     *           }
+                     *         ],
                      *         "plan": "free",
                      *         "sending_paused": true,
                      *         "usage": {
@@ -22467,6 +23258,12 @@ export interface operations {
                  *       "timezone": "example",
                  *       "locale": "en-US",
                  *       "date_format": "MM/DD/YYYY",
+                 *       "reminder_schedule": [
+                 *         {
+                 *           "when": "after_send",
+                 *           "days": 1
+                 *         }
+                 *       ],
                  *       "accent_color": "#1a73e8",
                  *       "logo": "example"
                  *     }
@@ -22479,6 +23276,15 @@ export interface operations {
                     locale?: "en-US" | "en-GB" | "es-ES" | "fr-FR" | "de-DE" | "pt-BR" | "it-IT" | "nl-NL" | "ja-JP";
                     /** @enum {string} */
                     date_format?: "MM/DD/YYYY" | "DD/MM/YYYY" | "YYYY-MM-DD" | "DD.MM.YYYY";
+                    /** @description The default reminder schedule of new onboardings: at most 5 different rules; due-relative rules apply only to onboardings with a due date */
+                    reminder_schedule?: {
+                        /**
+                         * @description after_send: N days after each send; before_due / after_due: N days before or after the due date
+                         * @enum {string}
+                         */
+                        when: "after_send" | "before_due" | "after_due";
+                        days: number;
+                    }[];
                     /** @description #rrggbb with a contrast ratio of at least 4.5:1 against white, or null */
                     accent_color?: string | null;
                     /** @description a data: URL of a PNG, JPEG or WebP image of at most 256 KiB, or null to remove it */
@@ -22506,6 +23312,12 @@ export interface operations {
                      *         "accent_color": "example",
                      *         "has_logo": true,
                      *         "logo_url": "https://hooks.example.com/onboarding",
+                     *         "reminder_schedule": [
+                     *           {
+                     *             "when": "after_send",
+                     *             "days": 1
+                     *           }
+                     *         ],
                      *         "plan": "free",
                      *         "sending_paused": true,
                      *         "usage": {

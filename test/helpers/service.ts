@@ -4,6 +4,7 @@ import { loadSettings } from '../../shared/config/settings.ts';
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { buildApp } from '../../services/app/http-app.ts';
 import type { ServiceContext } from '../../services/app/context.ts';
+import { createPool } from '../../shared/db/pool.ts';
 import { createContext, stopContext } from '../../services/app/runtime.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -23,12 +24,16 @@ export interface TestService {
  * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings (PORT
  * too, so that PUBLIC_URL can name the port);
  * `logger` replaces the silent one (tests of what is logged).
+ * `sharedWith`: a second instance on the database of that one (it runs no projections, as an
+ * API-only instance would; its stop leaves the database to the first).
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  { logger }: { logger?: Logger } = {},
+  { logger, sharedWith }: { logger?: Logger; sharedWith?: TestService } = {},
 ): Promise<TestService> {
-  const database = await createTestDatabase();
+  const database = sharedWith
+    ? { ...sharedWith.database, pool: createPool(sharedWith.database.url, 10), drop: async () => undefined }
+    : await createTestDatabase();
   const settings = loadSettings({
     PORT: '0',
     ADMIN_TOKEN,
@@ -43,7 +48,7 @@ export async function startTestService(
     database.pool,
     database.url,
   );
-  await context.projections.start();
+  if (!sharedWith) await context.projections.start();
   const app = await buildApp(context);
   const address = await app.listen({ port: settings.PORT, host: '127.0.0.1' });
   return {

@@ -104,7 +104,14 @@ const inProgress = [created(), sent(1, 'draft'), started(1, 'sent')];
 
 describe('transition table', () => {
   it('(new) --POST onboardings--> draft, with a client token, not counted', () => {
-    given().when(createCommand()).then([created()]);
+    const withDefaultSchedule = created();
+    if (withDefaultSchedule.type === 'onboarding_created') {
+      withDefaultSchedule.data.reminder_schedule = [
+        { when: 'after_send', days: 3 },
+        { when: 'after_send', days: 7 },
+      ];
+    }
+    given().when(createCommand()).then([withDefaultSchedule]);
     expect(given(created()).state.status).toBe('draft');
   });
 

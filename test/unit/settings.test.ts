@@ -22,6 +22,9 @@ describe('defaults (nothing set)', () => {
       DATABASE_URL: undefined,
       EVENTSTORE_URL: undefined,
       KAFKA_BROKERS: [],
+      REDIS_URL: undefined,
+      METRICS_TOKEN: undefined,
+      READY_MAX_LAG_SECONDS: 120,
       SMTP_URL: undefined,
       ADMIN_TOKEN: undefined,
       TRUST_PROXY: false,
@@ -41,6 +44,9 @@ describe('defaults (nothing set)', () => {
       DATABASE_URL: '',
       EVENTSTORE_URL: '',
       KAFKA_BROKERS: '',
+      REDIS_URL: '',
+      METRICS_TOKEN: '',
+      READY_MAX_LAG_SECONDS: '',
       SMTP_URL: '',
       ADMIN_TOKEN: '',
       TRUST_PROXY: '',
@@ -109,6 +115,24 @@ describe('each setting', () => {
     );
   });
 
+  it('REDIS_URL: a redis:// or rediss:// URL', () => {
+    expect(loadSettings({ REDIS_URL: 'redis://127.0.0.1:6379/0' }).REDIS_URL).toBe(
+      'redis://127.0.0.1:6379/0',
+    );
+    expect(loadSettings({ REDIS_URL: 'rediss://:pw@cache.example.com:6380' }).REDIS_URL).toBe(
+      'rediss://:pw@cache.example.com:6380',
+    );
+  });
+
+  it('METRICS_TOKEN: at least 16 characters', () => {
+    expect(loadSettings({ METRICS_TOKEN: 'a-metrics-token-16' }).METRICS_TOKEN).toBe('a-metrics-token-16');
+  });
+
+  it('READY_MAX_LAG_SECONDS: whole seconds from 1 to 86400', () => {
+    expect(loadSettings({ READY_MAX_LAG_SECONDS: '30' }).READY_MAX_LAG_SECONDS).toBe(30);
+    expect(loadSettings({ READY_MAX_LAG_SECONDS: '86400' }).READY_MAX_LAG_SECONDS).toBe(86_400);
+  });
+
   it('ADMIN_TOKEN: any non-blank text', () => {
     expect(loadSettings({ ADMIN_TOKEN: 's3cret-token' }).ADMIN_TOKEN).toBe('s3cret-token');
   });
@@ -163,6 +187,12 @@ describe('bad values stop the start with a message naming the variable', () => {
     ['KAFKA_BROKERS', 'kafka'],
     ['KAFKA_BROKERS', 'a:9092,b'],
     ['KAFKA_BROKERS', 'kafka://a:9092'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['REDIS_URL', 'redis://'],
+    ['METRICS_TOKEN', 'short'],
+    ['READY_MAX_LAG_SECONDS', '0'],
+    ['READY_MAX_LAG_SECONDS', '1.5'],
+    ['READY_MAX_LAG_SECONDS', '86401'],
     ['SMTP_URL', 'http://mail'],
     ['SMTP_URL', 'smtp://'],
     ['TRUST_PROXY', 'maybe'],

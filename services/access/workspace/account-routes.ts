@@ -467,6 +467,21 @@ export async function accountRoutes(
     },
   );
 
+  app.get(
+    '/me/totp',
+    {
+      schema: {
+        ...tag,
+        summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
+        response: { 200: z.object({ enabled: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const account = await credentialsOf(signedIn(request).memberId);
+      return { enabled: account.totp_secret !== null };
+    },
+  );
+
   app.post(
     '/me/totp',
     {

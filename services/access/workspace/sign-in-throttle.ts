@@ -14,8 +14,8 @@ import {
  *   (429 code sign_in_locked; the lock is a row of sign_in_locks written by the caller);
  * - 50 failures from one IP in a window refuse that IP until the window ends
  *   (429 code sign_in_rate_limited).
- * The store is the shared rate-limit port (shared/rate-limit/), so a Redis store can
- * replace the memory one when several instances run.
+ * The stores are the shared rate-limit port (shared/rate-limit/): in Redis when REDIS_URL
+ * is set, so every instance counts the same failures.
  */
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
 export const SLOW_DOWN_AFTER = 5;

@@ -6,6 +6,16 @@ import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { operatorApiError } from '../../../shared/http/operator-commands.ts';
 import { knownZone, usageMonth } from '../../onboardings/deadlines.ts';
+import {
+  DEFAULT_REMINDER_SCHEDULE,
+  MAX_REMINDER_DAYS,
+  MAX_REMINDER_RULES,
+  MIN_REMINDER_DAYS,
+  REMINDER_WHEN,
+  reminderScheduleProblem,
+  reminderScheduleProblemText,
+  type ReminderRule,
+} from '../../onboardings/reminder-schedule.ts';
 import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
 import { isPlan, monthlyOnboardingLimit, PLANS } from '../plans.ts';
 import { logoUrl } from '../team-branding.ts';
@@ -23,11 +33,42 @@ import { signedIn } from './workspace-session.ts';
  *                 (limit_near from 80 % of it)
  *   PATCH /team   owners and admins: name, email_sender_name, timezone, locale, date_format,
  *                 accent_color, logo (the operator PATCH's UpdateTeam command and branding
- *                 rules); plan, sending_paused and limits stay with the operator.
+ *                 rules), reminder_schedule (the default of new onboardings); plan,
+ *                 sending_paused and limits stay with the operator.
  */
 
 const tag = { tags: ['workspace'] };
 export const LIMIT_NEAR_SHARE = 0.8;
+
+const daysText = `the number of days must be a whole number from ${MIN_REMINDER_DAYS} to ${MAX_REMINDER_DAYS}`;
+
+const reminderRule = z
+  .object({
+    when: z
+      .enum(REMINDER_WHEN, { message: 'when must be after_send, before_due or after_due' })
+      .describe(
+        'after_send: N days after each send; before_due / after_due: N days before or after the due date',
+      ),
+    days: z
+      .number({ message: daysText })
+      .int({ message: daysText })
+      .min(MIN_REMINDER_DAYS, { message: daysText })
+      .max(MAX_REMINDER_DAYS, { message: daysText }),
+  })
+  .strict();
+
+/** The whole schedule replaces the old one; [] sends no reminders. */
+const reminderScheduleBody = z
+  .array(reminderRule)
+  .max(MAX_REMINDER_RULES, { message: `A reminder schedule has at most ${MAX_REMINDER_RULES} rules` })
+  .superRefine((rules, context) => {
+    const problem = reminderScheduleProblem(rules);
+    if (problem)
+      context.addIssue({ code: z.ZodIssueCode.custom, message: reminderScheduleProblemText(problem) });
+  })
+  .describe(
+    `The default reminder schedule of new onboardings: at most ${MAX_REMINDER_RULES} different rules; due-relative rules apply only to onboardings with a due date`,
+  );
 
 export const settingsSchema = z.object({
   id: z.string().uuid(),
@@ -39,6 +80,7 @@ export const settingsSchema = z.object({
   accent_color: z.string().nullable(),
   has_logo: z.boolean(),
   logo_url: z.string().nullable(),
+  reminder_schedule: z.array(z.object({ when: z.enum(REMINDER_WHEN), days: z.number().int() })),
   plan: z.enum(PLANS),
   sending_paused: z.boolean(),
   usage: z.object({
@@ -56,6 +98,7 @@ const patchBody = z
     timezone,
     locale: z.enum(TEAM_LOCALES),
     date_format: z.enum(DATE_FORMATS),
+    reminder_schedule: reminderScheduleBody,
   })
   .partial()
   .merge(brandingPatch)
@@ -73,6 +116,7 @@ interface TeamRow {
   date_format: (typeof DATE_FORMATS)[number];
   accent_color: string | null;
   logo_sha256: string | null;
+  reminder_schedule: ReminderRule[] | null;
   plan: string;
   sending_paused: boolean;
   monthly_onboarding_limit: number | null;
@@ -84,7 +128,8 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
 
   async function settings(teamId: string): Promise<z.infer<typeof settingsSchema>> {
     const { rows } = await context.pool.query<TeamRow>(
-      `select id, name, email_sender_name, timezone, locale, date_format, accent_color, logo_sha256, plan,
+      `select id, name, email_sender_name, timezone, locale, date_format, accent_color, logo_sha256,
+              reminder_schedule, plan,
               sending_paused, monthly_onboarding_limit, monthly_onboarding_unlimited
        from teams where id = $1`,
       [teamId],
@@ -111,6 +156,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
       accent_color: team.accent_color,
       has_logo: team.logo_sha256 !== null,
       logo_url: logoUrl(team.id, team.logo_sha256),
+      reminder_schedule: team.reminder_schedule ?? [...DEFAULT_REMINDER_SCHEDULE],
       plan: team.plan,
       sending_paused: team.sending_paused,
       usage: {
@@ -142,7 +188,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
       schema: {
         ...tag,
         summary:
-          "Change the team's name, sender name, time zone, language, date format, accent color or logo (owners and admins)",
+          "Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule).",
         body: patchBody,
         response: { 200: z.object({ team: settingsSchema }) },
       },

@@ -10,11 +10,12 @@ import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
-import { SignInThrottle } from './sign-in-throttle.ts';
+import { FAILURE_WINDOW_SECONDS, SignInThrottle, SLOW_DOWN_SECONDS } from './sign-in-throttle.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.ts';
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
 import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
+import { workspaceTemplateRoutes } from '../../templates/workspace-template-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -27,7 +28,15 @@ import { findSession, SESSION_COOKIE, type WorkspaceSession } from './workspace-
 
 export type WorkspaceDeps = Pick<
   Platform,
-  'settings' | 'clock' | 'pool' | 'readDb' | 'eventStore' | 'projections' | 'logger' | 'vault'
+  | 'settings'
+  | 'clock'
+  | 'pool'
+  | 'readDb'
+  | 'eventStore'
+  | 'projections'
+  | 'logger'
+  | 'vault'
+  | 'rateLimitStores'
 >;
 
 declare module 'fastify' {
@@ -102,7 +111,11 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
     schema.response = { ...WORKSPACE_REFUSALS, ...((schema.response as object | undefined) ?? {}) };
     schema.security = documentedSecurity(route.config?.workspace?.public === true, [route.method].flat());
   });
-  const throttle = new SignInThrottle(context.clock);
+  const throttle = new SignInThrottle(
+    context.clock,
+    context.rateLimitStores.store('signin_failures', FAILURE_WINDOW_SECONDS),
+    context.rateLimitStores.store('signin_pace', SLOW_DOWN_SECONDS),
+  );
   app.decorateRequest('workspaceSession', null);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -154,5 +167,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceHookRoutes, { context });
   await app.register(workspaceDeliveryRoutes, { context });
   await app.register(workspaceRuleRoutes, { context });
+  await app.register(workspaceTemplateRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
 }

@@ -2,11 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { MAX_FILE_BYTES } from '../onboarding-files.ts';
 import type { Platform } from '../../../shared/app-deps.ts';
-import {
-  MemoryRateLimitStore,
-  RateLimiter,
-  type RateLimitStore,
-} from '../../../shared/rate-limit/rate-limiter.ts';
+import { RateLimiter, type RateLimitStore } from '../../../shared/rate-limit/rate-limiter.ts';
 import { PER_IP_POLICY, rateLimitHeaders, recordQuota } from '../../../shared/http/rate-limit-headers.ts';
 import {
   PORTAL_PER_IP_LIMIT,
@@ -16,7 +12,7 @@ import {
 } from './portal-rate-limits.ts';
 import { portalRoutes, type PortalRouteDeps } from './portal-routes.ts';
 
-export type PortalApiDeps = Pick<Platform, 'settings' | 'clock'> & PortalRouteDeps;
+export type PortalApiDeps = Pick<Platform, 'settings' | 'clock' | 'rateLimitStores'> & PortalRouteDeps;
 
 /**
  * The client portal API; registered with prefix /portal/v1 in services/app/routes.ts. No
@@ -34,7 +30,11 @@ export async function portalApi(
   });
 
   const limiter = context.settings.RATE_LIMITS
-    ? new RateLimiter(rateLimitStore ?? new MemoryRateLimitStore(), context.clock, PORTAL_RATE_WINDOW_SECONDS)
+    ? new RateLimiter(
+        rateLimitStore ?? context.rateLimitStores.store('portal', PORTAL_RATE_WINDOW_SECONDS),
+        context.clock,
+        PORTAL_RATE_WINDOW_SECONDS,
+      )
     : null;
   if (limiter) {
     // Every answer shows the per-IP quota in RateLimit and RateLimit-Policy.

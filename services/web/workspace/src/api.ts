@@ -8,6 +8,11 @@ export interface Member {
   role: Role;
 }
 export type Role = 'owner' | 'admin' | 'member';
+/** One of the team's own templates, to choose from. */
+export interface TemplateChoice {
+  id: string;
+  name: string;
+}
 export interface SignedIn {
   member: Member;
   team: { id: string; name: string; plan: string };

@@ -10,6 +10,7 @@ import { IntegrationsScreen } from './screens/integrations.tsx';
 import { MembersScreen } from './screens/members.tsx';
 import { PublicLayout, Shell } from './screens/shell.tsx';
 import { SettingsScreen } from './screens/settings.tsx';
+import { AccountScreen } from './screens/account.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
@@ -139,6 +140,8 @@ export function App() {
         <AutomationsScreen me={me} />
       ) : route.screen === 'settings' ? (
         <SettingsScreen canEdit={managers(me)} />
+      ) : route.screen === 'account' ? (
+        <AccountScreen me={me} />
       ) : (
         <p class="loading">{t('app.loading')}</p>
       )}

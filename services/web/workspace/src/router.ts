@@ -12,6 +12,7 @@ export type Route =
   | { screen: 'activity' }
   | { screen: 'automations' }
   | { screen: 'settings' }
+  | { screen: 'account' }
   | { screen: 'not-found' };
 
 const SIMPLE = [
@@ -24,6 +25,7 @@ const SIMPLE = [
   'activity',
   'automations',
   'settings',
+  'account',
 ] as const;
 
 /** Pure: the route of a path (/ and /workspace are home). */

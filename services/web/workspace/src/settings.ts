@@ -1,3 +1,5 @@
+import type { ReminderRule } from './reminders.ts';
+
 /** The team's settings as GET/PATCH /workspace/v1/team answer them, and the settings form's rules. */
 export const TEAM_LOCALES = [
   'en-US',
@@ -24,6 +26,7 @@ export interface TeamSettings {
   accent_color: string | null;
   has_logo: boolean;
   logo_url: string | null;
+  reminder_schedule: ReminderRule[];
   plan: string;
   sending_paused: boolean;
   usage: {

@@ -65,6 +65,13 @@ export function ActivityScreen() {
           {entries.map((entry) => (
             <li key={entry.id} class="row" tabIndex={-1}>
               <p class="row-title">{humanizeType(entry.type)}</p>
+              {Array.isArray(entry.data['settings']) ? (
+                <p>
+                  {t('activity.settings', {
+                    settings: (entry.data['settings'] as string[]).map(humanizeType).join(', '),
+                  })}
+                </p>
+              ) : null}
               <p class="muted">
                 <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>
                 {' · '}

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { call, type Member } from '../api.ts';
+import { call, type Member, type TemplateChoice } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
 import {
@@ -33,6 +33,7 @@ export function RuleDialog({
 }) {
   const [draft, setDraft] = useState<RuleDraft>(() => draftOf(rule));
   const [members, setMembers] = useState<Member[]>([]);
+  const [templates, setTemplates] = useState<TemplateChoice[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fields = useFieldCheck();
@@ -45,6 +46,9 @@ export function RuleDialog({
   useEffect(() => {
     void call<{ data: Member[] }>('GET', '/members').then((answer) => {
       if (answer.ok) setMembers(answer.data.data);
+    });
+    void call<{ data: TemplateChoice[] }>('GET', '/templates').then((answer) => {
+      if (answer.ok) setTemplates(answer.data.data);
     });
   }, []);
 
@@ -139,18 +143,21 @@ export function RuleDialog({
         {draft.type === 'create_onboarding' ? (
           <>
             {deletedTemplate ? <p class="notice">{t('automations.deletedTemplateNotice')}</p> : null}
-            <Field
+            {templates !== null && templates.length === 0 ? (
+              <p class="notice">{t('automations.noTemplates')}</p>
+            ) : null}
+            <Select
               label={t('automations.template')}
-              autoComplete="off"
-              required
               value={draft.template}
               onValue={(template) => set({ template })}
-              hint={
-                deletedTemplate && draft.template === (rule?.action as { template_id: string }).template_id
-                  ? `${t('automations.deletedTemplate')}. ${t('automations.templateHint')}`
-                  : t('automations.templateHint')
-              }
               error={fields.errors.template}
+              options={[
+                { value: '', label: t('automations.chooseTemplate') },
+                ...(deletedTemplate && rule?.action.type === 'create_onboarding'
+                  ? [{ value: rule.action.template_id, label: t('automations.deletedTemplate') }]
+                  : []),
+                ...(templates ?? []).map((template) => ({ value: template.id, label: template.name })),
+              ]}
             />
           </>
         ) : null}

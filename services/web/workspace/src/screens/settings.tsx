@@ -18,11 +18,12 @@ import {
 import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
 import { fieldErrors } from '../validation.ts';
 import { Select } from './rule-dialog.tsx';
+import { ReminderScheduleSection } from './reminder-schedule.tsx';
 
 /**
  * Settings: everyone reads the team's settings; owners and admins change the name, sender
- * name, time zone, language, date format, accent colour and logo. Notices say when sending is
- * paused or the monthly limit is near.
+ * name, time zone, language, date format, accent colour and logo, and the default reminder
+ * schedule (its own form). Notices say when sending is paused or the monthly limit is near.
  */
 export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
   const [team, setTeam] = useState<TeamSettings | null>(null);
@@ -134,6 +135,7 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
           ) : null}
         </form>
       )}
+      {team ? <ReminderScheduleSection team={team} canEdit={canEdit} onSaved={setTeam} /> : null}
     </>
   );
 }

@@ -64,6 +64,7 @@ export function Shell({
     { screen: 'activity', label: t('nav.activity'), show: canManage },
     { screen: 'automations', label: t('nav.automations'), show: canManage },
     { screen: 'settings', label: t('nav.settings'), show: true },
+    { screen: 'account', label: t('nav.account'), show: true },
   ];
   return (
     <>

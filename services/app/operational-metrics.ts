@@ -1,0 +1,102 @@
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { ServiceContext } from './context.ts';
+import { collectOnce } from '../../shared/metrics/collect-once.ts';
+import { readCheckpointLags } from '../../shared/metrics/checkpoint-lag.ts';
+import { measureAppends } from '../../shared/metrics/event-store-metrics.ts';
+import { readDeliveryOutcomes, readQueueBacklogs } from './work-queue-metrics.ts';
+
+/** How long one metrics read may take in the database before it yields no samples. */
+export const METRICS_QUERY_TIMEOUT_MS = 2000;
+
+type MetricsDeps = Pick<ServiceContext, 'pool' | 'clock' | 'logger' | 'eventStore' | 'projections'>;
+
+/**
+ * The service's metrics registry (one per instance, so several in one test process do not
+ * mix): process metrics, event store appends (timed as they happen), and gauges read from
+ * the database when /metrics is scraped, one read per family. HTTP metrics are added by
+ * the app (shared/metrics/http-metrics.ts).
+ */
+export function createMetrics(context: MetricsDeps): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  measureAppends(context.eventStore, registry);
+
+  // Checkpoint lag is measured against the PostgreSQL log; EventStoreDB positions are not comparable.
+  if (context.eventStore.kind === 'postgres') {
+    const lags = collectOnce(
+      'checkpoint_lag',
+      () => readCheckpointLags(context.pool, context.projections.projectionNames, METRICS_QUERY_TIMEOUT_MS),
+      [],
+      context.logger,
+    );
+    const labelNames = ['checkpoint', 'kind'] as const;
+    new Gauge({
+      name: 'onboarding_checkpoint_lag_events',
+      help: 'Events of the log not yet handled, per projection, log consumer and relay (kind); capped at 100000',
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const lag of await lags())
+          this.set({ checkpoint: lag.checkpoint, kind: lag.kind }, lag.behindEvents);
+      },
+    });
+    new Gauge({
+      name: 'onboarding_checkpoint_lag_seconds',
+      help: 'Age of the oldest event not yet handled, per projection, log consumer and relay (kind); 0 when caught up',
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const lag of await lags())
+          this.set({ checkpoint: lag.checkpoint, kind: lag.kind }, lag.lagSeconds);
+      },
+    });
+  }
+
+  const backlogs = collectOnce(
+    'queue',
+    () => readQueueBacklogs(context.pool, context.clock, METRICS_QUERY_TIMEOUT_MS),
+    [],
+    context.logger,
+  );
+  new Gauge({
+    name: 'onboarding_queue_depth',
+    help: 'Rows waiting in each work queue (hooks, webhooks, automation, mail, due timers)',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const backlog of await backlogs()) this.set({ queue: backlog.queue }, backlog.depth);
+    },
+  });
+  new Gauge({
+    name: 'onboarding_queue_oldest_age_seconds',
+    help: 'Seconds since the oldest waiting row of each work queue was queued (timers: fell due); 0 when empty',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const backlog of await backlogs()) this.set({ queue: backlog.queue }, backlog.oldestAgeSeconds);
+    },
+  });
+
+  const outcomes = collectOnce(
+    'deliveries',
+    () => readDeliveryOutcomes(context.pool, METRICS_QUERY_TIMEOUT_MS),
+    [],
+    context.logger,
+  );
+  new Gauge({
+    name: 'onboarding_deliveries',
+    help: 'Finished deliveries kept, per queue and outcome (delivered, sent, succeeded, skipped, failed)',
+    labelNames: ['queue', 'outcome'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const outcome of await outcomes())
+        this.set({ queue: outcome.queue, outcome: outcome.outcome }, outcome.count);
+    },
+  });
+  return registry;
+}
