@@ -14,6 +14,13 @@ import {
 import type { Platform } from '../../shared/app-deps.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { unstorableAsValidation } from '../../shared/http/input-guard.ts';
+import {
+  PER_IP_POLICY,
+  PER_KEY_AND_IP_POLICY,
+  PER_KEY_POLICY,
+  rateLimitHeaders,
+  recordQuota,
+} from '../../shared/http/rate-limit-headers.ts';
 import { RateLimiter, type RateLimitStore } from '../../shared/rate-limit/rate-limiter.ts';
 import {
   apiKeyInactive,
@@ -131,8 +138,19 @@ export async function publicApi(
   );
   const limitsOn = context.settings.RATE_LIMITS;
 
-  async function enforce(request: FastifyRequest, checks: [key: string, limit: number][]) {
-    const decisions = await Promise.all(checks.map(([key, limit]) => limiter.consume(key, limit)));
+  /** Counts the request against each [policy, counter key, limit]; 429 when any is over. */
+  async function enforce(request: FastifyRequest, checks: [policy: string, key: string, limit: number][]) {
+    const decisions = await Promise.all(checks.map(([, key, limit]) => limiter.consume(key, limit)));
+    decisions.forEach((decision, index) => {
+      const [policy, , limit] = checks[index]!;
+      recordQuota(request, {
+        policy,
+        limit,
+        windowSeconds: RATE_WINDOW_SECONDS,
+        count: decision.count,
+        resetSeconds: decision.retryAfterSeconds,
+      });
+    });
     const refused = decisions.filter((decision) => !decision.allowed);
     if (refused.length === 0) return;
     request.omitRequestId = true;
@@ -140,6 +158,7 @@ export async function publicApi(
   }
 
   app.decorateRequest('principal', null as unknown as Principal);
+  rateLimitHeaders(app);
 
   app.setErrorHandler((thrown: FastifyError, request, reply) => {
     // A decider's refusal of an unstorable value answers like the route's own validation.
@@ -151,14 +170,14 @@ export async function publicApi(
   });
 
   app.addHook('onRequest', async (request) => {
-    if (limitsOn) await enforce(request, [[`ip:${request.ip}`, PER_IP_RATE_LIMIT]]);
+    if (limitsOn) await enforce(request, [[PER_IP_POLICY, `ip:${request.ip}`, PER_IP_RATE_LIMIT]]);
     const principal = await authenticate(context, request);
     if (!hasApiAccess(principal.plan)) throw apiKeyPlanRequired();
     if (limitsOn) {
       const limits = apiRateLimits(principal.plan);
       await enforce(request, [
-        [`key:${principal.apiKeyId}`, limits.perKey],
-        [`key_ip:${principal.apiKeyId}:${request.ip}`, limits.perKeyAndIp],
+        [PER_KEY_POLICY, `key:${principal.apiKeyId}`, limits.perKey],
+        [PER_KEY_AND_IP_POLICY, `key_ip:${principal.apiKeyId}:${request.ip}`, limits.perKeyAndIp],
       ]);
     }
     request.principal = principal;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { ServiceContext } from './context.ts';
@@ -13,6 +12,8 @@ import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
+import { requestIdOf } from '../../shared/http/request-id.ts';
+import { documentPolish } from './openapi-polish.ts';
 import { registerRoutes } from './routes.ts';
 
 /** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
@@ -28,7 +29,7 @@ declare module 'fastify' {
 export async function buildApp(context: ServiceContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: context.logger as FastifyBaseLogger,
-    genReqId: () => randomUUID(),
+    genReqId: requestIdOf,
     bodyLimit: MAX_BODY_BYTES,
     trustProxy: context.settings.TRUST_PROXY,
     // A path parameter of any length reaches its route, whose schema answers the standard
@@ -59,7 +60,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
 
   recordHttpMetrics(app, context.metrics); // before the routes: every route's answers are counted
 
-  await openApiDocs(app);
+  await openApiDocs(app, documentPolish());
   await app.register(healthRoutes, { context });
   await app.register(metricsRoutes, { registry: context.metrics, token: context.settings.METRICS_TOKEN });
   await registerRoutes(app, context);

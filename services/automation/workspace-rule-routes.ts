@@ -48,7 +48,7 @@ const workspaceActionSchema = z.discriminatedUnion('type', [
   createOnboarding.extend({ template_status: z.enum(['current', 'deleted']) }),
   notifyMember.extend({ member_status: z.enum(['current', 'former']) }),
 ]);
-const workspaceRuleSchema = ruleSchema.extend({ action: workspaceActionSchema });
+export const workspaceRuleSchema = ruleSchema.extend({ action: workspaceActionSchema });
 
 const PLACEHOLDER_TEXTS: Record<(typeof PLACEHOLDERS)[number], string> = {
   client_name: "The client's name",

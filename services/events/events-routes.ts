@@ -25,7 +25,7 @@ const eventsQuery = eventsLimitQuery.extend({
     .describe('one of the eight public event types; without it every audit event is listed'),
 });
 
-const auditEventSchema = z.object({
+export const auditEventSchema = z.object({
   id: z.string().uuid().describe('the id of the domain event'),
   type: z.string().describe('a public event name, or an internal name such as client_created'),
   timestamp: z.string().describe('ISO 8601'),

@@ -47,7 +47,7 @@ import {
 const tag = { tags: ['workspace'] };
 const idParams = z.object({ id: z.string().uuid() });
 
-const subscriptionSchema = z.object({
+export const subscriptionSchema = z.object({
   id: z.string().uuid(),
   event: z.string(),
   target_url: z.string(),

@@ -18,7 +18,7 @@ export type EmailsRouteDeps = Pick<Platform, 'readDb'>;
 const EMAIL_KINDS = ['invite', 'reminder', 'automation', 'notification'] as const;
 const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 
-const emailSchema = z.object({
+export const emailSchema = z.object({
   id: z.string().uuid(),
   kind: z.enum(EMAIL_KINDS),
   to: z.string().describe('empty once the client was erased'),

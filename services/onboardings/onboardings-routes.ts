@@ -101,7 +101,7 @@ const deadlineFields = {
   due_timezone: z.string().nullable(),
 };
 
-const createdOnboarding = z.object({
+export const createdOnboarding = z.object({
   id: z.string().uuid(),
   status: z.enum(ONBOARDING_STATUSES),
   progress_pct: z.number().int(),
@@ -112,7 +112,7 @@ const createdOnboarding = z.object({
   token: z.string().describe('client access token, 64 hex characters; returned on create only'),
 });
 
-const patchedOnboarding = z.object({
+export const patchedOnboarding = z.object({
   id: z.string().uuid(),
   status: z.enum(ONBOARDING_STATUSES),
   progress_pct: z.number().int(),

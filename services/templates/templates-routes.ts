@@ -22,7 +22,7 @@ export type TemplatesRouteDeps = Pick<Platform, 'readDb'>;
 
 const NOT_FOUND = 'Template not found';
 
-const listItemSchema = z.object({
+export const listItemSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   vertical: z.string().nullable().describe("the template's industry"),

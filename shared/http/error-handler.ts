@@ -43,9 +43,14 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
       );
   }
   if (error.validation || (error.statusCode === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
+    // A body that does not parse (FST_ERR_CTP_*) fails as a whole.
+    const details = error.validation
+      ? validationDetails(error)
+      : { issues: [{ path: 'body', message: error.message }] };
+    const extra = { details };
     return reply
       .status(400)
-      .send(new ApiError(400, 'Invalid request body', { code: 'invalid_body' }).body(request.id));
+      .send(new ApiError(400, 'Invalid request body', { code: 'invalid_body', extra }).body(request.id));
   }
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     // Any other request fastify refuses itself (such as a QUERY without a Content-Type):
@@ -68,4 +73,20 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
 function describe(error: unknown): { code?: unknown; message?: unknown } {
   const { code, message } = error as { code?: unknown; message?: unknown };
   return { code, message };
+}
+
+/**
+ * Where a failed validation went wrong, as `details.issues` beside the spec's unchanged
+ * `error` text: each issue's path (`body/pin`, `querystring/status`, `body` for the
+ * whole body) and message.
+ */
+export function validationDetails(error: Pick<FastifyError, 'validation' | 'validationContext'>): {
+  issues: { path: string; message: string }[];
+} {
+  return {
+    issues: (error.validation ?? []).map((issue) => ({
+      path: `${error.validationContext ?? ''}${issue.instancePath}`.replace(/\/$/, ''),
+      message: issue.message ?? 'invalid',
+    })),
+  };
 }

@@ -89,3 +89,15 @@ export const jsonSchema2020Transform: Transform = (input) => {
   }
   return { schema: converted as typeof schema, url };
 };
+
+/**
+ * One zod schema as the document's JSON schema, through the very conversion the routes'
+ * schemas take (so a named component equals the inline schemas it names).
+ */
+export function zodToJsonSchema2020(schema: unknown): Record<string, unknown> {
+  const { schema: converted } = jsonSchemaTransform({
+    schema: { body: schema },
+    url: '/',
+  } as Parameters<Transform>[0]);
+  return toJsonSchema2020((converted as { body: unknown }).body) as Record<string, unknown>;
+}

@@ -23,7 +23,7 @@ export type ParkedEventsRouteDeps = Pick<Platform, 'pool' | 'projections'>;
  *   its newest error. Answers 200 with each event's outcome.
  */
 
-const parkedEventSchema = z.object({
+export const parkedEventSchema = z.object({
   projection: z.string(),
   event_id: z.string().uuid(),
   position: z.string().describe('global log position'),

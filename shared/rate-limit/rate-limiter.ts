@@ -34,6 +34,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
 export interface RateLimitDecision {
   allowed: boolean;
+  /** Requests counted for the key in the current window, this one included. */
+  count: number;
   /** Seconds until the window resets (1 to the window length). */
   retryAfterSeconds: number;
 }
@@ -58,7 +60,7 @@ export class RateLimiter {
       this.windowSeconds,
       Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
     );
-    return { allowed: count <= limit, retryAfterSeconds };
+    return { allowed: count <= limit, count, retryAfterSeconds };
   }
 
   /** The count of `key` in the current window and the seconds until that window ends. */

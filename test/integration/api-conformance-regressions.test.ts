@@ -2,6 +2,7 @@
  * Answers that Schemathesis once found to differ from /openapi.json (or to be a server
  * error), kept here as plain examples so they fail fast and readably.
  */
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey } from '../helpers/tenant.ts';
@@ -13,7 +14,8 @@ let document: any;
 beforeAll(async () => {
   service = await startTestService({ RATE_LIMITS: 'off' });
   tenant = await createTeamWithKey(service);
-  document = (await request(service, 'GET', '/openapi.json')).body;
+  // Dereferenced: the document names its schemas (components/schemas) and refers to them.
+  document = await SwaggerParser.dereference((await request(service, 'GET', '/openapi.json')).body);
 });
 
 afterAll(async () => {

@@ -208,16 +208,19 @@ describe('POST /api/v1/onboardings', () => {
   });
 
   it.each([
-    ['non-UUID template_id', () => ({ template_id: 'abc', client_id: tenant.clientId })],
-    ['non-UUID client_id', () => ({ template_id: tenant.templateId, client_id: '123' })],
-    ['missing template_id', () => ({ client_id: tenant.clientId })],
-    ['missing client_id', () => ({ template_id: tenant.templateId })],
-    ['no body', () => undefined],
-    ['an array body', () => []],
-  ])('%s: 400 invalid_body', async (_name, body) => {
+    ['non-UUID template_id', () => ({ template_id: 'abc', client_id: tenant.clientId }), 'body/template_id'],
+    ['non-UUID client_id', () => ({ template_id: tenant.templateId, client_id: '123' }), 'body/client_id'],
+    ['missing template_id', () => ({ client_id: tenant.clientId }), 'body/template_id'],
+    ['missing client_id', () => ({ template_id: tenant.templateId }), 'body/client_id'],
+    ['no body', () => undefined, 'body'],
+    ['an array body', () => [], 'body'],
+  ])('%s: 400 invalid_body, details naming the field', async (_name, body, path) => {
     const answer = await post(body());
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(fullError(400, 'invalid_body'));
+    expect(answer.body).toEqual({
+      ...fullError(400, 'invalid_body'),
+      details: { issues: [expect.objectContaining({ path, message: expect.any(String) })] },
+    });
   });
 
   it('a malformed body is 400 invalid_body before the scope check; a valid one without the scope is 403', async () => {

@@ -288,7 +288,10 @@ describe('send: body', () => {
     const { id } = await createOnboarding(service, tenant);
     const answer = await send(id, body);
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual(full('invalid_body'));
+    expect(answer.body).toEqual({
+      ...full('invalid_body'),
+      details: { issues: [{ path: `body/${Object.keys(body)[0]}`, message: expect.any(String) }] },
+    });
     expect(await status(id)).toBe('draft');
   });
 

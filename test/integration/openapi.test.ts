@@ -57,8 +57,9 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('documents the error bodies of GET /api/v1/me', () => {
-    const responses = document.paths['/api/v1/me'].get.responses;
+  it('documents the error bodies of GET /api/v1/me', async () => {
+    const dereferenced: any = await SwaggerParser.dereference(structuredClone(document));
+    const responses = dereferenced.paths['/api/v1/me'].get.responses;
     expect(Object.keys(responses).sort()).toEqual(['200', '401', '403', '429', '500']);
     const unauthorized = responses['401'].content['application/json'].schema;
     expect(unauthorized.required).toEqual(['error', 'code', 'message', 'retryable', 'request_id']);

@@ -42,6 +42,8 @@ const invalidBody = {
   message: expect.any(String),
   retryable: false,
   request_id: expect.any(String),
+  // Where the value was refused (body/value, params/field_id, ...).
+  details: { issues: expect.arrayContaining([{ path: expect.any(String), message: expect.any(String) }]) },
 };
 
 describe('POST /api/v1/clients', () => {

@@ -37,7 +37,7 @@ export const SCOPE_LABELS: Readonly<Partial<Record<Scope, string>>> = {
 const OFFERED_SCOPES = Object.keys(SCOPE_LABELS) as [Scope, ...Scope[]];
 
 const tag = { tags: ['workspace'] };
-const keySchema = z.object({
+export const keySchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   scopes: z.array(z.enum(SCOPES)),

@@ -23,7 +23,7 @@ import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from 
 export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
 
 const tag = { tags: ['workspace'] };
-const memberSchema = z.object({
+export const memberSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   email: z.string(),

@@ -70,7 +70,7 @@ const reminderScheduleBody = z
     `The default reminder schedule of new onboardings: at most ${MAX_REMINDER_RULES} different rules; due-relative rules apply only to onboardings with a due date`,
   );
 
-const settingsSchema = z.object({
+export const settingsSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   email_sender_name: z.string().nullable(),

@@ -94,11 +94,22 @@ const WORKSPACE_REFUSALS = {
   503: coded('Service unavailable for a moment (code service_unavailable); retryable'),
 };
 
+/**
+ * The security the document gives a route (schemes of services/app/openapi-polish.ts):
+ * none on public routes, else the session cookie, with X-CSRF-Token when it changes state.
+ */
+function documentedSecurity(isPublic: boolean, methods: string[]): Record<string, string[]>[] {
+  if (isPublic) return [{}];
+  const changes = methods.some((method) => !SAFE_METHODS.has(method.toUpperCase()));
+  return [changes ? { workspaceSession: [], csrfToken: [] } : { workspaceSession: [] }];
+}
+
 export async function workspaceApi(app: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   await app.register(cookie);
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ??= {});
     schema.response = { ...WORKSPACE_REFUSALS, ...((schema.response as object | undefined) ?? {}) };
+    schema.security = documentedSecurity(route.config?.workspace?.public === true, [route.method].flat());
   });
   const throttle = new SignInThrottle(
     context.clock,

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_FILE_BYTES } from '../onboarding-files.ts';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { RateLimiter, type RateLimitStore } from '../../../shared/rate-limit/rate-limiter.ts';
+import { PER_IP_POLICY, rateLimitHeaders, recordQuota } from '../../../shared/http/rate-limit-headers.ts';
 import {
-  enforcePortalLimit,
   PORTAL_PER_IP_LIMIT,
   PORTAL_RATE_WINDOW_SECONDS,
+  portalRateLimited,
   TOO_MANY_PORTAL_REQUESTS,
 } from './portal-rate-limits.ts';
 import { portalRoutes, type PortalRouteDeps } from './portal-routes.ts';
@@ -36,13 +37,18 @@ export async function portalApi(
       )
     : null;
   if (limiter) {
+    // Every answer shows the per-IP quota in RateLimit and RateLimit-Policy.
+    rateLimitHeaders(app);
     app.addHook('onRequest', async (request) => {
-      await enforcePortalLimit(
-        limiter,
-        `portal_ip:${request.ip}`,
-        PORTAL_PER_IP_LIMIT,
-        TOO_MANY_PORTAL_REQUESTS,
-      );
+      const decision = await limiter.consume(`portal_ip:${request.ip}`, PORTAL_PER_IP_LIMIT);
+      recordQuota(request, {
+        policy: PER_IP_POLICY,
+        limit: PORTAL_PER_IP_LIMIT,
+        windowSeconds: PORTAL_RATE_WINDOW_SECONDS,
+        count: decision.count,
+        resetSeconds: decision.retryAfterSeconds,
+      });
+      if (!decision.allowed) throw portalRateLimited(TOO_MANY_PORTAL_REQUESTS, decision.retryAfterSeconds);
     });
   }
 

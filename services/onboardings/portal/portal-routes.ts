@@ -51,7 +51,7 @@ export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | '
  * makes it unreadable everywhere the log is kept.
  */
 
-const portalOnboarding = z.object({
+export const portalOnboarding = z.object({
   id: z.string().uuid(),
   status: z.enum(ONBOARDING_STATUSES),
   progress_pct: z.number().int(),
@@ -73,7 +73,7 @@ const signatureSchema = z.object({
   signed_at: z.string(),
 });
 
-const fileSchema = z.object({
+export const fileSchema = z.object({
   id: z.string().uuid(),
   field_id: z.string(),
   file_name: z.string(),

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { apiKeySchema } from '../access/operator-api-key-routes.ts';
+import { memberSchema, successSchema, teamSchema } from '../access/operator-team-routes.ts';
+import { keySchema as workspaceApiKeySchema } from '../access/workspace/api-key-routes.ts';
+import { memberSchema as workspaceMemberSchema } from '../access/workspace/member-routes.ts';
+import { settingsSchema } from '../access/workspace/team-settings-routes.ts';
+import { signedInView } from '../access/workspace/account-routes.ts';
+import { actionSchema, ruleSchema } from '../automation/automation-rules-routes.ts';
+import { workspaceRuleSchema } from '../automation/workspace-rule-routes.ts';
+import { clientSchema } from '../clients/clients-routes.ts';
+import { auditEventSchema } from '../events/events-routes.ts';
+import { hookPayloadDocument } from '../hooks/hook-payload-document.ts';
+import { deliverySchema, endpointSchema } from '../hooks/signed-delivery-routes.ts';
+import { subscriptionSchema } from '../hooks/workspace-hook-routes.ts';
+import { emailSchema } from '../mail/emails-routes.ts';
+import { onboardingDetail, onboardingListItem } from '../onboardings/onboardings-read-model.ts';
+import { createdOnboarding, patchedOnboarding } from '../onboardings/onboardings-routes.ts';
+import { faceSchema } from '../onboardings/portal/portal-face.ts';
+import { fileSchema, portalOnboarding } from '../onboardings/portal/portal-routes.ts';
+import { responseSchema } from '../onboardings/responses-read-model.ts';
+import { listItemSchema as templateListItemSchema } from '../templates/templates-routes.ts';
+import { templateFieldSchema, templateSchema, templateStepSchema } from '../templates/template-view.ts';
+import { fullErrorSchema, rateLimitedSchema, textErrorSchema } from '../../shared/http/error-schemas.ts';
+import { zodToJsonSchema2020 } from '../../shared/http/openapi-3-1-schema.ts';
+import type { DocumentPolish } from '../../shared/http/openapi-document.ts';
+import { parkedEventSchema } from '../../shared/projections/parked-events-routes.ts';
+import { IDEMPOTENT_OPERATIONS, OPERATION_IDS } from './openapi-operations.ts';
+import { PUBLIC_DESCRIPTIONS } from './openapi-descriptions.ts';
+
+/** The named schemas of the document: every resource and error body, by its zod schema. */
+const NAMED_SCHEMAS: Record<string, z.ZodTypeAny> = {
+  Error: fullErrorSchema,
+  TextError: textErrorSchema,
+  RateLimitedError: rateLimitedSchema,
+  Success: successSchema,
+  Client: clientSchema,
+  OnboardingListItem: onboardingListItem,
+  Onboarding: onboardingDetail,
+  CreatedOnboarding: createdOnboarding,
+  UpdatedOnboarding: patchedOnboarding,
+  TemplateField: templateFieldSchema,
+  TemplateStep: templateStepSchema,
+  Template: templateSchema,
+  TemplateListItem: templateListItemSchema,
+  Response: responseSchema,
+  AuditEvent: auditEventSchema,
+  Team: teamSchema,
+  Member: memberSchema,
+  ApiKey: apiKeySchema,
+  AutomationAction: actionSchema,
+  AutomationRule: ruleSchema,
+  Email: emailSchema,
+  WebhookEndpoint: endpointSchema,
+  Delivery: deliverySchema,
+  ParkedEvent: parkedEventSchema,
+  PortalFace: faceSchema,
+  PortalOnboarding: portalOnboarding,
+  UploadedFile: fileSchema,
+  WorkspaceSession: signedInView,
+  WorkspaceMember: workspaceMemberSchema,
+  WorkspaceApiKey: workspaceApiKeySchema,
+  WorkspaceTeam: settingsSchema,
+  WorkspaceAutomationRule: workspaceRuleSchema,
+  HookSubscription: subscriptionSchema,
+};
+
+/** What the route schemas cannot say themselves: names, descriptions, groups, security. */
+export function documentPolish(): DocumentPolish {
+  const hooks = hookPayloadDocument();
+  return {
+    operationIds: OPERATION_IDS,
+    descriptions: PUBLIC_DESCRIPTIONS,
+    idempotent: IDEMPOTENT_OPERATIONS,
+    multipartBodies: {
+      portalUploadFile: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The file (one per request); its content type is read from its bytes.',
+          },
+        },
+      },
+    },
+    groups: [
+      {
+        prefix: '/api/v1',
+        tag: 'public',
+        description:
+          'The public API: header `Authorization: Bearer <API_KEY>` (a key made in the workspace or by the operator). Rate limits per IP address, per key and per key and IP address, shown on every answer in RateLimit-Policy and RateLimit.',
+        security: [{ apiKey: [] }],
+        rateLimitHeaders: true,
+      },
+      {
+        prefix: '/admin/v1',
+        tag: 'operator',
+        description:
+          'The operator API: header `Authorization: Bearer <ADMIN_TOKEN>`; every route answers 404 while ADMIN_TOKEN is unset. Provisions teams, keys, templates and automation rules.',
+        security: [{ operatorToken: [] }],
+      },
+      {
+        prefix: '/portal/v1',
+        tag: 'portal',
+        description:
+          'The client portal API behind a client link (`/portal/v1/onboardings/:token`): an unknown, deactivated or expired token answers 404 link_inactive; a link with a PIN needs header X-Onboarding-Pin on every request (401 pin_required).',
+        security: [{}, { portalPin: [] }],
+        rateLimitHeaders: true,
+      },
+      {
+        prefix: '/workspace/v1',
+        tag: 'workspace',
+        description:
+          "The team's workspace (the web settings): a session cookie from sign-up or sign-in, and X-CSRF-Token (from GET /workspace/v1/me) on every request that changes state.",
+        security: [{ workspaceSession: [] }],
+      },
+      {
+        prefix: '/webhooks',
+        tag: 'webhooks',
+        description:
+          'What the service POSTs to your endpoints: the hook deliveries of POST /api/v1/automation/subscribe and the signed webhook deliveries of webhook endpoints, one body per event type (Standard Webhooks).',
+        security: [{}],
+      },
+    ],
+    components: Object.fromEntries(
+      Object.entries(NAMED_SCHEMAS).map(([name, schema]) => [name, zodToJsonSchema2020(schema)]),
+    ),
+    extraSchemas: hooks.schemas,
+    webhooks: hooks.webhooks,
+    securitySchemes: {
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Public API: `Authorization: Bearer <API_KEY>`.',
+      },
+      operatorToken: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Operator API: `Authorization: Bearer <ADMIN_TOKEN>` (the ADMIN_TOKEN setting).',
+      },
+      portalPin: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Onboarding-Pin',
+        description: "Client portal: the link's 6-digit PIN, when the link has one.",
+      },
+      workspaceSession: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'ws_session',
+        description: 'Workspace: the session cookie set by sign-up, sign-in or accepting an invitation.',
+      },
+      csrfToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-CSRF-Token',
+        description:
+          "Workspace: the session's CSRF token (csrf_token of GET /workspace/v1/me), on every request that changes state.",
+      },
+    },
+    // Relative: the document is served by the service it describes (PUBLIC_URL, or
+    // http://127.0.0.1:3000 after `npm start`).
+    servers: [{ url: '/', description: 'The host that serves this document' }],
+  };
+}
