@@ -16,6 +16,7 @@ import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
+import { retentionPass } from './retention-pass.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
@@ -44,7 +45,7 @@ export async function createContext(
     vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger }),
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
-    duePasses: [onboardingTimersPass, ...outboundDuePasses],
+    duePasses: [onboardingTimersPass, ...outboundDuePasses, retentionPass],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
