@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, withDatabase } from '../../shared/db/pool.ts';
+import { resetRunLog, RUN_LOG_DIR, secretsInRunLog } from './run-log.ts';
 
 export const TEMPLATE_DATABASE = 'onboarding_template';
 
@@ -16,9 +17,11 @@ declare module 'vitest' {
 
 /**
  * One embedded PostgreSQL for the whole run. The migrated schema is kept as a template
- * database, so each test file gets a fresh copy with one CREATE DATABASE.
+ * database, so each test file gets a fresh copy with one CREATE DATABASE. At the end the
+ * run's service log is searched for every secret the tests registered (./run-log.ts).
  */
 export default async function setup(project: TestProject) {
+  resetRunLog();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'onboarding-test-'));
   const server = await startEmbeddedPostgres({ dataDir, persistent: false, fast: true });
   const admin = createPool(server.url, 1);
@@ -31,5 +34,9 @@ export default async function setup(project: TestProject) {
   return async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
+    const found = secretsInRunLog();
+    if (found.length > 0) {
+      throw new Error(`secrets in the test run's service log (${RUN_LOG_DIR}):\n  ${found.join('\n  ')}`);
+    }
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSecrets } from '../helpers/run-log.ts';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 import { createTenant, portal, sentOnboarding } from './portal-fixtures.ts';
 import { Browser, capturedLogger, lastEmailTo, linkToken, signUp } from './workspace-fixtures.ts';
@@ -19,6 +20,7 @@ const secrets = new Map<string, string>();
 const keep = (what: string, value: string | undefined) => {
   expect(value, what).toBeTruthy();
   secrets.set(what, value!);
+  registerSecrets(value);
 };
 const sessionId = (browser: Browser) => browser.cookie.split('=').slice(1).join('=');
 
