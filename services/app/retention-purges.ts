@@ -31,7 +31,7 @@ export const retentionPurges: readonly Purge<Settings>[] = [
     pastPeriod: () => '$row.created_at < $1',
   },
   {
-    // processed_at is written by the database clock when the consumer handles the event.
+    // processed_at: when the consumer handled the event, by the service clock.
     name: 'processed-events',
     table: 'processed_events',
     keepMs: (settings) => days(settings.PROCESSED_EVENTS_RETENTION_DAYS),

@@ -43,7 +43,7 @@ export async function createContext(
     eventStore,
     projections,
     vault,
-    consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    consumers: new EventConsumers({ settings, pool, eventStore, logger, clock }),
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses, retentionPass],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),

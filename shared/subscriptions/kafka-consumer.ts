@@ -1,4 +1,5 @@
 import type { Admin, Consumer, EachMessageHandler, Kafka } from 'kafkajs';
+import type { Clock } from '../clock.ts';
 import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -14,6 +15,8 @@ export interface KafkaConsumerDeps {
   /** The relay's topic. */
   topic: string;
   logger?: Logger;
+  /** The service clock: when each event was handled (processed_events, retention). */
+  clock?: Clock;
   /** Poll interval of `caughtUp` (ms). */
   pollMs?: number;
 }
@@ -38,7 +41,7 @@ class StoppingError extends Error {}
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
-  { pool, kafka, topic, logger, pollMs = 100 }: KafkaConsumerDeps,
+  { pool, kafka, topic, logger, clock, pollMs = 100 }: KafkaConsumerDeps,
 ): Promise<RunningConsumer> {
   assertConsumerName(consumer.name);
   const log = logger?.child({ consumer: consumer.name, adapter: 'kafka' });
@@ -70,7 +73,7 @@ export async function startKafkaConsumer(
       if (stopping) throw new StoppingError('consumer stopping; the message is offered again');
       try {
         await inTransaction(pool, async (tx) => {
-          await handleOnce(tx, consumer, event);
+          await handleOnce(tx, consumer, event, clock);
           await recordOffset(tx);
         });
         return;

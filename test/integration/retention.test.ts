@@ -6,6 +6,9 @@ import { createLogger } from '../../shared/logging/logger.ts';
 import { PURGE_BATCH } from '../../shared/retention/batched-purge.ts';
 import { purgeExpired } from '../../services/app/retention-pass.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { startTestService } from '../helpers/service.ts';
+import { adminRequest } from '../helpers/tenant.ts';
+import { createTenant, sentOnboarding } from './portal-fixtures.ts';
 
 /*
  * Each purge removes exactly what is past its period: for every table a row just inside
@@ -252,6 +255,24 @@ describe('retention', () => {
     } finally {
       holder.release();
       clock.set(NOW);
+    }
+  });
+});
+
+describe('processed-event rows', () => {
+  it('carry the service clock, so their period counts by it', async () => {
+    const service = await startTestService();
+    try {
+      const at = new Date('2032-05-01T00:00:00.000Z');
+      service.clock.set(at);
+      await sentOnboarding(service, await createTenant(service));
+      expect((await adminRequest(service, 'POST', '/work/drain')).status).toBe(200);
+      const { rows } = await service.database.pool.query<{ at: Date }>(
+        'select min(processed_at) as at from processed_events',
+      );
+      expect(rows[0]?.at).toEqual(at);
+    } finally {
+      await service.stop();
     }
   });
 });
