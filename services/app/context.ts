@@ -1,6 +1,7 @@
 import type { Platform } from '../../shared/app-deps.ts';
 import type { Registry } from 'prom-client';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+import type { RelayHealth } from '../events/relay-health.ts';
 
 /**
  * Everything the running parts share, as the composition holds it. Built once in
@@ -12,4 +13,6 @@ export interface ServiceContext extends Platform {
   duePasses: DuePass<ServiceContext>[];
   /** This instance's metrics, served at /metrics (services/app/operational-metrics.ts). */
   metrics: Registry;
+  /** What the Kafka relay reports (read by /readyz); absent where no relay can run. */
+  relayHealth?: RelayHealth;
 }

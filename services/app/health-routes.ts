@@ -6,8 +6,11 @@ import {
   stuckCheckpoints,
   type CheckpointLag,
 } from '../../shared/metrics/checkpoint-lag.ts';
+import type { RelayHealth } from '../events/relay-health.ts';
 
-export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'>;
+export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'> & {
+  relayHealth?: RelayHealth;
+};
 
 /** How long the readiness read of checkpoint lags may take; when it cannot answer, lag does not count. */
 export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
@@ -25,6 +28,11 @@ export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
  * unhandled event is older than READY_MAX_LAG_SECONDS is stuck: /readyz answers 503 with
  * `stuck` (each checkpoint, its lag in events and seconds) and `reason` (one sentence per
  * stuck checkpoint). Measured on the PostgreSQL event log only.
+ *
+ * The Kafka relay stalled (the same publish failed several times in a row:
+ * services/events/relay-health.ts) makes the service not ready: events stop reaching the
+ * topic, and an operator has to act. `relay` then says since when, the broker's error and
+ * the event refused.
  */
 export async function healthRoutes(app: FastifyInstance, { context }: { context: HealthRouteDeps }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -54,12 +62,15 @@ export async function healthRoutes(app: FastifyInstance, { context }: { context:
       context.settings.READY_MAX_LAG_SECONDS,
       (lag) => lag.kind === 'projection' || (lag.kind === 'relay' && relayWatched),
     );
-    const ready = database === 'ok' && eventStore === 'ok' && stuck.length === 0;
+    const relay = context.relayHealth?.failingSince ? context.relayHealth.report() : undefined;
+    const ready =
+      database === 'ok' && eventStore === 'ok' && stuck.length === 0 && relay?.status !== 'stalled';
     const parkedEvents = totalOf(parked);
     return reply.status(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
       database,
       event_store: eventStore,
+      ...(relay ? { relay } : {}),
       ...(parkedEvents > 0 ? { parked_events: parkedEvents, parked_by_projection: parked } : {}),
       ...(stuck.length > 0
         ? {

@@ -1,6 +1,7 @@
 import { loadSettings, SettingsError } from '../../shared/config/settings.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { startService } from './runtime.ts';
+import { startService, type RunningService } from './runtime.ts';
+import { startupFailureLine } from './startup-failure.ts';
 
 let settings;
 try {
@@ -12,7 +13,26 @@ try {
 }
 
 const logger = createLogger(settings.LOG_LEVEL);
-const service = await startService(settings, logger);
+
+/**
+ * A start that fails prints one line saying what to do (./startup-failure.ts) and exits 1,
+ * without a stack trace; the error itself is logged at debug level. An error thrown outside
+ * the start's promise chain (a child process that cannot be spawned) is treated alike.
+ */
+function refuseToStart(error: unknown): never {
+  logger.debug({ err: error }, 'start failed');
+  console.error(startupFailureLine(error, settings!));
+  process.exit(1);
+}
+
+process.on('uncaughtException', refuseToStart);
+let service: RunningService;
+try {
+  service = await startService(settings, logger);
+} catch (error) {
+  refuseToStart(error);
+}
+process.off('uncaughtException', refuseToStart);
 logger.info({ url: service.url }, 'client onboarding service started');
 
 /**

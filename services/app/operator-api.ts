@@ -13,6 +13,7 @@ import { automationRulesRoutes } from '../automation/automation-rules-routes.ts'
 import { operatorTeamRoutes } from '../access/operator-team-routes.ts';
 import { operatorTemplateRoutes } from '../templates/operator-template-routes.ts';
 import { signedDeliveryRoutes } from '../hooks/signed-delivery-routes.ts';
+import { relaySkipRoutes } from '../events/relay-skip-routes.ts';
 
 export type OperatorRoutePlugin = (
   app: FastifyInstance,
@@ -37,6 +38,7 @@ export const operatorRoutePlugins: OperatorRoutePlugin[] = [
   automationRulesRoutes,
   parkedEventsRoutes,
   signedDeliveryRoutes,
+  relaySkipRoutes,
 ];
 
 /** The operator API; registered with prefix /admin/v1 in services/app/routes.ts. */

@@ -17,6 +17,7 @@ import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
 import { retentionPass } from './retention-pass.ts';
+import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
@@ -47,6 +48,7 @@ export async function createContext(
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, ...outboundDuePasses, retentionPass],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
+    relayHealth: new RelayHealth(),
   };
   await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
   return context;
@@ -102,6 +104,11 @@ export async function startService(
         persistent: true,
         onStalePostmasterStopped: (postmasterPid) =>
           logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+        onClusterFolderChosen: (clusterFolder) =>
+          logger.warn(
+            { clusterFolder },
+            'running as root: the postgres user cannot enter DATA_DIR, so the embedded database files are kept in clusterFolder',
+          ),
       });
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {

@@ -6,6 +6,7 @@ import { DEFAULT_CE_SOURCE, toKafkaMessage } from '../../shared/subscriptions/cl
 import { RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
 import { Pause, backoffMs } from '../../shared/subscriptions/pause.ts';
 import { PositionWatch } from '../../shared/subscriptions/position-watch.ts';
+import { RelayHealth } from './relay-health.ts';
 
 export interface KafkaRelayOptions {
   topic: string;
@@ -18,6 +19,10 @@ export interface KafkaRelayOptions {
   /** Checkpoint row in `checkpoints`. */
   checkpoint?: string;
   logger?: Logger;
+  /** Where the relay reports failures (readiness reads it); a new one unless given. */
+  health?: RelayHealth;
+  /** The longest back-off between two attempts of a failing publish (ms). */
+  retryMaxMs?: number;
 }
 
 /**
@@ -30,7 +35,12 @@ export interface KafkaRelayOptions {
  * checkpoint only after Kafka has acknowledged the whole batch. A crash between the
  * acknowledgement and the checkpoint publishes that batch again on the next start:
  * consumers deduplicate by ce_id. A failed send is retried from the same position with
- * back-off; nothing is skipped.
+ * back-off, one event at a time, so a refusal names the very event; nothing is skipped on
+ * its own. After `health.reportAfterRetries` failures in a row the relay is stalled: it logs
+ * the event (id, position, type) and the broker's error once, /readyz says not ready, and it
+ * goes on retrying. An operator who cannot fix the cause skips the event
+ * (POST /admin/v1/relay/skip-event parks it in parked_events under the relay's checkpoint
+ * name); the next retry passes over it.
  *
  * Start never waits for Kafka: the relay connects in the background and retries, so the
  * service runs while the brokers are down and the relay catches up when they return.
@@ -45,7 +55,7 @@ export class KafkaRelay {
   private subscription: Subscription | undefined;
   private starting: Promise<void> | undefined;
   private running = false;
-  private failures = 0;
+  readonly health: RelayHealth;
 
   constructor(
     private readonly pool: Pool,
@@ -57,6 +67,7 @@ export class KafkaRelay {
     this.source = options.source ?? DEFAULT_CE_SOURCE;
     this.batchSize = options.batchSize ?? 500;
     this.checkpoint = options.checkpoint ?? RELAY_CHECKPOINT;
+    this.health = options.health ?? new RelayHealth();
   }
 
   /** The last log position Kafka has acknowledged (as stored in the checkpoint). */
@@ -121,31 +132,67 @@ export class KafkaRelay {
   private async publish(offered: RecordedEvent[]): Promise<void> {
     // After a failure the subscription offers the whole batch again: skip what is acknowledged.
     const events = offered.filter((event) => event.position > this.watch.position);
-    for (let start = 0; start < events.length && this.running; start += this.batchSize) {
-      const batch = events.slice(start, start + this.batchSize);
+    for (let start = 0; start < events.length && this.running;) {
+      // While failing, one event at a time: a refusal then names the event it is about.
+      const batch = events.slice(start, start + (this.health.retries > 0 ? 1 : this.batchSize));
       const last = batch[batch.length - 1]!;
       try {
-        await this.producer.send({
-          topic: this.options.topic,
-          acks: -1,
-          messages: batch.map((event) => toKafkaMessage(event, this.source)),
-        });
+        const skipped = this.health.retries > 0 ? await this.skippedByOperator(batch) : new Set();
+        const messages = batch.filter((event) => !skipped.has(event.id));
+        if (messages.length > 0) {
+          await this.producer.send({
+            topic: this.options.topic,
+            acks: -1,
+            messages: messages.map((event) => toKafkaMessage(event, this.source)),
+          });
+        }
         await this.pool.query(
           `insert into checkpoints (name, position, updated_at) values ($1, $2, now())
            on conflict (name) do update
            set position = greatest(checkpoints.position, excluded.position), updated_at = now()`,
           [this.checkpoint, String(last.position)],
         );
-        this.failures = 0;
+        this.health.succeeded();
       } catch (error) {
         // The subscription offers the same events again after a pause: the back-off adds to it.
-        this.failures++;
+        const event = batch.length === 1 ? batch[0]! : undefined;
+        if (
+          this.health.failed(error, event && { id: event.id, position: event.position, type: event.type })
+        ) {
+          this.options.logger?.error(
+            {
+              eventId: event?.id,
+              position: event && String(event.position),
+              eventType: event?.type,
+              retries: this.health.retries,
+              error: this.health.lastError,
+            },
+            'relay is stalled: Kafka refuses to take an event; fix the cause (topic settings, ACLs, brokers) ' +
+              'or skip the event with POST /admin/v1/relay/skip-event',
+          );
+        }
         if (isProducerStateError(error)) await this.resetProducer(error);
-        await this.pause.sleep(backoffMs(this.failures, 10_000));
+        await this.pause.sleep(backoffMs(this.health.retries, this.options.retryMaxMs ?? 10_000));
         throw error;
       }
       this.watch.advance(last.position);
+      start += batch.length;
     }
+  }
+
+  /** Events of `batch` an operator has skipped (parked under the relay's checkpoint name). */
+  private async skippedByOperator(batch: RecordedEvent[]): Promise<Set<string>> {
+    const result = await this.pool.query<{ event_id: string }>(
+      'select event_id from parked_events where projection = $1 and event_id = any($2::uuid[])',
+      [this.checkpoint, batch.map((event) => event.id)],
+    );
+    for (const row of result.rows) {
+      this.options.logger?.warn(
+        { eventId: row.event_id, checkpoint: this.checkpoint },
+        'relay passes over an event an operator skipped; it is not on the topic',
+      );
+    }
+    return new Set(result.rows.map((row) => row.event_id));
   }
 
   /**

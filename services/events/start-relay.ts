@@ -1,8 +1,12 @@
 import { createKafka, kafkaStreamSettings } from '../../shared/subscriptions/kafka.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { KafkaRelay } from './kafka-relay.ts';
+import type { RelayHealth } from './relay-health.ts';
 
-export type KafkaRelayDeps = Pick<Platform, 'settings' | 'logger' | 'pool' | 'eventStore'>;
+export type KafkaRelayDeps = Pick<Platform, 'settings' | 'logger' | 'pool' | 'eventStore'> & {
+  /** Where the relay reports failures (/readyz reads it). */
+  relayHealth?: RelayHealth;
+};
 
 /**
  * The relay of a running service: started when KAFKA_BROKERS is set (in the background;
@@ -25,6 +29,7 @@ export function startKafkaRelay(
       source: stream.source,
       partitions: stream.partitions,
       logger,
+      health: context.relayHealth,
     },
   );
   relay.start();

@@ -68,13 +68,37 @@ export async function deleteClientFiles(
 }
 
 /**
+ * Characters a file name loses: C0 and C1 controls (and DEL), and the bidirectional marks,
+ * embeddings, overrides and isolates (U+061C, U+200E/U+200F, U+202A-U+202E, U+2066-U+2069)
+ * that make `invoice\u202Efdp.exe` show as `invoiceexe.pdf`.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The name given to a file whose name has nothing left once cleaned. */
+export const FALLBACK_FILE_NAME = 'file';
+
+/**
  * The name a file is kept under: the last path segment the browser sent, without control
- * characters, at most MAX_FILE_NAME_CHARACTERS; `file` when nothing is left.
+ * and bidirectional formatting characters, trimmed, at most MAX_FILE_NAME_CHARACTERS;
+ * FALLBACK_FILE_NAME when nothing is left (or only dots, which name no file).
  */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  const cut = [...clean].slice(0, MAX_FILE_NAME_CHARACTERS).join('');
-  return cut === '' ? 'file' : cut;
+  const clean = base.normalize('NFC').replace(UNSAFE_NAME_CHARACTERS, '').trim();
+  const cut = [...clean].slice(0, MAX_FILE_NAME_CHARACTERS).join('').trim();
+  return /^\.*$/.test(cut) ? FALLBACK_FILE_NAME : cut;
+}
+
+/** One stored file's bytes and type, when it belongs to the onboarding. */
+export async function readOnboardingFile(
+  db: Pick<PoolClient, 'query'>,
+  onboardingId: string,
+  fileId: string,
+): Promise<{ content_type: string; content: Buffer } | undefined> {
+  const { rows } = await db.query<{ content_type: string; content: Buffer }>(
+    'select content_type, content from onboarding_files where id::text = $1 and onboarding_id = $2',
+    [fileId.toLowerCase(), onboardingId],
+  );
+  return rows[0];
 }

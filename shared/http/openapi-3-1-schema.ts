@@ -1,4 +1,5 @@
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
 type Transform = typeof jsonSchemaTransform;
@@ -50,6 +51,19 @@ export function toJsonSchema2020(schema: unknown): unknown {
   return result;
 }
 
+/** Response schemas whose body is a file's bytes, of whatever type the file has. */
+const binaryResponses = new WeakSet<object>();
+
+/**
+ * A response that is a file's bytes: the document says any content type (`*\/*`, a binary
+ * string) instead of JSON, so that a download answering image/png conforms to it.
+ */
+export function binaryResponse(description: string): z.ZodTypeAny {
+  const schema = z.any().describe(description);
+  binaryResponses.add(schema);
+  return schema;
+}
+
 /** fastify-type-provider-zod's transform, with every JSON schema it makes in the 3.1 dialect. */
 export const jsonSchema2020Transform: Transform = (input) => {
   const { schema, url } = jsonSchemaTransform(input);
@@ -60,8 +74,16 @@ export const jsonSchema2020Transform: Transform = (input) => {
   }
   if (isObject(converted.response)) {
     const responses: JsonSchema = {};
+    const original = (input.schema as { response?: Record<string, unknown> } | undefined)?.response ?? {};
     for (const [status, response] of Object.entries(converted.response)) {
-      responses[status] = toJsonSchema2020(response);
+      const source = original[status];
+      responses[status] =
+        isObject(source) && binaryResponses.has(source)
+          ? {
+              description: (response as JsonSchema).description,
+              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+            }
+          : toJsonSchema2020(response);
     }
     converted.response = responses;
   }

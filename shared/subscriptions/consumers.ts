@@ -23,8 +23,10 @@ export interface ConsumerDeps {
 export function startConsumer(consumer: EventConsumer, deps: ConsumerDeps): Promise<RunningConsumer> {
   const brokers = deps.settings.KAFKA_BROKERS;
   if (brokers.length === 0) return startLogConsumer(consumer, deps);
-  const { topic } = kafkaStreamSettings(brokers, deps.env);
+  const { topic, groupPrefix, sessionTimeoutMs } = kafkaStreamSettings(brokers, deps.env);
   return startKafkaConsumer(consumer, {
+    groupId: `${groupPrefix}${consumer.name}`,
+    sessionTimeoutMs,
     pool: deps.pool,
     kafka: createKafka(brokers, `client-onboarding-${consumer.name}`, deps.logger),
     topic,

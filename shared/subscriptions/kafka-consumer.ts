@@ -14,6 +14,10 @@ export interface KafkaConsumerDeps {
   kafka: Kafka;
   /** The relay's topic. */
   topic: string;
+  /** The consumer group (the consumer's name unless given). */
+  groupId?: string;
+  /** How long the group waits for a silent member before giving its partitions to others (ms). */
+  sessionTimeoutMs?: number;
   logger?: Logger;
   /** The service clock: when each event was handled (processed_events, retention). */
   clock?: Clock;
@@ -24,7 +28,7 @@ export interface KafkaConsumerDeps {
 class StoppingError extends Error {}
 
 /**
- * Adapter (b): a Kafka consumer group (group id = consumer name) on the relay's topic.
+ * Adapter (b): a Kafka consumer group (group id = consumer name, or `groupId`) on the relay's topic.
  * Each message is turned back into a RecordedEvent (shared/subscriptions/cloud-events.ts)
  * and handled in a transaction with its dedupe row; its offset is committed only after
  * that transaction. A failing handler is retried in place with back-off (heartbeats keep
@@ -35,13 +39,27 @@ class StoppingError extends Error {}
  * `caughtUp(position)` waits until the relay's checkpoint has reached `position` (so the
  * event is on the topic), then until the consumer has handled every partition up to its
  * end. The offsets it compares are its own (`kafka_consumer_offsets`, written in the
- * handling transaction), so the answer covers every instance of the group and restarts,
- * and needs no group-offset API of the broker (mokapi refuses OffsetFetch from a client
- * that is not a member of the group).
+ * handling transaction), so the answer covers every instance of the group and restarts
+ * without asking the broker for the group's committed offsets (those lag behind: kafkajs
+ * commits them after the handling transactions, in the background).
+ *
+ * Offsets are committed to Kafka only for messages whose transaction has committed: a
+ * process killed at any point has its partitions taken over (after the session timeout)
+ * from the last committed offset, and the events handled since then are skipped by their
+ * dedupe rows (test/integration/kafka-fault-consumer-kill.test.ts).
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
-  { pool, kafka, topic, logger, clock, pollMs = 100 }: KafkaConsumerDeps,
+  {
+    pool,
+    kafka,
+    topic,
+    groupId = consumer.name,
+    sessionTimeoutMs = 30_000,
+    logger,
+    clock,
+    pollMs = 100,
+  }: KafkaConsumerDeps,
 ): Promise<RunningConsumer> {
   assertConsumerName(consumer.name);
   const log = logger?.child({ consumer: consumer.name, adapter: 'kafka' });
@@ -98,7 +116,13 @@ export async function startKafkaConsumer(
   let connecting: Consumer | undefined;
   const connectLoop = async () => {
     for (let attempt = 1; !stopping; attempt++) {
-      const candidate = kafka.consumer({ groupId: consumer.name });
+      // An idle fetch waits at most a second: a stop (which waits for the fetch) stays short.
+      const candidate = kafka.consumer({
+        groupId,
+        maxWaitTimeInMs: 1000,
+        sessionTimeout: sessionTimeoutMs,
+        heartbeatInterval: Math.min(3000, Math.floor(sessionTimeoutMs / 3)),
+      });
       connecting = candidate;
       try {
         await candidate.connect();

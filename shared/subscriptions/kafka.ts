@@ -12,13 +12,18 @@ export const DEFAULT_TOPIC = 'onboarding.events';
  * Where the event stream goes on Kafka. Brokers come from KAFKA_BROKERS (settings); the
  * rest has defaults and optional variables (validated here, refused with the variable's
  * name): KAFKA_TOPIC, KAFKA_TOPIC_PARTITIONS (used only when the relay creates the
- * topic), CLOUDEVENTS_SOURCE (the ce_source attribute).
+ * topic), CLOUDEVENTS_SOURCE (the ce_source attribute), KAFKA_GROUP_PREFIX (put before
+ * each consumer's name to make its group id, for deployments that share a cluster),
+ * KAFKA_SESSION_TIMEOUT_MS (how long a silent group member keeps its partitions: a killed
+ * instance's share of the topic moves to the others after this; 6000 to 300000, default 30000).
  */
 export interface KafkaStreamSettings {
   brokers: string[];
   topic: string;
   partitions: number;
   source: string;
+  groupPrefix: string;
+  sessionTimeoutMs: number;
 }
 
 const blank = (value: string | undefined) =>
@@ -40,6 +45,21 @@ const schema = z.object({
     .optional()
     .transform(blank)
     .pipe(z.coerce.number().int().min(1).max(10_000).default(6)),
+  KAFKA_GROUP_PREFIX: z
+    .string()
+    .optional()
+    .transform(blank)
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9._-]{0,100}$/, 'expected letters, digits, . _ -')
+        .default(''),
+    ),
+  KAFKA_SESSION_TIMEOUT_MS: z
+    .string()
+    .optional()
+    .transform(blank)
+    .pipe(z.coerce.number().int().min(6000).max(300_000).default(30_000)),
   CLOUDEVENTS_SOURCE: z
     .string()
     .optional()
@@ -61,6 +81,8 @@ export function kafkaStreamSettings(
     topic: parsed.data.KAFKA_TOPIC,
     partitions: parsed.data.KAFKA_TOPIC_PARTITIONS,
     source: parsed.data.CLOUDEVENTS_SOURCE,
+    groupPrefix: parsed.data.KAFKA_GROUP_PREFIX,
+    sessionTimeoutMs: parsed.data.KAFKA_SESSION_TIMEOUT_MS,
   };
 }
 

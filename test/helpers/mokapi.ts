@@ -1,15 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kafka, logLevel, type IHeaders } from 'kafkajs';
 import { DOCUMENT_BROKER } from '../../infra/asyncapi/asyncapi-document.ts';
 import { freePort } from '../../shared/net/free-port.ts';
-import { headerText } from '../../shared/subscriptions/cloud-events.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EVENTS_DOCUMENT = path.join(ROOT, 'infra/asyncapi/onboarding-events.yaml');
@@ -116,59 +113,4 @@ export async function startMokapi(options: MokapiOptions = {}): Promise<Mokapi> 
   }
 
   return { brokers: [`127.0.0.1:${kafkaPort}`], apiUrl, logs: () => output.join(''), stop };
-}
-
-export interface ReceivedMessage {
-  partition: number;
-  offset: bigint;
-  key: string | undefined;
-  value: string | undefined;
-  headers: Record<string, string>;
-  rawHeaders: IHeaders;
-}
-
-/**
- * Reads a topic from the beginning with a throw-away consumer group until `done` says the
- * messages so far are enough (or the time is up), then returns them in partition/offset
- * order.
- */
-export async function readTopic(
-  brokers: string[],
-  topic: string,
-  done: (messages: ReceivedMessage[]) => boolean,
-  timeoutMs = 20_000,
-): Promise<ReceivedMessage[]> {
-  const kafka = new Kafka({ brokers, clientId: 'test-reader', logLevel: logLevel.NOTHING });
-  const consumer = kafka.consumer({ groupId: `test-reader-${randomUUID()}` });
-  const messages: ReceivedMessage[] = [];
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      void consumer.run({
-        eachMessage: async ({ partition, message }) => {
-          const headers: Record<string, string> = {};
-          for (const name of Object.keys(message.headers ?? {})) {
-            headers[name] = headerText(message.headers, name) ?? '';
-          }
-          messages.push({
-            partition,
-            offset: BigInt(message.offset),
-            key: message.key?.toString(),
-            value: message.value?.toString(),
-            headers,
-            rawHeaders: message.headers ?? {},
-          });
-          if (done(messages)) {
-            clearTimeout(timer);
-            resolve();
-          }
-        },
-      });
-    });
-  } finally {
-    await consumer.disconnect();
-  }
-  return messages.sort((a, b) => a.partition - b.partition || (a.offset < b.offset ? -1 : 1));
 }

@@ -18,7 +18,10 @@ import { portal, sentOnboarding, uploadFile, type Tenant } from './portal-fixtur
 let service: TestService;
 let tenant: Tenant;
 
-/** Documents (required): Passport (PDF or PNG, at most 2 files of 0.1 MiB); Anything (text or PDF). */
+/**
+ * Documents (required): Passport (PDF or PNG, at most 2 files of 0.1 MiB); Anything (text or
+ * PDF); Contract (PDF only).
+ */
 const filesTemplate = (): TemplateInput => ({
   name: 'Files pack',
   steps: [
@@ -40,6 +43,13 @@ const filesTemplate = (): TemplateInput => ({
           is_required: false,
           config: { accept: ['text/plain', 'application/pdf'] },
         },
+        {
+          type: 'file_upload',
+          label: 'Contract',
+          sort_order: 3,
+          is_required: false,
+          config: { accept: ['application/pdf'] },
+        },
       ],
     },
   ],
@@ -53,6 +63,7 @@ const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
 
 let passport: string;
 let anything: string;
+let contract: string;
 let documents: string;
 
 beforeAll(async () => {
@@ -65,6 +76,7 @@ beforeAll(async () => {
   documents = step.id;
   passport = step.template_fields.find((field) => field.label === 'Passport')!.id;
   anything = step.template_fields.find((field) => field.label === 'Anything')!.id;
+  contract = step.template_fields.find((field) => field.label === 'Contract')!.id;
 });
 
 afterAll(async () => {
@@ -270,5 +282,85 @@ describe('DELETE /portal/v1/onboardings/:token/files/:file_id', () => {
     const operation = document.paths['/portal/v1/onboardings/{token}/files/{file_id}']?.delete;
     expect(operation).toBeDefined();
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
+  });
+});
+
+describe('file names and downloads', () => {
+  const download = (token: string, fileId: string) =>
+    fetch(`${service.url}/portal/v1/onboardings/${token}/files/${fileId}`);
+
+  it('a name with a right-to-left override is stored and listed without it', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const answer = await uploadFile(service, token, contract, { name: 'invoice\u202Efdp.exe', content: PDF });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    expect(answer.body.file.file_name).toBe('invoicefdp.exe');
+    const listed = await portal(service, token, 'GET');
+    expect(listed.body.onboarding.files).toEqual([
+      expect.objectContaining({ id: answer.body.file.id, file_name: 'invoicefdp.exe' }),
+    ]);
+  });
+
+  it('400 file_type_not_accepted for a PNG named .pdf on a PDF-only field', async () => {
+    const { onboardingId, token } = await sentOnboarding(service, tenant);
+    const answer = await uploadFile(service, token, contract, {
+      name: 'contract.pdf',
+      type: 'application/pdf',
+      content: PNG,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      error: 'Files of type image/png are not accepted here',
+      code: 'invalid_body',
+      details: {
+        field_id: contract,
+        step_id: documents,
+        problem: {
+          code: 'file_type_not_accepted',
+          params: { content_type: 'image/png', accept: 'application/pdf' },
+        },
+      },
+    });
+    const rows = await service.database.pool.query(
+      'select 1 from onboarding_files where onboarding_id = $1',
+      [onboardingId],
+    );
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it('GET files/:file_id serves the bytes as an attachment named in UTF-8, with nosniff', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const file = await uploaded(token, passport, PNG, 'Reisepass Übersicht (1).png');
+    const response = await download(token, file.id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="Reisepass _bersicht (1).png"; filename*=UTF-8''Reisepass%20%C3%9Cbersicht%20%281%29.png`,
+    );
+    expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
+  it('404 file_not_found for another onboarding’s or an unknown file; 404 link_inactive for a bad token', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const { token: otherToken } = await sentOnboarding(service, tenant);
+    const others = await uploaded(otherToken, passport, PDF);
+    for (const fileId of [others.id, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const answer = await portal(service, token, 'GET', `/files/${fileId}`);
+      expect(answer.status, fileId).toBe(404);
+      expect(answer.body).toMatchObject({ code: 'file_not_found', error: 'File not found' });
+    }
+    const badToken = await portal(service, '0'.repeat(64), 'GET', `/files/${others.id}`);
+    expect(badToken.status).toBe(404);
+    expect(badToken.body.code).toBe('link_inactive');
+  });
+
+  it('the download is in the OpenAPI document', async () => {
+    const document = (await request(service, 'GET', '/openapi.json')).body;
+    const operation = document.paths['/portal/v1/onboardings/{token}/files/{file_id}']?.get;
+    expect(operation).toBeDefined();
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '429']));
+    expect(operation.responses['200'].content).toEqual({
+      '*/*': { schema: { type: 'string', format: 'binary' } },
+    });
   });
 });

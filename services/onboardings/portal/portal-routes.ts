@@ -14,9 +14,13 @@ import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
 import {
   cleanFileName,
   deleteOnboardingFile,
+  FALLBACK_FILE_NAME,
   MAX_FILE_BYTES,
+  readOnboardingFile,
   saveOnboardingFile,
 } from '../onboarding-files.ts';
+import { downloadHeaders } from '../../../shared/http/download-headers.ts';
+import { binaryResponse } from '../../../shared/http/openapi-3-1-schema.ts';
 import { sniffContentType } from '../file-content-type.ts';
 import { findField } from '../template-snapshot.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -465,6 +469,36 @@ export async function portalRoutes(
           uploaded_at: uploaded.data.uploaded_at,
         },
       });
+    },
+  );
+  app.get(
+    '/onboardings/:token/files/:file_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
+        security: [],
+        params: fileParams,
+        headers: pinHeaders,
+        response: {
+          200: binaryResponse("The file's bytes, with the content type read from them at upload"),
+          ...portalErrors({
+            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await open(request);
+      const file = await readOnboardingFile(context.pool, link.onboardingId, request.params.file_id);
+      if (!file) throw codedError(404, 'file_not_found', 'File not found');
+      const { files } = await formAttachments(context, link.onboardingId);
+      const fileName = files.find((listed) => listed.id === request.params.file_id.toLowerCase())?.file_name;
+      return reply
+        .headers(downloadHeaders(fileName ?? FALLBACK_FILE_NAME))
+        .type(file.content_type)
+        .send(file.content);
     },
   );
   app.delete(

@@ -1,0 +1,54 @@
+/**
+ * A child process for the Kafka fault tests (test/helpers/kafka-worker.ts starts it, and
+ * kills it with SIGKILL): `relay` runs the Kafka relay alone, `consumers` runs the
+ * service's event consumers (hook deliveries, automation rules) as Kafka group members.
+ * Settings come from the environment (DATABASE_URL, KAFKA_BROKERS, KAFKA_TOPIC,
+ * KAFKA_GROUP_PREFIX, KAFKA_SESSION_TIMEOUT_MS and the other settings; RELAY_BATCH_SIZE for the relay). It prints
+ * `started` once running.
+ */
+import { KafkaRelay } from '../../services/events/kafka-relay.ts';
+import { createContext } from '../../services/app/runtime.ts';
+import { loadSettings } from '../../shared/config/settings.ts';
+import { createPool } from '../../shared/db/pool.ts';
+import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { createKafka, kafkaStreamSettings } from '../../shared/subscriptions/kafka.ts';
+
+const mode = process.argv[2];
+const databaseUrl = process.env.DATABASE_URL!;
+const pool = createPool(databaseUrl, 5);
+const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+
+if (mode === 'relay') {
+  const settings = loadSettings({ KAFKA_BROKERS: process.env.KAFKA_BROKERS, DATABASE_URL: databaseUrl });
+  const stream = kafkaStreamSettings(settings.KAFKA_BROKERS);
+  const relay = new KafkaRelay(
+    pool,
+    new PostgresEventStore(pool, databaseUrl),
+    createKafka(stream.brokers, 'test-relay-process', logger),
+    { topic: stream.topic, batchSize: Number(process.env.RELAY_BATCH_SIZE ?? 500), logger },
+  );
+  relay.start();
+  await relay.started;
+} else if (mode === 'consumers') {
+  const settings = loadSettings({ ...process.env, LOG_LEVEL: 'silent' });
+  // createContext starts the outbound consumers on Kafka; nothing else runs here. The
+  // projections run in the test's process: a consumer's read-your-writes wait here follows
+  // their checkpoints in the shared database (the runner's own wait knows only its process).
+  const context = await createContext(settings, logger, pool, databaseUrl);
+  const names = context.projections.projectionNames;
+  context.projections.waitForPosition = async (position: bigint, timeoutMs = 5000) => {
+    for (const deadline = Date.now() + timeoutMs; ;) {
+      const { rows } = await pool.query<{ position: string | null }>(
+        'select min(position) as position from checkpoints where name = any($1)',
+        [names],
+      );
+      if (BigInt(rows[0]?.position ?? 0) >= position) return true;
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+process.stdout.write('started\n');
