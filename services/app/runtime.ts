@@ -16,6 +16,7 @@ import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startKafkaRelay } from '../events/start-relay.ts';
+import { retentionPass } from './retention-pass.ts';
 import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
@@ -43,9 +44,9 @@ export async function createContext(
     eventStore,
     projections,
     vault,
-    consumers: new EventConsumers({ settings, pool, eventStore, logger }),
+    consumers: new EventConsumers({ settings, pool, eventStore, logger, clock }),
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
-    duePasses: [onboardingTimersPass, ...outboundDuePasses],
+    duePasses: [onboardingTimersPass, ...outboundDuePasses, retentionPass],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
     relayHealth: new RelayHealth(),
   };

@@ -15,7 +15,8 @@ export type EmailsRouteDeps = Pick<Platform, 'readDb'>;
  * they were queued). `limit` (default 100, at most 1000) keeps the answer bounded.
  */
 
-const EMAIL_KINDS = ['invite', 'reminder', 'automation', 'notification'] as const;
+/** account: the workspace's invitation and password-reset emails (their links are read here without SMTP). */
+const EMAIL_KINDS = ['invite', 'reminder', 'automation', 'notification', 'account'] as const;
 const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 
 export const emailSchema = z.object({
@@ -50,7 +51,8 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
     {
       schema: {
         tags: ['operator'],
-        summary: "The team's emails (invites, reminders, automation emails, notifications), newest first",
+        summary:
+          "The team's emails (invites, reminders, automation emails, notifications, workspace account emails), newest first",
         params: z.object({ team_id: z.string().uuid() }),
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
         response: {

@@ -13,9 +13,10 @@ import {
 import type { Platform } from '../../shared/app-deps.ts';
 import { oneAtATime } from '../hooks/outbound.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
+import { withoutLinkTokens } from './sent-mail.ts';
 
 /** What sending the queued mail uses. */
-export type MailerDeps = Pick<Platform, 'clock' | 'settings' | 'pool' | 'logger'>;
+export type MailerDeps = Pick<Platform, 'clock' | 'settings' | 'pool' | 'logger' | 'vault'>;
 
 /**
  * The mailer: sends the rows of mail_outbox (invite, reminder, automation, notification)
@@ -31,6 +32,9 @@ export type MailerDeps = Pick<Platform, 'clock' | 'settings' | 'pool' | 'logger'
  *   refused it for good (a 5xx reply) or after MAX_MAIL_ATTEMPTS attempts; otherwise it
  *   stays `queued` with `next_attempt_at` (service clock) 1 minute later, doubling:
  *   1, 2, 4, 8, 16, 32, 64 minutes. `attempts` and `last_error` tell the story.
+ * - A sent message keeps no usable link token (./sent-mail.ts, migration 095): its text
+ *   keeps a reference in place of each token, and an invite's client token is kept sealed
+ *   with the client's key (link_token) for the reminders and the operator's link.
  * - `sendQueuedMail` is a due pass (the scheduler loop every few seconds, and
  *   POST /admin/v1/work/drain) over the work queue of shared/work-queue/: it claims a
  *   batch, oldest first, and sends one message at a time. A mailer holds a row with a
@@ -52,14 +56,16 @@ const outbox = defineWorkQueue({
   due: "$row.status = 'queued' and ($row.next_attempt_at is null or $row.next_attempt_at <= $1)",
   lease: '2 minutes',
   claim: oldestFirst('$row.created_at, $row.seq'),
-  returning: 'id, kind, "to", from_name, subject, text, attempts',
+  returning: 'id, team_id, kind, "to", from_name, subject, text, onboarding_id, attempts',
   states: { done: { status: 'sent' }, retrying: { status: 'queued' }, failed: { status: 'failed' } },
   retries: mailRetries,
 });
 
 interface OutboxRow {
   id: string;
+  team_id: string;
   kind: string;
+  onboarding_id: string | null;
   to: string;
   from_name: string;
   subject: string;
@@ -144,9 +150,15 @@ async function sendOne(context: MailerDeps, transport: Transporter, domain: stri
       messageId: `<${row.id}@${domain}>`,
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
+    const kept = withoutLinkTokens(row.text);
     await complete(context.pool, outbox, row.id, {
       attempts,
-      columns: { sent_at: attemptAt, last_error: null },
+      columns: {
+        sent_at: attemptAt,
+        last_error: null,
+        text: kept.text,
+        link_token: await sealedInviteToken(context, row, kept.tokens),
+      },
     });
   } catch (error) {
     const { responseCode, code, message } = error as {
@@ -166,4 +178,20 @@ async function sendOne(context: MailerDeps, transport: Transporter, domain: stri
       columns: { last_error: text.slice(0, 1000) },
     });
   }
+}
+
+/**
+ * An invite's client token, sealed with its client's personal data key (the reminders and
+ * the operator's link read it while the link works). Null for other mail, and when the
+ * onboarding's client is not known (yet) or erased: the link then stays unreadable.
+ */
+async function sealedInviteToken(context: MailerDeps, row: OutboxRow, tokens: string[]) {
+  const [token] = tokens;
+  if (row.kind !== 'invite' || !row.onboarding_id || !token) return null;
+  const { rows } = await context.pool.query<{ client_id: string }>(
+    'select client_id from onboardings where id = $1 and client_erased_at is null',
+    [row.onboarding_id],
+  );
+  const clientId = rows[0]?.client_id;
+  return clientId ? context.vault.seal(row.team_id, clientId, token) : null;
 }

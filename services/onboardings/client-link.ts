@@ -1,14 +1,17 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
+import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { hashClientToken } from './link-secrets.ts';
 
 /**
  * Where the clear client token of a link is found. Tokens are stored hashed only (events,
- * onboarding_links); the one place the clear token exists is the invite email of the send
- * that issued it, queued in mail_outbox (the email must carry the link). The operator's
+ * onboarding_links); the one place the token exists is the invite email of the send that
+ * issued it, in mail_outbox (the email must carry the link): in its text while it is
+ * queued, and sealed with the client's personal data key (link_token) once it was sent,
+ * when the text keeps only a reference (services/mail/sent-mail.ts). The operator's
  * GET /admin/v1/onboardings/:id/link and the reminder emails read it from there, and keep
- * it only when its SHA-256 is the onboarding's active token hash. No second copy of the
- * secret is made. A draft's creation token is in no email: the create answer is the only
- * place it is shown (the operator route answers null for a draft).
+ * it only when its SHA-256 is the onboarding's active token hash. A draft's creation token
+ * is in no email: the create answer is the only place it is shown (the operator route
+ * answers null for a draft).
  */
 
 /** The token in a link of an email: the page's `/f/<token>` or the portal API's own path. */
@@ -26,16 +29,18 @@ type Queryable = Pick<PoolClient, 'query'>;
 /** The clear token whose hash is `tokenHash`, from the onboarding's invite emails; undefined when none holds it. */
 export async function clearTokenFromInvites(
   db: Queryable,
+  vault: Pick<PersonalDataVault, 'open'>,
   onboardingId: string,
   tokenHash: string,
 ): Promise<string | undefined> {
-  const { rows } = await db.query<{ text: string }>(
-    `select text from mail_outbox where onboarding_id = $1 and kind = 'invite'
+  const { rows } = await db.query<{ text: string; link_token: SealedValue | null }>(
+    `select text, link_token from mail_outbox where onboarding_id = $1 and kind = 'invite'
      order by created_at desc, seq desc limit $2`,
     [onboardingId, INVITES_SEARCHED],
   );
   for (const row of rows) {
-    for (const token of linkTokens(row.text)) {
+    const sealed = row.link_token ? await vault.open(row.link_token) : null;
+    for (const token of [...linkTokens(row.text), ...(sealed ? [sealed] : [])]) {
       if (hashClientToken(token) === tokenHash) return token;
     }
   }

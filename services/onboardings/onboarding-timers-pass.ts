@@ -17,7 +17,7 @@ import { reminderEmail } from './reminder-email.ts';
 /** What firing the due onboarding timers uses. */
 export type OnboardingTimersDeps = Pick<
   Platform,
-  'clock' | 'logger' | 'projections' | 'pool' | 'eventStore' | 'settings'
+  'clock' | 'logger' | 'projections' | 'pool' | 'eventStore' | 'settings' | 'vault'
 >;
 
 /**
@@ -203,7 +203,7 @@ async function queueReminder(context: OnboardingTimersDeps, tx: PoolClient, time
   await queueClientEmail(tx, {
     kind: 'reminder',
     compose: reminderEmail,
-    extra: { token: await clearTokenFromInvites(tx, state.id, tokenHash) },
+    extra: { token: await clearTokenFromInvites(tx, context.vault, state.id, tokenHash) },
     publicUrl: context.settings.PUBLIC_URL,
     team,
     recipient: { name: recipient.name, email: recipient.email },

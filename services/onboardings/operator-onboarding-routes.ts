@@ -24,7 +24,7 @@ import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 
 export type OperatorOnboardingRouteDeps = Pick<
   Platform,
-  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb'
+  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb' | 'vault'
 > &
   OnboardingRouteCommandDeps;
 
@@ -155,7 +155,8 @@ export async function operatorOnboardingRoutes(
       const { state } = await readOnboarding(context.eventStore, request.params.onboarding_id);
       if (state.status === 'absent') throw notFound();
       const hash = activeTokenHash(state, context.clock.now());
-      const token = hash === null ? undefined : await clearTokenFromInvites(context.pool, state.id, hash);
+      const token =
+        hash === null ? undefined : await clearTokenFromInvites(context.pool, context.vault, state.id, hash);
       return {
         token: token ?? null,
         url: token ? portalLink(context.settings.PUBLIC_URL, token) : null,

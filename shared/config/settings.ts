@@ -63,6 +63,21 @@ const positiveSeconds = (fallback: number) =>
       return Number(value);
     });
 
+/** A whole number of days from 1 to 3650 (ten years): how long finished operational rows are kept. */
+const retentionDays = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = blankToUndefined(raw);
+      if (value === undefined) return fallback;
+      if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3650) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expected whole days from 1 to 3650' });
+        return z.NEVER;
+      }
+      return Number(value);
+    });
+
 const settingsSchema = z.object({
   PORT: z
     .string()
@@ -108,6 +123,18 @@ const settingsSchema = z.object({
   TEST_CLOCK: booleanSetting(false),
   PUBLIC_URL: urlSetting(['http', 'https'], 'expected an http:// or https:// URL'),
   DATA_DIR: optionalString.transform((value) => value ?? './.data'),
+  // Retention of finished operational rows (services/app/retention-purges.ts; README table).
+  // The delivery log (hook and signed webhook deliveries with their attempts and bodies) and
+  // its replay stay available this long after a delivery finished.
+  DELIVERY_LOG_RETENTION_DAYS: retentionDays(30),
+  // Consumer de-duplication rows; longer than any redelivery (Kafka keeps 7 days by default).
+  PROCESSED_EVENTS_RETENTION_DAYS: retentionDays(30),
+  // Finished automation runs (their request bodies are already cleared when they finish).
+  AUTOMATION_RUN_RETENTION_DAYS: retentionDays(30),
+  // Fired and cancelled onboarding timers of onboardings that are no longer sent or in progress.
+  TIMER_RETENTION_DAYS: retentionDays(30),
+  // Sent and failed mail (and, without SMTP_URL, the recorded mail).
+  MAIL_RETENTION_DAYS: retentionDays(30),
   LOG_LEVEL: optionalString
     .transform((value) => value?.toLowerCase() ?? 'info')
     .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),

@@ -16,15 +16,28 @@ describe('redactUrl', () => {
 });
 
 describe('requestSerializer', () => {
-  it('writes the redacted URL', () => {
-    expect(
-      requestSerializer({ method: 'GET', url: `/f/${token}`, host: 'h', ip: '127.0.0.1', socket: {} }),
-    ).toEqual({
+  it('writes the route pattern, never the URL', () => {
+    const logged = requestSerializer({
       method: 'GET',
-      url: '/f/[secret]',
+      url: `/f/${token}?pin=123456`,
+      routeOptions: { url: '/f/:token' },
+      host: 'h',
+      ip: '127.0.0.1',
+      socket: {},
+    } as never);
+    expect(logged).toEqual({
+      method: 'GET',
+      route: '/f/:token',
       host: 'h',
       remoteAddress: '127.0.0.1',
       remotePort: undefined,
     });
+    expect(JSON.stringify(logged)).not.toContain(token);
+  });
+
+  it('writes a request that matched no route without its path', () => {
+    const logged = requestSerializer({ method: 'GET', url: `/nothing/${token}`, routeOptions: {} } as never);
+    expect(logged.route).toBe('(no route)');
+    expect(JSON.stringify(logged)).not.toContain('nothing');
   });
 });

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Pool } from '../db/pool.ts';
 import type { EventStore } from '../event-store/event-store.ts';
@@ -12,6 +13,8 @@ export interface ConsumerDeps {
   pool: Pool;
   eventStore: EventStore;
   logger?: Logger;
+  /** The service clock (processed_events.processed_at). */
+  clock?: Clock;
   /** Where KAFKA_TOPIC is read (process.env unless given). */
   env?: NodeJS.ProcessEnv;
 }
@@ -28,6 +31,7 @@ export function startConsumer(consumer: EventConsumer, deps: ConsumerDeps): Prom
     kafka: createKafka(brokers, `client-onboarding-${consumer.name}`, deps.logger),
     topic,
     logger: deps.logger,
+    clock: deps.clock,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Admin, Consumer, EachMessageHandler, Kafka } from 'kafkajs';
+import type { Clock } from '../clock.ts';
 import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -18,6 +19,8 @@ export interface KafkaConsumerDeps {
   /** How long the group waits for a silent member before giving its partitions to others (ms). */
   sessionTimeoutMs?: number;
   logger?: Logger;
+  /** The service clock: when each event was handled (processed_events, retention). */
+  clock?: Clock;
   /** Poll interval of `caughtUp` (ms). */
   pollMs?: number;
 }
@@ -54,6 +57,7 @@ export async function startKafkaConsumer(
     groupId = consumer.name,
     sessionTimeoutMs = 30_000,
     logger,
+    clock,
     pollMs = 100,
   }: KafkaConsumerDeps,
 ): Promise<RunningConsumer> {
@@ -87,7 +91,7 @@ export async function startKafkaConsumer(
       if (stopping) throw new StoppingError('consumer stopping; the message is offered again');
       try {
         await inTransaction(pool, async (tx) => {
-          await handleOnce(tx, consumer, event);
+          await handleOnce(tx, consumer, event, clock);
           await recordOffset(tx);
         });
         return;

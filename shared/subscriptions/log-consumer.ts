@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import { isConnectionError } from '../db/connection-errors.ts';
 import { inTransaction, type Pool } from '../db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/event-store.ts';
@@ -17,6 +18,8 @@ export interface LogConsumerDeps {
   pool: Pool;
   eventStore: EventStore;
   logger?: Logger;
+  /** The service clock: when each event was handled (processed_events, retention). */
+  clock?: Clock;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface LogConsumerDeps {
  */
 export async function startLogConsumer(
   consumer: EventConsumer,
-  { pool, eventStore, logger }: LogConsumerDeps,
+  { pool, eventStore, logger, clock }: LogConsumerDeps,
 ): Promise<RunningConsumer> {
   assertConsumerName(consumer.name);
   const checkpoint = consumerCheckpoint(consumer.name);
@@ -51,7 +54,7 @@ export async function startLogConsumer(
         [checkpoint],
       );
       if (BigInt(locked.rows[0]?.position ?? 0) >= event.position) return;
-      await handleOnce(tx, consumer, event);
+      await handleOnce(tx, consumer, event, clock);
       await tx.query('update checkpoints set position = $2, updated_at = now() where name = $1', [
         checkpoint,
         String(event.position),

@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, withDatabase } from '../../shared/db/pool.ts';
 import { startKafkaBroker } from './kafka-broker.ts';
+import { resetRunLog, RUN_LOG_DIR, secretsInRunLog } from './run-log.ts';
 
 export const TEMPLATE_DATABASE = 'onboarding_template';
 
@@ -20,9 +21,11 @@ declare module 'vitest' {
 /**
  * One embedded PostgreSQL for the whole run. The migrated schema is kept as a template
  * database, so each test file gets a fresh copy with one CREATE DATABASE. One Apache Kafka
- * broker (test/helpers/kafka-broker.ts), started alongside PostgreSQL.
+ * broker (test/helpers/kafka-broker.ts), started alongside PostgreSQL. At the end the run's
+ * service log is searched for every secret the tests registered (./run-log.ts).
  */
 export default async function setup(project: TestProject) {
+  resetRunLog();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'onboarding-test-'));
   const kafkaStarting = startKafkaBroker();
   // Waited for below in any case, so a failed PostgreSQL start leaves no broker behind.
@@ -49,5 +52,9 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.all([server.stop(), kafka.stop()]);
     await rm(dataDir, { recursive: true, force: true });
+    const found = secretsInRunLog();
+    if (found.length > 0) {
+      throw new Error(`secrets in the test run's service log (${RUN_LOG_DIR}):\n  ${found.join('\n  ')}`);
+    }
   };
 }

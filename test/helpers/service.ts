@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../services/app/context.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { createContext, stopContext } from '../../services/app/runtime.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { registerSecrets, runLogger } from './run-log.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
@@ -23,7 +24,8 @@ export interface TestService {
  * The whole service over real HTTP on a free loopback port, with a fresh database, the
  * PostgreSQL event store and a manual clock (TEST_CLOCK=on). `env` overrides settings (PORT
  * too, so that PUBLIC_URL can name the port);
- * `logger` replaces the silent one (tests of what is logged).
+ * Without `logger` (tests of what is logged give their own) and LOG_LEVEL, it logs at info
+ * level into the run log that the global teardown searches for secrets (./run-log.ts).
  * `sharedWith`: a second instance on the database of that one (it runs no projections, as an
  * API-only instance would; its stop leaves the database to the first).
  */
@@ -42,9 +44,10 @@ export async function startTestService(
     ...env,
     DATABASE_URL: database.url,
   });
+  registerSecrets(ADMIN_TOKEN);
   const context = await createContext(
     settings,
-    logger ?? createLogger(settings.LOG_LEVEL),
+    logger ?? (env.LOG_LEVEL ? createLogger(settings.LOG_LEVEL) : runLogger()),
     database.pool,
     database.url,
   );

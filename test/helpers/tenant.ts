@@ -16,6 +16,7 @@
 import type { Scope } from '../../services/access/scopes.ts';
 import { SCOPES } from '../../services/access/scopes.ts';
 import type { Plan } from '../../services/access/plans.ts';
+import { registerSecrets } from './run-log.ts';
 import { ADMIN_TOKEN, type TestService } from './service.ts';
 
 type Service = Pick<TestService, 'url'>;
@@ -188,6 +189,7 @@ export async function createApiKey(
     201,
     'create API key',
   );
+  registerSecrets(answer.secret);
   return {
     apiKey: answer.secret,
     apiKeyId: answer.api_key.id,

@@ -11,6 +11,7 @@ import {
   type Tenant,
 } from './onboardings-fixtures.ts';
 import { formLink } from '../helpers/client-link.ts';
+import { linkReference } from '../../services/mail/sent-mail.ts';
 
 /*
  * The mailer: mail_outbox sent over SMTP (nodemailer) to a real SMTP server in the test
@@ -68,8 +69,16 @@ describe('mailer over SMTP', () => {
     expect(mail!.header('to')).toBe(invite.to);
     expect(mail!.subject).toBe('Acme Accounting invited you to fill in Tax intake');
     expect(mail!.subject).toBe(invite.subject);
-    expect(mail!.text.trimEnd()).toBe(invite.text);
     expect(mail!.text).toContain(formLink('https://forms.example.com', token));
+    // What is kept of the sent invite: the text with a reference in place of the token.
+    expect(mail!.text.trimEnd()).toBe(invite.text.replace(/\/f\/sent:[0-9a-f]{8}/, `/f/${token}`));
+    expect(invite.text).not.toContain(token);
+    expect(invite.text).toContain(`/f/${linkReference(token)}`);
+    const stored = await service.database.pool.query(
+      'select text, link_token from mail_outbox where id = $1',
+      [invite.id],
+    );
+    expect(JSON.stringify(stored.rows[0])).not.toContain(token);
     expect(mail!.header('message-id')).toBe(`<${invite.id}@forms.example.com>`);
     expect(mail!.header('auto-submitted')).toBe('auto-generated');
     expect(mail!.header('content-type')).toMatch(/^text\/plain/);
@@ -144,8 +153,35 @@ describe('without SMTP_URL', () => {
       const listed = (await adminRequest(plain, 'GET', `/teams/${own.teamId}/emails`)).body.emails;
       expect(listed).toHaveLength(1);
       expect(listed[0]).toMatchObject({ kind: 'invite', status: 'queued' });
+      // The outbox is the record a local user reads: the link stays in the text.
+      const { token } = (await adminRequest(plain, 'GET', `/onboardings/${id}/link`)).body;
+      expect(listed[0].text).toContain(`/f/${token}`);
     } finally {
       await plain.stop();
     }
+  });
+});
+
+describe('a sent invite after its client is erased', () => {
+  it('keeps no token that opens: the sealed link token dies with the client key', async () => {
+    const onboardingId = await sentOnboarding();
+    await drain(service);
+    const token = await latestToken(service, onboardingId);
+    const sealed = async () =>
+      (
+        await service.database.pool.query('select link_token from mail_outbox where onboarding_id = $1', [
+          onboardingId,
+        ])
+      ).rows[0].link_token;
+    expect(await service.context.vault.open(await sealed())).toBe(token);
+    const erased = await adminRequest(
+      service,
+      'POST',
+      `/teams/${tenant.teamId}/clients/${tenant.clientId}/erase`,
+    );
+    expect(erased.status).toBe(202);
+    await drain(service);
+    service.context.vault.forget(tenant.clientId);
+    expect(await service.context.vault.open(await sealed())).toBeNull();
   });
 });

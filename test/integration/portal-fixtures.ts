@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { registerSecrets } from '../helpers/run-log.ts';
 import type { TestService } from '../helpers/service.ts';
 import {
   adminRequest,
@@ -153,6 +154,7 @@ export async function createOnboarding(
   const answer = await apiRequest(service, tenant.apiKey, 'POST', '/onboardings', {
     body: { template_id: tenant.template.id, client_id: clientId, ...body },
   });
+  registerSecrets(answer.body?.onboarding?.token);
   return expectOk(answer, 201, 'create onboarding').onboarding as {
     id: string;
     token: string;
@@ -190,6 +192,7 @@ export async function sentOnboarding(
   await send(service, tenant, onboarding.id, options.send);
   const link = expectOk(await operatorLink(service, onboarding.id), 200, 'operator link');
   if (!link.token) throw new Error('a sent onboarding has no active token');
+  registerSecrets(link.token);
   return { client, onboardingId: onboarding.id, token: link.token };
 }
 

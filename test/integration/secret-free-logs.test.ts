@@ -64,8 +64,10 @@ describe('logs', () => {
 
     const logged = lines.join('');
     expect(logged).toContain('incoming request');
-    expect(logged).toContain('/portal/v1/onboardings/[secret]');
-    expect(logged).toContain('/f/[secret]');
+    expect(logged).toContain('"route":"/portal/v1/onboardings/:token"');
+    expect(logged).toContain('"route":"/f/:token"');
+    expect(logged).toContain('"route":"(no route)"');
+    expect(logged).not.toContain('nothing-here');
     expect(logged).not.toContain(token);
     expect(logged.toLowerCase()).not.toContain(token);
     expect(logged).not.toContain(pin);

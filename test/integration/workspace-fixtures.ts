@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'vitest';
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
+import { registerSecrets } from '../helpers/run-log.ts';
 import type { TestService } from '../helpers/service.ts';
 
 /** A browser of the workspace: keeps the session cookie and the CSRF token. */
@@ -30,6 +31,7 @@ export class Browser {
     const text = await response.text();
     const json = text ? JSON.parse(text) : undefined;
     if (json?.csrf_token) this.csrf = json.csrf_token;
+    registerSecrets(this.cookie.split('=').slice(1).join('='), this.csrf, json?.secret);
     return { status: response.status, body: json, headers: response.headers, setCookie };
   }
 
@@ -44,6 +46,7 @@ export class Browser {
 
 /** Signs up a new team; answers the owner's browser and the sign-up body. */
 export async function signUp(service: TestService, email: string, password: string, team = 'Acme') {
+  registerSecrets(password);
   const owner = new Browser(service);
   const answer = await owner.call('POST', '/workspace/v1/sign-up', {
     team_name: team,
@@ -70,6 +73,7 @@ export async function addMember(
   const invite = await owner.call('POST', '/workspace/v1/invitations', { email, name: email, role });
   expect(invite.status).toBe(201);
   const token = linkToken(await lastEmailTo(service, email));
+  registerSecrets(token, password);
   const browser = new Browser(service);
   const accepted = await browser.call('POST', `/workspace/v1/invitations/${token}/accept`, {
     name: email,

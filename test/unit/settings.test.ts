@@ -33,6 +33,11 @@ describe('defaults (nothing set)', () => {
       TEST_CLOCK: false,
       PUBLIC_URL: 'http://127.0.0.1:3000',
       DATA_DIR: './.data',
+      DELIVERY_LOG_RETENTION_DAYS: 30,
+      PROCESSED_EVENTS_RETENTION_DAYS: 30,
+      AUTOMATION_RUN_RETENTION_DAYS: 30,
+      TIMER_RETENTION_DAYS: 30,
+      MAIL_RETENTION_DAYS: 30,
       LOG_LEVEL: 'info',
     });
   });
@@ -55,6 +60,11 @@ describe('defaults (nothing set)', () => {
       TEST_CLOCK: '',
       PUBLIC_URL: '',
       DATA_DIR: '',
+      DELIVERY_LOG_RETENTION_DAYS: '',
+      PROCESSED_EVENTS_RETENTION_DAYS: '',
+      AUTOMATION_RUN_RETENTION_DAYS: '',
+      TIMER_RETENTION_DAYS: '',
+      MAIL_RETENTION_DAYS: '',
       LOG_LEVEL: '',
     });
     expect(blank).toEqual(settings);
@@ -131,6 +141,22 @@ describe('each setting', () => {
   it('READY_MAX_LAG_SECONDS: whole seconds from 1 to 86400', () => {
     expect(loadSettings({ READY_MAX_LAG_SECONDS: '30' }).READY_MAX_LAG_SECONDS).toBe(30);
     expect(loadSettings({ READY_MAX_LAG_SECONDS: '86400' }).READY_MAX_LAG_SECONDS).toBe(86_400);
+  });
+
+  it('retention periods: whole days from 1 to 3650', () => {
+    for (const name of [
+      'DELIVERY_LOG_RETENTION_DAYS',
+      'PROCESSED_EVENTS_RETENTION_DAYS',
+      'AUTOMATION_RUN_RETENTION_DAYS',
+      'TIMER_RETENTION_DAYS',
+      'MAIL_RETENTION_DAYS',
+    ] as const) {
+      expect(loadSettings({ [name]: '7' })[name]).toBe(7);
+      expect(loadSettings({ [name]: '3650' })[name]).toBe(3650);
+      for (const bad of ['0', '3651', '1.5', '-3', 'week']) {
+        expect(refusal({ [name]: bad })).toContain(`${name}="${bad}": expected whole days from 1 to 3650`);
+      }
+    }
   });
 
   it('ADMIN_TOKEN: any non-blank text', () => {

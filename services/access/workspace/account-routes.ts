@@ -22,7 +22,7 @@ import { newTotpSecret, stepUnused, totpStep, totpUri } from './totp.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { invalidBody, invalidCredentials, reauthenticationRequired } from './workspace-errors.ts';
-import { logLinkWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
+import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import {
@@ -624,7 +624,7 @@ export async function accountRoutes(
             at: now,
           });
         });
-        logLinkWithoutSmtp(request.log, context.settings.SMTP_URL, 'password reset link', link);
+        logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'password reset email', account.team_id);
       }
       return reply.status(202).send({ accepted: true as const });
     },

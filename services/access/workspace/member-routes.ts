@@ -15,7 +15,7 @@ import { may } from './permissions.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { forbidden, invalidBody } from './workspace-errors.ts';
-import { logLinkWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
+import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 
@@ -145,7 +145,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
           },
         }),
       );
-      logLinkWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation link', link);
+      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', session.teamId);
       return reply.status(201).send({
         invitation: { id: invitationId, email, name, role, expires_at: expiresAt.toISOString() },
       });

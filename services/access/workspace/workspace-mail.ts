@@ -4,9 +4,9 @@ import { queueMail } from '../../../shared/mail/outbox.ts';
 
 /**
  * An account email (password reset, invitation) queued in the outbox inside the command's
- * transaction. Without SMTP_URL nothing is sent, so the link is also written to the log at
- * info level for a local user to finish the flow: the one secret the service logs on
- * purpose (README, workspace notes). With SMTP_URL it is not logged.
+ * transaction. Its link is a secret, so it is never logged: without SMTP_URL nothing is
+ * sent, and the log says where a local user reads the email instead (the operator's
+ * GET /admin/v1/teams/:team_id/emails, or the mail_outbox table).
  */
 export async function queueAccountMail(
   tx: Pick<PoolClient, 'query'>,
@@ -15,12 +15,15 @@ export async function queueAccountMail(
   await queueMail(tx, { ...mail, kind: 'account', fromName: 'Client onboarding', onboardingId: null });
 }
 
-export function logLinkWithoutSmtp(
+export function logMailWithoutSmtp(
   logger: Pick<Logger, 'info'>,
   smtpUrl: string | undefined,
   what: string,
-  link: string,
+  teamId: string,
 ): void {
   if (smtpUrl) return;
-  logger.info({ link }, `${what} (no SMTP_URL: the email stays in the outbox; open this link to continue)`);
+  logger.info(
+    { teamId, outbox: `GET /admin/v1/teams/${teamId}/emails` },
+    `${what} queued (no SMTP_URL: nothing is sent; read the email and its link in the outbox)`,
+  );
 }
