@@ -13,7 +13,8 @@ import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
-import { registerRoutes } from './routes.ts';
+import { registerRoutes, registerWorkerRoutes } from './routes.ts';
+import { servesApi } from '../../shared/config/service-role.ts';
 
 /** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -62,6 +63,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   await openApiDocs(app);
   await app.register(healthRoutes, { context });
   await app.register(metricsRoutes, { registry: context.metrics, token: context.settings.METRICS_TOKEN });
-  await registerRoutes(app, context);
+  if (servesApi(context.settings)) await registerRoutes(app, context);
+  else await registerWorkerRoutes(app, context);
   return app;
 }
