@@ -243,6 +243,15 @@ describe('two API instances and a worker on one database', { timeout: 120_000 },
     expect(await readModels()).toEqual(live);
   });
 
+  test('a worker serves health, metrics and the operator API, not the public API', async () => {
+    expect((await fetch(`${worker().url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${worker().url}/api/v1/me`)).status).toBe(404);
+    const parked = await fetch(`${worker().url}/admin/v1/parked-events`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(parked.status).toBe(200);
+  });
+
   test('the per-key limit counts requests to both API instances', async () => {
     const { apiKey } = await createTeamWithKey(apiA, { plan: 'pro' });
     // The windows are the wall clock's minutes: start well inside one.
