@@ -2,7 +2,7 @@
  * Several instances on one database, as child processes over real HTTP: two API-only
  * instances (SERVICE_ROLE=api) and one worker (SERVICE_ROLE=worker: projections, consumers,
  * scheduler, mail, hook delivery), Redis for the shared rate limits. Load goes through both
- * API instances while the worker is killed with SIGKILL and another one started. Then:
+ * API instances while the worker is killed with SIGKILL and two others are started. Then:
  * every acknowledged command is visible through both instances, the read models equal a
  * rebuild, every hook delivery and invite email went out once (distinct webhook-ids, one
  * message per outbox row), and the per-key limit holds across the two instances.
@@ -162,12 +162,15 @@ describe('two API instances and a worker on one database', { timeout: 120_000 },
         await oneClient(team, t * 100 + i, order);
       }
     });
-    // Mid-way the worker dies without a stop; another starts a moment later.
+    // Mid-way the worker dies without a stop; two others start a moment later.
     const killer = (async () => {
       await expect.poll(() => acknowledged.sent.length, { timeout: 30_000, interval: 20 }).toBeGreaterThan(8);
       await worker().kill();
       await endLeasesOfTheKilledWorker();
-      workers.push(await startServiceProcess(workerEnv({})));
+      // Two at once: every part of a worker is safe to run twice (projections, consumers, queues).
+      workers.push(
+        ...(await Promise.all([startServiceProcess(workerEnv({})), startServiceProcess(workerEnv({}))])),
+      );
     })();
     await Promise.all([...load, killer]);
     expect(acknowledged.sent.length, worker().output()).toBeGreaterThan(PER_TEAM);
