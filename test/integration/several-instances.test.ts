@@ -45,7 +45,14 @@ beforeAll(async () => {
     HOOK_TARGET_ALLOWLIST: '127.0.0.1',
     NODE_EXTRA_CA_CERTS: caFile,
   };
-  const api = { ...common, SERVICE_ROLE: 'api', REDIS_URL: redis.url, TRUST_PROXY: 'on' };
+  // READY_MAX_LAG_SECONDS=1: an API instance stays ready while the worker is down (lag is the worker's).
+  const api = {
+    ...common,
+    SERVICE_ROLE: 'api',
+    REDIS_URL: redis.url,
+    TRUST_PROXY: 'on',
+    READY_MAX_LAG_SECONDS: '1',
+  };
   [apiA, apiB] = await Promise.all([startServiceProcess(api), startServiceProcess(api)]);
   workers.push(await startServiceProcess(workerEnv(common)));
 }, 90_000);
@@ -167,6 +174,8 @@ describe('two API instances and a worker on one database', { timeout: 120_000 },
       await expect.poll(() => acknowledged.sent.length, { timeout: 30_000, interval: 20 }).toBeGreaterThan(8);
       await worker().kill();
       await endLeasesOfTheKilledWorker();
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // commands wait, events age past 1 s
+      for (const service of [apiA, apiB]) expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
       // Two at once: every part of a worker is safe to run twice (projections, consumers, queues).
       workers.push(
         ...(await Promise.all([startServiceProcess(workerEnv({})), startServiceProcess(workerEnv({}))])),
