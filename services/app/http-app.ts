@@ -14,7 +14,8 @@ import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
 import { requestIdOf } from '../../shared/http/request-id.ts';
 import { documentPolish } from './openapi-polish.ts';
-import { registerRoutes } from './routes.ts';
+import { registerRoutes, registerWorkerRoutes } from './routes.ts';
+import { servesApi } from '../../shared/config/service-role.ts';
 
 /** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -63,6 +64,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   await openApiDocs(app, documentPolish());
   await app.register(healthRoutes, { context });
   await app.register(metricsRoutes, { registry: context.metrics, token: context.settings.METRICS_TOKEN });
-  await registerRoutes(app, context);
+  if (servesApi(context.settings)) await registerRoutes(app, context);
+  else await registerWorkerRoutes(app, context);
   return app;
 }

@@ -22,3 +22,13 @@ export async function registerRoutes(app: FastifyInstance, context: ServiceConte
   await app.register(webRoutes);
   await app.register(brandRoutes, { context });
 }
+
+/**
+ * A worker's routes (SERVICE_ROLE=worker) besides health and metrics: the operator API, for
+ * what only the process running the background work can do (skip an event the Kafka relay is
+ * stalled on, retry parked events, drain the work).
+ */
+export async function registerWorkerRoutes(app: FastifyInstance, context: ServiceContext) {
+  trackRoutes(app);
+  await app.register(operatorApi, { prefix: '/admin/v1', context });
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, systemClock } from '../../shared/clock.ts';
 import type { Settings } from '../../shared/config/settings.ts';
+import { runsWorker } from '../../shared/config/service-role.ts';
 import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, type ConnectionErrorListener, type Pool } from '../../shared/db/pool.ts';
@@ -15,7 +16,7 @@ import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
-import { startKafkaRelay } from '../events/start-relay.ts';
+import { startOwnedKafkaRelay } from '../events/start-relay.ts';
 import { retentionPass } from './retention-pass.ts';
 import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
@@ -50,7 +51,8 @@ export async function createContext(
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
     relayHealth: new RelayHealth(),
   };
-  await startOutboundConsumers(context); // hook deliveries, automation rules (services/automation/outbound-work.ts)
+  // Hook deliveries, automation rules (services/automation/outbound-work.ts): a worker's part.
+  if (runsWorker(settings)) await startOutboundConsumers(context);
   return context;
 }
 
@@ -89,7 +91,9 @@ export const STOP_BUDGET_MS = {
 
 /**
  * Composes and starts the service: database (embedded when DATABASE_URL is unset),
- * migrations, event store, projections, HTTP. `stop` undoes it in reverse order:
+ * migrations, event store, projections, HTTP. SERVICE_ROLE picks the parts
+ * (shared/config/service-role.ts): `api` starts no projections, consumers, relay or
+ * scheduler; `worker` serves only the health, metrics and operator routes. `stop` undoes it in reverse order:
  * stop accepting and finish requests in flight, store checkpoints, close pools, stop the
  * embedded database; every step within its share of STOP_BUDGET_MS.
  */
@@ -114,17 +118,23 @@ export async function startService(
   try {
     await migrate(pool);
     const context = await createContext(settings, logger, pool, database.url);
-    await context.projections.start();
+    // An API-only instance runs no projections: its commands wait on the shared checkpoints.
+    const worker = runsWorker(settings);
+    if (worker) await context.projections.start();
     const app = await buildApp(context);
     const url = await app.listen({ port: settings.PORT, host: settings.HOST });
-    const relay = startKafkaRelay(context); // only when KAFKA_BROKERS is set
-    const scheduler = startScheduler(context); // timers due by the service clock, every few seconds
+    const relay = worker ? startOwnedKafkaRelay(context) : undefined; // one owner per database; only with KAFKA_BROKERS
+    // Timers due by the service clock, hook and webhook deliveries, automation, mail; every few seconds.
+    const scheduler = worker ? startScheduler(context) : undefined;
     return {
       app,
       context,
       url,
       async stop() {
-        await Promise.all([closeHttp(app, STOP_BUDGET_MS.requests), scheduler.stop(STOP_BUDGET_MS.requests)]);
+        await Promise.all([
+          closeHttp(app, STOP_BUDGET_MS.requests),
+          scheduler?.stop(STOP_BUDGET_MS.requests),
+        ]);
         await settleWithin(relay?.stop(), STOP_BUDGET_MS.relay);
         if (!(await settleWithin(stopContext(context), STOP_BUDGET_MS.background))) {
           logger.warn('background work did not stop in time; the database stop ends its sessions');

@@ -1,5 +1,5 @@
 import { Partitioners, type Admin, type Kafka, type Producer } from 'kafkajs';
-import type { Pool } from '../../shared/db/pool.ts';
+import type { Pool, PoolClient } from '../../shared/db/pool.ts';
 import type { EventStore, RecordedEvent, Subscription } from '../../shared/event-store/event-store.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { DEFAULT_CE_SOURCE, toKafkaMessage } from '../../shared/subscriptions/cloud-events.ts';
@@ -23,6 +23,12 @@ export interface KafkaRelayOptions {
   health?: RelayHealth;
   /** The longest back-off between two attempts of a failing publish (ms). */
   retryMaxMs?: number;
+  /**
+   * Where the checkpoint is written: the session that holds the relay's ownership lock
+   * (services/events/start-relay.ts), so that a relay which lost ownership cannot move it.
+   * The pool when omitted.
+   */
+  checkpointSession?: Pick<PoolClient, 'query'>;
 }
 
 /**
@@ -146,7 +152,7 @@ export class KafkaRelay {
             messages: messages.map((event) => toKafkaMessage(event, this.source)),
           });
         }
-        await this.pool.query(
+        await (this.options.checkpointSession ?? this.pool).query(
           `insert into checkpoints (name, position, updated_at) values ($1, $2, now())
            on conflict (name) do update
            set position = greatest(checkpoints.position, excluded.position), updated_at = now()`,

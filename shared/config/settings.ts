@@ -107,6 +107,10 @@ const settingsSchema = z.object({
       });
     }
   }),
+  // What this process runs (shared/config/service-role.ts): every part, the HTTP API only, or the background work only.
+  SERVICE_ROLE: optionalString
+    .transform((value) => value?.toLowerCase() ?? 'all')
+    .pipe(z.enum(['all', 'api', 'worker'], { message: 'expected all, api or worker' })),
   // Rate-limit counters shared by every API instance (shared/rate-limit/redis-store.ts); memory when unset.
   REDIS_URL: urlSetting(['redis', 'rediss'], 'expected a redis:// or rediss:// URL'),
   // Bearer token for GET /metrics; unset: /metrics answers only requests from loopback.

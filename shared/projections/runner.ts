@@ -7,6 +7,7 @@ import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, totalOf, type ParkedEvent } from './parked-events.ts';
 import { liveTable, type Projection } from './projection.ts';
 import { retryParked, type RetryFilter, type RetryOutcome } from './retry-parked.ts';
+import { SharedCheckpointWait } from './shared-checkpoint-wait.ts';
 
 /**
  * Runs projections from the global log. Each batch is applied and the checkpoint moved in
@@ -18,11 +19,16 @@ import { retryParked, type RetryFilter, type RetryOutcome } from './retry-parked
  * commands waiting to read their writes do not wait for it. The operator lists and retries
  * parked events (GET and POST /admin/v1/parked-events). Errors are logged without the row
  * data they may quote (error-without-row-data.ts).
+ *
+ * A runner that is not started (an API-only instance, SERVICE_ROLE=api) still answers
+ * `waitForPosition`: it then waits on the checkpoints in the shared database, which the
+ * worker's runner moves (shared-checkpoint-wait.ts).
  */
 export class ProjectionRunner {
   private subscription: Subscription | undefined;
   private readonly progress = new EventEmitter();
   private position = 0n;
+  private readonly shared: SharedCheckpointWait;
 
   constructor(
     private readonly pool: Pool,
@@ -31,6 +37,7 @@ export class ProjectionRunner {
     private readonly logger?: Logger,
   ) {
     this.progress.setMaxListeners(0);
+    this.shared = new SharedCheckpointWait(pool, () => this.projectionNames);
   }
 
   /** The lowest checkpoint of all projections: what every read model has seen. */
@@ -69,6 +76,7 @@ export class ProjectionRunner {
   /** Resolves once every projection has applied the log up to `position` (read your writes). */
   waitForPosition(position: bigint, timeoutMs = 5000): Promise<boolean> {
     if (this.position >= position) return Promise.resolve(true);
+    if (!this.subscription) return this.shared.waitFor(position, timeoutMs);
     return new Promise((resolve) => {
       const onProgress = () => {
         if (this.position < position) return;
@@ -146,12 +154,7 @@ export class ProjectionRunner {
     return this.projections.flatMap((projection) => projection.tables);
   }
 
-  private async lowestCheckpoint(): Promise<bigint> {
-    const names = this.projections.map((projection) => projection.name);
-    const result = await this.pool.query<{ position: string | null }>(
-      'select min(position) as position from checkpoints where name = any($1)',
-      [names],
-    );
-    return BigInt(result.rows[0]?.position ?? 0);
+  private lowestCheckpoint(): Promise<bigint> {
+    return this.shared.lowest();
   }
 }

@@ -32,22 +32,11 @@ if (mode === 'relay') {
   await relay.started;
 } else if (mode === 'consumers') {
   const settings = loadSettings({ ...process.env, LOG_LEVEL: 'silent' });
-  // createContext starts the outbound consumers on Kafka; nothing else runs here. The
-  // projections run in the test's process: a consumer's read-your-writes wait here follows
-  // their checkpoints in the shared database (the runner's own wait knows only its process).
-  const context = await createContext(settings, logger, pool, databaseUrl);
-  const names = context.projections.projectionNames;
-  context.projections.waitForPosition = async (position: bigint, timeoutMs = 5000) => {
-    for (const deadline = Date.now() + timeoutMs; ;) {
-      const { rows } = await pool.query<{ position: string | null }>(
-        'select min(position) as position from checkpoints where name = any($1)',
-        [names],
-      );
-      if (BigInt(rows[0]?.position ?? 0) >= position) return true;
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  // createContext starts the outbound consumers on Kafka (the default role runs them);
+  // nothing else runs here. The projections run in the test's process: a consumer's
+  // read-your-writes wait here follows their checkpoints in the shared database, as on any
+  // instance whose runner is not started (shared/projections/shared-checkpoint-wait.ts).
+  await createContext(settings, logger, pool, databaseUrl);
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

@@ -25,6 +25,7 @@ describe('defaults (nothing set)', () => {
       REDIS_URL: undefined,
       METRICS_TOKEN: undefined,
       READY_MAX_LAG_SECONDS: 120,
+      SERVICE_ROLE: 'all',
       SMTP_URL: undefined,
       ADMIN_TOKEN: undefined,
       TRUST_PROXY: false,
@@ -52,6 +53,7 @@ describe('defaults (nothing set)', () => {
       REDIS_URL: '',
       METRICS_TOKEN: '',
       READY_MAX_LAG_SECONDS: '',
+      SERVICE_ROLE: '',
       SMTP_URL: '',
       ADMIN_TOKEN: '',
       TRUST_PROXY: '',
@@ -257,5 +259,14 @@ describe('bad values stop the start with a message naming the variable', () => {
     const message = refusal({ DATABASE_URL: 'mysql://app:hunter2@db/app' });
     expect(message).toContain('DATABASE_URL="mysql://app:***@db/app"');
     expect(message).not.toContain('hunter2');
+  });
+
+  it('SERVICE_ROLE: all by default, api or worker, anything else refused', () => {
+    expect(loadSettings({}).SERVICE_ROLE).toBe('all');
+    expect(loadSettings({ SERVICE_ROLE: 'API' }).SERVICE_ROLE).toBe('api');
+    expect(loadSettings({ SERVICE_ROLE: 'worker' }).SERVICE_ROLE).toBe('worker');
+    expect(refusal({ SERVICE_ROLE: 'relay' })).toBe(
+      'Invalid settings:\n  SERVICE_ROLE="relay": expected all, api or worker',
+    );
   });
 });
