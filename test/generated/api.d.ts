@@ -496,7 +496,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's emails (invites, reminders, automation emails, notifications), newest first */
+        /** The team's emails (invites, reminders, automation emails, notifications, workspace account emails), newest first */
         get: operations["adminListEmails"];
         put?: never;
         post?: never;
@@ -2268,7 +2268,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            kind: "invite" | "reminder" | "automation" | "notification";
+            kind: "invite" | "reminder" | "automation" | "notification" | "account";
             /** @description empty once the client was erased */
             to: string;
             from_name: string;
