@@ -8,9 +8,11 @@ import { Browser, capturedLogger, lastEmailTo, linkToken, signUp } from './works
  * No secret the service hands out or takes in reaches its log: a journey through the
  * public API, the client form's portal and the workspace runs against a service logging
  * at trace level into a buffer, collecting every secret it meets (API keys, the operator
- * token, a client token and PIN, session ids, CSRF tokens, passwords, a reset and an
- * invitation token, the hook signing secret, a webhook endpoint's secret). The whole log
- * is then searched for each of them, as written and URL-encoded.
+ * token, a client token and PIN, session ids, CSRF tokens, passwords, the hook signing
+ * secret, a webhook endpoint's secret). The whole log is then searched for each of them,
+ * as written and URL-encoded. The service runs without SMTP_URL, so its invitation and
+ * reset links appear in exactly one line each: the deliberate info line a local user opens
+ * (README, "Logs"); with SMTP_URL that line is not written (workspace-mail.test.ts).
  */
 
 let service: TestService;
@@ -22,6 +24,8 @@ const keep = (what: string, value: string | undefined) => {
   secrets.set(what, value!);
   registerSecrets(value);
 };
+/** Account link tokens: allowed only in the one info line that hands a local user the link. */
+const accountLinks = new Map<string, string>();
 const sessionId = (browser: Browser) => browser.cookie.split('=').slice(1).join('=');
 
 beforeAll(async () => {
@@ -96,7 +100,7 @@ describe('the log of a whole journey', () => {
     });
     expect(invite.status).toBe(201);
     const invitation = linkToken(await lastEmailTo(service, memberEmail));
-    keep('invitation token', invitation);
+    accountLinks.set('invitation email', invitation);
     const member = new Browser(service);
     const accepted = await member.call('POST', `/workspace/v1/invitations/${invitation}/accept`, {
       name: 'Mia Member',
@@ -112,7 +116,7 @@ describe('the log of a whole journey', () => {
       (await anonymous.call('POST', '/workspace/v1/password-resets', { email: memberEmail })).status,
     ).toBe(202);
     const reset = linkToken(await lastEmailTo(service, memberEmail));
-    keep('reset token', reset);
+    accountLinks.set('password reset email', reset);
     const newPassword = 'journey member new passphrase';
     keep('new password', newPassword);
     expect(
@@ -150,5 +154,13 @@ describe('the log of a whole journey', () => {
       ([what, value]) => `${what}: ${captured.lines.find((line) => line.includes(value))}`,
     );
     expect(lines).toEqual([]);
+    for (const [what, token] of accountLinks) {
+      const withToken = captured.lines.filter((line) => line.includes(token));
+      expect(withToken, what).toHaveLength(1);
+      expect(JSON.parse(withToken[0]!)).toMatchObject({
+        level: 30,
+        msg: `${what} queued (no SMTP_URL: nothing is sent; open this link to continue)`,
+      });
+    }
   });
 });

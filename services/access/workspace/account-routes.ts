@@ -624,7 +624,10 @@ export async function accountRoutes(
             at: now,
           });
         });
-        logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'password reset email', account.team_id);
+        logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'password reset email', {
+          teamId: account.team_id,
+          link,
+        });
       }
       return reply.status(202).send({ accepted: true as const });
     },

@@ -145,7 +145,10 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
           },
         }),
       );
-      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', session.teamId);
+      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', {
+        teamId: session.teamId,
+        link,
+      });
       return reply.status(201).send({
         invitation: { id: invitationId, email, name, role, expires_at: expiresAt.toISOString() },
       });

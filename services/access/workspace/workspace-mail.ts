@@ -4,9 +4,10 @@ import { queueMail } from '../../../shared/mail/outbox.ts';
 
 /**
  * An account email (password reset, invitation) queued in the outbox inside the command's
- * transaction. Its link is a secret, so it is never logged: without SMTP_URL nothing is
- * sent, and the log says where a local user reads the email instead (the operator's
- * GET /admin/v1/teams/:team_id/emails, or the mail_outbox table).
+ * transaction. With SMTP_URL its link is never logged. Without SMTP_URL (a local setup that
+ * sends no email) nothing is sent, so the link is also written to the log at info level for
+ * the local user to finish the flow, beside where the email is kept: the one secret the
+ * service logs on purpose, and only where no email can carry it (README, "Logs").
  */
 export async function queueAccountMail(
   tx: Pick<PoolClient, 'query'>,
@@ -19,11 +20,11 @@ export function logMailWithoutSmtp(
   logger: Pick<Logger, 'info'>,
   smtpUrl: string | undefined,
   what: string,
-  teamId: string,
+  mail: { teamId: string; link: string },
 ): void {
   if (smtpUrl) return;
   logger.info(
-    { teamId, outbox: `GET /admin/v1/teams/${teamId}/emails` },
-    `${what} queued (no SMTP_URL: nothing is sent; read the email and its link in the outbox)`,
+    { teamId: mail.teamId, link: mail.link, outbox: `GET /admin/v1/teams/${mail.teamId}/emails` },
+    `${what} queued (no SMTP_URL: nothing is sent; open this link to continue)`,
   );
 }
