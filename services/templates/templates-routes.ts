@@ -22,14 +22,15 @@ export type TemplatesRouteDeps = Pick<Platform, 'readDb'>;
 
 const NOT_FOUND = 'Template not found';
 
-export const listItemSchema = z.object({
+export /** A template in a list: the public API's list and the workspace's template choices. */
+const listItemSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   vertical: z.string().nullable().describe("the template's industry"),
   created_at: z.string().describe('ISO 8601'),
 });
 
-const listRow = z.object({
+export const listRow = z.object({
   id: z.string(),
   name: z.string(),
   vertical: z.string().nullable(),

@@ -4,23 +4,10 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
 import { signedIn } from '../access/workspace/workspace-session.ts';
+import { listItemSchema, listRow } from './templates-routes.ts';
 
 /** Enough for any team's own templates; the workspace lists them in one answer to choose from. */
 export const WORKSPACE_TEMPLATE_LIMIT = 500;
-
-const templateChoice = z.object({
-  id: z.string().uuid(),
-  name: z.string(),
-  vertical: z.string().nullable(),
-  created_at: z.string().describe('ISO 8601'),
-});
-
-const templateRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  vertical: z.string().nullable(),
-  created_at: z.date(),
-});
 
 /*
  * The team's own live templates for the workspace (every role reads them):
@@ -42,12 +29,12 @@ export async function workspaceTemplateRoutes(
       schema: {
         tags: ['workspace'],
         summary: "The team's own templates by name, to choose from (at most 500)",
-        response: { 200: z.object({ data: z.array(templateChoice) }) },
+        response: { 200: z.object({ data: z.array(listItemSchema) }) },
       },
     },
     async (request) => {
       const rows = await context.readDb.any(
-        sql.type(templateRow)`
+        sql.type(listRow)`
           select id, name, vertical, created_at from templates
           where team_id = ${signedIn(request).teamId} and not gallery and deleted_at is null
           order by lower(name), created_at, id

@@ -22827,14 +22827,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            vertical: string | null;
-                            /** @description ISO 8601 */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["TemplateListItem"][];
                     };
                 };
             };
