@@ -56,7 +56,8 @@ export async function createContext(
   // Hook deliveries, automation rules (services/automation/outbound-work.ts): a worker's part.
   if (runsWorker(settings)) await startOutboundConsumers(context);
   // Invites written before their send's append (EventStoreDB only; see the consumer).
-  if (runsWorker(settings) && eventStore.kind === 'eventstoredb') await context.consumers.start(heldInvitesConsumer);
+  if (runsWorker(settings) && eventStore.kind === 'eventstoredb')
+    await context.consumers.start(heldInvitesConsumer);
   return context;
 }
 

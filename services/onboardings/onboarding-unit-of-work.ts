@@ -33,7 +33,11 @@ export interface RunOptions {
    * with the PostgreSQL store, committed before the append and `held` with EventStoreDB
    * (shared/commands/events-first.ts).
    */
-  effects?: (outcome: Decided<OnboardingState, OnboardingEvent>, tx: PoolClient, held: boolean) => Promise<void>;
+  effects?: (
+    outcome: Decided<OnboardingState, OnboardingEvent>,
+    tx: PoolClient,
+    held: boolean,
+  ) => Promise<void>;
 }
 
 /** With `tx` the stream is read through the command's own transaction. */

@@ -45,7 +45,10 @@ export async function settleStalePendingAppends(
         );
       });
     } catch (error) {
-      deps.logger.error({ err: error, streamId }, 'a pending EventStoreDB append could not be settled; retried later');
+      deps.logger.error(
+        { err: error, streamId },
+        'a pending EventStoreDB append could not be settled; retried later',
+      );
     }
   }
   return settled;

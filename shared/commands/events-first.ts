@@ -88,10 +88,7 @@ export async function settlePending(
       continue;
     }
     await dropHeldMail(tx, row.event_ids);
-    await undo?.(
-      { commandId: row.command_id, streamId, eventIds: row.event_ids, events: row.events },
-      tx,
-    );
+    await undo?.({ commandId: row.command_id, streamId, eventIds: row.event_ids, events: row.events }, tx);
     await tx.query('delete from eventstoredb_pending_appends where command_id = $1', [row.command_id]);
   }
   return rows.length;
@@ -125,10 +122,9 @@ export async function settleBeforeCommand(
  * command crashed in that moment) fails the attempt as a conflict; the next one settles it.
  */
 export async function requireNothingPending(tx: PoolClient, streamId: string): Promise<void> {
-  const { rows } = await tx.query(
-    'select 1 from eventstoredb_pending_appends where stream_id = $1 limit 1',
-    [streamId],
-  );
+  const { rows } = await tx.query('select 1 from eventstoredb_pending_appends where stream_id = $1 limit 1', [
+    streamId,
+  ]);
   if (rows.length > 0) throw new WrongExpectedRevisionError(streamId, 'any', 'no_stream');
 }
 

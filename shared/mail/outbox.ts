@@ -45,9 +45,10 @@ export async function queueMail(tx: Pick<PoolClient, 'query'>, mail: QueuedMail)
  */
 export async function releaseHeldMail(tx: Pick<PoolClient, 'query'>, eventIds: string[]): Promise<void> {
   if (eventIds.length === 0) return;
-  await tx.query(`update mail_outbox set status = 'queued' where event_id = any($1::uuid[]) and status = 'held'`, [
-    eventIds,
-  ]);
+  await tx.query(
+    `update mail_outbox set status = 'queued' where event_id = any($1::uuid[]) and status = 'held'`,
+    [eventIds],
+  );
 }
 
 /** Drops the mail held for events that never landed: it was never sent and never will be. */

@@ -131,7 +131,10 @@ beforeEach(async () => {
 });
 
 const send = (id: string, key: string) =>
-  onboardingRequest(service, tenant, 'POST', `/${id}/send`, { body: {}, headers: { 'idempotency-key': key } });
+  onboardingRequest(service, tenant, 'POST', `/${id}/send`, {
+    body: {},
+    headers: { 'idempotency-key': key },
+  });
 
 async function usageRows(id: string) {
   const { rows } = await service.database.pool.query(
@@ -149,8 +152,7 @@ async function pendingAppends() {
 const sends = async (id: string) =>
   (await streamEvents(service, id)).filter((event) => event.type === 'onboarding.sent');
 
-const settle = () =>
-  settleStalePendingAppends({ ...service.context, logger: service.context.logger }, 0);
+const settle = () => settleStalePendingAppends({ ...service.context, logger: service.context.logger }, 0);
 
 /** Exactly one send in effect: one event, one queued invite (none held), usage once, reminders scheduled. */
 async function expectOneSend(id: string) {
@@ -158,9 +160,10 @@ async function expectOneSend(id: string) {
   expect(events).toHaveLength(1);
   const mails = await invites(service, id);
   expect(mails.map((mail) => mail.status)).toEqual(['queued']);
-  const { rows } = await service.database.pool.query('select event_id from mail_outbox where onboarding_id = $1', [
-    id,
-  ]);
+  const { rows } = await service.database.pool.query(
+    'select event_id from mail_outbox where onboarding_id = $1',
+    [id],
+  );
   expect(rows[0].event_id).toBe(events[0]!.id);
   expect(await usageRows(id)).toHaveLength(1);
   const reminders = (await timers(service, id)).filter(
@@ -197,7 +200,9 @@ it('crash before the park: nothing is written; the retry sends once', async () =
   try {
     expect((await send(id, 'faults-park')).status).toBe(500);
   } finally {
-    await service.database.pool.query('drop trigger fail_park on eventstoredb_pending_appends; drop function fail_park();');
+    await service.database.pool.query(
+      'drop trigger fail_park on eventstoredb_pending_appends; drop function fail_park();',
+    );
   }
   expect(await sends(id)).toHaveLength(0);
   expect(await invites(service, id)).toHaveLength(0);
