@@ -18,7 +18,9 @@ import {
  * An onboarding command in the command pipeline (shared/commands/handle-command.ts), with the
  * onboarding's operational rows: monthly usage and recipients of a send, and the timers
  * that follow from the new state, plus what the caller adds (the invite in the outbox,
- * the idempotency record), all in the command's transaction.
+ * the idempotency record), all in the command's transaction. With EventStoreDB the
+ * operational rows and the invite commit before the append instead, the invite held
+ * until its event exists (shared/commands/events-first.ts).
  */
 
 export type OnboardingDeps = PipelineDeps;

@@ -29,7 +29,9 @@ import {
  *
  * With the PostgreSQL event store the append joins the transaction, so events and
  * operational rows commit together or not at all. With EventStoreDB the append is the
- * last step before the commit (README: the window between the two). Commands on one
+ * last step before the commit; the rows a crash after it must not lose (rowsBeforeEvents)
+ * commit before it, and whoever next holds the stream's lock settles what a crash left
+ * (./events-first.ts). Commands on one
  * stream queue for its lock, so they neither read the same revision nor deadlock on
  * their operational rows. A concurrent append that still passes the expected revision,
  * a stream lock not had within its wait, or a deadlock fails the attempt: the whole
