@@ -10,6 +10,8 @@ import { createEventStore } from '../../shared/event-store/create-event-store.ts
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { pendingAppendsPass } from '../onboardings/pending-appends-pass.ts';
+import { heldInvitesConsumer } from '../onboardings/held-invites-consumer.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
 import { allProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
@@ -47,12 +49,15 @@ export async function createContext(
     vault,
     consumers: new EventConsumers({ settings, pool, eventStore, logger, clock }),
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
-    duePasses: [onboardingTimersPass, ...outboundDuePasses, retentionPass],
+    duePasses: [onboardingTimersPass, pendingAppendsPass, ...outboundDuePasses, retentionPass],
     metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
     relayHealth: new RelayHealth(),
   };
   // Hook deliveries, automation rules (services/automation/outbound-work.ts): a worker's part.
   if (runsWorker(settings)) await startOutboundConsumers(context);
+  // Invites written before their send's append (EventStoreDB only; see the consumer).
+  if (runsWorker(settings) && eventStore.kind === 'eventstoredb')
+    await context.consumers.start(heldInvitesConsumer);
   return context;
 }
 

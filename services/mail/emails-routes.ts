@@ -71,7 +71,7 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
       if (!team) throw codedError(404, 'team_not_found', 'Team not found');
       const rows = await context.readDb.any(sql.type(emailRow)`
         select id, kind, "to", from_name, subject, text, onboarding_id, created_at, status
-        from mail_outbox where team_id = ${teamId}
+        from mail_outbox where team_id = ${teamId} and status <> 'held'
         order by created_at desc, seq desc
         limit ${request.query.limit}`);
       return {

@@ -55,6 +55,8 @@ export async function queueClientEmail<Input extends ClientEmailInput>(
     onboarding: Onboarding;
     eventId?: string | null;
     at: Date;
+    /** Held until its event exists (shared/mail/outbox.ts). */
+    held?: boolean;
   },
 ): Promise<void> {
   const fromName = mail.team.email_sender_name ?? mail.team.name;
@@ -75,5 +77,6 @@ export async function queueClientEmail<Input extends ClientEmailInput>(
     onboardingId: mail.onboarding.id,
     eventId: mail.eventId ?? null,
     at: mail.at,
+    held: mail.held,
   });
 }

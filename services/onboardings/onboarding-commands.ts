@@ -193,7 +193,7 @@ export async function sendOnboarding(
     },
     metadata,
     {
-      async beforeAppend({ state, events, eventIds }, tx) {
+      async effects({ state, events, eventIds }, tx, held) {
         const index = events.findIndex((event) => event.type === 'onboarding.sent');
         if (index < 0 || state.status === 'absent' || !client.email) return;
         await queueClientEmail(tx, {
@@ -206,6 +206,7 @@ export async function sendOnboarding(
           onboarding: state,
           eventId: eventIds[index],
           at: now,
+          held,
         });
       },
     },

@@ -4,6 +4,7 @@ import { onboardingStreamId, type OnboardingEvent } from './onboarding-events.ts
 import { desiredTimers } from './onboarding-timers.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
+import type { PendingAppend } from '../../shared/commands/events-first.ts';
 import {
   decideWithin,
   readStreamState,
@@ -17,7 +18,9 @@ import {
  * An onboarding command in the command pipeline (shared/commands/handle-command.ts), with the
  * onboarding's operational rows: monthly usage and recipients of a send, and the timers
  * that follow from the new state, plus what the caller adds (the invite in the outbox,
- * the idempotency record), all in the command's transaction.
+ * the idempotency record), all in the command's transaction. With EventStoreDB the
+ * operational rows and the invite commit before the append instead, the invite held
+ * until its event exists (shared/commands/events-first.ts).
  */
 
 export type OnboardingDeps = PipelineDeps;
@@ -27,6 +30,16 @@ export type OnboardingOutcome = CommandOutcome<OnboardingState, OnboardingEvent>
 export interface RunOptions {
   /** Extra writes of the caller inside the transaction, after the decision, before the append. */
   beforeAppend?: (outcome: Decided<OnboardingState, OnboardingEvent>, tx: PoolClient) => Promise<void>;
+  /**
+   * Side effects written with the operational rows (the send's invite): in the transaction
+   * with the PostgreSQL store, committed before the append and `held` with EventStoreDB
+   * (shared/commands/events-first.ts).
+   */
+  effects?: (
+    outcome: Decided<OnboardingState, OnboardingEvent>,
+    tx: PoolClient,
+    held: boolean,
+  ) => Promise<void>;
 }
 
 /** With `tx` the stream is read through the command's own transaction. */
@@ -52,11 +65,56 @@ export function runOnboardingCommand(
     decider: onboardingDecider,
     command: build,
     metadata,
-    async writeRows(decided, tx, command) {
-      await writeOperationalRows(tx, decided, command.metadata.now);
+    async writeRows(decided, tx) {
       await options.beforeAppend?.(decided, tx);
     },
+    async rowsBeforeEvents(decided, tx, held, command) {
+      await writeOperationalRows(tx, decided, command.metadata.now);
+      await options.effects?.(decided, tx, held);
+    },
+    undoParked: (pending, tx) => undoParkedRows(deps.eventStore, onboardingId, pending, tx),
   });
+}
+
+/**
+ * The operational rows of events that never landed (EventStoreDB, shared/commands/
+ * events-first.ts), undone under the stream's lock: the send's usage and recipient
+ * rows it created (same time as its sent_at), and the timers worked out again from the
+ * stream as it is.
+ */
+export async function undoParkedRows(
+  store: EventStore,
+  onboardingId: string,
+  pending: PendingAppend,
+  tx: PoolClient,
+): Promise<void> {
+  for (const event of pending.events as OnboardingEvent[]) {
+    if (event.type !== 'onboarding.sent') continue;
+    const { data } = event;
+    if (data.counted) {
+      await tx.query(
+        'delete from onboarding_send_usage where onboarding_id = $1 and counted_at = $2::timestamptz',
+        [data.onboarding_id, data.sent_at],
+      );
+    }
+    if (data.new_recipient) {
+      await tx.query(
+        `delete from onboarding_recipients
+         where team_id = $1 and client_id = $2 and first_invited_at = $3::timestamptz`,
+        [data.team_id, data.client_id, data.sent_at],
+      );
+    }
+  }
+  const { state } = await readOnboarding(store, onboardingId, tx);
+  if (state.status !== 'absent') {
+    await syncTimers(tx, state, new Date());
+    return;
+  }
+  await tx.query(
+    `update onboarding_timers set status = 'cancelled', updated_at = now()
+     where onboarding_id = $1 and status = 'scheduled'`,
+    [onboardingId],
+  );
 }
 
 /** Monthly usage and recipients of a send; timers that follow from the new state. */

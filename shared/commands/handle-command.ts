@@ -9,6 +9,14 @@ import type {
 } from '../event-store/event-store.ts';
 import { retryOnConflict } from './conflict-retry.ts';
 import { lockStream } from './stream-lock.ts';
+import {
+  confirmAppended,
+  earlierAttempt,
+  park,
+  requireNothingPending,
+  settleBeforeCommand,
+  type UndoParked,
+} from './events-first.ts';
 
 /**
  * The command pipeline: every command of every feature, from a route or a worker, runs
@@ -21,7 +29,9 @@ import { lockStream } from './stream-lock.ts';
  *
  * With the PostgreSQL event store the append joins the transaction, so events and
  * operational rows commit together or not at all. With EventStoreDB the append is the
- * last step before the commit (README: the window between the two). Commands on one
+ * last step before the commit; the rows a crash after it must not lose (rowsBeforeEvents)
+ * commit before it, and whoever next holds the stream's lock settles what a crash left
+ * (./events-first.ts). Commands on one
  * stream queue for its lock, so they neither read the same revision nor deadlock on
  * their operational rows. A concurrent append that still passes the expected revision,
  * a stream lock not had within its wait, or a deadlock fails the attempt: the whole
@@ -69,6 +79,21 @@ export interface StreamCommand<State, Command, Event extends DomainEvent> {
   metadata: CommandMetadata;
   /** The command's operational rows, written after the decision and before the append. */
   writeRows?: (decided: Decided<State, Event>, tx: PoolClient, command: Command) => Promise<void>;
+  /**
+   * Rows that must survive a crash after the append (./events-first.ts). With the
+   * PostgreSQL store they join `tx` like writeRows (`held` false). With EventStoreDB they
+   * commit in a transaction of their own before the append (`held` true): what must not
+   * act before the events exist (an invite) is written held, and is released after the
+   * append, by a retry, or by the consumer that follows the log.
+   */
+  rowsBeforeEvents?: (
+    decided: Decided<State, Event>,
+    tx: PoolClient,
+    held: boolean,
+    command: Command,
+  ) => Promise<void>;
+  /** Undoes rowsBeforeEvents of events that never landed (./events-first.ts). */
+  undoParked?: UndoParked;
 }
 
 /**
@@ -91,12 +116,23 @@ export async function inCommandTransaction<T>(
 
 /** One command inside the caller's transaction `tx` (see above); a DomainError propagates unchanged. */
 export async function decideWithin<State, Command, Event extends DomainEvent>(
-  deps: { eventStore: EventStore },
+  deps: { eventStore: EventStore; pool?: Pool },
   tx: PoolClient,
   spec: StreamCommand<State, Command, Event>,
 ): Promise<CommandOutcome<State, Event>> {
   const { streamId, decider } = spec;
+  const eventsFirst = deps.eventStore.kind === 'eventstoredb' && spec.rowsBeforeEvents !== undefined;
+  if (eventsFirst) await settleBeforeCommand(deps, streamId, spec.undoParked);
   await lockStream(tx, streamId);
+  if (eventsFirst) {
+    await requireNothingPending(tx, streamId);
+    const done = await earlierAttempt(deps.eventStore, decider, streamId, spec.metadata);
+    if (done) {
+      // The retry completes the earlier command, so it answers under that command's id.
+      spec.metadata.command_id = done.commandId;
+      return done;
+    }
+  }
   const { state: before, expected } = await readStreamState(deps.eventStore, decider, streamId, tx);
   const command =
     typeof spec.command === 'function'
@@ -108,6 +144,13 @@ export async function decideWithin<State, Command, Event extends DomainEvent>(
   const eventIds = events.map(() => randomUUID());
   const decided = { before, state, events, eventIds };
   await spec.writeRows?.(decided, tx, command);
+  if (eventsFirst) {
+    if (!deps.pool) throw new Error('Rows before events with EventStoreDB need the pool');
+    const pending = { commandId: spec.metadata.command_id, streamId, eventIds, events };
+    await park(deps.pool, pending, (own) => spec.rowsBeforeEvents!(decided, own, true, command));
+  } else {
+    await spec.rowsBeforeEvents?.(decided, tx, false, command);
+  }
   const appended = await deps.eventStore.appendWithin(
     tx,
     streamId,
@@ -119,6 +162,7 @@ export async function decideWithin<State, Command, Event extends DomainEvent>(
     })),
     expected,
   );
+  if (eventsFirst) await confirmAppended(tx, spec.metadata.command_id, eventIds);
   return { ...decided, position: appended.position };
 }
 
