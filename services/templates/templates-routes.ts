@@ -22,8 +22,8 @@ export type TemplatesRouteDeps = Pick<Platform, 'readDb'>;
 
 const NOT_FOUND = 'Template not found';
 
-export /** A template in a list: the public API's list and the workspace's template choices. */
-const listItemSchema = z.object({
+/** A template in a list: the public API's list and the workspace's template choices. */
+export const listItemSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
   vertical: z.string().nullable().describe("the template's industry"),
