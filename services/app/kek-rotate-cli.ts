@@ -10,7 +10,7 @@
 import { loadSettings, SettingsError } from '../../shared/config/settings.ts';
 import { readEmbeddedDatabaseUrl } from '../../shared/db/embedded-postgres.ts';
 import { createPool } from '../../shared/db/pool.ts';
-import { resolveKeyRing } from '../../shared/privacy/kek-source.ts';
+import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
 import { KeyEncryptionKeyError } from '../../shared/privacy/key-encryption-key.ts';
 import { rewrapDataKeys } from '../../shared/privacy/rewrap-data-keys.ts';
 
@@ -30,7 +30,14 @@ async function main(): Promise<number> {
     say(`no database: set DATABASE_URL, or start the service on DATA_DIR=${settings.DATA_DIR} first`);
     return 1;
   }
-  const ring = await resolveKeyRing(settings, { warn: (_fields, message) => say(message) });
+  let ring;
+  try {
+    ring = await resolveKeyRing(settings, { warn: (_fields, message) => say(message) });
+  } catch (error) {
+    if (!(error instanceof KekRequiredError)) throw error;
+    say(error.message);
+    return 1;
+  }
   const pool = createPool(url, 2);
   try {
     say(`sealing every personal-data key with the key-encryption key "${ring.current.id}"`);
