@@ -231,7 +231,7 @@ type Queryable = Pick<Pool, 'query'>;
 export async function openSealed(
   db: Queryable,
   values: Array<SealedValue | string | null | undefined>,
-  ring: KeyRing = processKeyRing(),
+  ring?: KeyRing,
 ): Promise<Array<string | null>> {
   const subjects = [...new Set(values.filter(isSealed).map((value) => value.subject))];
   const keys = new Map<string, Buffer>();
@@ -241,8 +241,10 @@ export async function openSealed(
       [subjects],
     );
     for (const row of result.rows) {
-      if (row.key)
-        keys.set(row.subject_id, unwrapDataKey(ring, row.subject_id, { key: row.key, kekId: row.kek_id }));
+      if (!row.key) continue;
+      // The process's KEKs are needed only once there is a key to open.
+      const kekRing = ring ?? processKeyRing();
+      keys.set(row.subject_id, unwrapDataKey(kekRing, row.subject_id, { key: row.key, kekId: row.kek_id }));
     }
   }
   return values.map((value) => {

@@ -19,6 +19,8 @@ import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '.
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
 import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK } from '../helpers/service.ts';
+import { parseKeyRing } from '../../shared/privacy/key-encryption-key.ts';
+import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
 import { startSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { apiRequest, createTeamWithKey, createTemplate, type TeamWithKey } from '../helpers/tenant.ts';
 
@@ -34,6 +36,8 @@ const workers: ServiceProcess[] = [];
 const worker = () => workers.at(-1)!;
 
 beforeAll(async () => {
+  // The rebuild below runs in this process: it opens the instances' data with their KEK.
+  installProcessKeyRing(parseKeyRing(TEST_PERSONAL_DATA_KEK));
   database = await createTestDatabase();
   [redis, receiver, smtp] = await Promise.all([startTestRedis(), startHttpsReceiver(), startSmtpServer()]);
   certDir = await mkdtemp(path.join(tmpdir(), 'instances-ca-'));
