@@ -1,3 +1,4 @@
+import '../lib/bench-kek.ts';
 import { allProjections } from '../../services/app/projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { createPool } from '../../shared/db/pool.ts';

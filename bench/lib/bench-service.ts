@@ -1,3 +1,4 @@
+import { BENCH_PERSONAL_DATA_KEK } from './bench-kek.ts';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startService, type RunningService } from '../../services/app/runtime.ts';
@@ -20,6 +21,7 @@ export async function startBenchService(
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: url,
+    PERSONAL_DATA_KEK: BENCH_PERSONAL_DATA_KEK,
     ADMIN_TOKEN: adminToken,
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'silent',

@@ -1,3 +1,4 @@
+import './bench-kek.ts';
 import { randomUUID } from 'node:crypto';
 import type { ClientCreated, Sealed } from '../../services/clients/client-events.ts';
 import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';

@@ -1,3 +1,4 @@
+import '../lib/bench-kek.ts';
 import { resourceUsage } from 'node:process';
 import { allProjections } from '../../services/app/projections.ts';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';

@@ -20,6 +20,8 @@ import { createPool } from '../../shared/db/pool.ts';
 import { createEventStore } from '../../shared/event-store/create-event-store.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
 import { allProjections } from './projections.ts';
+import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
+import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
 import {
   rebuildProjections,
   type ParkedReport,
@@ -108,6 +110,14 @@ async function main(): Promise<number> {
     return 1;
   }
 
+  // The projections open personal data with the data keys, which the KEK seals.
+  try {
+    installProcessKeyRing(await resolveKeyRing(settings, { warn: (_fields, message) => say(message) }));
+  } catch (error) {
+    if (!(error instanceof KekRequiredError)) throw error;
+    say(error.message);
+    return 1;
+  }
   const database = await openDatabase(settings);
   const pool = createPool(database.url, 8);
   let store: EventStore | undefined;

@@ -12,6 +12,10 @@ import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { pendingAppendsPass } from '../onboardings/pending-appends-pass.ts';
 import { heldInvitesConsumer } from '../onboardings/held-invites-consumer.ts';
+import type { KeyRing } from '../../shared/privacy/key-encryption-key.ts';
+import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
+import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
+import { rewrapDataKeys } from '../../shared/privacy/rewrap-data-keys.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
 import { allProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
@@ -26,15 +30,27 @@ import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
-/** The shared parts over an open, migrated database. */
+/**
+ * The shared parts over an open, migrated database. `keyRing`: the KEKs (PERSONAL_DATA_KEK,
+ * else as startService resolves them); data keys still stored plain are sealed with it first.
+ */
 export async function createContext(
   settings: Settings,
   logger: Logger,
   pool: Pool,
   databaseUrl: string,
+  keyRing: KeyRing = requiredKeyRing(settings),
 ): Promise<ServiceContext> {
+  installProcessKeyRing(keyRing);
+  const wrapped = await rewrapDataKeys(pool, keyRing, { plainOnly: true });
+  if (wrapped.rewrapped > 0) {
+    logger.info(
+      { keys: wrapped.rewrapped, kekId: keyRing.current.id },
+      'sealed the plain personal-data keys with the key-encryption key',
+    );
+  }
   const eventStore = createEventStore(settings, pool, databaseUrl);
-  const vault = new PersonalDataVault(pool);
+  const vault = new PersonalDataVault(pool, { keyRing });
   vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
   const clock = settings.TEST_CLOCK ? new ManualClock() : systemClock;
   const projections = new ProjectionRunner(pool, eventStore, allProjections, logger);
@@ -59,6 +75,11 @@ export async function createContext(
   if (runsWorker(settings) && eventStore.kind === 'eventstoredb')
     await context.consumers.start(heldInvitesConsumer);
   return context;
+}
+
+function requiredKeyRing(settings: Settings): KeyRing {
+  if (!settings.PERSONAL_DATA_KEK) throw new KekRequiredError();
+  return settings.PERSONAL_DATA_KEK;
 }
 
 /** Stops the background work (checkpoints are stored with every batch) and closes the pools. */
@@ -106,6 +127,8 @@ export async function startService(
   settings: Settings,
   logger: Logger = createLogger(settings.LOG_LEVEL),
 ): Promise<RunningService> {
+  // Before the database: a missing KEK refuses the start at once.
+  const keyRing = await resolveKeyRing(settings, logger);
   const database = settings.DATABASE_URL
     ? { url: settings.DATABASE_URL, stop: async () => undefined }
     : await startEmbeddedPostgres({
@@ -122,7 +145,7 @@ export async function startService(
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {
     await migrate(pool);
-    const context = await createContext(settings, logger, pool, database.url);
+    const context = await createContext(settings, logger, pool, database.url, keyRing);
     // An API-only instance runs no projections: its commands wait on the shared checkpoints.
     const worker = runsWorker(settings);
     if (worker) await context.projections.start();

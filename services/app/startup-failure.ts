@@ -2,6 +2,8 @@ import type { Settings } from '../../shared/config/settings.ts';
 import { EmbeddedDatabaseError } from '../../shared/db/embedded-postgres-root.ts';
 import { isConnectionError } from '../../shared/db/connection-errors.ts';
 import { MigrationChangedError } from '../../shared/db/migrate.ts';
+import { KekRequiredError } from '../../shared/privacy/kek-source.ts';
+import { KeyEncryptionKeyError } from '../../shared/privacy/key-encryption-key.ts';
 
 /**
  * The one line `npm start` prints when the service cannot start (services/app/main.ts), in
@@ -12,7 +14,12 @@ export function startupFailureLine(
   error: unknown,
   settings: Pick<Settings, 'DATABASE_URL' | 'HOST' | 'PORT'>,
 ): string {
-  if (error instanceof MigrationChangedError || error instanceof EmbeddedDatabaseError) {
+  if (
+    error instanceof MigrationChangedError ||
+    error instanceof EmbeddedDatabaseError ||
+    error instanceof KekRequiredError ||
+    error instanceof KeyEncryptionKeyError
+  ) {
     return `Cannot start: ${oneLine(error.message)}`;
   }
   const code = codeOf(error);

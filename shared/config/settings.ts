@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeyEncryptionKeyError, parseKeyRing } from '../privacy/key-encryption-key.ts';
 
 /** An unset or blank variable takes its default. */
 const blankToUndefined = (value: string | undefined) =>
@@ -126,6 +127,18 @@ const settingsSchema = z.object({
   HOOK_TARGET_ALLOWLIST: commaList.transform((hosts) => hosts.map((host) => host.toLowerCase())),
   TEST_CLOCK: booleanSetting(false),
   PUBLIC_URL: urlSetting(['http', 'https'], 'expected an http:// or https:// URL'),
+  // Seals the per-client personal-data keys (shared/privacy/key-encryption-key.ts): "KEY" or
+  // "id:KEY,id:KEY" with the current key first; unset, see shared/privacy/kek-source.ts.
+  PERSONAL_DATA_KEK: optionalString.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    try {
+      return parseKeyRing(value);
+    } catch (error) {
+      if (!(error instanceof KeyEncryptionKeyError)) throw error;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: error.message });
+      return z.NEVER;
+    }
+  }),
   DATA_DIR: optionalString.transform((value) => value ?? './.data'),
   // Retention of finished operational rows (services/app/retention-purges.ts; README table).
   // The delivery log (hook and signed webhook deliveries with their attempts and bodies) and
@@ -148,8 +161,12 @@ export type Settings = Omit<z.output<typeof settingsSchema>, 'PUBLIC_URL'> & { P
 
 export class SettingsError extends Error {}
 
+/** Settings whose refused value is never echoed. */
+const SECRET_SETTINGS = new Set(['PERSONAL_DATA_KEK']);
+
 /** A refused value is echoed in the message, without the password of a URL. */
-function shown(value: string | undefined): string {
+function shown(name: string, value: string | undefined): string {
+  if (SECRET_SETTINGS.has(name)) return '(hidden)';
   return JSON.stringify((value ?? '').replace(/(\/\/[^:/@\s]*:)[^@/\s]*@/, '$1***@'));
 }
 
@@ -159,7 +176,7 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `${name}=${shown(env[name])}: ${issue.message}`;
+      return `${name}=${shown(name, env[name])}: ${issue.message}`;
     });
     throw new SettingsError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }

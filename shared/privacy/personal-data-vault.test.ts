@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
+import { generateKeyEncryptionKey, parseKeyRing, unwrapDataKey } from './key-encryption-key.ts';
 import { ownCopy, PERSONAL_DATA_KEY_CACHE_SIZE, PersonalDataVault } from './personal-data-vault.ts';
+import { installProcessKeyRing } from './process-key-ring.ts';
 
 let database: TestDatabase;
 const TEAM = randomUUID();
+const keyRing = parseKeyRing(generateKeyEncryptionKey());
+installProcessKeyRing(keyRing);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -63,18 +67,19 @@ describe('the key cache is bounded', () => {
 });
 
 describe('cached keys are copies in memory of their own', () => {
-  it('pg hands a bytea as a slice of a shared slab; the cache keeps a 32-byte copy of it', async () => {
+  it('pg hands a bytea as a slice of a shared slab; the cache keeps a 32-byte copy of the opened key', async () => {
     const vault = new PersonalDataVault(database.pool);
     const subject = randomUUID();
     const sealed = await vault.seal(TEAM, subject, 'Ada Lovelace');
 
-    const { rows } = await database.pool.query<{ key: Buffer }>(
-      'select key from personal_data_keys where subject_id = $1',
+    const { rows } = await database.pool.query<{ key: Buffer; kek_id: string }>(
+      'select key, kek_id from personal_data_keys where subject_id = $1',
       [subject],
     );
-    const fromPg = rows[0]!.key;
-    expect(fromPg.length).toBe(32);
-    expect(fromPg.buffer.byteLength).toBeGreaterThan(32); // the slab behind pg's slice
+    const wrapped = rows[0]!.key;
+    expect(wrapped.length).toBe(12 + 16 + 32); // iv, tag, the sealed key
+    expect(wrapped.buffer.byteLength).toBeGreaterThan(60); // the slab behind pg's slice
+    const fromPg = unwrapDataKey(keyRing, subject, { key: wrapped, kekId: rows[0]!.kek_id });
 
     for (const fresh of [vault, new PersonalDataVault(database.pool)]) {
       if (fresh !== vault) expect(await fresh.open(sealed)).toBe('Ada Lovelace'); // fills its cache by a read

@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
 import { ERASURE_CHANNEL, ErasureListener } from './erasure-listener.ts';
+import { unwrapDataKey, wrapDataKey, type KeyRing } from './key-encryption-key.ts';
+import { processKeyRing } from './process-key-ring.ts';
 
 /** An encrypted personal value as stored inside event data. */
 export interface SealedValue {
@@ -48,6 +50,9 @@ export function ownCopy(key: Buffer): Buffer {
  * arrives. While a vault does not listen (before its LISTEN connection is up, after it
  * broke) it caches nothing and reads each key from the table; when listening starts again
  * the cache starts empty. A key read while an erasure of it arrives is not cached.
+ *
+ * At rest every data key is sealed with the current key-encryption key (PERSONAL_DATA_KEK,
+ * `keyRing`, else the process's), outside the database: a copy of the table alone opens nothing.
  */
 export class PersonalDataVault {
   private readonly cache: LRUCache<string, Buffer>;
@@ -55,12 +60,18 @@ export class PersonalDataVault {
   /** Counts dropped keys: a read that saw it change meanwhile does not cache its key. */
   private invalidations = 0;
   private listener: ErasureListener | undefined;
+  private readonly keyRing: KeyRing | undefined;
 
   constructor(
     private readonly pool: Pick<Pool, 'query'>,
-    { maxKeys = PERSONAL_DATA_KEY_CACHE_SIZE }: { maxKeys?: number } = {},
+    { maxKeys = PERSONAL_DATA_KEY_CACHE_SIZE, keyRing }: { maxKeys?: number; keyRing?: KeyRing } = {},
   ) {
     this.cache = new LRUCache({ max: maxKeys });
+    this.keyRing = keyRing;
+  }
+
+  private ring(): KeyRing {
+    return this.keyRing ?? processKeyRing();
   }
 
   /** Keeps the cache in step with erasures in every process on this database (see the class). */
@@ -148,7 +159,7 @@ export class PersonalDataVault {
       `with erased as (
          insert into personal_data_keys (subject_id, team_id, key, erased_at)
          values ($1, '00000000-0000-0000-0000-000000000000', null, now())
-         on conflict (subject_id) do update set key = null, erased_at = coalesce(personal_data_keys.erased_at, now())
+         on conflict (subject_id) do update set key = null, kek_id = null, erased_at = coalesce(personal_data_keys.erased_at, now())
          returning subject_id
        )
        select pg_notify('${ERASURE_CHANNEL}', subject_id::text) from erased`,
@@ -165,20 +176,22 @@ export class PersonalDataVault {
     const cached = this.cache.get(subjectId);
     if (cached) return cached;
     const invalidationsBefore = this.invalidations;
-    const result = await this.pool.query<{ key: Buffer | null }>(
+    const wrapped = wrapDataKey(this.ring(), subjectId, randomBytes(32));
+    const result = await this.pool.query<StoredKeyRow>(
       `with created as (
-         insert into personal_data_keys (subject_id, team_id, key) values ($1, $2, $3)
+         insert into personal_data_keys (subject_id, team_id, key, kek_id) values ($1, $2, $3, $4)
          on conflict (subject_id) do nothing
-         returning key
+         returning key, kek_id
        )
-       select key from created union all select key from personal_data_keys where subject_id = $1 limit 1`,
-      [subjectId, teamId, randomBytes(32)],
+       select key, kek_id from created
+       union all select key, kek_id from personal_data_keys where subject_id = $1 limit 1`,
+      [subjectId, teamId, wrapped.key, wrapped.kekId],
     );
     // A concurrent first seal may have won the insert after this statement's snapshot was
     // taken: read again with a fresh snapshot.
-    const stored = result.rows[0]?.key ?? (await this.storedKey(subjectId));
-    if (!stored) throw new Error(`Personal data of ${subjectId} was erased`);
-    const key = ownCopy(stored);
+    const row = result.rows[0]?.key ? result.rows[0] : await this.storedKey(subjectId);
+    if (!row?.key) throw new Error(`Personal data of ${subjectId} was erased`);
+    const key = ownCopy(unwrapDataKey(this.ring(), subjectId, { key: row.key, kekId: row.kek_id }));
     this.remember(subjectId, key, invalidationsBefore);
     return key;
   }
@@ -189,19 +202,24 @@ export class PersonalDataVault {
     const invalidationsBefore = this.invalidations;
     const stored = await this.storedKey(subjectId);
     // Only real keys are cached: a subject without a key yet may get one from another process.
-    if (!stored) return null;
-    const key = ownCopy(stored);
+    if (!stored?.key) return null;
+    const key = ownCopy(unwrapDataKey(this.ring(), subjectId, { key: stored.key, kekId: stored.kek_id }));
     this.remember(subjectId, key, invalidationsBefore);
     return key;
   }
 
-  private async storedKey(subjectId: string): Promise<Buffer | null> {
-    const result = await this.pool.query<{ key: Buffer | null }>(
-      'select key from personal_data_keys where subject_id = $1',
+  private async storedKey(subjectId: string): Promise<StoredKeyRow | undefined> {
+    const result = await this.pool.query<StoredKeyRow>(
+      'select key, kek_id from personal_data_keys where subject_id = $1',
       [subjectId],
     );
-    return result.rows[0]?.key ?? null;
+    return result.rows[0];
   }
+}
+
+interface StoredKeyRow {
+  key: Buffer | null;
+  kek_id: string | null;
 }
 
 type Queryable = Pick<Pool, 'query'>;
@@ -213,15 +231,21 @@ type Queryable = Pick<Pool, 'query'>;
 export async function openSealed(
   db: Queryable,
   values: Array<SealedValue | string | null | undefined>,
+  ring?: KeyRing,
 ): Promise<Array<string | null>> {
   const subjects = [...new Set(values.filter(isSealed).map((value) => value.subject))];
   const keys = new Map<string, Buffer>();
   if (subjects.length > 0) {
-    const result = await db.query<{ subject_id: string; key: Buffer | null }>(
-      'select subject_id, key from personal_data_keys where subject_id = any($1::uuid[])',
+    const result = await db.query<StoredKeyRow & { subject_id: string }>(
+      'select subject_id, key, kek_id from personal_data_keys where subject_id = any($1::uuid[])',
       [subjects],
     );
-    for (const row of result.rows) if (row.key) keys.set(row.subject_id, row.key);
+    for (const row of result.rows) {
+      if (!row.key) continue;
+      // The process's KEKs are needed only once there is a key to open.
+      const kekRing = ring ?? processKeyRing();
+      keys.set(row.subject_id, unwrapDataKey(kekRing, row.subject_id, { key: row.key, kekId: row.kek_id }));
+    }
   }
   return values.map((value) => {
     if (value === null || value === undefined) return null;

@@ -27,6 +27,7 @@ export function userEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of [
     'DATABASE_URL',
+    'PERSONAL_DATA_KEK',
     'EVENTSTORE_URL',
     'KAFKA_BROKERS',
     'SMTP_URL',

@@ -32,9 +32,14 @@ afterAll(async () => {
 });
 
 const STACK_FRAME = /^\s{4}at /m;
+/** The key-encryption key of these starts (an external database needs one: PERSONAL_DATA_KEK). */
+const KEK = 'e2e:ZTJlLW9ubHkta2VrLW9mLXRoaXJ0eS10d28tYnl0ZXM=';
 
 async function failedStart(overrides: Record<string, string>) {
-  const started = npm(['start'], userEnv({ DATA_DIR: path.join(folder, 'unused'), ...overrides }));
+  const started = npm(
+    ['start'],
+    userEnv({ DATA_DIR: path.join(folder, 'unused'), PERSONAL_DATA_KEK: KEK, ...overrides }),
+  );
   const exit = await Promise.race([
     started.exited,
     new Promise<never>((_, reject) =>
@@ -57,6 +62,19 @@ describe('start-up failures', () => {
     );
     expect(output).not.toMatch(STACK_FRAME);
     expect(output).not.toContain('hunter2secret');
+  });
+
+  it('DATABASE_URL without PERSONAL_DATA_KEK is one line saying what to set', async () => {
+    const { code, output } = await failedStart({
+      DATABASE_URL: database.url,
+      PORT: String(await freePort()),
+      PERSONAL_DATA_KEK: '',
+    });
+    expect(code).not.toBe(0);
+    expect(output).toContain(
+      'Cannot start: PERSONAL_DATA_KEK is not set; with DATABASE_URL the key that seals the personal-data keys must come from outside the database',
+    );
+    expect(output).not.toMatch(STACK_FRAME);
   });
 
   it('a port in use is one line naming the port', async () => {

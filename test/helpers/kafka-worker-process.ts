@@ -6,6 +6,7 @@
  * KAFKA_GROUP_PREFIX, KAFKA_SESSION_TIMEOUT_MS and the other settings; RELAY_BATCH_SIZE for the relay). It prints
  * `started` once running.
  */
+import { TEST_PERSONAL_DATA_KEK } from './service.ts';
 import { KafkaRelay } from '../../services/events/kafka-relay.ts';
 import { createContext } from '../../services/app/runtime.ts';
 import { loadSettings } from '../../shared/config/settings.ts';
@@ -31,7 +32,11 @@ if (mode === 'relay') {
   relay.start();
   await relay.started;
 } else if (mode === 'consumers') {
-  const settings = loadSettings({ ...process.env, LOG_LEVEL: 'silent' });
+  const settings = loadSettings({
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
+    ...process.env,
+    LOG_LEVEL: 'silent',
+  });
   // createContext starts the outbound consumers on Kafka (the default role runs them);
   // nothing else runs here. The projections run in the test's process: a consumer's
   // read-your-writes wait here follows their checkpoints in the shared database, as on any

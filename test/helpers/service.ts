@@ -10,6 +10,8 @@ import { createTestDatabase, type TestDatabase } from './database.ts';
 import { registerSecrets, runLogger } from './run-log.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
+/** The key-encryption key of every test service (PERSONAL_DATA_KEK), unless `env` gives another. */
+export const TEST_PERSONAL_DATA_KEK = 'test:dGVzdC1vbmx5LWtlay0zMi1ieXRlcy1sb25nLi4uLi4=';
 
 export interface TestService {
   url: string;
@@ -41,10 +43,11 @@ export async function startTestService(
     ADMIN_TOKEN,
     TEST_CLOCK: 'on',
     LOG_LEVEL: 'silent',
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
     ...env,
     DATABASE_URL: database.url,
   });
-  registerSecrets(ADMIN_TOKEN);
+  registerSecrets(ADMIN_TOKEN, settings.PERSONAL_DATA_KEK!.current.key.toString('base64'));
   const context = await createContext(
     settings,
     logger ?? (env.LOG_LEVEL ? createLogger(settings.LOG_LEVEL) : runLogger()),

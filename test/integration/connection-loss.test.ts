@@ -11,7 +11,7 @@ import { createLogger } from '../../shared/logging/logger.ts';
 import { freePort } from '../../shared/net/free-port.ts';
 import { startService, type RunningService } from '../../services/app/runtime.ts';
 import { startLoad, type LoadOutcome } from '../helpers/load-loop.ts';
-import { ADMIN_TOKEN } from '../helpers/service.ts';
+import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK } from '../helpers/service.ts';
 import { apiRequest, createTeamWithKey, type TeamWithKey } from '../helpers/tenant.ts';
 
 /**
@@ -45,6 +45,7 @@ beforeAll(async () => {
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
     ADMIN_TOKEN,
     TEST_CLOCK: 'on',
     RATE_LIMITS: 'off',

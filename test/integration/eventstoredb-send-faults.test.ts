@@ -14,7 +14,7 @@ import { startLogConsumer } from '../../shared/subscriptions/log-consumer.ts';
 import type { RunningConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { FakeEventStoreDBClient } from '../helpers/fake-eventstoredb-client.ts';
-import { ADMIN_TOKEN, type TestService } from '../helpers/service.ts';
+import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
 import {
   createOnboarding,
   createTenant,
@@ -98,6 +98,7 @@ beforeAll(async () => {
     TEST_CLOCK: 'on',
     LOG_LEVEL: 'silent',
     DATABASE_URL: database.url,
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
   });
   const logger = createLogger(settings.LOG_LEVEL);
   const base = await createContext(settings, logger, database.pool, database.url);

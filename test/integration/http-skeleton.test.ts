@@ -13,7 +13,7 @@ import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { startTestService, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -148,7 +148,12 @@ describe('request ids, logging and graceful shutdown (the app over real HTTP)', 
     database = await createTestDatabase();
     const captured = capturingLogger();
     lines = captured.lines;
-    const settings = loadSettings({ PORT: '0', LOG_LEVEL: 'info', DATABASE_URL: database.url });
+    const settings = loadSettings({
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: database.url,
+      PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
+    });
     context = await createContext(settings, captured.logger, database.pool, database.url);
     await context.projections.start();
     app = await buildApp(context);

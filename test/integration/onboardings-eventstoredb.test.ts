@@ -9,7 +9,7 @@ import { EventStoreDBEventStore } from '../../shared/event-store/eventstoredb-ev
 import { createLogger } from '../../shared/logging/logger.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { FakeEventStoreDBClient } from '../helpers/fake-eventstoredb-client.ts';
-import { ADMIN_TOKEN, type TestService } from '../helpers/service.ts';
+import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
 import {
   createOnboarding,
   createTenant,
@@ -35,6 +35,7 @@ beforeAll(async () => {
     TEST_CLOCK: 'on',
     LOG_LEVEL: 'silent',
     DATABASE_URL: database.url,
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
   });
   const logger = createLogger(settings.LOG_LEVEL);
   const base = await createContext(settings, logger, database.pool, database.url);

@@ -12,7 +12,7 @@ import { clientStream } from '../../services/clients/client-events.ts';
 import { emailHash } from '../../services/clients/client-email-index.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { tablesHolding } from '../helpers/personal-data.ts';
-import { startTestService, type TestService } from '../helpers/service.ts';
+import { startTestService, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey } from '../helpers/tenant.ts';
 
 /**
@@ -101,7 +101,11 @@ function runRebuildCli() {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
       ['services/app/rebuild-cli.ts'],
-      { cwd: ROOT, env: { ...inherited, DATABASE_URL: service.database.url }, maxBuffer: 10 * 1024 * 1024 },
+      {
+        cwd: ROOT,
+        env: { ...inherited, DATABASE_URL: service.database.url, PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK },
+        maxBuffer: 10 * 1024 * 1024,
+      },
       (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
     );
   });

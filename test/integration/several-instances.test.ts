@@ -18,7 +18,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
-import { ADMIN_TOKEN } from '../helpers/service.ts';
+import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK } from '../helpers/service.ts';
+import { parseKeyRing } from '../../shared/privacy/key-encryption-key.ts';
+import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
 import { startSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import { apiRequest, createTeamWithKey, createTemplate, type TeamWithKey } from '../helpers/tenant.ts';
 
@@ -34,6 +36,8 @@ const workers: ServiceProcess[] = [];
 const worker = () => workers.at(-1)!;
 
 beforeAll(async () => {
+  // The rebuild below runs in this process: it opens the instances' data with their KEK.
+  installProcessKeyRing(parseKeyRing(TEST_PERSONAL_DATA_KEK));
   database = await createTestDatabase();
   [redis, receiver, smtp] = await Promise.all([startTestRedis(), startHttpsReceiver(), startSmtpServer()]);
   certDir = await mkdtemp(path.join(tmpdir(), 'instances-ca-'));
@@ -41,6 +45,7 @@ beforeAll(async () => {
   await writeFile(caFile, (await selfSignedCertificate()).cert);
   const common = {
     DATABASE_URL: database.url,
+    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
     ADMIN_TOKEN,
     HOOK_TARGET_ALLOWLIST: '127.0.0.1',
     NODE_EXTRA_CA_CERTS: caFile,
