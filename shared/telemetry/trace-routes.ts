@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
  * itself, which may carry a token; a request no route matches keeps `unmatched`.
  */
 export function traceRoutes(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const span = trace.getActiveSpan();
     if (!span?.isRecording()) return;
     const route = request.routeOptions.url;
@@ -18,6 +18,7 @@ export function traceRoutes(app: FastifyInstance): void {
       span.setAttributes({ 'http.route': route, 'url.path': route });
       span.updateName(`${request.method} ${route}`);
     }
-    request.log = request.log.child({ trace_id: span.spanContext().traceId });
+    // Both: fastify's own "request completed" line is written through the reply's logger.
+    request.log = reply.log = request.log.child({ trace_id: span.spanContext().traceId });
   });
 }

@@ -19,7 +19,8 @@ export const UNROUTED_PATH = 'unmatched';
  *
  * A server span never holds the raw URL: tokens live in paths (`/f/:token`) and queries, so
  * the path starts as `unmatched` without the query, and shared/telemetry/trace-routes.ts
- * replaces it with the route pattern once fastify has matched the request.
+ * replaces it with the route pattern once fastify has matched the request. An outgoing span
+ * keeps no URL either, only the host and port.
  */
 export function startTracing(env: NodeJS.ProcessEnv = process.env): { shutdown(): Promise<void> } {
   const require = createRequire(import.meta.url);
@@ -43,6 +44,9 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): { shutdown()
           'url.path': UNROUTED_PATH,
           'url.query': undefined,
         }),
+        // A hook's target URL may hold its receiver's secret in the path or query: the span
+        // keeps the host and port (server.address, server.port) only.
+        startOutgoingSpanHook: () => ({ 'url.full': undefined }),
       }),
       // Statement text only ($1 placeholders): parameter values never reach a span.
       new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),

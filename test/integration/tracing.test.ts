@@ -3,21 +3,38 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT set, exporting to a real OTLP/HTTP receiver in this process.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.ts';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.ts';
+import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { ADMIN_TOKEN } from '../helpers/service.ts';
+import { apiRequest, createTeamWithKey, createTemplate } from '../helpers/tenant.ts';
 
 let database: TestDatabase;
 let receiver: OtlpReceiver;
 let service: ServiceProcess;
+let hooks: HttpsReceiver;
+let certDir: string;
 
 beforeAll(async () => {
-  [database, receiver] = await Promise.all([createTestDatabase(), startOtlpReceiver()]);
+  [database, receiver, hooks] = await Promise.all([
+    createTestDatabase(),
+    startOtlpReceiver(),
+    startHttpsReceiver(),
+  ]);
+  certDir = await mkdtemp(path.join(tmpdir(), 'tracing-ca-'));
+  const caFile = path.join(certDir, 'receiver.pem');
+  await writeFile(caFile, (await selfSignedCertificate()).cert);
   service = await startServiceProcess({
     DATABASE_URL: database.url,
     ADMIN_TOKEN,
+    LOG_LEVEL: 'info',
+    HOOK_TARGET_ALLOWLIST: '127.0.0.1',
+    NODE_EXTRA_CA_CERTS: caFile,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_BSP_SCHEDULE_DELAY: '100',
   });
@@ -25,8 +42,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service?.stop();
-  await receiver?.close();
+  await Promise.all([receiver?.close(), hooks?.close()]);
   await database?.drop();
+  if (certDir) await rm(certDir, { recursive: true, force: true });
 });
 
 const SERVER = 2;
@@ -73,6 +91,16 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
 
     // Nowhere in what was exported: not in an attribute, a span name or a query.
     for (const body of receiver.bodies) expect(body).not.toContain(token);
+
+    // The request's log lines carry the trace id.
+    const completed = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(`"trace_id":"${traceId}"`));
+    expect(
+      completed.some((line) => line.includes('request completed')),
+      service.output(),
+    ).toBe(true);
   });
 
   it('a request no route matches keeps neither its path nor its query', async () => {
@@ -87,5 +115,35 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     expect(server!.attributes['url.path']).toBe('unmatched');
     expect(server!.attributes['url.query']).toBeUndefined();
     for (const body of receiver.bodies) expect(body).not.toContain(secret);
+  });
+
+  it('a hook delivery carries a traceparent header naming its exported client span', async () => {
+    const team = await createTeamWithKey(service, { plan: 'pro' });
+    const template = await createTemplate(service, team.teamId);
+    const post = (route: string, body: unknown) => apiRequest(service, team.apiKey, 'POST', route, { body });
+    const target = `${hooks.url}/hooks/${team.teamId}`;
+    expect(
+      (await post('/automation/subscribe', { event: 'onboarding.sent', target_url: target })).status,
+    ).toBe(201);
+    const client = await post('/clients', { name: 'Traced Client', email: 'traced@example.com' });
+    expect(client.status).toBe(201);
+    const onboarding = await post('/onboardings', {
+      template_id: template.id,
+      client_id: client.body.client.id,
+    });
+    expect(onboarding.status).toBe(201);
+    expect((await post(`/onboardings/${onboarding.body.onboarding.id}/send`, {})).status).toBe(200);
+
+    await expect.poll(() => hooks.requests.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const traceparent = String(hooks.requests[0]!.headers.traceparent);
+    const [, traceId, spanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(traceparent) ?? [];
+    expect(traceId, traceparent).toBeDefined();
+    const spans = await spansOf(traceId!, (found) => found.some((span) => span.spanId === spanId));
+    const outgoing = spans.find((span) => span.spanId === spanId)!;
+    expect(outgoing.kind).toBe(3); // client
+    expect(outgoing.attributes['http.request.method']).toBe('POST');
+    expect(outgoing.attributes['server.address']).toBe('127.0.0.1');
+    expect(outgoing.attributes['url.full']).toBeUndefined(); // the target's path may hold a secret
+    for (const body of receiver.bodies) expect(body).not.toContain(`/hooks/${team.teamId}`);
   });
 });
