@@ -8,6 +8,7 @@ import {
 } from '../../shared/http/connection-limits.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { recordHttpMetrics } from '../../shared/metrics/http-metrics.ts';
+import { traceRoutes } from '../../shared/telemetry/trace-routes.ts';
 import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
@@ -59,6 +60,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
   });
 
+  traceRoutes(app); // first: the server span is still the active context
   recordHttpMetrics(app, context.metrics); // before the routes: every route's answers are counted
 
   await openApiDocs(app, documentPolish());

@@ -54,6 +54,8 @@ export async function createContext(
   vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
   const clock = settings.TEST_CLOCK ? new ManualClock() : systemClock;
   const projections = new ProjectionRunner(pool, eventStore, allProjections, logger);
+  const consumers = new EventConsumers({ settings, pool, eventStore, logger, clock });
+  const relayHealth = new RelayHealth();
   const context: ServiceContext = {
     settings,
     logger,
@@ -63,11 +65,20 @@ export async function createContext(
     eventStore,
     projections,
     vault,
-    consumers: new EventConsumers({ settings, pool, eventStore, logger, clock }),
+    consumers,
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger),
     duePasses: [onboardingTimersPass, pendingAppendsPass, ...outboundDuePasses, retentionPass],
-    metrics: createMetrics({ pool, clock, logger, eventStore, projections }),
-    relayHealth: new RelayHealth(),
+    metrics: createMetrics({
+      settings,
+      pool,
+      clock,
+      logger,
+      eventStore,
+      projections,
+      consumers,
+      relayHealth,
+    }),
+    relayHealth,
   };
   // Hook deliveries, automation rules (services/automation/outbound-work.ts): a worker's part.
   if (runsWorker(settings)) await startOutboundConsumers(context);

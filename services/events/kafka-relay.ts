@@ -159,7 +159,10 @@ export class KafkaRelay {
           [this.checkpoint, String(last.position)],
         );
         this.health.succeeded();
+        this.health.outcomes.published += messages.length;
+        this.health.outcomes.skipped += batch.length - messages.length;
       } catch (error) {
+        this.health.outcomes.failed += batch.length;
         // The subscription offers the same events again after a pause: the back-off adds to it.
         const event = batch.length === 1 ? batch[0]! : undefined;
         if (

@@ -24,6 +24,13 @@ export class RelayHealth {
   /** The event a failing publish was about (the relay sends one event at a time while failing). */
   failingEvent: StalledEvent | undefined;
 
+  /**
+   * Events by outcome since the start (services/events/relay-metrics.ts counts them): published
+   * (acknowledged by Kafka), failed (in a send Kafka refused or that did not reach it; an event
+   * retried three times counts three times), skipped (passed over after an operator's skip).
+   */
+  readonly outcomes = { published: 0, failed: 0, skipped: 0 };
+
   constructor(readonly reportAfterRetries = 5) {}
 
   get stalled(): boolean {

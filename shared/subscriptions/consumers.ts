@@ -53,6 +53,11 @@ export class EventConsumers {
 
   constructor(private readonly deps: ConsumerDeps) {}
 
+  /** The names of the consumers running here. */
+  get names(): string[] {
+    return [...this.running.keys()];
+  }
+
   async start(consumer: EventConsumer): Promise<RunningConsumer> {
     if (this.running.has(consumer.name)) throw new Error(`Consumer ${consumer.name} is already running`);
     const started = await startConsumer(consumer, this.deps);
