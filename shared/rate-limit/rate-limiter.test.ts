@@ -7,11 +7,23 @@ describe('RateLimiter (fixed 60-second windows on the service clock)', () => {
     const clock = new ManualClock(new Date('2030-01-01T00:00:15.000Z'));
     const limiter = new RateLimiter(new MemoryRateLimitStore(), clock);
     for (let i = 0; i < 500; i++) expect((await limiter.consume('key_ip:k:1.2.3.4', 500)).allowed).toBe(true);
-    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({ allowed: false, count: 501, retryAfterSeconds: 45 });
+    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({
+      allowed: false,
+      count: 501,
+      retryAfterSeconds: 45,
+    });
     clock.advance(44.5);
-    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({ allowed: false, count: 502, retryAfterSeconds: 1 });
+    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({
+      allowed: false,
+      count: 502,
+      retryAfterSeconds: 1,
+    });
     clock.advance(0.5);
-    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({ allowed: true, count: 1, retryAfterSeconds: 60 });
+    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({
+      allowed: true,
+      count: 1,
+      retryAfterSeconds: 60,
+    });
   });
 
   it('counts each key on its own', async () => {
