@@ -71,3 +71,11 @@ export async function recordPlannedCreate(
     ],
   );
 }
+
+/** Once the command's transaction keeps the idempotency answer, the plan has done its job. */
+export async function forgetPlannedCreate(tx: PoolClient, request: IdempotencyRequest): Promise<void> {
+  await tx.query('delete from eventstoredb_create_intents where api_key_id = $1 and key = $2', [
+    request.apiKeyId,
+    request.key,
+  ]);
+}

@@ -69,6 +69,8 @@ export interface CreatePlan {
   planned?: PlannedCreate;
   /** Keeps the plan with the rows parked before an EventStoreDB append. */
   keep?: (planned: PlannedCreate, tx: PoolClient) => Promise<void>;
+  /** Drops the plan in the command's transaction, which keeps the idempotency answer instead. */
+  forget?: (tx: PoolClient) => Promise<void>;
 }
 
 export async function createOnboarding(
@@ -115,6 +117,7 @@ export async function createOnboarding(
       },
     },
   );
+  await plan.forget?.(tx);
   return { ...outcome, onboardingId, token };
 }
 

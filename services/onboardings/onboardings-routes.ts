@@ -10,7 +10,7 @@ import {
   type IdempotencyRequest,
   type IdempotentOperation,
 } from '../../shared/commands/idempotency.ts';
-import { plannedCreate, recordPlannedCreate } from './create-intents.ts';
+import { forgetPlannedCreate, plannedCreate, recordPlannedCreate } from './create-intents.ts';
 import {
   createOnboarding,
   sendOnboarding,
@@ -194,6 +194,7 @@ export async function onboardingsRoutes(
     return {
       planned: await plannedCreate(tx, idempotency, now),
       keep: (planned, own) => recordPlannedCreate(own, idempotency, planned, now),
+      forget: (tx) => forgetPlannedCreate(tx, idempotency),
     };
   }
 

@@ -154,6 +154,15 @@ async function expectReplay(key: string, answer: { status: number; body: unknown
   expect(again.headers.get('idempotent-replayed')).toBe('true');
 }
 
+/** The plan of a create whose answer is kept is gone: the idempotency record answers now. */
+async function expectNoPlan(key: string) {
+  const { rows } = await service.database.pool.query(
+    'select 1 from eventstoredb_create_intents where key = $1',
+    [key],
+  );
+  expect(rows).toEqual([]);
+}
+
 async function plannedId(key: string): Promise<string> {
   const { rows } = await service.database.pool.query(
     'select onboarding_id from eventstoredb_create_intents where key = $1',
@@ -168,6 +177,7 @@ it('no fault: 201, one onboarding, a replay gives the same body', async () => {
   const id = answer.body.onboarding.id;
   await expectAnswerOf(answer, id);
   await expectOneOnboarding(id);
+  await expectNoPlan('create-none');
   await expectReplay('create-none', answer);
   await expectOneOnboarding(id);
 });
@@ -182,6 +192,7 @@ it('crash before the append: the retry creates the planned onboarding, once', as
   await expectAnswerOf(answer, id);
   expect(answer.headers.get('idempotent-replayed')).toBeNull();
   await expectOneOnboarding(id);
+  await expectNoPlan('create-before-append');
   await expectReplay('create-before-append', answer);
 });
 
@@ -196,6 +207,7 @@ it('crash after the append, before the commit: the retry answers the same onboar
   // Answered for the command whose events landed, without appending again.
   expect(answer.body.onboarding.created_at).toBe((landed!.data as { created_at: string }).created_at);
   await expectOneOnboarding(id);
+  await expectNoPlan('create-after-append');
   await expectReplay('create-after-append', answer);
   await expectOneOnboarding(id);
 });
