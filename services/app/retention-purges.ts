@@ -24,6 +24,13 @@ export const retentionPurges: readonly Purge<Settings>[] = [
     pastPeriod: () => '$row.created_at < $1',
   },
   {
+    // A create's planned id and token with EventStoreDB: needed only within the same window.
+    name: 'eventstoredb-create-intents',
+    table: 'eventstoredb_create_intents',
+    keepMs: () => IDEMPOTENCY_RETENTION_MS,
+    pastPeriod: () => '$row.created_at < $1',
+  },
+  {
     // The workspace's key creation and rotation checks: the same 24-hour window.
     name: 'workspace-key-requests',
     table: 'workspace_key_requests',

@@ -4,7 +4,8 @@ import { DomainError } from '../../shared/commands/decider.ts';
 import { parseDeadline } from './deadlines.ts';
 import { queueClientEmail } from './client-email.ts';
 import { inviteEmail } from './invite-email.ts';
-import { hashPin, issueClientToken } from './link-secrets.ts';
+import { hashClientToken, hashPin, issueClientToken } from './link-secrets.ts';
+import type { PlannedCreate } from './create-intents.ts';
 import type { Deadline } from './onboarding-events.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import {
@@ -63,20 +64,32 @@ export interface CreateOnboardingInput {
   expires_at?: unknown;
 }
 
+export interface CreatePlan {
+  /** The id and token an earlier attempt with the same Idempotency-Key planned (./create-intents.ts). */
+  planned?: PlannedCreate;
+  /** Keeps the plan with the rows parked before an EventStoreDB append. */
+  keep?: (planned: PlannedCreate, tx: PoolClient) => Promise<void>;
+  /** Drops the plan in the command's transaction, which keeps the idempotency answer instead. */
+  forget?: (tx: PoolClient) => Promise<void>;
+}
+
 export async function createOnboarding(
   deps: CommandDeps,
   tx: PoolClient,
   input: CreateOnboardingInput,
   now: Date,
   metadata: CommandMetadata,
+  plan: CreatePlan = {},
 ): Promise<OnboardingOutcome & { onboardingId: string; token: string }> {
   const team = await requireTeam(tx, input.team_id);
   const due = deadline('due_date', input.due_date, team.timezone) ?? null;
   const expires = deadline('expires_at', input.expires_at, team.timezone) ?? null;
   const template = await templateFacts(tx, team.id, input.template_id);
   const client = await clientFacts(tx, team.id, input.client_id);
-  const onboardingId = randomUUID();
-  const { token, hash } = issueClientToken();
+  const onboardingId = plan.planned?.onboardingId ?? randomUUID();
+  const { token, hash } = plan.planned
+    ? { token: plan.planned.token, hash: hashClientToken(plan.planned.token) }
+    : issueClientToken();
   const outcome = await runOnboardingCommand(
     deps,
     tx,
@@ -98,7 +111,13 @@ export async function createOnboarding(
       metadata: { now },
     }),
     metadata,
+    {
+      async effects(_decided, own, held) {
+        if (held) await plan.keep?.({ onboardingId, token }, own);
+      },
+    },
   );
+  await plan.forget?.(tx);
   return { ...outcome, onboardingId, token };
 }
 

@@ -7,13 +7,16 @@ import {
   idempotencyKeyOf,
   runIdempotent,
   type CommandAnswer,
+  type IdempotencyRequest,
   type IdempotentOperation,
 } from '../../shared/commands/idempotency.ts';
+import { forgetPlannedCreate, plannedCreate, recordPlannedCreate } from './create-intents.ts';
 import {
   createOnboarding,
   sendOnboarding,
   updateOnboarding,
   type CommandDeps,
+  type CreatePlan,
 } from './onboarding-commands.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { Onboarding } from './onboarding-decider.ts';
@@ -181,18 +184,41 @@ export async function onboardingsRoutes(
    * Runs a command once per Idempotency-Key (or every time without one) and answers with
    * its status and body, after the read model has its events (read your writes).
    */
-  async function command(
+  /** With EventStoreDB and an Idempotency-Key, a create's plan is kept before its append (./create-intents.ts). */
+  async function createPlan(
+    tx: PoolClient,
+    idempotency: IdempotencyRequest | undefined,
+  ): Promise<CreatePlan> {
+    if (!idempotency || context.eventStore.kind !== 'eventstoredb') return {};
+    const now = context.clock.now();
+    return {
+      planned: await plannedCreate(tx, idempotency, now),
+      keep: (planned, own) => recordPlannedCreate(own, idempotency, planned, now),
+      forget: (tx) => forgetPlannedCreate(tx, idempotency),
+    };
+  }
+
+  /**
+   * `prepare` runs in the command's transaction before `run`, outside its refusals: a
+   * refusal of `prepare` (another body under a planned create's key) is not kept as the
+   * key's answer.
+   */
+  async function command<Prepared = undefined>(
     request: FastifyRequest,
     reply: FastifyReply,
     operation: IdempotentOperation,
     onboardingId: string | null,
-    run: (tx: PoolClient, metadata: CommandMetadata) => Promise<CommandAnswer>,
+    run: (
+      tx: PoolClient,
+      metadata: CommandMetadata,
+      prepared: Prepared | undefined,
+    ) => Promise<CommandAnswer>,
+    prepare?: (tx: PoolClient, idempotency: IdempotencyRequest | undefined) => Promise<Prepared>,
   ) {
     const key = idempotencyKeyOf(request.headers['idempotency-key']);
     const { principal } = request;
     const metadata = requestMetadata(request, { apiKeyId: principal.apiKeyId, idempotencyKey: key });
-    const answer = await runIdempotent(
-      context,
+    const idempotency: IdempotencyRequest | undefined =
       key === undefined
         ? undefined
         : {
@@ -202,15 +228,15 @@ export async function onboardingsRoutes(
             key,
             onboardingId,
             body: request.body,
-          },
-      async (tx) => {
-        try {
-          return await run(tx, metadata);
-        } catch (error) {
-          return onboardingErrorAnswer(error, request.id);
-        }
-      },
-    );
+          };
+    const answer = await runIdempotent(context, idempotency, async (tx) => {
+      const prepared = await prepare?.(tx, idempotency);
+      try {
+        return await run(tx, metadata, prepared);
+      } catch (error) {
+        return onboardingErrorAnswer(error, request.id);
+      }
+    });
     await awaitReadModels(context, answer.position);
     if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
     return reply.status(answer.status).send(answer.body);
@@ -279,36 +305,45 @@ export async function onboardingsRoutes(
       },
     },
     async (request, reply) =>
-      command(request, reply, 'create', null, async (tx, metadata) => {
-        const outcome = await createOnboarding(
-          deps,
-          tx,
-          { team_id: request.principal.teamId, ...request.body },
-          context.clock.now(),
-          metadata,
-        );
-        const created = outcome.events[0];
-        if (created?.type !== 'onboarding_created') throw new Error('create decided no onboarding_created');
-        const { data } = created;
-        return {
-          status: 201,
-          position: outcome.position,
-          body: {
-            onboarding: {
-              id: data.onboarding_id,
-              status: 'draft',
-              progress_pct: 0,
-              created_at: data.created_at,
-              due_date: data.due_date,
-              due_on: data.due_on,
-              due_timezone: data.due_timezone,
-              expires_at: data.expires_at,
-              assigned_to: null,
-              token: outcome.token,
+      command<CreatePlan>(
+        request,
+        reply,
+        'create',
+        null,
+        async (tx, metadata, plan) => {
+          const outcome = await createOnboarding(
+            deps,
+            tx,
+            { team_id: request.principal.teamId, ...request.body },
+            context.clock.now(),
+            metadata,
+            plan,
+          );
+          const created = outcome.events[0];
+          if (created?.type !== 'onboarding_created') throw new Error('create decided no onboarding_created');
+          const { data } = created;
+          return {
+            status: 201,
+            position: outcome.position,
+            body: {
+              onboarding: {
+                id: data.onboarding_id,
+                status: 'draft',
+                progress_pct: 0,
+                created_at: data.created_at,
+                due_date: data.due_date,
+                due_on: data.due_on,
+                due_timezone: data.due_timezone,
+                expires_at: data.expires_at,
+                assigned_to: null,
+                token: outcome.token,
+              },
             },
-          },
-        };
-      }),
+          };
+        },
+        // With EventStoreDB a retry reuses the plan of an attempt whose commit was lost.
+        (tx, idempotency) => createPlan(tx, idempotency),
+      ),
   );
 
   app.patch(

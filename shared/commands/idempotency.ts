@@ -81,7 +81,7 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const fingerprintOf = (request: IdempotencyRequest) =>
+export const fingerprintOf = (request: IdempotencyRequest) =>
   createHash('sha256')
     .update(
       canonicalJson({
@@ -104,19 +104,20 @@ function cipherKey(request: IdempotencyRequest): Buffer {
   );
 }
 
-function seal(request: IdempotencyRequest, answer: { status: number; body: unknown }): Buffer {
+/** Encrypted (AES-256-GCM) under the request's key: only the holder of the API key's secret reads it. */
+export function sealFor(request: IdempotencyRequest, value: unknown): Buffer {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', cipherKey(request), iv);
-  const plain = Buffer.from(JSON.stringify(answer), 'utf8');
+  const plain = Buffer.from(JSON.stringify(value), 'utf8');
   const ciphertext = Buffer.concat([cipher.update(plain), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
 }
 
-function open(request: IdempotencyRequest, sealed: Buffer): { status: number; body: unknown } {
+export function openFor<T>(request: IdempotencyRequest, sealed: Buffer): T {
   const decipher = createDecipheriv('aes-256-gcm', cipherKey(request), sealed.subarray(0, 12));
   decipher.setAuthTag(sealed.subarray(12, 28));
   const plain = Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]);
-  return JSON.parse(plain.toString('utf8')) as { status: number; body: unknown };
+  return JSON.parse(plain.toString('utf8')) as T;
 }
 
 interface RecordRow {
@@ -159,7 +160,7 @@ export async function runIdempotent(
       if (existing && fresh) {
         if (existing.fingerprint !== fingerprint) throw externalCommandConflict();
         if (existing.status !== null && existing.response !== null) {
-          const answer = open(request, existing.response);
+          const answer = openFor<{ status: number; body: unknown }>(request, existing.response);
           const position = existing.position === null ? undefined : BigInt(existing.position);
           return { ...answer, position, replayed: true };
         }
@@ -179,7 +180,7 @@ export async function runIdempotent(
       [
         ...id,
         answer.status,
-        seal(request, { status: answer.status, body: answer.body }),
+        sealFor(request, { status: answer.status, body: answer.body }),
         answer.position === undefined ? null : String(answer.position),
       ],
     );
