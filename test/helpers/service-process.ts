@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_PERSONAL_DATA_KEK } from './service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAIN = path.join(ROOT, 'services/app/main.ts');
@@ -35,7 +36,14 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
