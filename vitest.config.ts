@@ -14,5 +14,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on PostgreSQL, Kafka, Chromium or child processes: two at a time keep two
+    // cores busy (vitest's default, cores - 1, runs one file at a time on these 2-core machines).
+    maxWorkers: 2,
   },
 });
