@@ -129,6 +129,11 @@ describe('projection runner', () => {
     await store.append(second, events('opened', 'named'), 'no_stream');
     // One append: the runner gets these events in the same batch, the poison in the middle.
     const appended = await store.append(first, events('a', 'b', 'poison', 'c', 'd'), 'no_stream');
+    // The global log shows an append once every earlier transaction has committed: start the
+    // runner when both appends are visible, so its first batch holds all seven events.
+    await eventually(async () =>
+      (await store.readAll({ after: 0n, limit: 100 })).some((event) => event.position === appended.position),
+    );
 
     const { logger, errors } = errorLogger();
     const runner = startRunner([stats.projection], logger);
