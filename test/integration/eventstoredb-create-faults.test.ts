@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AppendExpectedRevision, EventData } from '@eventstore/db-client';
-import { allProjections } from '../../services/app/projections.ts';
-import { ProjectionRunner } from '../../shared/projections/runner.ts';
-import { buildApp } from '../../services/app/http-app.ts';
-import { createContext, stopContext } from '../../services/app/runtime.ts';
-import type { ManualClock } from '../../shared/clock.ts';
-import { loadSettings } from '../../shared/config/settings.ts';
-import { EventStoreDBEventStore } from '../../shared/event-store/eventstoredb-event-store.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
 import { settleStalePendingAppends } from '../../services/onboardings/pending-appends-pass.ts';
-import { createTestDatabase } from '../helpers/database.ts';
-import { FakeEventStoreDBClient } from '../helpers/fake-eventstoredb-client.ts';
-import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
+import type { TestService } from '../helpers/service.ts';
+import {
+  startFaultyEventStoreDBService,
+  type FaultyClient,
+  type FlakyProjections,
+} from './eventstoredb-faults-fixtures.ts';
 import { hashClientToken } from '../../services/onboardings/link-secrets.ts';
 import { createTenant, onboardingRequest, streamEvents, type Tenant } from './onboardings-fixtures.ts';
 
@@ -23,75 +17,12 @@ import { createTenant, onboardingRequest, streamEvents, type Tenant } from './on
  * one onboarding in the read model and one in the event store.
  */
 
-type Fault = 'before-append' | 'after-append';
-
-/** The double with one-shot faults around the append: the call throws like a lost connection. */
-class FaultyClient extends FakeEventStoreDBClient {
-  fault: Fault | undefined;
-
-  override async appendToStream(
-    streamName: string,
-    events: EventData[],
-    options?: { expectedRevision?: AppendExpectedRevision },
-  ) {
-    const fault = this.fault;
-    this.fault = undefined;
-    if (fault === 'before-append') throw new Error('crash: before the append');
-    const result = await super.appendToStream(streamName, events, options);
-    if (fault === 'after-append') throw new Error('crash: after the append, before the commit');
-    return result;
-  }
-}
-
-/** Read your writes that fails once: the answer is lost after the command's commit. */
-class FlakyProjections extends ProjectionRunner {
-  failNext = false;
-
-  override async waitForPosition(position: bigint, timeoutMs?: number): Promise<boolean> {
-    if (this.failNext) {
-      this.failNext = false;
-      throw new Error('crash: after the commit, before the answer');
-    }
-    return super.waitForPosition(position, timeoutMs);
-  }
-}
-
 let service: TestService;
 let tenant: Tenant;
 let client: FaultyClient;
 let projections: FlakyProjections;
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  const settings = loadSettings({
-    PORT: '0',
-    ADMIN_TOKEN,
-    TEST_CLOCK: 'on',
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
-    PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK,
-  });
-  const logger = createLogger(settings.LOG_LEVEL);
-  const base = await createContext(settings, logger, database.pool, database.url);
-  await base.eventStore.close();
-  client = new FaultyClient();
-  const eventStore = new EventStoreDBEventStore(client.asClient());
-  projections = new FlakyProjections(database.pool, eventStore, allProjections, logger);
-  const context = { ...base, eventStore, projections };
-  await context.projections.start();
-  const app = await buildApp(context);
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  service = {
-    url,
-    app,
-    context,
-    clock: context.clock as ManualClock,
-    database,
-    async stop() {
-      await app.close();
-      await stopContext(context);
-      await database.drop();
-    },
-  };
+  ({ service, client, projections } = await startFaultyEventStoreDBService());
 });
 afterAll(async () => service?.stop());
 // A team of its own per test, so its onboardings are those of the test.
