@@ -14,8 +14,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most files wait on PostgreSQL, Kafka, Chromium or child processes: two at a time keep two
-    // cores busy (vitest's default, cores - 1, runs one file at a time on these 2-core machines).
-    maxWorkers: 2,
+    // One file at a time (vitest's default on 2 cores, made explicit): the test files share one
+    // PostgreSQL cluster, and a transaction held open in one file's database holds back the
+    // global log's visibility horizon (the cluster-wide snapshot xmin) of every other file's.
+    maxWorkers: 1,
   },
 });
