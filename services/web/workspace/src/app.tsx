@@ -14,6 +14,12 @@ import { AccountScreen } from './screens/account.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
+import { OnboardingsScreen } from './screens/onboardings.tsx';
+import { OnboardingScreen } from './screens/onboarding.tsx';
+import { ClientsScreen } from './screens/clients.tsx';
+import { ClientScreen } from './screens/client.tsx';
+import { TemplatesScreen } from './screens/templates.tsx';
+import { TemplateBuilderScreen } from './screens/template-builder.tsx';
 import { ScreenHeading } from './ui.tsx';
 
 const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
@@ -142,6 +148,18 @@ export function App() {
         <SettingsScreen canEdit={managers(me)} />
       ) : route.screen === 'account' ? (
         <AccountScreen me={me} />
+      ) : route.screen === 'onboardings' ? (
+        <OnboardingsScreen navigate={navigate} />
+      ) : route.screen === 'onboarding' ? (
+        <OnboardingScreen key={route.id} id={route.id} navigate={navigate} />
+      ) : route.screen === 'clients' ? (
+        <ClientsScreen navigate={navigate} />
+      ) : route.screen === 'client' ? (
+        <ClientScreen key={route.id} id={route.id} navigate={navigate} />
+      ) : route.screen === 'templates' ? (
+        <TemplatesScreen navigate={navigate} />
+      ) : route.screen === 'template' ? (
+        <TemplateBuilderScreen key={route.id} id={route.id} navigate={navigate} />
       ) : (
         <p class="loading">{t('app.loading')}</p>
       )}

@@ -1,6 +1,7 @@
 /**
- * The workspace's texts: ICU messages (intl-messageformat) from messages/en-US.json. Only
- * en-US so far; other languages are a later step (one file per locale, like the client's form).
+ * The workspace's texts: ICU messages (intl-messageformat) from messages/en-US.json and one
+ * file per feature under messages/en-US/ (so each feature's texts live beside each other). Only
+ * en-US so far; other languages are a later step (one folder per locale, like the client's form).
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 
@@ -24,6 +25,9 @@ export function translator(messages: Messages, locale: string = LOCALE): Transla
   };
 }
 
-const files = import.meta.glob<Messages>('../messages/en-US.json', { import: 'default', eager: true });
+const files = import.meta.glob<Messages>(['../messages/en-US.json', '../messages/en-US/*.json'], {
+  import: 'default',
+  eager: true,
+});
 
-export const t: Translate = translator(files['../messages/en-US.json'] ?? {});
+export const t: Translate = translator(Object.assign({}, ...Object.values(files)) as Messages);

@@ -11,10 +11,22 @@ describe('routeOf', () => {
     expect(routeOf('/workspace/reset-password/xyz')).toEqual({ screen: 'reset-password', token: 'xyz' });
     expect(routeOf('/workspace/nope')).toEqual({ screen: 'not-found' });
     expect(routeOf('/workspace/members/extra')).toEqual({ screen: 'not-found' });
+    expect(routeOf('/workspace/onboardings/o-1')).toEqual({ screen: 'onboarding', id: 'o-1' });
+    expect(routeOf('/workspace/clients/c-1')).toEqual({ screen: 'client', id: 'c-1' });
+    expect(routeOf('/workspace/templates/t-1')).toEqual({ screen: 'template', id: 't-1' });
+    expect(routeOf('/workspace/templates/t-1/x')).toEqual({ screen: 'not-found' });
   });
 
   it('round-trips paths', () => {
-    for (const path of ['/workspace/sign-in', '/workspace/activity', '/workspace/invitations/t0k']) {
+    for (const path of [
+      '/workspace/sign-in',
+      '/workspace/activity',
+      '/workspace/invitations/t0k',
+      '/workspace/onboardings',
+      '/workspace/onboardings/o-1',
+      '/workspace/clients/c-1',
+      '/workspace/templates/t-1',
+    ]) {
       expect(pathOf(routeOf(path))).toBe(path);
     }
   });

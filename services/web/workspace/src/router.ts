@@ -13,6 +13,12 @@ export type Route =
   | { screen: 'automations' }
   | { screen: 'settings' }
   | { screen: 'account' }
+  | { screen: 'onboardings' }
+  | { screen: 'onboarding'; id: string }
+  | { screen: 'clients' }
+  | { screen: 'client'; id: string }
+  | { screen: 'templates' }
+  | { screen: 'template'; id: string }
   | { screen: 'not-found' };
 
 const SIMPLE = [
@@ -26,7 +32,13 @@ const SIMPLE = [
   'automations',
   'settings',
   'account',
+  'onboardings',
+  'clients',
+  'templates',
 ] as const;
+
+/** Screens of one record: /workspace/<list>/<id>. */
+const RECORDS = { onboardings: 'onboarding', clients: 'client', templates: 'template' } as const;
 
 /** Pure: the route of a path (/ and /workspace are home). */
 export function routeOf(pathname: string): Route {
@@ -42,6 +54,9 @@ export function routeOf(pathname: string): Route {
   if (second && first === 'reset-password')
     return { screen: 'reset-password', token: decodeURIComponent(second) };
   if (second && first === 'invitations') return { screen: 'invitation', token: decodeURIComponent(second) };
+  if (second && first && first in RECORDS) {
+    return { screen: RECORDS[first as keyof typeof RECORDS], id: decodeURIComponent(second) };
+  }
   return { screen: 'not-found' };
 }
 
@@ -55,6 +70,10 @@ export function pathOf(route: Route): string {
       return `/workspace/reset-password/${encodeURIComponent(route.token)}`;
     case 'invitation':
       return `/workspace/invitations/${encodeURIComponent(route.token)}`;
+    case 'onboarding':
+    case 'client':
+    case 'template':
+      return `/workspace/${route.screen}s/${encodeURIComponent(route.id)}`;
     default:
       return `/workspace/${route.screen}`;
   }

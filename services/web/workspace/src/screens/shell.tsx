@@ -58,6 +58,9 @@ export function Shell({
     }
   };
   const tabs = [
+    { screen: 'onboardings', label: t('nav.onboardings'), show: true },
+    { screen: 'clients', label: t('nav.clients'), show: true },
+    { screen: 'templates', label: t('nav.templates'), show: true },
     { screen: 'members', label: t('nav.members'), show: true },
     { screen: 'integrations', label: t('nav.integrations'), show: canManage },
     { screen: 'webhooks', label: t('nav.webhooks'), show: canManage },
@@ -105,7 +108,7 @@ export function Shell({
                   <Link
                     href={`/workspace/${tab.screen}`}
                     navigate={navigate}
-                    current={route.screen === tab.screen}
+                    current={route.screen === tab.screen || `${route.screen}s` === tab.screen}
                   >
                     {tab.label}
                   </Link>
