@@ -14,6 +14,7 @@ import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
 import { runPinBench } from './pin/pin-bench.ts';
 import { runLongStreamBench } from './long-stream/autosave-bench.ts';
 import { runProfileBench } from './profile/profile-bench.ts';
+import { runPagesBench } from './pages/pages-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 
 /**
@@ -124,6 +125,11 @@ try {
   });
   await part('8 CPU profile', async () => {
     const result = await runProfileBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('9 pages', async () => {
+    const result = await runPagesBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });
