@@ -114,6 +114,7 @@ export class PostgresEventStore implements EventStore {
   private listenFailures = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly followers = new Set<LogFollower>();
+  private readonly readsInFlight = new Map<string, Promise<RecordedEvent[]>>();
   private notifying = false;
   private notifyAgain = false;
 
@@ -299,7 +300,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   subscribeToAll(after: bigint, handler: SubscriptionHandler): Subscription {
-    const follower = new LogFollower((options) => this.readAll(options), after, handler);
+    const follower = new LogFollower((options) => this.readAllShared(options), after, handler);
     this.followers.add(follower);
     this.startListening();
     follower.start();
@@ -309,6 +310,23 @@ export class PostgresEventStore implements EventStore {
         await follower.stop();
       },
     };
+  }
+
+  /**
+   * readAll for the followers of this process: one NOTIFY wakes them all at once, mostly at
+   * the same position, so reads of the same window already in flight are shared (one query
+   * instead of one per follower). Each sharer gets its own copy of the events, so no
+   * follower's handler sees another's changes.
+   */
+  private readAllShared(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const key = `${options.after}:${options.limit}`;
+    let read = this.readsInFlight.get(key);
+    if (!read) {
+      read = this.readAll(options).finally(() => this.readsInFlight.delete(key));
+      this.readsInFlight.set(key, read);
+    }
+    // Every copy is made before any follower's handler runs (promise reactions run in order).
+    return read.then((events) => structuredClone(events));
   }
 
   async ping(): Promise<void> {

@@ -54,8 +54,35 @@ export async function applyInTransaction(
     [checkpointName],
   );
   const checkpoint = BigInt(locked.rows[0]?.position ?? 0);
+  const { parked, movedTo } = await applyPastCheckpoint(client, projection, events, table, {
+    checkpointName,
+    checkpoint,
+    mode,
+  });
+  if (movedTo !== undefined) {
+    await client.query(
+      `insert into checkpoints (name, position, updated_at) values ($1, $2, now())
+       on conflict (name) do update set position = excluded.position, updated_at = excluded.updated_at`,
+      [checkpointName, String(movedTo)],
+    );
+  }
+  return parked;
+}
+
+/**
+ * The work of applyInTransaction without the checkpoint's row: the caller has locked the
+ * checkpoint (read as `checkpoint`) and writes `movedTo` (undefined: nothing was new), so
+ * a runner of many projections locks and moves all their checkpoints in one statement each.
+ */
+export async function applyPastCheckpoint(
+  client: PoolClient,
+  projection: Projection,
+  events: RecordedEvent[],
+  table: (name: string) => string,
+  { checkpointName, checkpoint, mode }: { checkpointName: string; checkpoint: bigint; mode: ApplyMode },
+): Promise<{ parked: ParkedEvent[]; movedTo: bigint | undefined }> {
   const fresh = events.filter((event) => event.position > checkpoint);
-  if (fresh.length === 0) return [];
+  if (fresh.length === 0) return { parked: [], movedTo: undefined };
   const handled = handledBy(projection, fresh);
   const failures: Failure[] = [];
   if (handled.length === 0) {
@@ -71,12 +98,7 @@ export async function applyInTransaction(
     await park(client, entry);
     parked.push(entry);
   }
-  await client.query(
-    `insert into checkpoints (name, position, updated_at) values ($1, $2, now())
-     on conflict (name) do update set position = excluded.position, updated_at = excluded.updated_at`,
-    [checkpointName, String(fresh[fresh.length - 1]!.position)],
-  );
-  return parked;
+  return { parked, movedTo: fresh[fresh.length - 1]!.position };
 }
 
 interface Failure {
