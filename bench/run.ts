@@ -11,6 +11,7 @@ import { figuresTable, summary, writeResults, type RunContext } from './lib/repo
 import { mergeResults } from './lib/merge-results.ts';
 import { LAST_RUN, RESULTS_FILE, ANALYSIS_FILE } from './lib/results-files.ts';
 import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
+import { runSealedReadsBench } from './sealed/sealed-reads-bench.ts';
 import { runPinBench } from './pin/pin-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 
@@ -110,6 +111,11 @@ try {
   });
   await part('6 PIN link', async () => {
     const result = await runPinBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('7 sealed reads', async () => {
+    const result = await runSealedReadsBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });
