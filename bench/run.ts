@@ -11,6 +11,7 @@ import { figuresTable, summary, writeResults, type RunContext } from './lib/repo
 import { mergeResults } from './lib/merge-results.ts';
 import { LAST_RUN, RESULTS_FILE, ANALYSIS_FILE } from './lib/results-files.ts';
 import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
+import { runSealedReadsBench } from './sealed/sealed-reads-bench.ts';
 import { runPinBench } from './pin/pin-bench.ts';
 import { runLongStreamBench } from './long-stream/autosave-bench.ts';
 import { runProfileBench } from './profile/profile-bench.ts';
@@ -130,6 +131,11 @@ try {
   });
   await part('9 pages', async () => {
     const result = await runPagesBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('10 sealed reads', async () => {
+    const result = await runSealedReadsBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });

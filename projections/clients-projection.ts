@@ -1,4 +1,10 @@
-import { openSealed, type SealedValue } from '../shared/privacy/personal-data-vault.ts';
+import { openSealed } from '../shared/privacy/personal-data-vault.ts';
+import {
+  emailBlindIndex,
+  sealedText,
+  storedValue,
+  teamIndexKeyIn,
+} from '../shared/privacy/sealed-columns.ts';
 import type { ClientEvent } from '../services/clients/client-events.ts';
 import {
   CLIENT_EVENT_TYPES,
@@ -12,9 +18,9 @@ import { readModelProjection } from '../shared/projections/projection.ts';
 
 /**
  * clients: one row per client (GET /api/v1/clients, GET /api/v1/clients/:id). The SQL half
- * of the read model; clients-fold.ts folds the events. Personal fields are opened with the
- * client's key inside the projection's transaction; a client whose key was erased gets
- * nulls, live and on rebuild alike.
+ * of the read model; clients-fold.ts folds the events. Personal fields keep the sealed
+ * envelopes of the events (shared/privacy/sealed-columns.ts), opened when read; the email's
+ * blind index (email_hash) serves the email filter. An erased client's fields are null.
  */
 export const clientsProjection = readModelProjection<ClientsBatch>({
   name: 'clients',
@@ -22,32 +28,21 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
   canHandle: CLIENT_EVENT_TYPES,
 
   async load(client, events, table) {
-    // Every sealed value of the batch, opened with one key lookup.
-    const created = events.flatMap((recorded) => {
-      const event = { type: recorded.type, data: recorded.data } as ClientEvent;
-      return event.type === 'client.created' ? [{ id: recorded.id, data: event.data }] : [];
-    });
-    const sealed: Array<SealedValue | string | null | undefined> = created.flatMap(({ data }) => [
-      data.name,
-      data.email,
-      data.company,
-      data.phone,
-      data.notes,
-      data.custom_fields,
-    ]);
-    const texts = await openSealed(client, sealed);
+    // The sealed envelopes of each client.created, kept as they are (sealed-columns.ts).
     const opened = new Map<string, OpenedClient>();
-    created.forEach(({ id }, index) => {
-      const [name, email, company, phone, notes, customFields] = texts.slice(index * 6, index * 6 + 6);
-      opened.set(id, {
-        name: name ?? null,
-        email: email ?? null,
-        company: company ?? null,
-        phone: phone ?? null,
-        notes: notes ?? null,
-        custom_fields: customFields ?? null,
+    for (const recorded of events) {
+      const event = { type: recorded.type, data: recorded.data } as ClientEvent;
+      if (event.type !== 'client.created') continue;
+      const { data } = event;
+      opened.set(recorded.id, {
+        name: sealedText(data.name),
+        email: sealedText(data.email),
+        company: sealedText(data.company),
+        phone: sealedText(data.phone),
+        notes: sealedText(data.notes),
+        custom_fields: sealedText(data.custom_fields),
       });
-    });
+    }
 
     const ids = [
       ...new Set(events.map((recorded) => clientKey((recorded.data as { client_id: string }).client_id))),
@@ -70,21 +65,42 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
 
   async persist(client, { rows, dirty }, table) {
     if (dirty.size === 0) return;
+    const written = [...dirty].map((key) => rows.get(key)!);
+    const emailHashes = await blindIndexes(client, written);
     await client.query(
       `insert into ${table('clients')}
-         (id, team_id, name, email, company, phone, notes, custom_fields,
+         (id, team_id, name, email, email_hash, company, phone, notes, custom_fields,
           locale, date_format, timezone, created_at, erased_at, position)
-       select id, team_id, name, email, company, phone, notes, custom_fields::jsonb,
+       select id, team_id, name, email, email_hash, company, phone, notes, custom_fields::jsonb,
               locale, date_format, timezone, created_at, erased_at, position
        from jsonb_to_recordset($1::jsonb) as r(
-         id uuid, team_id uuid, name text, email text, company text, phone text, notes text,
+         id uuid, team_id uuid, name text, email text, email_hash text, company text, phone text, notes text,
          custom_fields text, locale text, date_format text, timezone text,
          created_at timestamptz, erased_at timestamptz, position bigint)
        on conflict (id) do update
-         set name = excluded.name, email = excluded.email, company = excluded.company,
+         set name = excluded.name, email = excluded.email, email_hash = excluded.email_hash,
+             company = excluded.company,
              phone = excluded.phone, notes = excluded.notes, custom_fields = excluded.custom_fields,
              erased_at = excluded.erased_at`,
-      [JSON.stringify([...dirty].map((key) => rows.get(key)!))],
+      [JSON.stringify(written.map((row, index) => ({ ...row, email_hash: emailHashes[index] })))],
     );
   },
 });
+
+/**
+ * The email's blind index of each row (null without an email, or once its key is erased):
+ * the emails are opened once here, with one key lookup for the batch, and never stored plain.
+ */
+async function blindIndexes(client: Parameters<typeof openSealed>[0], rows: ClientRow[]) {
+  const emails = await openSealed(
+    client,
+    rows.map((row) => storedValue(row.email)),
+  );
+  return Promise.all(
+    rows.map(async (row, index) => {
+      const email = emails[index];
+      if (email === null || email === undefined) return null;
+      return emailBlindIndex(await teamIndexKeyIn(client, row.team_id), email.trim().toLowerCase());
+    }),
+  );
+}

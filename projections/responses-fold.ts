@@ -5,8 +5,8 @@ import { isSealed } from '../shared/privacy/personal-data-vault.ts';
 /**
  * The pure half of the responses read model (responses-projection.ts holds its SQL): a
  * batch's rows of responses and response_onboardings evolve one event at a time. Sealed
- * client-entered values arrive opened (`opened`, by event id): opening needs the key table,
- * so the SQL half does it before the fold. Signatures of team members (countersignatures)
+ * client-entered values arrive as the sealed envelopes the rows keep (`opened`, by event id;
+ * shared/privacy/sealed-columns.ts): the readers open them. Signatures of team members (countersignatures)
  * are not responses. Rows hold timestamps, positions and jsonb as PostgreSQL text, so they
  * round-trip exactly.
  */
@@ -67,8 +67,8 @@ export interface ResponsesBatch {
   dirty: Set<ResponseRow>;
   /** Rows to delete: a file response whose file the client removed. */
   removed: Set<ResponseRow>;
-  /** By event id: the opened texts of its sealed values (null: no longer readable). */
-  opened: Map<string, Array<string | null>>;
+  /** By event id: its sealed values as the rows keep them (envelopes; null: none). */
+  opened: Map<string, unknown[]>;
 }
 
 export const responseKey = (id: string) => id.toLowerCase();
@@ -101,7 +101,7 @@ export const erasedClientOf = (recorded: RecordedEvent) => clientErasure(recorde
 export function responsesBatch(
   onboardings: ResponseOnboardingRow[],
   responses: ResponseRow[],
-  opened: Map<string, Array<string | null>>,
+  opened: Map<string, unknown[]>,
 ): ResponsesBatch {
   const batch: ResponsesBatch = {
     onboardings: new Map(onboardings.map((row) => [responseKey(row.onboarding_id), row])),
@@ -122,10 +122,10 @@ function rowsOf(batch: ResponsesBatch, onboardingId: string): Map<string, Respon
   return fields;
 }
 
-/** The opened texts of the event, or null when any of them can no longer be read. */
-function openedAll(batch: ResponsesBatch, recorded: RecordedEvent): string[] | null {
+/** The sealed values of the event, or null when any of them is missing. */
+function openedAll(batch: ResponsesBatch, recorded: RecordedEvent): unknown[] | null {
   const values = batch.opened.get(recorded.id) ?? [];
-  return values.some((value) => value === null) ? null : (values as string[]);
+  return values.some((value) => value === null) ? null : values;
 }
 
 /** Inserts the field's response, or replaces its value (a later answer makes it a draft again). */
@@ -204,10 +204,7 @@ export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): Re
     case 'answer_saved': {
       const { data } = event;
       let value: unknown = data.value;
-      if (isSealed(data.value)) {
-        const text = batch.opened.get(recorded.id)?.[0];
-        value = text === null || text === undefined ? null : (JSON.parse(text) as unknown);
-      }
+      if (isSealed(data.value)) value = batch.opened.get(recorded.id)?.[0] ?? null;
       upsert(batch, recorded, {
         id: data.response_id,
         onboarding_id: data.onboarding_id,

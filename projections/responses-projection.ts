@@ -1,4 +1,3 @@
-import { isSealed, openSealed, type SealedValue } from '../shared/privacy/personal-data-vault.ts';
 import { readModelProjection } from '../shared/projections/projection.ts';
 import {
   erasedClientOf,
@@ -17,9 +16,9 @@ import {
  * responses and response_onboardings (infra/migrations/060_responses.sql): the answers of
  * every onboarding. The SQL half of the read model; responses-fold.ts folds the events.
  * Client-entered values are sealed with the client's key in the events (answers, signer
- * names and emails, file names); they are opened here, inside the projection's
- * transaction, from the key table as it is at that moment, so a rebuild after an erasure
- * gives the same nulls as the live rows (which the erasure events null).
+ * names and emails, file names); the rows keep those envelopes as they are (no opening, no
+ * re-sealing) and the readers open them (responses-read-model.ts). The erasure events null
+ * an erased client's values, live and on rebuild alike.
  */
 export const responsesProjection = readModelProjection<ResponsesBatch>({
   name: 'responses',
@@ -27,25 +26,22 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
   canHandle: RESPONSES_HANDLED,
 
   async load(client, events, table) {
-    // Every sealed value of the batch, opened with one key lookup.
-    const sealed: Array<SealedValue | string | null> = [];
-    const sealedOf: Array<{ id: string; at: number; count: number }> = [];
+    // The sealed values of each event, kept as they are (shared/privacy/sealed-columns.ts).
     const onboardingIds = new Set<string>();
     const erasedClients = new Set<string>();
+    const opened = new Map<string, unknown[]>();
     for (const recorded of events) {
       const erased = erasedClientOf(recorded);
       if (erased !== undefined) erasedClients.add(responseKey(erased));
       const onboardingId = onboardingOf(recorded);
       if (onboardingId !== undefined) onboardingIds.add(responseKey(onboardingId));
       const values = sealedValuesOf(recorded);
-      if (values.length === 0) continue;
-      sealedOf.push({ id: recorded.id, at: sealed.length, count: values.length });
-      for (const value of values) {
-        sealed.push(isSealed(value) ? value : typeof value === 'string' ? value : null);
-      }
+      if (values.length > 0)
+        opened.set(
+          recorded.id,
+          values.map((value) => value ?? null),
+        );
     }
-    const texts = await openSealed(client, sealed);
-    const opened = new Map(sealedOf.map(({ id, at, count }) => [id, texts.slice(at, at + count)]));
 
     const loadedOnboardings = await client.query<ResponseOnboardingRow>(
       `select onboarding_id, team_id, client_id from ${table('response_onboardings')} where onboarding_id = any($1::uuid[])`,

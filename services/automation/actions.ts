@@ -1,3 +1,4 @@
+import { openedBody } from './webhook-body.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from './placeholders.ts';
@@ -16,7 +17,7 @@ import {
 } from './run-facts.ts';
 
 /** What an action run's sending uses. */
-export type ActionDeps = Pick<Platform, 'clock' | 'pool'> & OutboundDeps;
+export type ActionDeps = Pick<Platform, 'clock' | 'pool' | 'vault'> & OutboundDeps;
 
 /**
  * Send webhook: POST of the body built when the event occurred, with
@@ -36,7 +37,7 @@ export async function sendWebhook(context: ActionDeps, run: QueuedRun, finish: F
         'X-Service-Event-Id': run.id,
         'Idempotency-Key': run.id,
       },
-      body: run.request_body,
+      body: await openedBody(context.vault, run.request_body),
     },
     outboundOptions(context),
   );
@@ -74,6 +75,7 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
       subject: oneLine(fillPlaceholders(subject, values)),
       text: fillPlaceholders(body, values),
       onboardingId: run.onboarding_id,
+      clientId: facts.client_id,
       at: context.clock.now(),
     });
     await finish(tx, { kind: 'succeeded', status: null });
@@ -114,6 +116,7 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
       subject: notificationSubject(team.name),
       text: notificationText(team.name, fillPlaceholders(message, values)),
       onboardingId: run.onboarding_id,
+      clientId: facts.client_id,
       at: context.clock.now(),
     });
     await finish(tx, { kind: 'succeeded', status: null });

@@ -1,3 +1,4 @@
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { toAuditRecord } from '../events/audit-event-types.ts';
 import {
@@ -131,7 +132,8 @@ async function queueRuns(
     `select name, email from clients c where c.id = $1 and c.team_id = $2 and ${CLIENT_NOT_ERASED}`,
     [onboarding.client_id, teamId],
   );
-  const client = { name: rows[0]?.name ?? null, email: rows[0]?.email ?? null };
+  // Sealed at rest: the body keeps the envelopes (webhook-body.ts).
+  const client = { name: storedValue(rows[0]?.name), email: storedValue(rows[0]?.email) };
   const occurredAt = toAuditRecord(event)?.occurredAt ?? event.recordedAt.toISOString();
   // Queued when the event occurred (its own time), whenever this consumer gets to it.
   const queuedAt = new Date(occurredAt);
@@ -139,7 +141,7 @@ async function queueRuns(
     const runId = runIdOf(rule.rule_id, event.id);
     const body =
       rule.action.type === 'send_webhook'
-        ? JSON.stringify(await webhookBody(runId, event, onboarding, client, occurredAt, context.vault))
+        ? JSON.stringify(await webhookBody(runId, event, onboarding, client, occurredAt))
         : null;
     await tx.query(
       `insert into automation_runs

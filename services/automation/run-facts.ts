@@ -1,3 +1,5 @@
+import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { formatDueDate, type PlaceholderValues } from './placeholders.ts';
 
@@ -60,6 +62,7 @@ export const CLIENT_NOT_ERASED = `not client_is_erased(c.erased_at, c.email) and
 
 export interface OnboardingFacts {
   status: string;
+  client_id: string;
   progress_pct: number;
   due_date: string | null;
   due_on: string | null;
@@ -77,7 +80,7 @@ export async function onboardingFacts(
   onboardingId: string,
 ): Promise<OnboardingFacts | undefined> {
   const { rows } = await db.query<OnboardingFacts>(
-    `select o.status, o.progress_pct, o.due_date, o.due_on, o.template_name,
+    `select o.status, o.client_id, o.progress_pct, o.due_date, o.due_on, o.template_name,
             c.name as client_name, c.email as client_email, c.company as client_company,
             c.date_format as client_date_format, c.timezone as client_timezone
      from onboardings o
@@ -85,7 +88,14 @@ export async function onboardingFacts(
      where o.id = $1 and o.team_id = $2`,
     [onboardingId, teamId],
   );
-  return rows[0];
+  const row = rows[0];
+  if (!row) return undefined;
+  // Sealed at rest (sealed-columns.ts): opened with the key table as it is now.
+  const [name, email, company] = await openSealed(
+    db,
+    [row.client_name, row.client_email, row.client_company].map(storedValue),
+  );
+  return { ...row, client_name: name ?? null, client_email: email ?? null, client_company: company ?? null };
 }
 
 /** A usable recipient address: one @, a dotted domain, no spaces, at most 254 characters. */

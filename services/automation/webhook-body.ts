@@ -6,6 +6,7 @@ import type {
 } from '../onboardings/onboarding-events.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
+import { openJsonValues } from '../../shared/privacy/sealed-columns.ts';
 import { isoMicros } from '../hooks/event-moment.ts';
 
 /**
@@ -30,10 +31,14 @@ import { isoMicros } from '../hooks/event-moment.ts';
  * client_name and client_email are null when the client was erased by then; signer_name
  * and signer_email are null when the signer's client was erased. A run still pending when
  * its client is erased keeps its body with those four values null (`withoutPersonalData`).
+ *
+ * At rest (automation_runs.request_body) the four personal values stay the sealed envelopes
+ * of the client's key (shared/privacy/sealed-columns.ts) and are opened when the body is sent
+ * (`openedBody`): once the key is erased they open as null, as a body built then would hold.
  */
 export interface WebhookClient {
-  name: string | null;
-  email: string | null;
+  name: SealedValue | string | null;
+  email: SealedValue | string | null;
 }
 
 export async function webhookBody(
@@ -42,7 +47,6 @@ export async function webhookBody(
   onboarding: Onboarding,
   client: WebhookClient,
   occurredAt: string,
-  vault: Pick<PersonalDataVault, 'open'>,
 ): Promise<Record<string, unknown>> {
   return {
     id: runId,
@@ -58,15 +62,12 @@ export async function webhookBody(
       status: onboarding.status,
       progress_pct: onboarding.progress_pct,
       created_at: isoMicros(onboarding.created_at),
-      ...(await extras(event, vault)),
+      ...extras(event),
     },
   };
 }
 
-async function extras(
-  event: RecordedEvent,
-  vault: Pick<PersonalDataVault, 'open'>,
-): Promise<Record<string, unknown>> {
+function extras(event: RecordedEvent): Record<string, unknown> {
   switch (event.type) {
     case 'payment.succeeded': {
       const data = event.data as PaymentSucceeded['data'];
@@ -89,12 +90,11 @@ async function extras(
     }
     case 'signature.signed': {
       const data = event.data as SignatureSigned['data'];
-      const open = (value: unknown) => vault.open(value as SealedValue | string | null);
       return {
         signature_id: data.signature_id,
         field_id: data.field_id,
-        signer_name: await open(data.signer_name),
-        signer_email: await open(data.signer_email),
+        signer_name: data.signer_name ?? null,
+        signer_email: data.signer_email ?? null,
         signer_role: data.signer_role,
       };
     }
@@ -119,4 +119,10 @@ export function withoutPersonalData(body: string): string {
   const data = parsed.data;
   if (data) for (const field of PERSONAL_DATA_FIELDS) if (field in data) data[field] = null;
   return JSON.stringify(parsed);
+}
+
+/** The stored body as it is sent: its sealed personal values opened (null once erased). */
+export async function openedBody(vault: Pick<PersonalDataVault, 'openAll'>, stored: string): Promise<string> {
+  const [body] = await openJsonValues(vault, [JSON.parse(stored) as unknown]);
+  return JSON.stringify(body);
 }

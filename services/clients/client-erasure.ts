@@ -139,8 +139,9 @@ export async function eraseClientData(
        set "to" = '', subject = $4, text = $4,
            -- A held invite (EventStoreDB, before its append) is never released to an erased client.
            status = case when status in ('queued', 'held') then 'failed' else status end
-       where team_id = $1 and (onboarding_id = any($2::uuid[]) or ($3::text is not null and lower("to") = $3))`,
-      [teamId, onboardingIds, email?.toLowerCase() ?? null, ERASED_TEXT],
+       where team_id = $1 and (onboarding_id = any($2::uuid[]) or client_id = $5
+         or ($3::text is not null and lower("to") = $3))`,
+      [teamId, onboardingIds, email?.toLowerCase() ?? null, ERASED_TEXT, clientId],
     );
     await deleteClientFiles(tx, teamId, clientId);
   });

@@ -15,6 +15,7 @@ import { coded, text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+import { emailBlindIndex, openJsonValues, openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 
 export type ClientsRouteDeps = Pick<
   Platform,
@@ -122,10 +123,57 @@ export const clientSchema = z.object({
 
 export type ClientResource = z.infer<typeof clientSchema>;
 
-/** A clients row as slonik reads it: the resource with its id unchecked and its time a Date. */
-const clientRow = clientSchema.extend({ id: z.string(), created_at: z.date() });
+/**
+ * A clients row as slonik reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
+ * its id unchecked and its time a Date.
+ */
+const clientRow = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  custom_fields: z.unknown(),
+  created_at: z.date(),
+});
+type ClientRow = z.infer<typeof clientRow>;
+type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
+  name: string;
+  email: string;
+  custom_fields: Record<string, unknown>;
+};
 
-const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
+/**
+ * The rows with their personal fields opened (one key read for the page); a row whose key is
+ * gone (erased, its erasure not yet projected) is left out, as an erased client is.
+ */
+async function openClients(
+  vault: ClientsRouteDeps['vault'],
+  rows: readonly ClientRow[],
+): Promise<OpenedClientRow[]> {
+  const [texts, customFields] = await Promise.all([
+    openTextColumns(vault, rows, ['name', 'email', 'company', 'phone', 'notes']),
+    openJsonValues(
+      vault,
+      rows.map((row) => row.custom_fields),
+    ),
+  ]);
+  return texts.flatMap((row, index) =>
+    row.name === null || row.email === null
+      ? []
+      : [
+          {
+            ...row,
+            name: row.name,
+            email: row.email,
+            custom_fields: (customFields[index] ?? {}) as Record<string, unknown>,
+          },
+        ],
+  );
+}
+
+const toResource = (row: OpenedClientRow): ClientResource => ({
   id: row.id,
   name: row.name,
   email: row.email,
@@ -153,7 +201,8 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
         select ${CLIENT_COLUMNS} from clients
         where id = ${id} and team_id = ${teamId} and ${VISIBLE}`,
     );
-    return row ? toResource(row) : undefined;
+    const [opened] = row ? await openClients(context.vault, [row]) : [];
+    return opened ? toResource(opened) : undefined;
   }
 
   async function teamSettings(teamId: string) {
@@ -182,7 +231,12 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
     async (request) => {
       const { limit, offset, email } = request.query;
       const filter =
-        email === undefined ? sql.fragment`` : sql.fragment`and email = ${normalizeEmail(email)}`;
+        email === undefined
+          ? sql.fragment``
+          : sql.fragment`and email_hash = ${emailBlindIndex(
+              await context.vault.teamIndexKey(request.principal.teamId),
+              normalizeEmail(email),
+            )}`;
       const where = sql.fragment`team_id = ${request.principal.teamId} and ${VISIBLE} ${filter}`;
       const [rows, total] = await Promise.all([
         context.readDb.any(
@@ -194,7 +248,7 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
         context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
           select count(*)::int as count from clients where ${where}`),
       ]);
-      return { clients: rows.map(toResource), total };
+      return { clients: (await openClients(context.vault, rows)).map(toResource), total };
     },
   );
 

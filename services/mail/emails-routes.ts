@@ -1,3 +1,4 @@
+import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'slonik';
@@ -7,7 +8,7 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 
-export type EmailsRouteDeps = Pick<Platform, 'readDb'>;
+export type EmailsRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
 
 /**
  * GET /admin/v1/teams/:team_id/emails (operator-and-portal-api.md): the team's emails from
@@ -74,8 +75,16 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
         from mail_outbox where team_id = ${teamId} and status <> 'held'
         order by created_at desc, seq desc
         limit ${request.query.limit}`);
+      // Mails about a client are sealed with its key; once it is erased they read empty.
+      const opened = await openTextColumns(context.vault, rows, ['to', 'subject', 'text']);
       return {
-        emails: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })),
+        emails: opened.map((row) => ({
+          ...row,
+          to: row.to ?? '',
+          subject: row.subject ?? '',
+          text: row.text ?? '',
+          created_at: row.created_at.toISOString(),
+        })),
       };
     },
   );

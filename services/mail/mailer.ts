@@ -1,3 +1,4 @@
+import { openTextColumns, sealTextFor } from '../../shared/privacy/sealed-columns.ts';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
 import { workInLanes } from '../../shared/work-queue/lanes.ts';
@@ -56,7 +57,7 @@ const outbox = defineWorkQueue({
   due: "$row.status = 'queued' and ($row.next_attempt_at is null or $row.next_attempt_at <= $1)",
   lease: '2 minutes',
   claim: oldestFirst('$row.created_at, $row.seq'),
-  returning: 'id, team_id, kind, "to", from_name, subject, text, onboarding_id, attempts',
+  returning: 'id, team_id, kind, "to", from_name, subject, text, onboarding_id, attempts, client_id',
   states: { done: { status: 'sent' }, retrying: { status: 'queued' }, failed: { status: 'failed' } },
   retries: mailRetries,
 });
@@ -71,6 +72,8 @@ interface OutboxRow {
   subject: string;
   text: string;
   attempts: number;
+  /** The client the mail is about: "to", subject and text are sealed with its key. */
+  client_id: string | null;
 }
 
 /** One transport per running service (keyed like ../hooks/outbound.ts keeps its passes). */
@@ -138,9 +141,37 @@ export const mailerPass: DuePass<MailerDeps> = {
   runDue: (context: MailerDeps, signal?: AbortSignal) => sendQueuedMail(context, undefined, signal),
 };
 
-async function sendOne(context: MailerDeps, transport: Transporter, domain: string, row: OutboxRow) {
+async function sendOne(context: MailerDeps, transport: Transporter, domain: string, sealed: OutboxRow) {
   const attemptAt = context.clock.now();
-  const attempts = row.attempts + 1;
+  const attempts = sealed.attempts + 1;
+  const [row] = await openTextColumns(context.vault, [sealed], ['to', 'subject', 'text']);
+  if (row!.to === null || row!.subject === null || row!.text === null) {
+    // The client's key is gone: the mail can never be read, let alone sent.
+    const step = nextStep(mailRetries, { kind: 'stop' }, attempts, attemptAt);
+    await endAttempt(context.pool, outbox, sealed.id, step, {
+      attempts,
+      columns: { last_error: 'client erased' },
+    });
+    return;
+  }
+  await sendOpened(
+    context,
+    transport,
+    domain,
+    { ...row!, to: row!.to, subject: row!.subject, text: row!.text },
+    attempts,
+    attemptAt,
+  );
+}
+
+async function sendOpened(
+  context: MailerDeps,
+  transport: Transporter,
+  domain: string,
+  row: OutboxRow,
+  attempts: number,
+  attemptAt: Date,
+) {
   try {
     await transport.sendMail({
       from: { name: row.from_name, address: `no-reply@${domain}` },
@@ -156,7 +187,9 @@ async function sendOne(context: MailerDeps, transport: Transporter, domain: stri
       columns: {
         sent_at: attemptAt,
         last_error: null,
-        text: kept.text,
+        text: row.client_id
+          ? await sealTextFor(context.vault, row.team_id, row.client_id, kept.text)
+          : kept.text,
         link_token: await sealedInviteToken(context, row, kept.tokens),
       },
     });

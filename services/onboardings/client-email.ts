@@ -75,6 +75,7 @@ export async function queueClientEmail<Input extends ClientEmailInput>(
     subject: email.subject,
     text: email.text,
     onboardingId: mail.onboarding.id,
+    clientId: mail.onboarding.client_id,
     eventId: mail.eventId ?? null,
     at: mail.at,
     held: mail.held,

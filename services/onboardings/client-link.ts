@@ -1,3 +1,4 @@
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { hashClientToken } from './link-secrets.ts';
@@ -40,7 +41,9 @@ export async function clearTokenFromInvites(
   );
   for (const row of rows) {
     const sealed = row.link_token ? await vault.open(row.link_token) : null;
-    for (const token of [...linkTokens(row.text), ...(sealed ? [sealed] : [])]) {
+    // The text is sealed with the client's key (sealed-columns.ts); an erased one reads null.
+    const text = await vault.open(storedValue(row.text));
+    for (const token of [...linkTokens(text ?? ''), ...(sealed ? [sealed] : [])]) {
       if (hashClientToken(token) === tokenHash) return token;
     }
   }

@@ -1,3 +1,5 @@
+import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { knownZone, usageMonth } from './deadlines.ts';
 import type { SendFacts } from './onboarding-decider.ts';
@@ -77,7 +79,7 @@ export interface ClientFacts {
   email: string | null;
 }
 
-/** A client of the team: missing (absent or another team's), erased, or active with its name and email. */
+/** A client of the team (personal fields opened): missing (absent or another team's), erased, or active with its name and email. */
 export async function clientFacts(tx: PoolClient, teamId: string, clientId: string): Promise<ClientFacts> {
   const { rows } = await tx.query<{ name: string | null; email: string | null; erased: boolean }>(
     'select name, email, client_is_erased(erased_at, email) as erased from clients where id = $1 and team_id = $2',
@@ -86,7 +88,10 @@ export async function clientFacts(tx: PoolClient, teamId: string, clientId: stri
   const row = rows[0];
   if (!row) return { status: 'missing', name: null, email: null };
   if (row.erased) return { status: 'erased', name: null, email: null };
-  return { status: 'active', name: row.name, email: row.email };
+  // Sealed at rest (sealed-columns.ts): opened here; a key already gone reads as erased.
+  const [name, email] = await openSealed(tx, [storedValue(row.name), storedValue(row.email)]);
+  if (!email) return { status: 'erased', name: null, email: null };
+  return { status: 'active', name: name ?? null, email };
 }
 
 /** The team's own template or a gallery template, not deleted; undefined otherwise. */

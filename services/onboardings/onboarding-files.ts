@@ -1,4 +1,6 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
+import { sealBytesIn } from '../../shared/privacy/sealed-columns.ts';
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 
 /**
  * Files clients upload to a file field of an onboarding (table onboarding_files,
@@ -25,12 +27,17 @@ export interface StoredFile {
   created_at: Date;
 }
 
-/** Stores one file inside the caller's transaction. */
+/**
+ * Stores one file inside the caller's transaction, its bytes sealed with the client's key
+ * (vault.openBytes opens them; once the client is erased they open nothing).
+ */
 export async function saveOnboardingFile(tx: PoolClient, file: StoredFile): Promise<void> {
+  const sealed = await sealBytesIn(tx, file.client_id, file.content);
+  if (!sealed) throw new Error(`Personal data of ${file.client_id} was erased`);
   await tx.query(
     `insert into onboarding_files
-       (id, onboarding_id, team_id, client_id, field_id, content_type, size_bytes, content, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       (id, onboarding_id, team_id, client_id, field_id, content_type, size_bytes, content, created_at, sealed)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, true)`,
     [
       file.id,
       file.onboarding_id,
@@ -39,7 +46,7 @@ export async function saveOnboardingFile(tx: PoolClient, file: StoredFile): Prom
       file.field_id,
       file.content_type,
       file.content.length,
-      file.content,
+      sealed,
       file.created_at,
     ],
   );
@@ -90,15 +97,27 @@ export function cleanFileName(name: string | undefined): string {
   return /^\.*$/.test(cut) ? FALLBACK_FILE_NAME : cut;
 }
 
-/** One stored file's bytes and type, when it belongs to the onboarding. */
+/**
+ * One stored file's bytes (opened with the client's key) and type, when it belongs to the
+ * onboarding and can still be read.
+ */
 export async function readOnboardingFile(
   db: Pick<PoolClient, 'query'>,
+  vault: Pick<PersonalDataVault, 'openBytes'>,
   onboardingId: string,
   fileId: string,
 ): Promise<{ content_type: string; content: Buffer } | undefined> {
-  const { rows } = await db.query<{ content_type: string; content: Buffer }>(
-    'select content_type, content from onboarding_files where id::text = $1 and onboarding_id = $2',
+  const { rows } = await db.query<{
+    content_type: string;
+    content: Buffer;
+    client_id: string;
+    sealed: boolean;
+  }>(
+    'select content_type, content, client_id, sealed from onboarding_files where id::text = $1 and onboarding_id = $2',
     [fileId.toLowerCase(), onboardingId],
   );
-  return rows[0];
+  const row = rows[0];
+  if (!row) return undefined;
+  const content = row.sealed ? await vault.openBytes(row.client_id, row.content) : row.content;
+  return content ? { content_type: row.content_type, content } : undefined;
 }

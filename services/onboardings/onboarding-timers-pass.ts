@@ -1,3 +1,5 @@
+import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
@@ -197,7 +199,10 @@ async function queueReminder(context: OnboardingTimersDeps, tx: PoolClient, time
     'select name, email from clients where id = $1 and team_id = $2 and not client_is_erased(erased_at, email)',
     [state.client_id, state.team_id],
   );
-  const recipient = client.rows[0];
+  const [name, email] = client.rows[0]
+    ? await openSealed(tx, [storedValue(client.rows[0].name), storedValue(client.rows[0].email)])
+    : [null, null];
+  const recipient = email ? { name: name ?? null, email } : undefined;
   const team = await teamFacts(tx, state.team_id);
   if (!recipient?.email || !team) return false;
   await queueClientEmail(tx, {

@@ -1,3 +1,5 @@
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
@@ -94,8 +96,19 @@ export interface ListQuery {
   archived: ArchivedFilter;
 }
 
+/** The client's name and email stay sealed at rest (sealed-columns.ts): opened here, one key read per page. */
+export type ClientOpener = Pick<PersonalDataVault, 'openAll'>;
+
+const openClientColumns = <Row extends z.infer<typeof row>>(vault: ClientOpener, rows: readonly Row[]) =>
+  openTextColumns(vault, rows, ['client_name', 'client_email']);
+
 /** Newest first (created_at, then log position). */
-export async function listOnboardings(db: DatabasePool, teamId: string, query: ListQuery) {
+export async function listOnboardings(
+  db: DatabasePool,
+  vault: ClientOpener,
+  teamId: string,
+  query: ListQuery,
+) {
   const filters = sql.fragment`
     ${archivedFilter(query.archived)}
     ${query.status ? sql.fragment`and o.status = ${query.status}` : sql.fragment``}
@@ -108,12 +121,13 @@ export async function listOnboardings(db: DatabasePool, teamId: string, query: L
     db.oneFirst(sql.type(z.object({ count: z.number() }))`
       select count(*)::int as count ${VISIBLE(teamId)} ${filters}`),
   ]);
-  return { onboardings: rows.map(toItem), total };
+  return { onboardings: (await openClientColumns(vault, rows)).map(toItem), total };
 }
 
 /** One onboarding of the team, archived ones included; undefined when unknown, another team's or erased. */
-export async function getOnboarding(db: DatabasePool, teamId: string, id: string) {
-  const found = await db.maybeOne(sql.type(rowWithSnapshot)`
+export async function getOnboarding(db: DatabasePool, vault: ClientOpener, teamId: string, id: string) {
+  const stored = await db.maybeOne(sql.type(rowWithSnapshot)`
     select ${COLUMNS}, o.template_snapshot ${VISIBLE(teamId)} and o.id = ${id}`);
+  const [found] = stored ? await openClientColumns(vault, [stored]) : [];
   return found ? { ...toItem(found), template_snapshot: found.template_snapshot } : undefined;
 }

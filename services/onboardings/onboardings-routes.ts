@@ -39,7 +39,7 @@ import {
 
 export type OnboardingsRouteDeps = Pick<
   Platform,
-  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'clock'
+  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'clock' | 'vault'
 >;
 
 /*
@@ -256,7 +256,8 @@ export async function onboardingsRoutes(
         },
       },
     },
-    async (request) => listOnboardings(context.readDb, request.principal.teamId, request.query),
+    async (request) =>
+      listOnboardings(context.readDb, context.vault, request.principal.teamId, request.query),
   );
 
   app.get(
@@ -275,7 +276,12 @@ export async function onboardingsRoutes(
       },
     },
     async (request) => {
-      const onboarding = await getOnboarding(context.readDb, request.principal.teamId, request.params.id);
+      const onboarding = await getOnboarding(
+        context.readDb,
+        context.vault,
+        request.principal.teamId,
+        request.params.id,
+      );
       if (!onboarding) throw codedError(404, 'target_unavailable', NOT_FOUND);
       return { onboarding };
     },

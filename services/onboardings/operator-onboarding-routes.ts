@@ -296,7 +296,7 @@ export async function operatorOnboardingRoutes(
         data: {},
         metadata: { now: context.clock.now() },
       }));
-      const onboarding = await getOnboarding(context.readDb, state.team_id, onboardingId);
+      const onboarding = await getOnboarding(context.readDb, context.vault, state.team_id, onboardingId);
       if (!onboarding) throw notFound();
       return { onboarding };
     },

@@ -1,3 +1,5 @@
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { openJsonValues } from '../../shared/privacy/sealed-columns.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 
@@ -47,9 +49,21 @@ const toResource = (row: z.infer<typeof responseRow>): ResponseResource => ({
 
 const COLUMNS = sql.fragment`id, field_id, value, status, rejection_reason, created_at`;
 
+/** Values keep the client's sealed envelopes at rest (sealed-columns.ts): opened here, one key read per page. */
+export type ResponseOpener = Pick<PersonalDataVault, 'openAll'>;
+
+async function toResources(vault: ResponseOpener, rows: ReadonlyArray<z.infer<typeof responseRow>>) {
+  const values = await openJsonValues(
+    vault,
+    rows.map((row) => row.value),
+  );
+  return rows.map((row, index) => toResource({ ...row, value: values[index] }));
+}
+
 /** One page of an onboarding's responses, oldest first, with the total. */
 export async function listResponses(
   db: DatabasePool,
+  vault: ResponseOpener,
   onboardingId: string,
   { page, limit }: { page: number; limit: number },
 ): Promise<{ responses: ResponseResource[]; total: number }> {
@@ -61,26 +75,31 @@ export async function listResponses(
     db.oneFirst(sql.type(z.object({ count: z.number() }))`
       select count(*)::int as count from responses where onboarding_id = ${onboardingId}`),
   ]);
-  return { responses: rows.map(toResource), total };
+  return { responses: await toResources(vault, rows), total };
 }
 
 /** Every response of an onboarding, oldest first (the portal shows them all). */
-export async function allResponses(db: DatabasePool, onboardingId: string): Promise<ResponseResource[]> {
+export async function allResponses(
+  db: DatabasePool,
+  vault: ResponseOpener,
+  onboardingId: string,
+): Promise<ResponseResource[]> {
   const rows = await db.any(sql.type(responseRow)`
     select ${COLUMNS} from responses where onboarding_id = ${onboardingId}
     order by created_at, position, id`);
-  return rows.map(toResource);
+  return toResources(vault, rows);
 }
 
 /** One response by id, within its onboarding. */
 export async function findResponse(
   db: DatabasePool,
+  vault: ResponseOpener,
   onboardingId: string,
   responseId: string,
 ): Promise<ResponseResource | undefined> {
   const row = await db.maybeOne(sql.type(responseRow)`
     select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and id = ${responseId}`);
-  return row ? toResource(row) : undefined;
+  return row ? (await toResources(vault, [row]))[0] : undefined;
 }
 
 /**

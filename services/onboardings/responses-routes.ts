@@ -8,7 +8,7 @@ import { text } from '../../shared/http/error-schemas.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
 import { listResponses, responseSchema, visibleOnboardingExists } from './responses-read-model.ts';
 
-export type ResponsesRouteDeps = Pick<Platform, 'readDb'>;
+export type ResponsesRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
 
 /*
  * GET /api/v1/responses (client-onboarding-api.md: Response; GET /api/v1/responses): the
@@ -60,7 +60,10 @@ export async function responsesRoutes(plain: FastifyInstance, { context }: { con
       if (!(await visibleOnboardingExists(context.readDb, request.principal.teamId, onboardingId))) {
         throw textError(404, NOT_FOUND);
       }
-      const { responses, total } = await listResponses(context.readDb, onboardingId, { page, limit });
+      const { responses, total } = await listResponses(context.readDb, context.vault, onboardingId, {
+        page,
+        limit,
+      });
       return { responses, total, page, limit };
     },
   );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../db/pool.ts';
+import { sealTextsIn } from '../privacy/sealed-columns.ts';
 
 export interface QueuedMail {
   teamId: string;
@@ -13,27 +14,40 @@ export interface QueuedMail {
   /** The event that caused the mail (an invite's onboarding.sent): at most one mail per event. */
   eventId?: string | null;
   at: Date;
+  /**
+   * The client the mail is about: "to", subject and text are then sealed with that client's
+   * key (shared/privacy/sealed-columns.ts). Workspace account mails have none.
+   */
+  clientId?: string | null;
   /** Written before its event exists (EventStoreDB): `held` until releaseHeldMail, never sent before. */
   held?: boolean;
 }
 
-/** Queues one mail in the outbox, inside the caller's transaction; the mailer sends it. */
+/** Queues one mail in the outbox, inside the caller's transaction (sealed when about a client); the mailer sends it. */
 export async function queueMail(tx: Pick<PoolClient, 'query'>, mail: QueuedMail): Promise<void> {
+  const plain = [mail.to, mail.subject, mail.text];
+  const sealed = mail.clientId ? await sealTextsIn(tx, mail.clientId, plain) : plain;
+  // The client's key is gone: its caller read the client as erased. A notification to a team
+  // member (its client placeholders empty) is still written, plain; mail to the client is not.
+  if (!sealed && mail.kind !== 'notification') return;
+  const clientId = sealed && mail.clientId ? mail.clientId : null;
+  const [to, subject, text] = sealed ?? plain;
   await tx.query(
-    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status, client_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       randomUUID(),
       mail.teamId,
       mail.kind,
-      mail.to,
+      to,
       mail.fromName,
-      mail.subject,
-      mail.text,
+      subject,
+      text,
       mail.onboardingId,
       mail.eventId ?? null,
       mail.at,
       mail.held ? 'held' : 'queued',
+      clientId,
     ],
   );
 }

@@ -30,14 +30,19 @@ export interface TestService {
  * level into the run log that the global teardown searches for secrets (./run-log.ts).
  * `sharedWith`: a second instance on the database of that one (it runs no projections, as an
  * API-only instance would; its stop leaves the database to the first).
+ * `database`: a migrated database of the test's own (a dedicated server); its drop is the test's.
  */
 export async function startTestService(
   env: Record<string, string> = {},
-  { logger, sharedWith }: { logger?: Logger; sharedWith?: TestService } = {},
+  {
+    logger,
+    sharedWith,
+    database: own,
+  }: { logger?: Logger; sharedWith?: TestService; database?: TestDatabase } = {},
 ): Promise<TestService> {
   const database = sharedWith
     ? { ...sharedWith.database, pool: createPool(sharedWith.database.url, 10), drop: async () => undefined }
-    : await createTestDatabase();
+    : (own ?? (await createTestDatabase()));
   const settings = loadSettings({
     PORT: '0',
     ADMIN_TOKEN,

@@ -1,3 +1,4 @@
+import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type SmtpTestServer } from '../helpers/smtp.ts';
 import type { TestService } from '../helpers/service.ts';
@@ -53,7 +54,8 @@ async function clientEmail(clientId: string) {
     'select email from clients where id = $1',
     [clientId],
   );
-  return rows[0]!.email;
+  // Sealed with the client's key at rest.
+  return (await service.context.vault.open(storedValue(rows[0]!.email)))!;
 }
 
 const onboardingsOf = async (clientId: string) =>

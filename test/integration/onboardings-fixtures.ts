@@ -1,3 +1,4 @@
+import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { runOnboardingCommand } from '../../services/onboardings/onboarding-unit-of-work.ts';
@@ -115,7 +116,14 @@ export async function invites(service: TestService, onboardingId: string) {
     status: string;
     created_at: Date;
   }>(`select * from mail_outbox where onboarding_id = $1 order by created_at, id`, [onboardingId]);
-  return rows;
+  // Sealed with the client's key at rest: read as the mailer reads them.
+  const opened = await openTextColumns(service.context.vault, rows, ['to', 'subject', 'text']);
+  return opened.map((row) => ({
+    ...row,
+    to: row.to ?? '',
+    subject: row.subject ?? '',
+    text: row.text ?? '',
+  }));
 }
 
 /**

@@ -511,10 +511,14 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/files', () => {
       },
     });
     const stored = await service.database.pool.query(
-      'select content, size_bytes, content_type from onboarding_files where id = $1',
+      'select content, size_bytes, content_type, client_id, sealed from onboarding_files where id = $1',
       [answer.body.file.id],
     );
-    expect(stored.rows[0].content.equals(content)).toBe(true);
+    // Sealed at rest with the client's key: the bytes are not there in plain, and open to the upload.
+    expect(stored.rows[0].sealed).toBe(true);
+    expect(stored.rows[0].content.includes(content)).toBe(false);
+    const opened = await service.context.vault.openBytes(stored.rows[0].client_id, stored.rows[0].content);
+    expect(opened?.equals(content)).toBe(true);
     const { rows } = await service.database.pool.query(
       `select data::text as data from events where stream_id = $1 and type = 'file.uploaded'`,
       [`onboarding-${onboardingId}`],

@@ -187,7 +187,7 @@ export async function portalRoutes(
     progress_pct: state.progress_pct,
     due_date: state.due?.due_date ?? null,
     template_snapshot: state.snapshot as unknown as Record<string, unknown>,
-    responses: await allResponses(context.readDb, state.id),
+    responses: await allResponses(context.readDb, context.vault, state.id),
     submitted_step_ids: [...state.submitted_steps],
     paid_field_ids: paidFieldIds(state),
   });
@@ -289,7 +289,12 @@ export async function portalRoutes(
       }));
       const saved = outcome.events.find((event) => event.type === 'answer_saved');
       if (saved?.type !== 'answer_saved') throw new Error('SaveAnswer decided no answer_saved');
-      const response = await findResponse(context.readDb, link.onboardingId, saved.data.response_id);
+      const response = await findResponse(
+        context.readDb,
+        context.vault,
+        link.onboardingId,
+        saved.data.response_id,
+      );
       return {
         response: response ?? {
           id: saved.data.response_id,
@@ -491,7 +496,12 @@ export async function portalRoutes(
     },
     async (request, reply) => {
       const link = await open(request);
-      const file = await readOnboardingFile(context.pool, link.onboardingId, request.params.file_id);
+      const file = await readOnboardingFile(
+        context.pool,
+        context.vault,
+        link.onboardingId,
+        request.params.file_id,
+      );
       if (!file) throw codedError(404, 'file_not_found', 'File not found');
       const { files } = await formAttachments(context, link.onboardingId);
       const fileName = files.find((listed) => listed.id === request.params.file_id.toLowerCase())?.file_name;
