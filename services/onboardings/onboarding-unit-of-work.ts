@@ -89,6 +89,13 @@ export async function undoParkedRows(
   tx: PoolClient,
 ): Promise<void> {
   for (const event of pending.events as OnboardingEvent[]) {
+    if (event.type === 'onboarding_reopened') {
+      await tx.query(
+        'delete from onboarding_send_usage where onboarding_id = $1 and counted_at = $2::timestamptz',
+        [event.data.onboarding_id, event.data.reopened_at],
+      );
+      continue;
+    }
     if (event.type !== 'onboarding.sent') continue;
     const { data } = event;
     if (data.counted) {
@@ -124,12 +131,29 @@ async function writeOperationalRows(
   now: Date,
 ): Promise<void> {
   for (const event of events) {
+    if (event.type === 'onboarding_reopened') {
+      // A reopen counts once more: one usage row per count (infra/migrations/101).
+      const { data } = event;
+      await tx.query(
+        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at)
+         values ($1, $2, $3, $4) on conflict (onboarding_id, counted_at) do nothing`,
+        [data.onboarding_id, data.team_id, data.usage_month, data.reopened_at],
+      );
+      if (data.new_recipient) {
+        await tx.query(
+          `insert into onboarding_recipients (team_id, client_id, first_invited_at)
+           values ($1, $2, $3) on conflict (team_id, client_id) do nothing`,
+          [data.team_id, data.client_id, data.reopened_at],
+        );
+      }
+      continue;
+    }
     if (event.type !== 'onboarding.sent') continue;
     const { data } = event;
     if (data.counted) {
       await tx.query(
         `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at)
-         values ($1, $2, $3, $4) on conflict (onboarding_id) do nothing`,
+         values ($1, $2, $3, $4) on conflict (onboarding_id, counted_at) do nothing`,
         [data.onboarding_id, data.team_id, data.usage_month, data.sent_at],
       );
     }
