@@ -98,7 +98,12 @@ const commandRefusals = {
   400: coded('invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected'),
   403: coded('payment_plan_required, sending_paused or limit_reached (or a workspace refusal)'),
   404: coded('target_unavailable, template_missing or client_scope_missing'),
-  409: coded('invalid_state, requires_force, agreement_text_required or gallery_template_copy_required'),
+  409: z
+    .object({ error: z.string(), code: z.string() })
+    .passthrough()
+    .describe(
+      'invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required',
+    ),
   410: coded('client_erasure_pending'),
   429: coded('recipient_cap_reached'),
 };
