@@ -347,25 +347,26 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   'client.updated': {
     summary: "The team changed a client's details; only the changed fields, sealed as in client.created.",
     stream: 'client-<client_id>',
-    data: object(
-      {
-        client_id: uuid,
-        team_id: uuid,
-        changes: partial({
-          name: ref('PersonalValue'),
-          email: ref('PersonalValue'),
-          company: nullable(ref('PersonalValue')),
-          phone: nullable(ref('PersonalValue')),
-          notes: nullable(ref('PersonalValue')),
-          custom_fields: {
-            ...ref('PersonalValue'),
-            description: 'JSON text of the custom fields object, sealed',
-          },
-        }),
-        updated_at: timestamp,
-      },
-      { email_hash: { ...sha256, description: 'sha256 of the new email, when the email changed' } },
-    ),
+    data: object({
+      client_id: uuid,
+      team_id: uuid,
+      changes: partial({
+        name: ref('PersonalValue'),
+        email: ref('PersonalValue'),
+        company: nullable(ref('PersonalValue')),
+        phone: nullable(ref('PersonalValue')),
+        notes: nullable(ref('PersonalValue')),
+        custom_fields: {
+          ...ref('PersonalValue'),
+          description: 'JSON text of the custom fields object, sealed',
+        },
+      }),
+      email_hash: nullable({
+        ...sha256,
+        description: 'sha256 of the new email; null when it did not change',
+      }),
+      updated_at: timestamp,
+    }),
   },
   'client.erased': {
     summary: 'The client was erased: its key is deleted, so its sealed values are unreadable for good.',

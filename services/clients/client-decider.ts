@@ -134,7 +134,7 @@ function update(command: UpdateClient, state: ClientState): ClientEvent[] {
         client_id: state.clientId,
         team_id: state.teamId,
         changes: command.sealed,
-        ...(newHash !== undefined && newHash !== state.emailHash ? { email_hash: newHash } : {}),
+        email_hash: newHash !== undefined && newHash !== state.emailHash ? newHash : null,
         updated_at: command.metadata.now.toISOString(),
       },
     },

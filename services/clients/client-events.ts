@@ -67,7 +67,7 @@ export type ClientErased = DomainEvent<
 /**
  * The team changed a client's details (the workspace's client page). `changes` holds only
  * the fields that changed; personal ones sealed with the client's key exactly as in
- * client.created (custom_fields as JSON text). `email_hash` is set when the email changed:
+ * client.created (custom_fields as JSON text). `email_hash` is set (not null) when the email changed:
  * the email index then holds the new address for this client and the old one is released.
  * An internal event: in the events feed as client_updated with the names of the changed
  * fields only, never a hook.
@@ -85,7 +85,8 @@ export type ClientUpdated = DomainEvent<
       notes: Sealed | null;
       custom_fields: Sealed;
     }>;
-    email_hash?: string;
+    /** The new email's hash; null when the email did not change. */
+    email_hash: string | null;
     updated_at: string;
   }
 >;

@@ -95,7 +95,7 @@ export async function updateClient(
     throw error;
   }
   const updated = result.events.find((event) => event.type === 'client.updated');
-  if (updated?.type === 'client.updated' && updated.data.email_hash !== undefined) {
+  if (updated?.type === 'client.updated' && updated.data.email_hash !== null) {
     await release(deps, target, before.emailHash, metadata);
   }
   return { changed: result.events.length > 0, position: result.position };
