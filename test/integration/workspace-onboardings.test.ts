@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allProjections } from '../../services/app/projections.ts';
+import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, createTemplate, request, updateTeam } from '../helpers/tenant.ts';
 import { addMember, Browser, signUp } from './workspace-fixtures.ts';
@@ -226,5 +228,45 @@ describe('workspace onboardings', () => {
     }
     expect((await other.call('GET', '/workspace/v1/onboardings')).body.total).toBe(0);
     expect(await streamTypes(onboarding.id)).toEqual(['onboarding_created']);
+  });
+
+  it('rebuilt read models equal the live tables after updates, reopens and unarchives', async () => {
+    const onboarding = await newOnboarding();
+    const client = (await member.call('GET', path(onboarding.id))).body.onboarding.client;
+    expect(
+      (await member.call('PATCH', `/workspace/v1/clients/${client.id}`, { name: 'Renamed', company: 'Acme' }))
+        .status,
+    ).toBe(200);
+    await member.call('POST', path(onboarding.id, '/send'), {});
+    await member.call('POST', path(onboarding.id, '/cancel'));
+    await member.call('POST', path(onboarding.id, '/reopen'), { pin: '654321' });
+    await member.call('POST', path(onboarding.id, '/archive'));
+    await member.call('POST', path(onboarding.id, '/unarchive'));
+    const erasedClient = (await newOnboarding()).id;
+    const erasedClientId = (await member.call('GET', path(erasedClient))).body.onboarding.client.id;
+    await member.call('PATCH', `/workspace/v1/clients/${erasedClientId}`, { email: 'moved@example.com' });
+    expect((await member.call('POST', `/workspace/v1/clients/${erasedClientId}/erase`)).status).toBe(200);
+
+    const tables = allProjections.flatMap((projection) => projection.tables);
+    const rowsOf = async () => {
+      const picture: Record<string, string[]> = {};
+      for (const table of tables) {
+        const { rows } = await service.database.pool.query<{ row: string }>(
+          `select to_jsonb(t)::text as row from "${table}" t`,
+        );
+        picture[table] = rows.map((r) => r.row).sort();
+      }
+      return picture;
+    };
+    const live = await rowsOf();
+    expect(live['clients']!.some((row) => row.includes('Renamed'))).toBe(true);
+    await rebuildProjections(service.database.pool, service.context.eventStore, allProjections, () => {});
+    expect(await rowsOf()).toEqual(live);
+    const after = await member.call('GET', path(onboarding.id));
+    expect(after.body.onboarding).toMatchObject({
+      status: 'sent',
+      archived_at: null,
+      client: { name: 'Renamed' },
+    });
   });
 });
