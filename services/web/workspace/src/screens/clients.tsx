@@ -82,7 +82,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
                   <dd>{client.email}</dd>
                   {client.company ? (
                     <>
-                      <dt>{t('clients.company')}</dt>
+                      <dt>{t('clients.companyLabel')}</dt>
                       <dd>{client.company}</dd>
                     </>
                   ) : null}
