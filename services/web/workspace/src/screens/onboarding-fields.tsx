@@ -55,7 +55,13 @@ export function dueText(onboarding: Pick<OnboardingView, 'due_on' | 'due_date' |
 }
 
 /** The facts of one onboarding (list card and page alike). */
-export function OnboardingFacts({ onboarding }: { onboarding: OnboardingView }) {
+export function OnboardingFacts({
+  onboarding,
+  children,
+}: {
+  onboarding: OnboardingView;
+  children?: ComponentChildren;
+}) {
   return (
     <dl class="facts">
       <dt>{t('onboardings.status')}</dt>
@@ -74,6 +80,7 @@ export function OnboardingFacts({ onboarding }: { onboarding: OnboardingView }) 
           <dd>{formatDate(onboarding.archived_at)}</dd>
         </>
       ) : null}
+      {children}
     </dl>
   );
 }

@@ -88,8 +88,7 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
         <p>{t('onboardings.notFound')}</p>
       ) : (
         <>
-          <OnboardingFacts onboarding={onboarding} />
-          <dl class="facts">
+          <OnboardingFacts onboarding={onboarding}>
             <dt>{t('onboardings.client')}</dt>
             <dd>
               <Link href={`/workspace/clients/${onboarding.client.id}`} navigate={navigate}>
@@ -99,7 +98,7 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
             </dd>
             <dt>{t('onboardings.link')}</dt>
             <dd>{t(`onboardings.link.${onboarding.link}`, { count: onboarding.send_count })}</dd>
-          </dl>
+          </OnboardingFacts>
           <section class="section" aria-labelledby="onboarding-actions">
             <h2 id="onboarding-actions">{t('onboardings.actions')}</h2>
             <div class="actions">
