@@ -77,4 +77,32 @@ describe('clients fold', () => {
     expect(batch.rows.size).toBe(0);
     expect(batch.dirty.size).toBe(0);
   });
+
+  it('applies client.updated: only the changed fields, opened; an erased row stays empty', () => {
+    const updated = recorded(
+      'e3',
+      'client.updated',
+      {
+        client_id: CLIENT,
+        team_id: 'team-1',
+        changes: {},
+        email_hash: null,
+        updated_at: '2026-01-15T00:00:00Z',
+      },
+      15n,
+    );
+    const batch = emptyBatch();
+    batch.openedChanges = new Map([['e3', { name: 'Ada King', company: null }]]);
+    foldClient(batch, created);
+    foldClient(batch, updated);
+    expect(batch.rows.get(CLIENT.toLowerCase())).toMatchObject({
+      name: 'Ada King',
+      email: 'ada@example.com',
+      company: null,
+      position: '10',
+    });
+    foldClient(batch, erased);
+    foldClient(batch, updated);
+    expect(batch.rows.get(CLIENT.toLowerCase())).toMatchObject({ name: null, email: null });
+  });
 });

@@ -7,7 +7,7 @@ import type { ClientEvent } from '../services/clients/client-events.ts';
  * opening needs the key table, so the SQL half does it before the fold.
  */
 
-export const CLIENT_EVENT_TYPES = ['client.created', 'client.erased'] as const;
+export const CLIENT_EVENT_TYPES = ['client.created', 'client.updated', 'client.erased'] as const;
 
 /** A row of `clients`; timestamps, positions and jsonb as PostgreSQL text, so rows round-trip exactly. */
 export interface ClientRow {
@@ -46,6 +46,8 @@ export interface ClientsBatch {
   dirty: Set<string>;
   /** By event id: the opened personal fields of each client.created of the batch. */
   opened: Map<string, OpenedClient>;
+  /** By event id: the opened changes of each client.updated of the batch (absent: unchanged). */
+  openedChanges?: Map<string, Partial<OpenedClient>>;
 }
 
 export const clientKey = (id: string) => id.toLowerCase();
@@ -74,6 +76,18 @@ export function foldClient(batch: ClientsBatch, recorded: RecordedEvent): Client
         erased_at: null,
         position: String(recorded.position),
       });
+      batch.dirty.add(key);
+      break;
+    }
+    case 'client.updated': {
+      const key = clientKey(event.data.client_id);
+      const row = batch.rows.get(key);
+      if (!row || row.erased_at !== null) break;
+      const opened = batch.openedChanges?.get(recorded.id) ?? {};
+      for (const field of ['name', 'email', 'company', 'phone', 'notes'] as const) {
+        if (field in opened) row[field] = opened[field] ?? null;
+      }
+      if ('custom_fields' in opened) row.custom_fields = opened.custom_fields ?? '{}';
       batch.dirty.add(key);
       break;
     }

@@ -44,6 +44,26 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
       });
     }
 
+    // The changed fields of each update, opened the same way.
+    const updates = events.flatMap((recorded) => {
+      const event = { type: recorded.type, data: recorded.data } as ClientEvent;
+      return event.type === 'client.updated' ? [{ id: recorded.id, changes: event.data.changes }] : [];
+    });
+    const changed = updates.flatMap(({ changes }) => Object.entries(changes));
+    const changedTexts = await openSealed(
+      client,
+      changed.map(([, value]) => value),
+    );
+    const openedChanges = new Map<string, Partial<OpenedClient>>();
+    let next = 0;
+    for (const { id, changes } of updates) {
+      const fields: Partial<OpenedClient> = {};
+      for (const field of Object.keys(changes)) {
+        fields[field as keyof OpenedClient] = changedTexts[next++] ?? null;
+      }
+      openedChanges.set(id, fields);
+    }
+
     const ids = [
       ...new Set(events.map((recorded) => clientKey((recorded.data as { client_id: string }).client_id))),
     ];
@@ -58,6 +78,7 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
       rows: new Map(loaded.rows.map((row) => [clientKey(row.id), row])),
       dirty: new Set(),
       opened,
+      openedChanges,
     };
   },
 

@@ -209,6 +209,29 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
     case 'onboarding_archived':
       update(batch, id, { archived_at: event.data.archived_at, updated_at: event.data.archived_at });
       break;
+    case 'onboarding_unarchived':
+      update(batch, id, { archived_at: null, updated_at: event.data.unarchived_at });
+      break;
+    case 'onboarding_reopened': {
+      const { data } = event;
+      update(batch, id, {
+        status: data.status,
+        send_count: data.send_number,
+        last_sent_at: data.reopened_at,
+        expires_at: data.expires_at,
+        updated_at: data.reopened_at,
+      });
+      deactivateLinks(batch, id, data.reopened_at);
+      insertLink(batch, {
+        token_hash: data.token_hash,
+        onboarding_id: id,
+        team_id: data.team_id,
+        send_number: data.send_number,
+        issued_at: data.reopened_at,
+        deactivated_at: null,
+      });
+      break;
+    }
     case 'onboarding_client_erased':
       update(batch, id, { client_erased_at: event.data.erased_at, updated_at: event.data.erased_at });
       deactivateLinks(batch, id, event.data.erased_at);

@@ -72,7 +72,7 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                due_timezone = excluded.due_timezone, assigned_to = excluded.assigned_to,
                archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
                send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
-               updated_at = excluded.updated_at`,
+               expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
         [JSON.stringify([...batch.dirtyRows].map((key) => batch.rows.get(key)!))],
       );
     }

@@ -344,6 +344,30 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       created_at: timestamp,
     }),
   },
+  'client.updated': {
+    summary: "The team changed a client's details; only the changed fields, sealed as in client.created.",
+    stream: 'client-<client_id>',
+    data: object({
+      client_id: uuid,
+      team_id: uuid,
+      changes: partial({
+        name: ref('PersonalValue'),
+        email: ref('PersonalValue'),
+        company: nullable(ref('PersonalValue')),
+        phone: nullable(ref('PersonalValue')),
+        notes: nullable(ref('PersonalValue')),
+        custom_fields: {
+          ...ref('PersonalValue'),
+          description: 'JSON text of the custom fields object, sealed',
+        },
+      }),
+      email_hash: nullable({
+        ...sha256,
+        description: 'sha256 of the new email; null when it did not change',
+      }),
+      updated_at: timestamp,
+    }),
+  },
   'client.erased': {
     summary: 'The client was erased: its key is deleted, so its sealed values are unreadable for good.',
     stream: 'client-<client_id>',
@@ -668,6 +692,30 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     summary: 'The onboarding was archived.',
     stream: 'onboarding-<onboarding_id>',
     data: extend('OnboardingBase', { archived_at: timestamp }),
+  },
+  onboarding_unarchived: {
+    summary: 'The team took an archived onboarding back into its lists.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { unarchived_at: timestamp }),
+  },
+  onboarding_reopened: {
+    summary:
+      'The team reopened a completed, cancelled or expired onboarding: a new link and invite, sent again; counts once more against the monthly limit.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      client_id: uuid,
+      from: oneOfValues(['completed', 'cancelled', 'expired']),
+      status: constant('sent'),
+      send_number: integer({ minimum: 1 }),
+      usage_month: string({ pattern: '^[0-9]{4}-[0-9]{2}$' }),
+      new_recipient: boolean,
+      token_hash: nonEmpty,
+      pin: nullable(ref('PinHash')),
+      pin_changed: boolean,
+      expires_at: nullable(timestamp),
+      reminders_at: arrayOf(timestamp),
+      reopened_at: timestamp,
+    }),
   },
   onboarding_client_erased: {
     summary: 'The client was erased; the onboarding leaves every list and its link stops working.',

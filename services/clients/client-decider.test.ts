@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { clientDecider, type CreateClient } from './client-decider.ts';
+import { clientDecider, type ClientCommand, type CreateClient, type UpdateClient } from './client-decider.ts';
 import { emailHash } from './client-email-index.ts';
 import type { ClientEvent } from './client-events.ts';
 
@@ -40,7 +40,7 @@ function createCommand(overrides: Partial<CreateClient['data']> = {}): CreateCli
 
 /** Given events, when a command: the events it decides. */
 const given = (events: ClientEvent[]) => ({
-  when: (command: CreateClient) => () => clientDecider.decide(command, fold(clientDecider, events)),
+  when: (command: ClientCommand) => () => clientDecider.decide(command, fold(clientDecider, events)),
 });
 
 const created: ClientEvent = {
@@ -97,6 +97,95 @@ describe('client decider', () => {
       clientId,
       teamId,
       createdAt: now.toISOString(),
+      email: 'ada@example.com',
+      emailHash: emailHash('ada@example.com'),
     });
+  });
+});
+
+function updateCommand(
+  changes: UpdateClient['data']['changes'],
+  extra: Partial<UpdateClient['data']> = {},
+): UpdateClient {
+  return {
+    type: 'UpdateClient',
+    data: {
+      client_id: clientId,
+      team_id: teamId,
+      changes,
+      expected_email_hash: emailHash('ada@example.com'),
+      ...extra,
+    },
+    sealed: Object.fromEntries(
+      Object.entries(changes).map(([field, value]) => [
+        field,
+        typeof value === 'object' && value !== null ? JSON.stringify(value) : value,
+      ]),
+    ) as UpdateClient['sealed'],
+    metadata: { now },
+  };
+}
+
+describe('client decider: update', () => {
+  it('given a client, when its name and email change, then client.updated with the new email hash', () => {
+    const events = given([created]).when(
+      updateCommand({ name: 'Ada King', email: 'ada.king@example.com' }),
+    )();
+    expect(events).toEqual([
+      {
+        type: 'client.updated',
+        data: {
+          client_id: clientId,
+          team_id: teamId,
+          changes: { name: 'Ada King', email: 'ada.king@example.com' },
+          email_hash: emailHash('ada.king@example.com'),
+          updated_at: now.toISOString(),
+        },
+      },
+    ]);
+    const state = fold(clientDecider, [created, ...events]);
+    expect(state).toMatchObject({
+      email: 'ada.king@example.com',
+      emailHash: emailHash('ada.king@example.com'),
+    });
+  });
+
+  it('given a client, when only the phone changes, then no email hash', () => {
+    const [event] = given([created]).when(updateCommand({ phone: '+44 20' }))();
+    expect(event?.data).toMatchObject({ email_hash: null });
+  });
+
+  it('given a client, when nothing changes, then nothing is decided', () => {
+    expect(given([created]).when(updateCommand({}))()).toEqual([]);
+  });
+
+  it('given an erased client, another team or no client, when updated, then client_not_found', () => {
+    const erased: ClientEvent = {
+      type: 'client.erased',
+      data: { client_id: clientId, team_id: teamId, erased_at: now.toISOString() },
+    };
+    for (const [events, command] of [
+      [[created, erased], updateCommand({ name: 'X' })],
+      [[created], updateCommand({ name: 'X' }, { team_id: '33333333-3333-4333-8333-333333333333' })],
+      [[], updateCommand({ name: 'X' })],
+    ] as const) {
+      expect(given([...events]).when(command)).toThrowError(
+        expect.objectContaining({ code: 'client_not_found' }),
+      );
+    }
+  });
+
+  it('given an email changed meanwhile, when updated to another email, then client_changed', () => {
+    const command = updateCommand(
+      { email: 'z@example.com' },
+      { expected_email_hash: emailHash('old@example.com') },
+    );
+    expect(given([created]).when(command)).toThrowError(expect.objectContaining({ code: 'client_changed' }));
+  });
+
+  it('given a client, when a short link goes into the notes, then link_blocked', () => {
+    expect(given([created]).when(updateCommand({ notes: 'see bit.ly/abc' }))).toThrowError(
+      expect.objectContaining({ code: 'link_blocked' }),
+    );
   });
 });

@@ -2,7 +2,7 @@ import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../..
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import { findShortLink, stringsIn } from './short-links.ts';
 import { emailHash } from './client-email-index.ts';
-import type { ClientCreated, ClientEvent, ClientInput } from './client-events.ts';
+import type { ClientCreated, ClientEvent, ClientInput, ClientUpdated, Sealed } from './client-events.ts';
 
 /**
  * A client of a team. Creating is idempotent per client id: creating a client that
@@ -11,8 +11,17 @@ import type { ClientCreated, ClientEvent, ClientInput } from './client-events.ts
  */
 export type ClientState =
   | { status: 'absent' }
-  | { status: 'active'; clientId: string; teamId: string; createdAt: string }
-  | { status: 'erased'; clientId: string; teamId: string; createdAt: string; erasedAt: string };
+  | (ClientHolder & { status: 'active' })
+  | (ClientHolder & { status: 'erased'; erasedAt: string });
+
+interface ClientHolder {
+  clientId: string;
+  teamId: string;
+  createdAt: string;
+  /** The current email, sealed, and its hash (the email-index stream it holds). */
+  email: Sealed;
+  emailHash: string;
+}
 
 /** The personal fields as they go into the event, sealed by the caller (I/O stays outside). */
 export type SealedPersonalData = Pick<
@@ -36,7 +45,29 @@ export type EraseClient = {
   metadata: { now: Date };
 };
 
-export type ClientCommand = CreateClient | EraseClient;
+/** The fields a team edits on a client; undefined: unchanged. */
+export type ClientChanges = Partial<
+  Pick<ClientInput, 'name' | 'email' | 'company' | 'phone' | 'notes' | 'custom_fields'>
+>;
+
+/**
+ * A change of a client's details. The caller has already reserved a new email for this
+ * client in the email index (update-client.ts); `changes` holds only what differs.
+ */
+export type UpdateClient = {
+  type: 'UpdateClient';
+  data: {
+    client_id: string;
+    team_id: string;
+    changes: ClientChanges;
+    /** With a new email: the hash the caller read; another value means a racing update won. */
+    expected_email_hash?: string;
+  };
+  sealed: ClientUpdated['data']['changes'];
+  metadata: { now: Date };
+};
+
+export type ClientCommand = CreateClient | UpdateClient | EraseClient;
 
 /** Client-facing text: it reaches the client in emails ({{client_name}}, {{company}}) and the form. */
 export const CLIENT_FACING_FIELDS = ['name', 'company', 'notes', 'custom_fields'] as const;
@@ -80,6 +111,36 @@ function create(command: CreateClient, state: ClientState): ClientEvent[] {
   ];
 }
 
+function update(command: UpdateClient, state: ClientState): ClientEvent[] {
+  if (state.status !== 'active' || state.teamId !== command.data.team_id) {
+    throw new DomainError('client_not_found', 'Client not found');
+  }
+  const { changes } = command.data;
+  assertNoShortLinks({
+    name: changes.name ?? '',
+    company: changes.company ?? null,
+    notes: changes.notes ?? null,
+    custom_fields: changes.custom_fields ?? {},
+  });
+  if (Object.keys(command.sealed).length === 0) return [];
+  if (changes.email !== undefined && command.data.expected_email_hash !== state.emailHash) {
+    throw new DomainError('client_changed', 'The client was changed at the same time; reload and try again');
+  }
+  const newHash = changes.email === undefined ? undefined : emailHash(changes.email);
+  return [
+    {
+      type: 'client.updated',
+      data: {
+        client_id: state.clientId,
+        team_id: state.teamId,
+        changes: command.sealed,
+        email_hash: newHash !== undefined && newHash !== state.emailHash ? newHash : null,
+        updated_at: command.metadata.now.toISOString(),
+      },
+    },
+  ];
+}
+
 function erase(command: EraseClient, state: ClientState): ClientEvent[] {
   if (state.status === 'absent' || state.teamId !== command.data.team_id) {
     throw new DomainError('client_not_found', 'Client not found');
@@ -107,6 +168,15 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
           clientId: event.data.client_id,
           teamId: event.data.team_id,
           createdAt: event.data.created_at,
+          email: event.data.email,
+          emailHash: event.data.email_hash,
+        };
+      case 'client.updated':
+        if (state.status === 'absent') return state;
+        return {
+          ...state,
+          email: event.data.changes.email ?? state.email,
+          emailHash: event.data.email_hash ?? state.emailHash,
         };
       case 'client.erased':
         if (state.status === 'absent') return state;
@@ -120,6 +190,8 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
     switch (command.type) {
       case 'CreateClient':
         return create(command, state);
+      case 'UpdateClient':
+        return update(command, state);
       case 'EraseClient':
         return erase(command, state);
       default:

@@ -1,6 +1,6 @@
 import { clientDecider, type ClientState } from './client-decider.ts';
 import { clientEmailDecider, clientEmailStreamOfHash } from './client-email-index.ts';
-import { clientStream, type ClientCreated, type ClientEvent } from './client-events.ts';
+import { clientStream, type ClientEvent } from './client-events.ts';
 import { fold } from '../../shared/commands/decider.ts';
 import {
   handleCommand,
@@ -81,21 +81,22 @@ export async function eraseClientData(
   if (state.status === 'absent' || state.teamId !== teamId) {
     throw codedError(404, 'client_not_found', 'Client not found');
   }
-  const created = events.find((event): event is ClientCreated => event.type === 'client.created')!;
+  // The current email (an update may have changed it) and the index stream it holds.
+  const { email: sealedEmail, emailHash } = state;
 
   // 1-2
-  const email = await context.vault.open(created.data.email);
+  const email = await context.vault.open(sealedEmail);
   await context.vault.erase(clientId);
   const now = context.clock.now();
 
   // 3
   let position = (
     await handleCommand(context, {
-      streamId: clientEmailStreamOfHash(teamId, created.data.email_hash),
+      streamId: clientEmailStreamOfHash(teamId, emailHash),
       decider: clientEmailDecider,
       command: {
         type: 'ReleaseEmail',
-        data: { team_id: teamId, email_hash: created.data.email_hash, client_id: clientId },
+        data: { team_id: teamId, email_hash: emailHash, client_id: clientId },
       },
       metadata,
     })

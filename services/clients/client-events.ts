@@ -64,4 +64,31 @@ export type ClientErased = DomainEvent<
   { client_id: string; team_id: string; erased_at: string }
 >;
 
-export type ClientEvent = ClientCreated | ClientErased;
+/**
+ * The team changed a client's details (the workspace's client page). `changes` holds only
+ * the fields that changed; personal ones sealed with the client's key exactly as in
+ * client.created (custom_fields as JSON text). `email_hash` is set (not null) when the email changed:
+ * the email index then holds the new address for this client and the old one is released.
+ * An internal event: in the events feed as client_updated with the names of the changed
+ * fields only, never a hook.
+ */
+export type ClientUpdated = DomainEvent<
+  'client.updated',
+  {
+    client_id: string;
+    team_id: string;
+    changes: Partial<{
+      name: Sealed;
+      email: Sealed;
+      company: Sealed | null;
+      phone: Sealed | null;
+      notes: Sealed | null;
+      custom_fields: Sealed;
+    }>;
+    /** The new email's hash; null when the email did not change. */
+    email_hash: string | null;
+    updated_at: string;
+  }
+>;
+
+export type ClientEvent = ClientCreated | ClientUpdated | ClientErased;

@@ -47,7 +47,7 @@ const tooLong = (field: string, max: number) => `${field} must be ${max} charact
  * A pragmatic address check: a local part without spaces or @, a domain of at least two
  * DNS labels whose last label has a letter; at most 254 characters in all.
  */
-const EMAIL_PATTERN =
+export const EMAIL_PATTERN =
   /^[^\s@"(),:;<>[\\\]]{1,64}@(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?=[a-z0-9-]*[a-z])[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -71,7 +71,7 @@ const setting = (field: string) =>
     .optional()
     .transform((value) => (value === null || value === undefined || value.trim() === '' ? undefined : value));
 
-const createClientBody = z
+export const createClientBody = z
   .object(
     {
       name: requiredText.refine((value) => characters(value) <= 200, tooLong('name', 200)),

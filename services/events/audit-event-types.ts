@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { ApiKeyCreated, ApiKeyRevoked } from '../access/api-key-events.ts';
-import type { ClientCreated, ClientErased } from '../clients/client-events.ts';
+import type { ClientCreated, ClientErased, ClientUpdated } from '../clients/client-events.ts';
 import type { HookSubscriptionCreated, HookSubscriptionDeleted } from '../hooks/hook-subscription-events.ts';
 import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/onboarding-audit-events.ts';
 import { PUBLIC_EVENT_TYPES, type PublicEventType } from './public-event-types.ts';
@@ -110,6 +110,13 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     teamId: (data) => data.team_id,
     details: (data) => ({ client_id: data.client_id }),
     occurredAt: (data) => data.created_at,
+  }),
+  // The names of the changed fields only: their values are personal data.
+  'client.updated': entry<ClientUpdated['data']>({
+    name: 'client_updated',
+    teamId: (data) => data.team_id,
+    details: (data) => ({ client_id: data.client_id, changed: Object.keys(data.changes).sort() }),
+    occurredAt: (data) => data.updated_at,
   }),
   'client.erased': entry<ClientErased['data']>({
     name: 'client_erased',

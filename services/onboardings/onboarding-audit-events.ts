@@ -126,6 +126,24 @@ export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     (data) => ({ from: data.from, expires_at: data.expires_at }),
     (data) => data.expired_at,
   ),
+  onboarding_unarchived: entry<'onboarding_unarchived'>(
+    'onboarding_unarchived',
+    () => ({}),
+    (data) => data.unarchived_at,
+  ),
+  onboarding_reopened: entry<'onboarding_reopened'>(
+    'onboarding_reopened',
+    (data) => ({
+      client_id: data.client_id,
+      from: data.from,
+      status: data.status,
+      send_number: data.send_number,
+      usage_month: data.usage_month,
+      pin_changed: data.pin_changed,
+      expires_at: data.expires_at,
+    }),
+    (data) => data.reopened_at,
+  ),
   onboarding_archived: entry<'onboarding_archived'>(
     'onboarding_archived',
     () => ({}),

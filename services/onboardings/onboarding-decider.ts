@@ -233,6 +233,20 @@ export type RecordPayment = Meta & {
 };
 
 export type ArchiveOnboarding = Meta & { type: 'ArchiveOnboarding'; data: Record<string, never> };
+export type UnarchiveOnboarding = Meta & { type: 'UnarchiveOnboarding'; data: { team_id: string } };
+
+/** Reopen a closed onboarding (the workspace): like a send, with the same facts. */
+export type ReopenOnboarding = Meta & {
+  type: 'ReopenOnboarding';
+  data: {
+    team_id: string;
+    /** SHA-256 of the new client token. */
+    token_hash: string;
+    /** A new PIN, or null to carry the previous link's PIN over. */
+    pin: PinHash | null;
+    facts: SendFacts;
+  };
+};
 export type EraseClient = Meta & { type: 'EraseClient'; data: Record<string, never> };
 export type MarkOverdue = Meta & { type: 'MarkOverdue'; data: Record<string, never> };
 export type ExpireOnboarding = Meta & { type: 'ExpireOnboarding'; data: Record<string, never> };
@@ -249,6 +263,8 @@ export type OnboardingCommand =
   | RemoveFile
   | RecordPayment
   | ArchiveOnboarding
+  | UnarchiveOnboarding
+  | ReopenOnboarding
   | EraseClient
   | MarkOverdue
   | ExpireOnboarding;
@@ -465,30 +481,7 @@ function send(command: SendOnboarding, state: OnboardingState): OnboardingEvent[
   if (facts.client === 'missing') throw fail('client_scope_missing');
   if (CLOSED_STATUSES.has(onboarding.status)) throw fail('invalid_state', { status: onboarding.status });
   const from = onboarding.status as 'draft' | 'sent' | 'in_progress';
-
-  const payments = requiredPaymentFields(onboarding.snapshot);
-  const badAmount = payments.find((field) => !validAmountCents(field.field.config['amount_cents']));
-  if (badAmount) {
-    throw fieldError(
-      'invalid_payment',
-      `Payment field "${badAmount.field.label}" needs an amount in cents that is a positive whole number`,
-      badAmount,
-    );
-  }
-  if (payments.length > 0 && !facts.plan_can_collect_payments) throw fail('payment_plan_required');
-  if (payments.length > 0 && !facts.payments_connected) throw fail('payment_not_connected');
-  const agreement = fieldsNeedingAgreementText(onboarding.snapshot)[0];
-  if (agreement) {
-    throw fieldError(
-      'agreement_text_required',
-      `Signature field "${agreement.field.label}" needs its own agreement text before sending`,
-      agreement,
-    );
-  }
-  if (facts.sending_paused) throw fail('sending_paused');
-  if (facts.unpaid && facts.new_recipient && facts.new_recipients_last_24h >= facts.new_recipient_cap) {
-    throw fail('recipient_cap_reached');
-  }
+  assertSendable(onboarding, facts);
   const counts = !onboarding.counted;
   if (counts && facts.monthly_limit !== 'unlimited' && facts.monthly_used >= facts.monthly_limit) {
     throw fail('limit_reached');
@@ -524,6 +517,36 @@ function send(command: SendOnboarding, state: OnboardingState): OnboardingEvent[
     },
   };
   return [event];
+}
+
+/**
+ * The spec's send checks that do not depend on the monthly count (payments, the agreement
+ * text, sending paused, the new-recipient cap): a send and a reopen both pass them.
+ */
+function assertSendable(onboarding: Onboarding, facts: SendFacts): void {
+  const payments = requiredPaymentFields(onboarding.snapshot);
+  const badAmount = payments.find((field) => !validAmountCents(field.field.config['amount_cents']));
+  if (badAmount) {
+    throw fieldError(
+      'invalid_payment',
+      `Payment field "${badAmount.field.label}" needs an amount in cents that is a positive whole number`,
+      badAmount,
+    );
+  }
+  if (payments.length > 0 && !facts.plan_can_collect_payments) throw fail('payment_plan_required');
+  if (payments.length > 0 && !facts.payments_connected) throw fail('payment_not_connected');
+  const agreement = fieldsNeedingAgreementText(onboarding.snapshot)[0];
+  if (agreement) {
+    throw fieldError(
+      'agreement_text_required',
+      `Signature field "${agreement.field.label}" needs its own agreement text before sending`,
+      agreement,
+    );
+  }
+  if (facts.sending_paused) throw fail('sending_paused');
+  if (facts.unpaid && facts.new_recipient && facts.new_recipients_last_24h >= facts.new_recipient_cap) {
+    throw fail('recipient_cap_reached');
+  }
 }
 
 /** The client saved an answer within the last 5 minutes. */
@@ -797,6 +820,61 @@ function archive(command: ArchiveOnboarding, state: OnboardingState): Onboarding
   ];
 }
 
+/** Unarchiving an onboarding that is not archived decides nothing. */
+function unarchive(command: UnarchiveOnboarding, state: OnboardingState): OnboardingEvent[] {
+  if (state.status === 'absent' || state.team_id !== command.data.team_id) throw fail('target_unavailable');
+  if (state.client_erased_at !== null) throw fail('target_unavailable');
+  if (state.archived_at === null) return [];
+  return [
+    { type: 'onboarding_unarchived', data: { ...base(state), unarchived_at: iso(command.metadata.now) } },
+  ];
+}
+
+/**
+ * Reopen: only a completed, cancelled or expired onboarding (409 invalid_state otherwise),
+ * not archived (404 like a send); the send checks apply, and it always counts once more
+ * against the monthly limit (403 limit_reached at the limit). A link expiry already
+ * passed is cleared, so the new link works.
+ */
+function reopen(command: ReopenOnboarding, state: OnboardingState): OnboardingEvent[] {
+  const { data, metadata } = command;
+  const { facts } = data;
+  const onboarding = requireForApi(state, data.team_id);
+  if (onboarding.client_erased_at !== null || facts.client === 'erased') throw fail('client_erasure_pending');
+  if (facts.client === 'missing') throw fail('client_scope_missing');
+  if (!CLOSED_STATUSES.has(onboarding.status)) throw fail('invalid_state', { status: onboarding.status });
+  assertSendable(onboarding, facts);
+  if (facts.monthly_limit !== 'unlimited' && facts.monthly_used >= facts.monthly_limit) {
+    throw fail('limit_reached');
+  }
+  const now = metadata.now;
+  return [
+    {
+      type: 'onboarding_reopened',
+      data: {
+        ...base(onboarding),
+        client_id: onboarding.client_id,
+        from: onboarding.status as 'completed' | 'cancelled' | 'expired',
+        status: 'sent',
+        send_number: onboarding.send_count + 1,
+        usage_month: facts.usage_month,
+        new_recipient: facts.new_recipient,
+        token_hash: data.token_hash,
+        pin: data.pin ?? onboarding.pin,
+        pin_changed: data.pin !== null,
+        expires_at: linkExpired(onboarding, now) ? null : onboarding.expires_at,
+        reminders_at: reminderTimes(
+          onboarding.reminder_schedule,
+          now,
+          onboarding.due ? new Date(onboarding.due.due_date) : null,
+          now,
+        ),
+        reopened_at: iso(now),
+      },
+    },
+  ];
+}
+
 function eraseClient(command: EraseClient, state: OnboardingState): OnboardingEvent[] {
   const onboarding = requireExisting(state);
   if (onboarding.client_erased_at !== null) return [];
@@ -891,6 +969,10 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return recordPayment(command, state);
     case 'ArchiveOnboarding':
       return archive(command, state);
+    case 'UnarchiveOnboarding':
+      return unarchive(command, state);
+    case 'ReopenOnboarding':
+      return reopen(command, state);
     case 'EraseClient':
       return eraseClient(command, state);
     case 'MarkOverdue':
@@ -1044,6 +1126,21 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       return { ...state, status: 'expired', reminders_at: [] };
     case 'onboarding_archived':
       return { ...state, archived_at: event.data.archived_at, reminders_at: [] };
+    case 'onboarding_unarchived':
+      return { ...state, archived_at: null };
+    case 'onboarding_reopened':
+      return {
+        ...state,
+        status: 'sent',
+        token_hash: event.data.token_hash,
+        pin: event.data.pin,
+        send_count: event.data.send_number,
+        counted: true,
+        last_sent_at: event.data.reopened_at,
+        expires_at: event.data.expires_at,
+        reminders_at: event.data.reminders_at,
+        started_since_send: false,
+      };
     case 'onboarding_client_erased':
       return { ...state, client_erased_at: event.data.erased_at, token_hash: null, reminders_at: [] };
     default:

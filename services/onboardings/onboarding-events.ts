@@ -245,6 +245,33 @@ export type OnboardingExpired = DomainEvent<
 
 export type OnboardingArchived = DomainEvent<'onboarding_archived', Base & { archived_at: string }>;
 
+/** The team took an archived onboarding back into its lists; it answers PATCH and send again. */
+export type OnboardingUnarchived = DomainEvent<'onboarding_unarchived', Base & { unarchived_at: string }>;
+
+/**
+ * The team reopened a completed, cancelled or expired onboarding (the workspace): a new
+ * client link and a queued invite, like a send; the onboarding is sent again, so the next
+ * open records onboarding.started. Counts once more against the monthly limit
+ * (`usage_month`). A passed link expiry is cleared (`expires_at` null), the answers stay.
+ */
+export type OnboardingReopened = DomainEvent<
+  'onboarding_reopened',
+  Base & {
+    client_id: string;
+    from: 'completed' | 'cancelled' | 'expired';
+    status: 'sent';
+    send_number: number;
+    usage_month: string;
+    new_recipient: boolean;
+    token_hash: string;
+    pin: PinHash | null;
+    pin_changed: boolean;
+    expires_at: string | null;
+    reminders_at: string[];
+    reopened_at: string;
+  }
+>;
+
 /** The client was erased: the onboarding leaves every list and its link stops working. */
 export type OnboardingClientErased = DomainEvent<
   'onboarding_client_erased',
@@ -268,6 +295,8 @@ export type OnboardingEvent =
   | OnboardingOverdue
   | OnboardingExpired
   | OnboardingArchived
+  | OnboardingUnarchived
+  | OnboardingReopened
   | OnboardingClientErased;
 
 export type OnboardingEventType = OnboardingEvent['type'];
@@ -290,6 +319,8 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding.overdue',
   'onboarding_expired',
   'onboarding_archived',
+  'onboarding_unarchived',
+  'onboarding_reopened',
   'onboarding_client_erased',
 ] as const satisfies readonly OnboardingEventType[];
 

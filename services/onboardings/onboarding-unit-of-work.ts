@@ -89,13 +89,20 @@ export async function undoParkedRows(
   tx: PoolClient,
 ): Promise<void> {
   for (const event of pending.events as OnboardingEvent[]) {
+    if (event.type === 'onboarding_reopened') {
+      await tx.query('delete from onboarding_send_usage where onboarding_id = $1 and send_number = $2', [
+        event.data.onboarding_id,
+        event.data.send_number,
+      ]);
+      continue;
+    }
     if (event.type !== 'onboarding.sent') continue;
     const { data } = event;
     if (data.counted) {
-      await tx.query(
-        'delete from onboarding_send_usage where onboarding_id = $1 and counted_at = $2::timestamptz',
-        [data.onboarding_id, data.sent_at],
-      );
+      await tx.query('delete from onboarding_send_usage where onboarding_id = $1 and send_number = $2', [
+        data.onboarding_id,
+        data.send_number,
+      ]);
     }
     if (data.new_recipient) {
       await tx.query(
@@ -124,13 +131,30 @@ async function writeOperationalRows(
   now: Date,
 ): Promise<void> {
   for (const event of events) {
+    if (event.type === 'onboarding_reopened') {
+      // A reopen counts once more: one usage row per count (infra/migrations/101).
+      const { data } = event;
+      await tx.query(
+        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at, send_number)
+         values ($1, $2, $3, $4, $5) on conflict (onboarding_id, send_number) do nothing`,
+        [data.onboarding_id, data.team_id, data.usage_month, data.reopened_at, data.send_number],
+      );
+      if (data.new_recipient) {
+        await tx.query(
+          `insert into onboarding_recipients (team_id, client_id, first_invited_at)
+           values ($1, $2, $3) on conflict (team_id, client_id) do nothing`,
+          [data.team_id, data.client_id, data.reopened_at],
+        );
+      }
+      continue;
+    }
     if (event.type !== 'onboarding.sent') continue;
     const { data } = event;
     if (data.counted) {
       await tx.query(
-        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at)
-         values ($1, $2, $3, $4) on conflict (onboarding_id) do nothing`,
-        [data.onboarding_id, data.team_id, data.usage_month, data.sent_at],
+        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at, send_number)
+         values ($1, $2, $3, $4, $5) on conflict (onboarding_id, send_number) do nothing`,
+        [data.onboarding_id, data.team_id, data.usage_month, data.sent_at, data.send_number],
       );
     }
     if (data.new_recipient) {

@@ -1,4 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
+import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
+import {
+  runOnboardingCommand,
+  type OnboardingOutcome,
+} from '../../services/onboardings/onboarding-unit-of-work.ts';
+import { reopenOnboarding } from '../../services/onboardings/reopen-onboarding.ts';
 import type { TestService } from '../helpers/service.ts';
 import {
   addMember,
@@ -116,6 +123,24 @@ export async function produceDomainLog(
           .setZone(random.pick(OFFSET_ZONES))
           .toISO({ suppressMilliseconds: random.chance(0.5) })!;
   const randomFormat = () => random.pick(['date', 'timestamp'] as const);
+  /** A workspace command through the command pipeline, its read models caught up. */
+  const workspaceCommand = async (
+    work: (
+      tx: Parameters<Parameters<typeof inCommandTransaction>[1]>[0],
+      metadata: CommandMetadata,
+    ) => Promise<OnboardingOutcome>,
+  ) => {
+    const metadata: CommandMetadata = {
+      command_id: randomUUID(),
+      request_id: randomUUID(),
+      idempotency_key: null,
+      api_key_id: null,
+      causation_id: null,
+      correlation_id: null,
+    };
+    const outcome = await inCommandTransaction(service.context, (tx) => work(tx, metadata));
+    if (outcome.position !== undefined) await service.context.projections.waitForPosition(outcome.position);
+  };
 
   // Teams, settings, members, API keys, templates.
   const timezoneA = random.pick(TIME_ZONES);
@@ -363,6 +388,31 @@ export async function produceDomainLog(
       `/onboardings/${id}/countersign`,
       { field_id: a.ids.fields.agreement, member_id: admin.id },
       201,
+    );
+    await operator(`/onboardings/${id}/archive`, undefined, 200);
+    // The workspace's unarchive and reopen (the same commands its routes run), then archived again.
+    await workspaceCommand((tx, metadata) =>
+      runOnboardingCommand(
+        service.context,
+        tx,
+        id,
+        () => ({
+          type: 'UnarchiveOnboarding',
+          data: { team_id: a.teamId },
+          metadata: { now: service.clock.now() },
+        }),
+        metadata,
+      ),
+    );
+    await tick();
+    await workspaceCommand((tx, metadata) =>
+      reopenOnboarding(
+        { ...service.context, publicUrl: service.context.settings.PUBLIC_URL },
+        tx,
+        { team_id: a.teamId, onboarding_id: id },
+        service.clock.now(),
+        metadata,
+      ),
     );
     await operator(`/onboardings/${id}/archive`, undefined, 200);
     // A draft of the same client stays a draft.

@@ -22,6 +22,10 @@ export const PERMISSIONS = {
   'automation_rules.read': ['owner', 'admin'],
   'automation_rules.manage': ['owner', 'admin'],
   'templates.read': ['owner', 'admin', 'member'],
+  'clients.read': ['owner', 'admin', 'member'],
+  'clients.manage': ['owner', 'admin', 'member'],
+  'onboardings.read': ['owner', 'admin', 'member'],
+  'onboardings.manage': ['owner', 'admin', 'member'],
   'team.read': ['owner', 'admin', 'member'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;

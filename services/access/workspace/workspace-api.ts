@@ -16,6 +16,8 @@ import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.t
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
 import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
 import { workspaceTemplateRoutes } from '../../templates/workspace-template-routes.ts';
+import { workspaceClientRoutes } from '../../clients/workspace-client-routes.ts';
+import { workspaceOnboardingRoutes } from '../../onboardings/workspace-onboarding-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -168,5 +170,7 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceDeliveryRoutes, { context });
   await app.register(workspaceRuleRoutes, { context });
   await app.register(workspaceTemplateRoutes, { context });
+  await app.register(workspaceClientRoutes, { context });
+  await app.register(workspaceOnboardingRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
 }

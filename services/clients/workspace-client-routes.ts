@@ -1,0 +1,299 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { DomainError } from '../../shared/commands/decider.ts';
+import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { ClientChanges } from './client-decider.ts';
+import { eraseClientData } from './client-erasure.ts';
+import { clientSchema, createClientBody, type ClientResource } from './clients-routes.ts';
+import { createClient } from './create-client.ts';
+import { EMAIL_TAKEN, updateClient } from './update-client.ts';
+
+/*
+ * The team's clients in the workspace (every role; the member is the actor):
+ *
+ *   GET   /clients?q=&limit=&offset=   search in name, email and company; newest first
+ *   POST  /clients                     create (an email already used in the team: 409 email_taken)
+ *   GET   /clients/:id
+ *   PATCH /clients/:id                 change name, email, company, phone, notes, custom_fields
+ *   POST  /clients/:id/erase           the operator's erasure (client-erasure.ts)
+ *
+ * The same commands as POST /api/v1/clients and the operator's erase.
+ */
+
+const NOT_FOUND = 'Client not found';
+const notFound = () => codedError(404, 'client_not_found', NOT_FOUND);
+
+/** A workspace refusal in the standard error body. */
+function refusal(error: unknown): unknown {
+  if (!(error instanceof DomainError)) return error;
+  switch (error.code) {
+    case 'client_not_found':
+      return notFound();
+    case 'email_taken':
+      return codedError(409, 'email_taken', EMAIL_TAKEN);
+    case 'client_changed':
+      return codedError(409, 'client_changed', error.message);
+    case 'link_blocked':
+      return codedError(422, 'link_blocked', 'Short links are not allowed in client details', error.details);
+    case 'invalid_body':
+      return codedError(400, 'invalid_body', error.message);
+    default:
+      return error;
+  }
+}
+
+async function refusing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw refusal(error);
+  }
+}
+
+const EDITABLE = ['name', 'email', 'company', 'phone', 'notes', 'custom_fields'] as const;
+
+const patchBody = createClientBody
+  .pick({ name: true, email: true, company: true, phone: true, notes: true, custom_fields: true })
+  .partial()
+  .refine((body) => EDITABLE.some((field) => body[field] !== undefined), {
+    message: 'at least one of name, email, company, phone, notes, custom_fields is required',
+  });
+
+const listQuery = offsetPaginationQuery.extend({
+  q: z.string().max(200).optional().describe('words found in the name, email or company (case-insensitive)'),
+});
+
+const idParams = z.object({ id: z.string().uuid().describe('client id (uuid)') });
+
+const clientRow = clientSchema.extend({ id: z.string(), created_at: z.date() });
+const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+});
+const COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
+const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
+
+/** LIKE's own characters taken literally. */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The fields of `body` whose value differs from the client's now (only those are changed). */
+function changedFields(current: ClientResource, body: z.output<typeof patchBody>): ClientChanges {
+  const changes: ClientChanges = {};
+  if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
+  if (body.email !== undefined && body.email !== current.email) changes.email = body.email;
+  const nullable = ['company', 'phone', 'notes'] as const;
+  for (const field of nullable) {
+    const value = body[field];
+    if (value === undefined) continue;
+    const next = value === null || value.trim() === '' ? null : value;
+    if (next !== current[field]) changes[field] = next;
+  }
+  if (
+    body.custom_fields !== undefined &&
+    JSON.stringify(body.custom_fields ?? {}) !== JSON.stringify(current.custom_fields)
+  ) {
+    changes.custom_fields = body.custom_fields ?? {};
+  }
+  return changes;
+}
+
+export async function workspaceClientRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const tag = { tags: ['workspace'] };
+
+  async function findClient(teamId: string, id: string): Promise<ClientResource | undefined> {
+    const row = await context.readDb.maybeOne(
+      sql.type(
+        clientRow,
+      )`select ${COLUMNS} from clients where id = ${id} and team_id = ${teamId} and ${VISIBLE}`,
+    );
+    return row ? toResource(row) : undefined;
+  }
+
+  async function teamDefaults(teamId: string) {
+    const row = await context.readDb.maybeOne(
+      sql.type(z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() }))`
+        select locale, date_format, timezone from teams where id = ${teamId}`,
+    );
+    return row ?? { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
+  }
+
+  app.get(
+    '/clients',
+    {
+      config: { workspace: { action: 'clients.read' } },
+      schema: {
+        ...tag,
+        summary: "Search the team's clients (name, email, company), newest first",
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(clientSchema), total: z.number().int() }) },
+      },
+    },
+    async (request) => {
+      const { teamId } = signedIn(request);
+      const { limit, offset, q } = request.query;
+      const words = (q ?? '').trim().split(/\s+/).filter(Boolean);
+      const conditions = [
+        sql.fragment`team_id = ${teamId} and ${VISIBLE}`,
+        ...words.map(
+          (word) => sql.fragment`(name ilike ${likePattern(word)} or email ilike ${likePattern(word)}
+            or coalesce(company, '') ilike ${likePattern(word)})`,
+        ),
+      ];
+      const where = sql.join(conditions, sql.fragment` and `);
+      const [rows, total] = await Promise.all([
+        context.readDb.any(sql.type(clientRow)`
+          select ${COLUMNS} from clients where ${where}
+          order by created_at desc, position desc limit ${limit} offset ${offset}`),
+        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
+          select count(*)::int as count from clients where ${where}`),
+      ]);
+      return { data: rows.map(toResource), total };
+    },
+  );
+
+  app.post(
+    '/clients',
+    {
+      config: { workspace: { action: 'clients.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
+        body: createClientBody,
+        response: {
+          201: z.object({ client: clientSchema }),
+          409: coded('Another client of the team has this email (code email_taken)'),
+          422: coded('A short link in client-facing text (code link_blocked)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const body = request.body;
+      const defaults = await teamDefaults(session.teamId);
+      const outcome = await refusing(() =>
+        createClient(
+          context,
+          {
+            team_id: session.teamId,
+            name: body.name,
+            email: body.email,
+            company: body.company ?? null,
+            phone: body.phone ?? null,
+            notes: body.notes ?? null,
+            custom_fields: body.custom_fields ?? {},
+            locale: body.locale ?? defaults.locale,
+            date_format: body.date_format ?? defaults.date_format,
+            timezone: body.timezone ?? defaults.timezone,
+          },
+          context.clock.now(),
+          memberMetadata(request, session.memberId),
+        ),
+      );
+      if (!outcome.created) throw codedError(409, 'email_taken', EMAIL_TAKEN);
+      await awaitReadModels(context, outcome.position);
+      const client = await findClient(session.teamId, outcome.clientId);
+      if (!client) throw readModelsLagging();
+      return reply.status(201).send({ client });
+    },
+  );
+
+  app.get(
+    '/clients/:id',
+    {
+      config: { workspace: { action: 'clients.read' } },
+      schema: {
+        ...tag,
+        summary: 'A client of the team',
+        params: idParams,
+        response: {
+          200: z.object({ client: clientSchema }),
+          404: coded('Unknown, erased or another team’s'),
+        },
+      },
+    },
+    async (request) => {
+      const client = await findClient(signedIn(request).teamId, request.params.id);
+      if (!client) throw notFound();
+      return { client };
+    },
+  );
+
+  app.patch(
+    '/clients/:id',
+    {
+      config: { workspace: { action: 'clients.manage' } },
+      schema: {
+        ...tag,
+        summary: "Change a client's details (only the fields given; an email another client has is refused)",
+        params: idParams,
+        body: patchBody,
+        response: {
+          200: z.object({ client: clientSchema }),
+          404: coded('Unknown, erased or another team’s (code client_not_found)'),
+          409: coded(
+            'Another client has this email (email_taken), or a simultaneous change won (client_changed)',
+          ),
+          422: coded('A short link in client-facing text (code link_blocked)'),
+        },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const current = await findClient(session.teamId, request.params.id);
+      if (!current) throw notFound();
+      const outcome = await refusing(() =>
+        updateClient(
+          context,
+          { team_id: session.teamId, client_id: current.id },
+          changedFields(current, request.body),
+          context.clock.now(),
+          memberMetadata(request, session.memberId),
+        ),
+      );
+      await awaitReadModels(context, outcome.position);
+      const client = await findClient(session.teamId, current.id);
+      if (!client) throw notFound();
+      return { client };
+    },
+  );
+
+  app.post(
+    '/clients/:id/erase',
+    {
+      config: { workspace: { action: 'clients.manage' } },
+      schema: {
+        ...tag,
+        summary:
+          "Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working",
+        params: idParams,
+        response: {
+          200: z.object({
+            client_id: z.string().uuid(),
+            erased_at: z.string(),
+            onboardings: z.number().int(),
+          }),
+          404: coded('Unknown, already erased or another team’s (code client_not_found)'),
+        },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const current = await findClient(session.teamId, request.params.id);
+      if (!current) throw notFound();
+      const outcome = await refusing(() =>
+        eraseClientData(context, session.teamId, current.id, memberMetadata(request, session.memberId)),
+      );
+      await awaitReadModels(context, outcome.position);
+      return { client_id: outcome.clientId, erased_at: outcome.erasedAt, onboardings: outcome.onboardings };
+    },
+  );
+}

@@ -1,0 +1,398 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { answeringRefusals } from '../../shared/http/domain-errors.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import { PIN_PATTERN } from './link-secrets.ts';
+import {
+  createOnboarding,
+  sendOnboarding,
+  updateOnboarding,
+  type CommandDeps,
+} from './onboarding-commands.ts';
+import { onboardingErrors } from './onboarding-errors.ts';
+import { ONBOARDING_STATUSES } from './onboarding-events.ts';
+import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
+import { getOnboarding } from './onboardings-read-model.ts';
+import { reopenOnboarding } from './reopen-onboarding.ts';
+import {
+  DUE_FILTERS,
+  onboardingUsage,
+  searchOnboardings,
+  workspaceOnboarding,
+  workspaceOnboardingItem,
+} from './workspace-onboardings-read-model.ts';
+
+/*
+ * The team's onboardings in the workspace (every role; the member is the actor). The same
+ * commands and send checks as the public API (onboarding-commands.ts), plus reopen and
+ * unarchive, which the public API does not offer:
+ *
+ *   GET   /onboardings?status&assignee&due&archived&limit&offset
+ *   GET   /onboardings/usage               this month's count against the plan's limit
+ *   POST  /onboardings                     create a draft { client_id, template_id, due_on? }
+ *   GET   /onboardings/:id
+ *   PATCH /onboardings/:id                 { assigned_to?, due_on? } (null clears)
+ *   POST  /onboardings/:id/send            { pin?, force? }
+ *   POST  /onboardings/:id/cancel | archive | unarchive
+ *   POST  /onboardings/:id/reopen          { pin? } a completed, cancelled or expired one
+ */
+
+const NOT_FOUND = 'Onboarding not found';
+const notFound = () => codedError(404, 'target_unavailable', NOT_FOUND);
+
+const pin = z
+  .string()
+  .regex(PIN_PATTERN, 'pin must be exactly 6 digits')
+  .optional()
+  .describe('exactly 6 digits; when omitted the previous link’s PIN carries over');
+const calendarDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'due_on must be a date (YYYY-MM-DD)')
+  .describe('a calendar date: the end of that day in the team’s time zone');
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z.enum(ONBOARDING_STATUSES).optional(),
+  assignee: z
+    .union([z.string().uuid(), z.literal('unassigned')])
+    .optional()
+    .describe('a member id, or unassigned'),
+  due: z
+    .enum(DUE_FILTERS)
+    .optional()
+    .describe('overdue: due date passed and still open; week: due within the next 7 days; none: no due date'),
+  archived: z.enum(['hide', 'only']).default('hide'),
+});
+
+const idParams = z.object({ id: z.string().uuid().describe('onboarding id (uuid)') });
+const createBody = z.object({
+  client_id: z.string().uuid(),
+  template_id: z.string().uuid(),
+  due_on: calendarDate.optional(),
+});
+const patchBody = z
+  .object({
+    assigned_to: z.string().uuid().nullable().optional().describe('a current member id; null unassigns'),
+    due_on: calendarDate.nullable().optional().describe('null clears'),
+  })
+  .refine((body) => body.assigned_to !== undefined || body.due_on !== undefined, {
+    message: 'at least one of assigned_to, due_on is required',
+  });
+const sendBody = z.object({ pin, force: z.boolean().optional() }).nullish();
+const reopenBody = z.object({ pin }).nullish();
+
+const answer = z.object({ onboarding: workspaceOnboarding });
+
+/** The refusals of the onboarding commands, as the public API answers them. */
+const commandRefusals = {
+  400: coded('invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected'),
+  403: coded('payment_plan_required, sending_paused or limit_reached (or a workspace refusal)'),
+  404: coded('target_unavailable, template_missing or client_scope_missing'),
+  409: z
+    .object({ error: z.string(), code: z.string() })
+    .passthrough()
+    .describe(
+      'invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required',
+    ),
+  410: coded('client_erasure_pending'),
+  429: coded('recipient_cap_reached'),
+};
+
+export async function workspaceOnboardingRoutes(
+  plain: FastifyInstance,
+  { context }: { context: WorkspaceDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const tag = { tags: ['workspace'] };
+  const deps: CommandDeps = {
+    pool: context.pool,
+    eventStore: context.eventStore,
+    publicUrl: context.settings.PUBLIC_URL,
+  };
+
+  /** One command in its own transaction, refusals answered, then the read models caught up. */
+  async function run(
+    request: FastifyRequest,
+    work: (tx: PoolClient, metadata: CommandMetadata) => Promise<OnboardingOutcome>,
+  ): Promise<OnboardingOutcome> {
+    const session = signedIn(request);
+    const metadata = memberMetadata(request, session.memberId);
+    const outcome = await answeringRefusals(onboardingErrors, () =>
+      inCommandTransaction(context, (tx) => work(tx, metadata)),
+    );
+    await awaitReadModels(context, outcome.position);
+    return outcome;
+  }
+
+  /** The team's onboarding (archived ones too); 404 for another team's, unknown or erased. */
+  async function found(request: FastifyRequest, id: string) {
+    const onboarding = await workspaceOnboardingOf(signedIn(request).teamId, id);
+    if (!onboarding) throw notFound();
+    return onboarding;
+  }
+
+  async function workspaceOnboardingOf(teamId: string, id: string) {
+    const detail = await getOnboarding(context.readDb, teamId, id);
+    if (!detail) return undefined;
+    const [item] = (await searchOnboardings(context.readDb, teamId, context.clock.now(), { id })).data;
+    return item ? { ...item, template_snapshot: detail.template_snapshot } : undefined;
+  }
+
+  app.get(
+    '/onboardings',
+    {
+      config: { workspace: { action: 'onboardings.read' } },
+      schema: {
+        ...tag,
+        summary: "The team's onboardings, newest first, with filters",
+        querystring: listQuery,
+        response: { 200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }) },
+      },
+    },
+    async (request) =>
+      searchOnboardings(context.readDb, signedIn(request).teamId, context.clock.now(), request.query),
+  );
+
+  app.get(
+    '/onboardings/usage',
+    {
+      config: { workspace: { action: 'onboardings.read' } },
+      schema: {
+        ...tag,
+        summary: 'Onboardings counted this month (first sends and reopens) against the plan’s monthly limit',
+        response: {
+          200: z.object({
+            month: z.string().describe('YYYY-MM in the team’s time zone'),
+            used: z.number().int(),
+            limit: z.union([z.number().int(), z.literal('unlimited')]),
+          }),
+        },
+      },
+    },
+    async (request) => onboardingUsage(context.pool, signedIn(request).teamId, context.clock.now()),
+  );
+
+  app.post(
+    '/onboardings',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Create a draft onboarding for a client from a template',
+        body: createBody,
+        response: { 201: answer, ...commandRefusals },
+      },
+    },
+    async (request, reply) => {
+      const { teamId } = signedIn(request);
+      let id = '';
+      await run(request, async (tx, metadata) => {
+        const outcome = await createOnboarding(
+          deps,
+          tx,
+          { team_id: teamId, ...request.body, due_date: request.body.due_on },
+          context.clock.now(),
+          metadata,
+        );
+        id = outcome.onboardingId;
+        return outcome;
+      });
+      const onboarding = await workspaceOnboardingOf(teamId, id);
+      if (!onboarding) throw notFound();
+      return reply.status(201).send({ onboarding });
+    },
+  );
+
+  app.get(
+    '/onboardings/:id',
+    {
+      config: { workspace: { action: 'onboardings.read' } },
+      schema: {
+        ...tag,
+        summary: 'An onboarding with its client, template, link state and snapshot',
+        params: idParams,
+        response: { 200: answer, 404: coded('Unknown, erased or another team’s (code target_unavailable)') },
+      },
+    },
+    async (request) => ({ onboarding: await found(request, request.params.id) }),
+  );
+
+  /** Runs a command on one of the team's onboardings and answers it as it is then. */
+  async function act(
+    request: FastifyRequest,
+    id: string,
+    work: (tx: PoolClient, metadata: CommandMetadata, teamId: string) => Promise<OnboardingOutcome>,
+  ) {
+    const { teamId } = signedIn(request);
+    await found(request, id);
+    await run(request, (tx, metadata) => work(tx, metadata, teamId));
+    return { onboarding: await found(request, id) };
+  }
+
+  app.patch(
+    '/onboardings/:id',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Assign to a member or unassign; set or clear the due date',
+        params: idParams,
+        body: patchBody,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata, teamId) =>
+        updateOnboarding(
+          deps,
+          tx,
+          {
+            team_id: teamId,
+            onboarding_id: request.params.id,
+            due_date: request.body.due_on,
+            assigned_to: request.body.assigned_to,
+          },
+          context.clock.now(),
+          metadata,
+        ),
+      ),
+  );
+
+  app.post(
+    '/onboardings/:id/send',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary:
+          'Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes)',
+        params: idParams,
+        body: sendBody,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata, teamId) =>
+        sendOnboarding(
+          deps,
+          tx,
+          {
+            team_id: teamId,
+            onboarding_id: request.params.id,
+            force: request.body?.force ?? false,
+            pin: request.body?.pin,
+          },
+          context.clock.now(),
+          metadata,
+        ),
+      ),
+  );
+
+  app.post(
+    '/onboardings/:id/cancel',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Cancel a draft, sent or in-progress onboarding (its link stops working)',
+        params: idParams,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata, teamId) =>
+        updateOnboarding(
+          deps,
+          tx,
+          { team_id: teamId, onboarding_id: request.params.id, status: 'cancelled' },
+          context.clock.now(),
+          metadata,
+        ),
+      ),
+  );
+
+  app.post(
+    '/onboardings/:id/reopen',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary:
+          'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
+        params: idParams,
+        body: reopenBody,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata, teamId) =>
+        reopenOnboarding(
+          deps,
+          tx,
+          { team_id: teamId, onboarding_id: request.params.id, pin: request.body?.pin },
+          context.clock.now(),
+          metadata,
+        ),
+      ),
+  );
+
+  app.post(
+    '/onboardings/:id/archive',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Archive: the onboarding leaves the default list and refuses changes until unarchived',
+        params: idParams,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata) =>
+        runOnboardingCommand(
+          deps,
+          tx,
+          request.params.id,
+          () => ({ type: 'ArchiveOnboarding', data: {}, metadata: { now: context.clock.now() } }),
+          metadata,
+        ),
+      ),
+  );
+
+  app.post(
+    '/onboardings/:id/unarchive',
+    {
+      config: { workspace: { action: 'onboardings.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Take an archived onboarding back into the list',
+        params: idParams,
+        response: { 200: answer, ...commandRefusals },
+      },
+    },
+    async (request) =>
+      act(request, request.params.id, (tx, metadata, teamId) =>
+        runOnboardingCommand(
+          deps,
+          tx,
+          request.params.id,
+          () => ({
+            type: 'UnarchiveOnboarding',
+            data: { team_id: teamId },
+            metadata: { now: context.clock.now() },
+          }),
+          metadata,
+        ),
+      ),
+  );
+}

@@ -1,0 +1,171 @@
+import { sql, type DatabasePool } from 'slonik';
+import { z } from 'zod';
+import type { Pool } from '../../shared/db/pool.ts';
+import { isPlan, monthlyOnboardingLimit } from '../access/plans.ts';
+import { knownZone, usageMonth } from './deadlines.ts';
+import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
+
+/**
+ * The workspace's reads of onboardings: the read model (projections/onboardings-projection.ts)
+ * with its client, template and assignee, plus the link's state; and the month's usage.
+ * An onboarding whose client was erased is never listed or found (as in the public API).
+ */
+
+/**
+ * The due filter: `overdue` the due date passed and the onboarding is still open (draft,
+ * sent or in progress); `week` due from now to 7 days ahead; `none` without a due date.
+ */
+export const DUE_FILTERS = ['overdue', 'week', 'none'] as const;
+
+/** not_sent: a draft; active: the client's link works now; inactive: closed, archived or expired. */
+export const LINK_STATES = ['not_sent', 'active', 'inactive'] as const;
+
+const OPEN = ['draft', 'sent', 'in_progress'];
+
+export const workspaceOnboardingItem = z.object({
+  id: z.string().uuid(),
+  status: z.enum(ONBOARDING_STATUSES),
+  progress_pct: z.number().int(),
+  created_at: z.string(),
+  due_date: z.string().nullable(),
+  due_on: z.string().nullable(),
+  overdue: z.boolean(),
+  expires_at: z.string().nullable(),
+  assigned_to: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  archived_at: z.string().nullable(),
+  send_count: z.number().int(),
+  last_sent_at: z.string().nullable(),
+  link: z.enum(LINK_STATES),
+  client: z.object({ id: z.string().uuid(), name: z.string().nullable(), email: z.string().nullable() }),
+  template: z.object({ id: z.string().uuid(), name: z.string() }),
+});
+export const workspaceOnboarding = workspaceOnboardingItem.extend({
+  template_snapshot: z.record(z.unknown()),
+});
+export type WorkspaceOnboardingItem = z.infer<typeof workspaceOnboardingItem>;
+
+const row = z.object({
+  id: z.string(),
+  status: z.enum(ONBOARDING_STATUSES),
+  progress_pct: z.number(),
+  created_at: z.date(),
+  due_date: z.string().nullable(),
+  due_on: z.string().nullable(),
+  due_at: z.date().nullable(),
+  expires_at: z.string().nullable(),
+  assigned_to: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  archived_at: z.date().nullable(),
+  send_count: z.number(),
+  last_sent_at: z.date().nullable(),
+  client_id: z.string(),
+  client_name: z.string().nullable(),
+  client_email: z.string().nullable(),
+  template_id: z.string(),
+  template_name: z.string(),
+});
+
+function linkState(value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem['link'] {
+  if (value.status === 'draft') return 'not_sent';
+  const expired = value.expires_at !== null && Date.parse(value.expires_at) <= now.getTime();
+  const open = value.status === 'sent' || value.status === 'in_progress';
+  return open && value.archived_at === null && !expired ? 'active' : 'inactive';
+}
+
+const toItem = (value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem => ({
+  id: value.id,
+  status: value.status,
+  progress_pct: value.progress_pct,
+  created_at: value.created_at.toISOString(),
+  due_date: value.due_date,
+  due_on: value.due_on,
+  overdue: value.due_at !== null && value.due_at <= now && OPEN.includes(value.status),
+  expires_at: value.expires_at,
+  assigned_to: value.assigned_to,
+  assignee_name: value.assignee_name,
+  archived_at: value.archived_at?.toISOString() ?? null,
+  send_count: value.send_count,
+  last_sent_at: value.last_sent_at?.toISOString() ?? null,
+  link: linkState(value, now),
+  client: { id: value.client_id, name: value.client_name, email: value.client_email },
+  template: { id: value.template_id, name: value.template_name },
+});
+
+export interface SearchQuery {
+  limit?: number;
+  offset?: number;
+  id?: string;
+  status?: OnboardingStatus;
+  assignee?: string;
+  due?: (typeof DUE_FILTERS)[number];
+  archived?: 'hide' | 'only';
+}
+
+export async function searchOnboardings(db: DatabasePool, teamId: string, now: Date, query: SearchQuery) {
+  const at = now.toISOString();
+  const conditions = [
+    sql.fragment`o.team_id = ${teamId}`,
+    sql.fragment`o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`,
+  ];
+  if (query.id) conditions.push(sql.fragment`o.id = ${query.id}`);
+  else if (query.archived === 'only') conditions.push(sql.fragment`o.archived_at is not null`);
+  else conditions.push(sql.fragment`o.archived_at is null`);
+  if (query.status) conditions.push(sql.fragment`o.status = ${query.status}`);
+  if (query.assignee === 'unassigned') conditions.push(sql.fragment`o.assigned_to is null`);
+  else if (query.assignee) conditions.push(sql.fragment`o.assigned_to = ${query.assignee}`);
+  if (query.due === 'none') conditions.push(sql.fragment`o.due_at is null`);
+  if (query.due === 'overdue') {
+    conditions.push(
+      sql.fragment`o.due_at <= ${at}::timestamptz and o.status = any(${sql.array(OPEN, 'text')})`,
+    );
+  }
+  if (query.due === 'week') {
+    conditions.push(
+      sql.fragment`o.due_at > ${at}::timestamptz and o.due_at <= ${at}::timestamptz + interval '7 days'`,
+    );
+  }
+  const where = sql.join(conditions, sql.fragment` and `);
+  const from = sql.fragment`
+    from onboardings o
+    join clients c on c.id = o.client_id and c.team_id = o.team_id
+    left join team_members m on m.id = o.assigned_to and m.team_id = o.team_id
+    where ${where}`;
+  const [rows, total] = await Promise.all([
+    db.any(sql.type(row)`
+      select o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
+             o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
+             o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name
+      ${from}
+      order by o.created_at desc, o.position desc
+      limit ${query.limit ?? 25} offset ${query.offset ?? 0}`),
+    db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count ${from}`),
+  ]);
+  return { data: rows.map((value) => toItem(value, now)), total };
+}
+
+/** This month's count (first sends and reopens, in the team's time zone) and the plan's limit. */
+export async function onboardingUsage(pool: Pool, teamId: string, now: Date) {
+  const { rows } = await pool.query<{
+    plan: string;
+    timezone: string;
+    monthly_onboarding_limit: number | null;
+    monthly_onboarding_unlimited: boolean;
+  }>(
+    `select plan, timezone, monthly_onboarding_limit, monthly_onboarding_unlimited from teams where id = $1`,
+    [teamId],
+  );
+  const team = rows[0];
+  if (!team || !isPlan(team.plan))
+    throw new Error(`Team ${teamId} of a signed-in member has no read model row`);
+  const month = usageMonth(now, knownZone(team.timezone));
+  const used = await pool.query<{ count: number }>(
+    'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
+    [teamId, month],
+  );
+  const limit = monthlyOnboardingLimit(
+    team.plan,
+    team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit,
+  );
+  return { month, used: used.rows[0]?.count ?? 0, limit };
+}
