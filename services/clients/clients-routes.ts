@@ -127,7 +127,7 @@ export type ClientResource = z.infer<typeof clientSchema>;
  * A clients row as slonik reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
  * its id unchecked and its time a Date.
  */
-const clientRow = z.object({
+export const clientRow = z.object({
   id: z.string(),
   name: z.string().nullable(),
   email: z.string().nullable(),
@@ -137,8 +137,8 @@ const clientRow = z.object({
   custom_fields: z.unknown(),
   created_at: z.date(),
 });
-type ClientRow = z.infer<typeof clientRow>;
-type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
+export type ClientRow = z.infer<typeof clientRow>;
+export type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
   name: string;
   email: string;
   custom_fields: Record<string, unknown>;
@@ -148,7 +148,7 @@ type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
  * The rows with their personal fields opened (one key read for the page); a row whose key is
  * gone (erased, its erasure not yet projected) is left out, as an erased client is.
  */
-async function openClients(
+export async function openClients(
   vault: ClientsRouteDeps['vault'],
   rows: readonly ClientRow[],
 ): Promise<OpenedClientRow[]> {
@@ -173,7 +173,7 @@ async function openClients(
   );
 }
 
-const toResource = (row: OpenedClientRow): ClientResource => ({
+export const toResource = (row: OpenedClientRow): ClientResource => ({
   id: row.id,
   name: row.name,
   email: row.email,
@@ -184,9 +184,9 @@ const toResource = (row: OpenedClientRow): ClientResource => ({
   created_at: new Date(row.created_at).toISOString(),
 });
 
-const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
+export const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
 /** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
-const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
+export const VISIBLE_CLIENTS = sql.fragment`not client_is_erased(erased_at, email)`;
 
 const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
@@ -199,7 +199,7 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
     const row = await context.readDb.maybeOne(
       sql.type(clientRow)`
         select ${CLIENT_COLUMNS} from clients
-        where id = ${id} and team_id = ${teamId} and ${VISIBLE}`,
+        where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
     );
     const [opened] = row ? await openClients(context.vault, [row]) : [];
     return opened ? toResource(opened) : undefined;
@@ -237,7 +237,7 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
               await context.vault.teamIndexKey(request.principal.teamId),
               normalizeEmail(email),
             )}`;
-      const where = sql.fragment`team_id = ${request.principal.teamId} and ${VISIBLE} ${filter}`;
+      const where = sql.fragment`team_id = ${request.principal.teamId} and ${VISIBLE_CLIENTS} ${filter}`;
       const [rows, total] = await Promise.all([
         context.readDb.any(
           sql.type(clientRow)`

@@ -12,7 +12,16 @@ import { memberMetadata } from '../access/workspace/workspace-commands.ts';
 import { signedIn } from '../access/workspace/workspace-session.ts';
 import type { ClientChanges } from './client-decider.ts';
 import { eraseClientData } from './client-erasure.ts';
-import { clientSchema, createClientBody, type ClientResource } from './clients-routes.ts';
+import {
+  CLIENT_COLUMNS,
+  clientRow,
+  clientSchema,
+  createClientBody,
+  openClients,
+  toResource,
+  VISIBLE_CLIENTS,
+  type ClientResource,
+} from './clients-routes.ts';
 import { createClient } from './create-client.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
 
@@ -73,16 +82,11 @@ const listQuery = offsetPaginationQuery.extend({
 
 const idParams = z.object({ id: z.string().uuid().describe('client id (uuid)') });
 
-const clientRow = clientSchema.extend({ id: z.string(), created_at: z.date() });
-const toResource = (row: z.infer<typeof clientRow>): ClientResource => ({
-  ...row,
-  created_at: row.created_at.toISOString(),
-});
-const COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
-const VISIBLE = sql.fragment`not client_is_erased(erased_at, email)`;
-
-/** LIKE's own characters taken literally. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Every word found (case-insensitive) in the client's name, email or company. */
+const matches = (client: ClientResource, words: string[]) => {
+  const text = [client.name, client.email, client.company ?? ''].join(' ').toLocaleLowerCase('en-US');
+  return words.every((word) => text.includes(word.toLocaleLowerCase('en-US')));
+};
 
 /** The fields of `body` whose value differs from the client's now (only those are changed). */
 function changedFields(current: ClientResource, body: z.output<typeof patchBody>): ClientChanges {
@@ -113,9 +117,10 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
     const row = await context.readDb.maybeOne(
       sql.type(
         clientRow,
-      )`select ${COLUMNS} from clients where id = ${id} and team_id = ${teamId} and ${VISIBLE}`,
+      )`select ${CLIENT_COLUMNS} from clients where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
     );
-    return row ? toResource(row) : undefined;
+    const [opened] = row ? await openClients(context.vault, [row]) : [];
+    return opened ? toResource(opened) : undefined;
   }
 
   async function teamDefaults(teamId: string) {
@@ -141,22 +146,24 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       const { teamId } = signedIn(request);
       const { limit, offset, q } = request.query;
       const words = (q ?? '').trim().split(/\s+/).filter(Boolean);
-      const conditions = [
-        sql.fragment`team_id = ${teamId} and ${VISIBLE}`,
-        ...words.map(
-          (word) => sql.fragment`(name ilike ${likePattern(word)} or email ilike ${likePattern(word)}
-            or coalesce(company, '') ilike ${likePattern(word)})`,
-        ),
-      ];
-      const where = sql.join(conditions, sql.fragment` and `);
-      const [rows, total] = await Promise.all([
-        context.readDb.any(sql.type(clientRow)`
-          select ${COLUMNS} from clients where ${where}
-          order by created_at desc, position desc limit ${limit} offset ${offset}`),
-        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
-          select count(*)::int as count from clients where ${where}`),
-      ]);
-      return { data: rows.map(toResource), total };
+      const where = sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS}`;
+      if (words.length === 0) {
+        const [rows, total] = await Promise.all([
+          context.readDb.any(sql.type(clientRow)`
+            select ${CLIENT_COLUMNS} from clients where ${where}
+            order by created_at desc, position desc limit ${limit} offset ${offset}`),
+          context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
+            select count(*)::int as count from clients where ${where}`),
+        ]);
+        return { data: (await openClients(context.vault, rows)).map(toResource), total };
+      }
+      // Personal fields are sealed at rest, so the database cannot match words in them: the
+      // team's clients are opened (one key read for the page of keys not cached) and matched
+      // here. Fine for the thousands of clients a team keeps; README, known limits.
+      const rows = await context.readDb.any(sql.type(clientRow)`
+        select ${CLIENT_COLUMNS} from clients where ${where} order by created_at desc, position desc`);
+      const found = (await openClients(context.vault, rows)).map(toResource).filter((c) => matches(c, words));
+      return { data: found.slice(offset, offset + limit), total: found.length };
     },
   );
 

@@ -142,9 +142,11 @@ export async function workspaceOnboardingRoutes(
   }
 
   async function workspaceOnboardingOf(teamId: string, id: string) {
-    const detail = await getOnboarding(context.readDb, teamId, id);
+    const detail = await getOnboarding(context.readDb, context.vault, teamId, id);
     if (!detail) return undefined;
-    const [item] = (await searchOnboardings(context.readDb, teamId, context.clock.now(), { id })).data;
+    const [item] = (
+      await searchOnboardings(context.readDb, context.vault, teamId, context.clock.now(), { id })
+    ).data;
     return item ? { ...item, template_snapshot: detail.template_snapshot } : undefined;
   }
 
@@ -160,7 +162,13 @@ export async function workspaceOnboardingRoutes(
       },
     },
     async (request) =>
-      searchOnboardings(context.readDb, signedIn(request).teamId, context.clock.now(), request.query),
+      searchOnboardings(
+        context.readDb,
+        context.vault,
+        signedIn(request).teamId,
+        context.clock.now(),
+        request.query,
+      ),
   );
 
   app.get(

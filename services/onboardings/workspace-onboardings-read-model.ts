@@ -1,3 +1,5 @@
+import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
+import type { ClientOpener } from './onboardings-read-model.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
@@ -102,7 +104,13 @@ export interface SearchQuery {
   archived?: 'hide' | 'only';
 }
 
-export async function searchOnboardings(db: DatabasePool, teamId: string, now: Date, query: SearchQuery) {
+export async function searchOnboardings(
+  db: DatabasePool,
+  vault: ClientOpener,
+  teamId: string,
+  now: Date,
+  query: SearchQuery,
+) {
   const at = now.toISOString();
   const conditions = [
     sql.fragment`o.team_id = ${teamId}`,
@@ -141,7 +149,9 @@ export async function searchOnboardings(db: DatabasePool, teamId: string, now: D
       limit ${query.limit ?? 25} offset ${query.offset ?? 0}`),
     db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count ${from}`),
   ]);
-  return { data: rows.map((value) => toItem(value, now)), total };
+  // The client's name and email are sealed at rest (shared/privacy/sealed-columns.ts).
+  const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
+  return { data: opened.map((value) => toItem(value, now)), total };
 }
 
 /** This month's count (first sends and reopens, in the team's time zone) and the plan's limit. */
