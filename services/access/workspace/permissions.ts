@@ -22,6 +22,7 @@ export const PERMISSIONS = {
   'automation_rules.read': ['owner', 'admin'],
   'automation_rules.manage': ['owner', 'admin'],
   'templates.read': ['owner', 'admin', 'member'],
+  'templates.manage': ['owner', 'admin', 'member'],
   'team.read': ['owner', 'admin', 'member'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
