@@ -42,7 +42,8 @@ const templateErrors = registerDomainErrors('workspace_templates', {
     error.code === 'invalid_body' && error.details?.['issues']
       ? codedError(400, 'invalid_body', 'Invalid request body', { details: error.details })
       : undefined,
-  form: (error, status) => codedError(status, error.code, error.message, error.details),
+  form: (error, status) =>
+    codedError(status, error.code, error.message, error.details ? { details: error.details } : undefined),
 });
 
 const notFound = () => codedError(404, 'template_not_found', 'Template not found');
