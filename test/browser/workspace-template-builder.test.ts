@@ -164,7 +164,8 @@ describe('the template builder', () => {
     expect((await focusedElement(page))?.label).toBe('Move up: Email');
 
     // Drag: Reference's handle dropped on ID document (the HTML drag and drop events, with one DataTransfer).
-    const transfer = await page.evaluateHandle(() => new DataTransfer());
+    // The function runs in the page, where DataTransfer exists (the test's own types have no DOM).
+    const transfer = await page.evaluateHandle('new DataTransfer()');
     const handle = fieldCard(page, 'Reference').getByTitle('Drag to reorder (or use Move up and Move down)');
     await handle.dispatchEvent('dragstart', { dataTransfer: transfer });
     await fieldCard(page, 'ID document').dispatchEvent('dragover', { dataTransfer: transfer });
