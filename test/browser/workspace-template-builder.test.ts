@@ -140,6 +140,17 @@ describe('the template builder', () => {
       .fill('I agree to the engagement terms of Lindenhof Steuerberatung.');
     await expect.poll(() => page.getByText('Sends are blocked.').count(), { timeout: TIMEOUT }).toBe(0);
 
+    // Keyboard only: Tab from the type to Add field, Enter, and type the new field's title.
+    await step3.getByLabel('Type of the new field', { exact: true }).selectOption({ label: 'Paragraph' });
+    await step3.getByLabel('Type of the new field', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect((await focusedElement(page))?.label).toBe('Add field');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focusedElement(page))?.label, { timeout: TIMEOUT }).toBe('Title');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Please read before signing');
+    await shown(page.getByRole('heading', { level: 3, name: 'Please read before signing (Paragraph)' }));
+
     // A German translation.
     await field(page, 'Translate into').selectOption({ label: 'Deutsch' });
     await field(page, 'Template name in Deutsch').fill('Kundenaufnahme');
