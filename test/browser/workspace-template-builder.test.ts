@@ -265,7 +265,9 @@ describe('the template builder', () => {
     await at('delete-dialog');
     await button(page.getByRole('dialog'), 'Delete').click();
     await shown(page.getByText('“Copy of Client intake” was deleted.'));
-    expect(await page.getByRole('link', { name: 'Copy of Client intake' }).count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Copy of Client intake' }).count(), { timeout: TIMEOUT })
+      .toBe(0);
 
     // The public API shows the saved template with its order and rule.
     const teamId = await teamIdOf(page, service);

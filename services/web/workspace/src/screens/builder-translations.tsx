@@ -65,7 +65,10 @@ export function TranslationInputs({
 export function fieldTranslationKeys(field: BuilderField) {
   const config = field.config;
   const text = (key: string) => (typeof config[key] === 'string' ? (config[key] as string) : '');
-  const keys = [{ key: 'label', label: t('builder.label'), original: field.label }];
+  const display = field.type === 'heading' || field.type === 'paragraph';
+  const keys = [
+    { key: 'label', label: display ? t('builder.title') : t('builder.label'), original: field.label },
+  ];
   if (text('help_text'))
     keys.push({ key: 'help_text', label: t('builder.helpText'), original: text('help_text') });
   if (field.type === 'signature') {
