@@ -1,12 +1,12 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TemplateContent, TemplateEvent } from '../services/templates/template-events.ts';
+import type { TemplateContent, TemplateEvent, TemplateStep } from '../services/templates/template-events.ts';
 
 /**
  * The pure half of the templates read model (template-projection.ts holds its SQL): each
  * event becomes the row change it makes, in log order. jsonb columns travel as JSON text.
  */
 
-export const TEMPLATE_EVENT_TYPES = ['template.created', 'template.deleted'] as const;
+export const TEMPLATE_EVENT_TYPES = ['template.created', 'template.updated', 'template.deleted'] as const;
 
 /** JSON value for a jsonb column; JSON null becomes SQL null. */
 const jsonb = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -16,48 +16,58 @@ export function templateSnapshot(content: TemplateContent): TemplateContent {
   return { name, description, vertical, settings, translations, steps };
 }
 
-/** Column values in the order of the insert statements of template-projection.ts. */
+type StepRows = Array<{ values: unknown[]; fields: unknown[][] }>;
+
+/** Column values in the order of the insert and update statements of template-projection.ts. */
 export type TemplateChange =
-  | { kind: 'created'; template: unknown[]; steps: Array<{ values: unknown[]; fields: unknown[][] }> }
+  | { kind: 'created'; template: unknown[]; steps: StepRows }
+  | { kind: 'updated'; id: string; template: unknown[]; steps: StepRows }
   | { kind: 'deleted'; id: string; deleted_at: string };
+
+/** The rows of a template's steps and their fields, in the order given. */
+function stepRows(templateId: string, templateSteps: readonly TemplateStep[]): StepRows {
+  const data = { template_id: templateId };
+  const steps: StepRows = [];
+  for (const [stepPosition, step] of templateSteps.entries()) {
+    const fields: unknown[][] = [];
+    steps.push({
+      values: [
+        step.id,
+        data.template_id,
+        stepPosition,
+        step.title,
+        step.sort_order,
+        step.is_optional,
+        jsonb(step.conditional_rules),
+        jsonb(step.translations),
+      ],
+      fields,
+    });
+    for (const [fieldPosition, field] of step.fields.entries()) {
+      fields.push([
+        field.id,
+        data.template_id,
+        step.id,
+        fieldPosition,
+        field.type,
+        field.label,
+        field.sort_order,
+        field.is_required,
+        JSON.stringify(field.config),
+        jsonb(field.conditional_rules),
+        jsonb(field.translations),
+      ]);
+    }
+  }
+  return steps;
+}
 
 export function foldTemplate(changes: TemplateChange[], recorded: RecordedEvent): TemplateChange[] {
   const event = { type: recorded.type, data: recorded.data } as TemplateEvent;
   switch (event.type) {
     case 'template.created': {
       const data = event.data;
-      const steps: Array<{ values: unknown[]; fields: unknown[][] }> = [];
-      for (const [stepPosition, step] of data.steps.entries()) {
-        const fields: unknown[][] = [];
-        steps.push({
-          values: [
-            step.id,
-            data.template_id,
-            stepPosition,
-            step.title,
-            step.sort_order,
-            step.is_optional,
-            jsonb(step.conditional_rules),
-            jsonb(step.translations),
-          ],
-          fields,
-        });
-        for (const [fieldPosition, field] of step.fields.entries()) {
-          fields.push([
-            field.id,
-            data.template_id,
-            step.id,
-            fieldPosition,
-            field.type,
-            field.label,
-            field.sort_order,
-            field.is_required,
-            JSON.stringify(field.config),
-            jsonb(field.conditional_rules),
-            jsonb(field.translations),
-          ]);
-        }
-      }
+      const steps = stepRows(data.template_id, data.steps);
       changes.push({
         kind: 'created',
         template: [
@@ -73,6 +83,25 @@ export function foldTemplate(changes: TemplateChange[], recorded: RecordedEvent)
           data.created_at,
         ],
         steps,
+      });
+      break;
+    }
+    case 'template.updated': {
+      const data = event.data;
+      changes.push({
+        kind: 'updated',
+        id: data.template_id,
+        template: [
+          data.name,
+          data.description,
+          data.vertical,
+          JSON.stringify(data.settings),
+          jsonb(data.translations),
+          JSON.stringify(templateSnapshot(data)),
+          data.version,
+          data.updated_at,
+        ],
+        steps: stepRows(data.template_id, data.steps),
       });
       break;
     }

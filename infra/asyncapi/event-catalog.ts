@@ -395,6 +395,17 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       ],
     },
   },
+  'template.updated': {
+    summary:
+      'The builder saved a template: its whole new definition and version; onboardings created before keep their snapshot.',
+    stream: 'template-<template_id>',
+    data: {
+      allOf: [
+        ref('TemplateContent'),
+        object({ template_id: uuid, team_id: uuid, version: integer({ minimum: 2 }), updated_at: timestamp }),
+      ],
+    },
+  },
   'template.deleted': {
     summary: 'A template was deleted.',
     stream: 'template-<template_id>',

@@ -141,6 +141,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /workspace/v1/onboardings/{id}/reopen': 'workspaceReopenOnboarding',
   'POST /workspace/v1/onboardings/{id}/archive': 'workspaceArchiveOnboarding',
   'POST /workspace/v1/onboardings/{id}/unarchive': 'workspaceUnarchiveOnboarding',
+  'GET /workspace/v1/templates/{id}': 'workspaceGetTemplate',
+  'POST /workspace/v1/templates': 'workspaceCreateTemplate',
+  'PUT /workspace/v1/templates/{id}': 'workspaceSaveTemplate',
+  'POST /workspace/v1/templates/{id}/duplicate': 'workspaceDuplicateTemplate',
+  'DELETE /workspace/v1/templates/{id}': 'workspaceDeleteTemplate',
+  'GET /workspace/v1/gallery-templates': 'workspaceListGalleryTemplates',
+  'POST /workspace/v1/gallery-templates/{id}/copy': 'workspaceCopyGalleryTemplate',
   'GET /workspace/v1/team': 'workspaceGetTeam',
   'PATCH /workspace/v1/team': 'workspaceUpdateTeam',
 };

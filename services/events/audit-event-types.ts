@@ -5,7 +5,7 @@ import type { HookSubscriptionCreated, HookSubscriptionDeleted } from '../hooks/
 import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/onboarding-audit-events.ts';
 import { PUBLIC_EVENT_TYPES, type PublicEventType } from './public-event-types.ts';
 import type { MemberAdded, MemberRemoved, TeamCreated, TeamUpdated } from '../access/team-events.ts';
-import type { TemplateCreated, TemplateDeleted } from '../templates/template-events.ts';
+import type { TemplateCreated, TemplateDeleted, TemplateUpdated } from '../templates/template-events.ts';
 
 export { PUBLIC_EVENT_TYPES, type PublicEventType };
 
@@ -96,6 +96,12 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     teamId: (data) => data.team_id,
     details: (data) => ({ template_id: data.template_id, name: data.name }),
     occurredAt: (data) => data.created_at,
+  }),
+  'template.updated': entry<TemplateUpdated['data']>({
+    name: 'template_updated',
+    teamId: (data) => data.team_id,
+    details: (data) => ({ template_id: data.template_id, name: data.name, version: data.version }),
+    occurredAt: (data) => data.updated_at,
   }),
   'template.deleted': entry<TemplateDeleted['data']>({
     name: 'template_deleted',

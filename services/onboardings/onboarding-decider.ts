@@ -13,6 +13,7 @@ import {
 import { ACTIVE_CLIENT_WINDOW_MS } from './send-policy.ts';
 import { DEFAULT_REMINDER_SCHEDULE, reminderTimes, type ReminderRule } from './reminder-schedule.ts';
 import { answerProblemText } from './answer-problem-text.ts';
+import { visibility, type Visibility } from '../templates/conditional-rules.ts';
 import type { TemplateStep } from '../templates/template-events.ts';
 import {
   answerProblem,
@@ -183,8 +184,9 @@ export type SubmitStep = Meta & {
     token_hash: string;
     step_id: string;
     /**
-     * The step's saved answers as the client entered them (opened), by field id, for the
-     * answer rules; a field missing here is checked with the value its event carries.
+     * The saved answers as the client entered them (opened), by field id, for the answer
+     * rules and the conditional rules (which may read other steps' answers); a field of
+     * the step missing here is checked with the value its event carries.
      */
     values?: Readonly<Record<string, unknown>>;
   };
@@ -601,9 +603,15 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
  * signature or payment field is answered by its own event. The first problem names the
  * refusal; details list them all.
  */
-function stepProblems(onboarding: Onboarding, step: TemplateStep, values: SubmitStep['data']['values']) {
+function stepProblems(
+  onboarding: Onboarding,
+  step: TemplateStep,
+  values: SubmitStep['data']['values'],
+  shown: Visibility,
+) {
   const fulfilled = new Set(onboarding.fulfilled_fields);
   return step.fields.flatMap((field) => {
+    if (!shown.fieldShown(field.id)) return [];
     const answer = Object.hasOwn(onboarding.answers, field.id) ? onboarding.answers[field.id] : undefined;
     const value = !answer
       ? null
@@ -615,13 +623,27 @@ function stepProblems(onboarding: Onboarding, step: TemplateStep, values: Submit
   });
 }
 
+/**
+ * What the client sees (conditional rules): a hidden field is not required, a hidden step
+ * not needed. Rules read the opened values the command carries, a file, signature or
+ * payment field counts as answered once fulfilled.
+ */
+function shownFor(onboarding: Onboarding, values: SubmitStep['data']['values']): Visibility {
+  const fulfilled = new Set(onboarding.fulfilled_fields);
+  return visibility(onboarding.snapshot, (fieldId) => {
+    if (fulfilled.has(fieldId)) return true;
+    return values && Object.hasOwn(values, fieldId) ? values[fieldId] : null;
+  });
+}
+
 function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
   requireAnswering(onboarding);
   const step = onboarding.snapshot.steps.find((candidate) => candidate.id === data.step_id);
   if (!step) throw fail('step_not_found');
-  const problems = stepProblems(onboarding, step, data.values);
+  const shown = shownFor(onboarding, data.values);
+  const problems = stepProblems(onboarding, step, data.values, shown);
   const first = problems[0];
   if (first) {
     throw new DomainError('invalid_body', answerProblemText(first.field.label, first.problem), {
@@ -632,7 +654,7 @@ function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEven
     });
   }
   const submitted = new Set([...onboarding.submitted_steps, step.id]);
-  const complete = requiredStepsSubmitted(onboarding.snapshot, submitted);
+  const complete = requiredStepsSubmitted(onboarding.snapshot, submitted, shown.stepShown);
   const now = iso(metadata.now);
   const events: OnboardingEvent[] = [
     {
@@ -644,7 +666,7 @@ function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEven
           const answer = onboarding.answers[field.id];
           return answer ? [{ response_id: answer.response_id, field_id: field.id }] : [];
         }),
-        progress_pct: complete ? 100 : progressPct(onboarding.snapshot, submitted),
+        progress_pct: complete ? 100 : progressPct(onboarding.snapshot, submitted, shown.stepShown),
         submitted_at: now,
       },
     },

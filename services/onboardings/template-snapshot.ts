@@ -42,14 +42,28 @@ export function fieldsNeedingAgreementText(snapshot: TemplateSnapshot): LocatedF
   });
 }
 
-/** Every step that is not optional has been submitted. */
-export function requiredStepsSubmitted(snapshot: TemplateSnapshot, submitted: ReadonlySet<string>): boolean {
-  return snapshot.steps.every((step) => step.is_optional || submitted.has(step.id));
+const always = () => true;
+
+/**
+ * Every step that is shown and not optional has been submitted; a step its conditional
+ * rule hides (`shown`, ../templates/conditional-rules.ts) is not needed.
+ */
+export function requiredStepsSubmitted(
+  snapshot: TemplateSnapshot,
+  submitted: ReadonlySet<string>,
+  shown: (stepId: string) => boolean = always,
+): boolean {
+  return snapshot.steps.every((step) => step.is_optional || submitted.has(step.id) || !shown(step.id));
 }
 
-/** Share of the steps submitted, rounded down; 100 only once complete (the caller decides). */
-export function progressPct(snapshot: TemplateSnapshot, submitted: ReadonlySet<string>): number {
-  if (snapshot.steps.length === 0) return 0;
-  const done = snapshot.steps.filter((step) => submitted.has(step.id)).length;
-  return Math.min(99, Math.floor((100 * done) / snapshot.steps.length));
+/** Share of the shown steps submitted, rounded down; 100 only once complete (the caller decides). */
+export function progressPct(
+  snapshot: TemplateSnapshot,
+  submitted: ReadonlySet<string>,
+  shown: (stepId: string) => boolean = always,
+): number {
+  const steps = snapshot.steps.filter((step) => shown(step.id));
+  if (steps.length === 0) return 0;
+  const done = steps.filter((step) => submitted.has(step.id)).length;
+  return Math.min(99, Math.floor((100 * done) / steps.length));
 }

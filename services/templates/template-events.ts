@@ -51,4 +51,14 @@ export type TemplateDeleted = DomainEvent<
   { template_id: string; team_id: string | null; deleted_at: string }
 >;
 
-export type TemplateEvent = TemplateCreated | TemplateDeleted;
+/**
+ * The builder saved a template: the whole new definition, and its `version` (1 when
+ * created, one more per update) that the next save must name. Onboardings created before
+ * keep their own snapshot.
+ */
+export type TemplateUpdated = DomainEvent<
+  'template.updated',
+  TemplateContent & { template_id: string; team_id: string; version: number; updated_at: string }
+>;
+
+export type TemplateEvent = TemplateCreated | TemplateUpdated | TemplateDeleted;

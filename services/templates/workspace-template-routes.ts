@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
 import { signedIn } from '../access/workspace/workspace-session.ts';
 import { listItemSchema, listRow } from './templates-routes.ts';
+import { workspaceBuilderRoutes } from './workspace-builder-routes.ts';
 
 /** Enough for any team's own templates; the workspace lists them in one answer to choose from. */
 export const WORKSPACE_TEMPLATE_LIMIT = 500;
@@ -16,6 +17,8 @@ export const WORKSPACE_TEMPLATE_LIMIT = 500;
  *
  * The pages choose a template from it (the automation rule's Create new onboarding) instead
  * of asking for an id. Gallery and deleted templates are not listed, as in the public API.
+ * The builder's routes (one template, create, save, duplicate, delete, the gallery) are in
+ * ./workspace-builder-routes.ts.
  */
 export async function workspaceTemplateRoutes(
   plain: FastifyInstance,
@@ -43,4 +46,5 @@ export async function workspaceTemplateRoutes(
       return { data: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })) };
     },
   );
+  await workspaceBuilderRoutes(plain, context);
 }

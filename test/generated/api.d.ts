@@ -1624,50 +1624,34 @@ export interface paths {
         /** The team's own templates by name, to choose from (at most 500) */
         get: operations["workspaceListTemplates"];
         put?: never;
-        post?: never;
+        /** Create a template from a definition (steps may be left out) */
+        post: operations["workspaceCreateTemplate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/workspace/v1/clients": {
+    "/workspace/v1/templates/{id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Search the team's clients (name, email, company), newest first */
-        get: operations["workspaceListClients"];
-        put?: never;
-        /** Create a client (the rules of POST /api/v1/clients; a used email is refused) */
-        post: operations["workspaceCreateClient"];
-        delete?: never;
+        /** A template of the team with its whole definition, version and send blockers */
+        get: operations["workspaceGetTemplate"];
+        /** Save a template's whole definition; `version` is the version the builder opened */
+        put: operations["workspaceSaveTemplate"];
+        post?: never;
+        /** Delete a template of the team (onboardings made from it keep their snapshot) */
+        delete: operations["workspaceDeleteTemplate"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/workspace/v1/clients/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A client of the team */
-        get: operations["workspaceGetClient"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Change a client's details (only the fields given; an email another client has is refused) */
-        patch: operations["workspaceUpdateClient"];
-        trace?: never;
-    };
-    "/workspace/v1/clients/{id}/erase": {
+    "/workspace/v1/templates/{id}/duplicate": {
         parameters: {
             query?: never;
             header?: never;
@@ -1676,41 +1660,23 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working */
-        post: operations["workspaceEraseClient"];
+        /** Duplicate a template of the team (new ids, named "Copy of ...") */
+        post: operations["workspaceDuplicateTemplate"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/workspace/v1/onboardings": {
+    "/workspace/v1/gallery-templates": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** The team's onboardings, newest first, with filters */
-        get: operations["workspaceListOnboardings"];
-        put?: never;
-        /** Create a draft onboarding for a client from a template */
-        post: operations["workspaceCreateOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/usage": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Onboardings counted this month (first sends and reopens) against the plan’s monthly limit */
-        get: operations["workspaceGetOnboardingUsage"];
+        /** The gallery: shared starting templates, by name, to copy into the team */
+        get: operations["workspaceListGalleryTemplates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1719,25 +1685,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/workspace/v1/onboardings/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An onboarding with its client, template, link state and snapshot */
-        get: operations["workspaceGetOnboarding"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /** Assign to a member or unassign; set or clear the due date */
-        patch: operations["workspaceUpdateOnboarding"];
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/{id}/send": {
+    "/workspace/v1/gallery-templates/{id}/copy": {
         parameters: {
             query?: never;
             header?: never;
@@ -1746,76 +1694,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes) */
-        post: operations["workspaceSendOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Cancel a draft, sent or in-progress onboarding (its link stops working) */
-        post: operations["workspaceCancelOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/{id}/reopen": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit */
-        post: operations["workspaceReopenOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/{id}/archive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Archive: the onboarding leaves the default list and refuses changes until unarchived */
-        post: operations["workspaceArchiveOnboarding"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/workspace/v1/onboardings/{id}/unarchive": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Take an archived onboarding back into the list */
-        post: operations["workspaceUnarchiveOnboarding"];
+        /** Copy a gallery template into the team (sample agreement text stays marked until replaced) */
+        post: operations["workspaceCopyGalleryTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -23196,14 +23076,1350 @@ export interface operations {
             };
         };
     };
-    workspaceListClients: {
+    workspaceCreateTemplate: {
         parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                /** @description words found in the name, email or company (case-insensitive) */
-                q?: string;
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
             };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "description": "example",
+                 *       "vertical": "example",
+                 *       "settings": {},
+                 *       "translations": {},
+                 *       "steps": [
+                 *         {
+                 *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *           "title": "example",
+                 *           "sort_order": 1,
+                 *           "is_optional": true,
+                 *           "translations": {},
+                 *           "fields": [
+                 *             {
+                 *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *               "type": "example",
+                 *               "label": "example",
+                 *               "sort_order": 1,
+                 *               "is_required": true,
+                 *               "config": {},
+                 *               "translations": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    vertical?: string | null;
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                    translations?: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    } | null;
+                    steps?: {
+                        /** Format: uuid */
+                        id?: string;
+                        title: string;
+                        sort_order: number;
+                        is_optional?: boolean;
+                        /** @description {"show_when": {"field_id", "operator": equals | contains | is_empty | is_not_empty, "value"}} or null */
+                        conditional_rules?: unknown;
+                        /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                        translations?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        fields?: {
+                            /** Format: uuid */
+                            id?: string;
+                            /** @description one of short_text, long_text, email, phone, number, date, single_choice, multiple_choice, dropdown, checkbox, file_upload, signature, payment, heading, paragraph */
+                            type: string;
+                            label: string;
+                            sort_order: number;
+                            is_required?: boolean;
+                            config?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {"show_when": {"field_id", "operator": equals | contains | is_empty | is_not_empty, "value"}} or null */
+                            conditional_rules?: unknown;
+                            /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                            translations?: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "version": 1,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "name": "Ada Lovelace",
+                     *         "description": "example",
+                     *         "vertical": "example",
+                     *         "settings": {},
+                     *         "steps": [
+                     *           {}
+                     *         ],
+                     *         "send_blockers": [
+                     *           {
+                     *             "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        template: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            created_at: string;
+                            updated_at: string | null;
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            translations?: unknown;
+                            steps: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description signature fields whose agreement text is sample text (or missing): sends are refused */
+                            send_blockers: {
+                                step_id: string;
+                                field_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A bad definition",
+                     *       "code": "invalid_body",
+                     *       "message": "A bad definition",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "version": 1,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "name": "Ada Lovelace",
+                     *         "description": "example",
+                     *         "vertical": "example",
+                     *         "settings": {},
+                     *         "steps": [
+                     *           {}
+                     *         ],
+                     *         "send_blockers": [
+                     *           {
+                     *             "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        template: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            created_at: string;
+                            updated_at: string | null;
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            translations?: unknown;
+                            steps: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description signature fields whose agreement text is sample text (or missing): sends are refused */
+                            send_blockers: {
+                                step_id: string;
+                                field_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this team, a gallery or a deleted template (code template_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this team, a gallery or a deleted template",
+                     *       "code": "template_not_found",
+                     *       "message": "Not in this team, a gallery or a deleted template",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceSaveTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ada Lovelace",
+                 *       "description": "example",
+                 *       "vertical": "example",
+                 *       "settings": {},
+                 *       "translations": {},
+                 *       "steps": [
+                 *         {
+                 *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *           "title": "example",
+                 *           "sort_order": 1,
+                 *           "is_optional": true,
+                 *           "translations": {},
+                 *           "fields": [
+                 *             {
+                 *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *               "type": "example",
+                 *               "label": "example",
+                 *               "sort_order": 1,
+                 *               "is_required": true,
+                 *               "config": {},
+                 *               "translations": {}
+                 *             }
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "version": 1
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    vertical?: string | null;
+                    settings?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                    translations?: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    } | null;
+                    steps?: {
+                        /** Format: uuid */
+                        id?: string;
+                        title: string;
+                        sort_order: number;
+                        is_optional?: boolean;
+                        /** @description {"show_when": {"field_id", "operator": equals | contains | is_empty | is_not_empty, "value"}} or null */
+                        conditional_rules?: unknown;
+                        /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                        translations?: {
+                            [key: string]: {
+                                [key: string]: unknown;
+                            };
+                        } | null;
+                        fields?: {
+                            /** Format: uuid */
+                            id?: string;
+                            /** @description one of short_text, long_text, email, phone, number, date, single_choice, multiple_choice, dropdown, checkbox, file_upload, signature, payment, heading, paragraph */
+                            type: string;
+                            label: string;
+                            sort_order: number;
+                            is_required?: boolean;
+                            config?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description {"show_when": {"field_id", "operator": equals | contains | is_empty | is_not_empty, "value"}} or null */
+                            conditional_rules?: unknown;
+                            /** @description per locale, e.g. {"de-DE": {"label": "Name"}} */
+                            translations?: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                        }[];
+                    }[];
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "version": 1,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "name": "Ada Lovelace",
+                     *         "description": "example",
+                     *         "vertical": "example",
+                     *         "settings": {},
+                     *         "steps": [
+                     *           {}
+                     *         ],
+                     *         "send_blockers": [
+                     *           {
+                     *             "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        template: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            created_at: string;
+                            updated_at: string | null;
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            translations?: unknown;
+                            steps: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description signature fields whose agreement text is sample text (or missing): sends are refused */
+                            send_blockers: {
+                                step_id: string;
+                                field_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A bad definition",
+                     *       "code": "invalid_body",
+                     *       "message": "A bad definition",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this team, a gallery or a deleted template (code template_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this team, a gallery or a deleted template",
+                     *       "code": "template_not_found",
+                     *       "message": "Not in this team, a gallery or a deleted template",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Someone else saved the template after this version (code template_changed; details.version is the current one); nothing changes */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Someone else saved the template after this version",
+                     *       "code": "template_changed",
+                     *       "message": "Someone else saved the template after this version",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceDeleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this team, a gallery or a deleted template (code template_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this team, a gallery or a deleted template",
+                     *       "code": "template_not_found",
+                     *       "message": "Not in this team, a gallery or a deleted template",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceDuplicateTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "template": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "version": 1,
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "name": "Ada Lovelace",
+                     *         "description": "example",
+                     *         "vertical": "example",
+                     *         "settings": {},
+                     *         "steps": [
+                     *           {}
+                     *         ],
+                     *         "send_blockers": [
+                     *           {
+                     *             "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        template: {
+                            /** Format: uuid */
+                            id: string;
+                            version: number;
+                            created_at: string;
+                            updated_at: string | null;
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            settings: {
+                                [key: string]: unknown;
+                            };
+                            translations?: unknown;
+                            steps: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @description signature fields whose agreement text is sample text (or missing): sends are refused */
+                            send_blockers: {
+                                step_id: string;
+                                field_id: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this team, a gallery or a deleted template (code template_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this team, a gallery or a deleted template",
+                     *       "code": "template_not_found",
+                     *       "message": "Not in this team, a gallery or a deleted template",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceListGalleryTemplates: {
+        parameters: {
+            query?: never;
             header?: {
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -23226,1237 +24442,27 @@ export interface operations {
                      *         {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com",
-                     *           "company": "example",
-                     *           "phone": "example",
-                     *           "notes": "example",
-                     *           "custom_fields": {},
-                     *           "created_at": "2026-01-15T09:30:00.000Z"
+                     *           "description": "example",
+                     *           "vertical": "example",
+                     *           "step_count": 1,
+                     *           "field_count": 1,
+                     *           "sample_agreement_text": true
                      *         }
-                     *       ],
-                     *       "total": 1
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Client"][];
-                        total: number;
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found in this team */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not found in this team",
-                     *       "code": "not_found",
-                     *       "message": "Not found in this team",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not in this state (for example last_owner, key_limit_reached) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not in this state",
-                     *       "code": "invalid_state",
-                     *       "message": "Not in this state",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceCreateClient: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description Unknown keys are ignored. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Ada Lovelace",
-                 *       "email": "ada@example.com",
-                 *       "company": "example",
-                 *       "phone": "example",
-                 *       "notes": "example",
-                 *       "locale": "example",
-                 *       "date_format": "example",
-                 *       "timezone": "example",
-                 *       "custom_fields": {}
-                 *     }
-                 */
-                "application/json": {
-                    name: string;
-                    email: string;
-                    company?: string | null;
-                    phone?: string | null;
-                    notes?: string | null;
-                    /** @description default: the team's locale. Not validated: an unsupported value is stored and the client form shows en-US. Locales: en-US, en-GB, es-ES, fr-FR, de-DE, pt-BR, it-IT, nl-NL, ja-JP */
-                    locale?: string | null;
-                    /** @description default: the team's date format. One of MM/DD/YYYY, DD/MM/YYYY, YYYY-MM-DD, DD.MM.YYYY */
-                    date_format?: string | null;
-                    /** @description default: the team's time zone. An IANA name such as Europe/Paris */
-                    timezone?: string | null;
-                    custom_fields?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "client": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "company": "example",
-                     *         "phone": "example",
-                     *         "notes": "example",
-                     *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        client: components["schemas"]["Client"];
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found in this team */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not found in this team",
-                     *       "code": "not_found",
-                     *       "message": "Not found in this team",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Another client of the team has this email (code email_taken) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Another client of the team has this email",
-                     *       "code": "email_taken",
-                     *       "message": "Another client of the team has this email",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A short link in client-facing text (code link_blocked) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A short link in client-facing text",
-                     *       "code": "link_blocked",
-                     *       "message": "A short link in client-facing text",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceGetClient: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description client id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "client": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "company": "example",
-                     *         "phone": "example",
-                     *         "notes": "example",
-                     *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        client: components["schemas"]["Client"];
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown, erased or another team’s */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown, erased or another team’s",
-                     *       "code": "not_found",
-                     *       "message": "Unknown, erased or another team’s",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not in this state (for example last_owner, key_limit_reached) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not in this state",
-                     *       "code": "invalid_state",
-                     *       "message": "Not in this state",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceUpdateClient: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description client id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description Unknown keys are ignored. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "name": "Ada Lovelace",
-                 *       "email": "ada@example.com",
-                 *       "company": "example",
-                 *       "phone": "example",
-                 *       "notes": "example",
-                 *       "custom_fields": {}
-                 *     }
-                 */
-                "application/json": {
-                    name?: string;
-                    email?: string;
-                    company?: string | null;
-                    phone?: string | null;
-                    notes?: string | null;
-                    custom_fields?: {
-                        [key: string]: unknown;
-                    } | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "client": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "company": "example",
-                     *         "phone": "example",
-                     *         "notes": "example",
-                     *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        client: components["schemas"]["Client"];
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown, erased or another team’s (code client_not_found) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown, erased or another team’s",
-                     *       "code": "client_not_found",
-                     *       "message": "Unknown, erased or another team’s",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Another client has this email (email_taken), or a simultaneous change won (client_changed) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Another client has this email",
-                     *       "code": "email_taken",
-                     *       "message": "Another client has this email",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A short link in client-facing text (code link_blocked) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "A short link in client-facing text",
-                     *       "code": "link_blocked",
-                     *       "message": "A short link in client-facing text",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceEraseClient: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description client id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "client_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *       "erased_at": "2026-01-15T09:30:00.000Z",
-                     *       "onboardings": 1
-                     *     }
-                     */
-                    "application/json": {
-                        /** Format: uuid */
-                        client_id: string;
-                        erased_at: string;
-                        onboardings: number;
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unknown, already erased or another team’s (code client_not_found) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Unknown, already erased or another team’s",
-                     *       "code": "client_not_found",
-                     *       "message": "Unknown, already erased or another team’s",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not in this state (for example last_owner, key_limit_reached) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not in this state",
-                     *       "code": "invalid_state",
-                     *       "message": "Not in this state",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceListOnboardings: {
-        parameters: {
-            query?: {
-                limit?: number;
-                offset?: number;
-                status?: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                /** @description a member id, or unassigned */
-                assignee?: string | "unassigned";
-                /** @description overdue: due date passed and still open; week: due within the next 7 days; none: no due date */
-                due?: "overdue" | "week" | "none";
-                archived?: "hide" | "only";
-            };
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "status": "draft",
-                     *           "progress_pct": 1,
-                     *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "due_date": "example",
-                     *           "due_on": "2026-01-15T09:30:00.000Z",
-                     *           "overdue": true,
-                     *           "expires_at": "2026-01-15T09:30:00.000Z",
-                     *           "assigned_to": "example",
-                     *           "assignee_name": "Ada Lovelace",
-                     *           "archived_at": "2026-01-15T09:30:00.000Z",
-                     *           "send_count": 1,
-                     *           "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *           "link": "not_sent",
-                     *           "client": {
-                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *             "name": "Ada Lovelace",
-                     *             "email": "ada@example.com"
-                     *           },
-                     *           "template": {
-                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *             "name": "Ada Lovelace"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "total": 1
+                     *       ]
                      *     }
                      */
                     "application/json": {
                         data: {
                             /** Format: uuid */
                             id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            step_count: number;
+                            field_count: number;
+                            /** @description a signature field holds sample text: copy it and replace the text before sending */
+                            sample_agreement_text: boolean;
                         }[];
-                        total: number;
                     };
                 };
             };
@@ -24634,35 +24640,19 @@ export interface operations {
             };
         };
     };
-    workspaceCreateOnboarding: {
+    workspaceCopyGalleryTemplate: {
         parameters: {
             query?: never;
             header?: {
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "client_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                 *       "template_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                 *       "due_on": "2026-01-15"
-                 *     }
-                 */
-                "application/json": {
-                    /** Format: uuid */
-                    client_id: string;
-                    /** Format: uuid */
-                    template_id: string;
-                    /** @description a calendar date: the end of that day in the team’s time zone */
-                    due_on?: string;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
             /** @description Success */
             201: {
@@ -24673,559 +24663,49 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "onboarding": {
+                     *       "template": {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
+                     *         "version": 1,
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
+                     *         "updated_at": "2026-01-15T09:30:00.000Z",
+                     *         "name": "Ada Lovelace",
+                     *         "description": "example",
+                     *         "vertical": "example",
+                     *         "settings": {},
+                     *         "steps": [
+                     *           {}
+                     *         ],
+                     *         "send_blockers": [
+                     *           {
+                     *             "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *           }
+                     *         ]
                      *       }
                      *     }
                      */
                     "application/json": {
-                        onboarding: {
+                        template: {
                             /** Format: uuid */
                             id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
+                            version: number;
                             created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
+                            updated_at: string | null;
+                            name: string;
+                            description: string | null;
+                            vertical: string | null;
+                            settings: {
                                 [key: string]: unknown;
                             };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceGetOnboardingUsage: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "month": "example",
-                     *       "used": 1,
-                     *       "limit": 1
-                     *     }
-                     */
-                    "application/json": {
-                        /** @description YYYY-MM in the team’s time zone */
-                        month: string;
-                        used: number;
-                        limit: number | "unlimited";
-                    };
-                };
-            };
-            /** @description Malformed request (code invalid_body; details.issues names each problem) */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Malformed request",
-                     *       "code": "invalid_body",
-                     *       "message": "Malformed request",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Refused: missing or wrong X-CSRF-Token",
-                     *       "code": "csrf_token_invalid",
-                     *       "message": "Refused: missing or wrong X-CSRF-Token",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found in this team */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not found in this team",
-                     *       "code": "not_found",
-                     *       "message": "Not found in this team",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not in this state (for example last_owner, key_limit_reached) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Not in this state",
-                     *       "code": "invalid_state",
-                     *       "message": "Not in this state",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Too many attempts",
-                     *       "code": "sign_in_locked",
-                     *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceGetOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
+                            translations?: unknown;
+                            steps: {
                                 [key: string]: unknown;
-                            };
+                            }[];
+                            /** @description signature fields whose agreement text is sample text (or missing): sends are refused */
+                            send_blockers: {
+                                step_id: string;
+                                field_id: string;
+                            }[];
                         };
                     };
                 };
@@ -25287,7 +24767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown, erased or another team’s (code target_unavailable) */
+            /** @description Not in this team, a gallery or a deleted template (code template_not_found) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25296,9 +24776,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Unknown, erased or another team’s",
-                     *       "code": "target_unavailable",
-                     *       "message": "Unknown, erased or another team’s",
+                     *       "error": "Not in this team, a gallery or a deleted template",
+                     *       "code": "template_not_found",
+                     *       "message": "Not in this team, a gallery or a deleted template",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -25357,1754 +24837,6 @@ export interface operations {
                      *       "error": "Too many attempts",
                      *       "code": "sign_in_locked",
                      *       "message": "Too many attempts",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceUpdateOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                 *       "due_on": "2026-01-15"
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description a current member id; null unassigns
-                     */
-                    assigned_to?: string | null;
-                    /** @description null clears */
-                    due_on?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceSendOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "pin": "123456",
-                 *       "force": true
-                 *     }
-                 */
-                "application/json": unknown | ({
-                    /** @description exactly 6 digits; when omitted the previous link’s PIN carries over */
-                    pin?: string;
-                    force?: boolean;
-                } | null);
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceCancelOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceReopenOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "pin": "123456"
-                 *     }
-                 */
-                "application/json": unknown | ({
-                    /** @description exactly 6 digits; when omitted the previous link’s PIN carries over */
-                    pin?: string;
-                } | null);
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceArchiveOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Server error; retryable */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Server error",
-                     *       "code": "internal_error",
-                     *       "message": "Server error",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Service unavailable for a moment (code service_unavailable); retryable */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Service unavailable for a moment",
-                     *       "code": "service_unavailable",
-                     *       "message": "Service unavailable for a moment",
-                     *       "retryable": true,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    workspaceUnarchiveOnboarding: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
-                "X-Request-Id"?: string;
-            };
-            path: {
-                /** @description onboarding id (uuid) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "onboarding": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "status": "draft",
-                     *         "progress_pct": 1,
-                     *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "due_date": "example",
-                     *         "due_on": "2026-01-15T09:30:00.000Z",
-                     *         "overdue": true,
-                     *         "expires_at": "2026-01-15T09:30:00.000Z",
-                     *         "assigned_to": "example",
-                     *         "assignee_name": "Ada Lovelace",
-                     *         "archived_at": "2026-01-15T09:30:00.000Z",
-                     *         "send_count": 1,
-                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
-                     *         "link": "not_sent",
-                     *         "client": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace",
-                     *           "email": "ada@example.com"
-                     *         },
-                     *         "template": {
-                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *           "name": "Ada Lovelace"
-                     *         },
-                     *         "template_snapshot": {}
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        onboarding: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @enum {string} */
-                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
-                            progress_pct: number;
-                            created_at: string;
-                            due_date: string | null;
-                            due_on: string | null;
-                            overdue: boolean;
-                            expires_at: string | null;
-                            assigned_to: string | null;
-                            assignee_name: string | null;
-                            archived_at: string | null;
-                            send_count: number;
-                            last_sent_at: string | null;
-                            /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
-                            client: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string | null;
-                                email: string | null;
-                            };
-                            template: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                            };
-                            template_snapshot: {
-                                [key: string]: unknown;
-                            };
-                        };
-                    };
-                };
-            };
-            /** @description invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "code": "invalid_body",
-                     *       "message": "invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No live session (code session_required), or wrong credentials when signing in */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "No live session",
-                     *       "code": "session_required",
-                     *       "message": "No live session",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
-                     *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description target_unavailable, template_missing or client_scope_missing */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "target_unavailable, template_missing or client_scope_missing",
-                     *       "code": "not_found",
-                     *       "message": "target_unavailable, template_missing or client_scope_missing",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "invalid_state, requires_force",
-                     *       "code": "invalid_state"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        code: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            /** @description client_erasure_pending */
-            410: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "client_erasure_pending",
-                     *       "code": "client_erasure_pending",
-                     *       "message": "client_erasure_pending",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large (code payload_too_large) */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "Body too large",
-                     *       "code": "payload_too_large",
-                     *       "message": "Body too large",
-                     *       "retryable": false,
-                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description recipient_cap_reached */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "recipient_cap_reached",
-                     *       "code": "rate_limited",
-                     *       "message": "recipient_cap_reached",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }

@@ -158,6 +158,7 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
   'client_email.reserved': { team_id, email_hash: 'b'.repeat(64), client_id },
   'client_email.released': { team_id, email_hash: 'b'.repeat(64), client_id },
   'template.created': { ...template, template_id: id(), team_id: null, gallery: true, created_at: at },
+  'template.updated': { ...template, template_id: id(), team_id, version: 2, updated_at: at },
   'template.deleted': { template_id: id(), team_id, deleted_at: at },
   'hook_subscription.created': {
     subscription_id: id(),

@@ -26,6 +26,7 @@ export const PERMISSIONS = {
   'clients.manage': ['owner', 'admin', 'member'],
   'onboardings.read': ['owner', 'admin', 'member'],
   'onboardings.manage': ['owner', 'admin', 'member'],
+  'templates.manage': ['owner', 'admin', 'member'],
   'team.read': ['owner', 'admin', 'member'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;

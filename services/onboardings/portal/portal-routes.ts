@@ -169,11 +169,11 @@ export async function portalRoutes(
   }
 
   /** The saved answers of a step as the client entered them, opened from the state's sealed values. */
-  async function enteredValues(state: OnboardingState, stepId: string): Promise<Record<string, unknown>> {
+  async function enteredValues(state: OnboardingState): Promise<Record<string, unknown>> {
     if (state.status === 'absent') return {};
     const values: Record<string, unknown> = {};
+    // Every answer, not only the step's: a conditional rule may read another step's answer.
     for (const [fieldId, answer] of Object.entries(state.answers)) {
-      if (answer.step_id !== stepId) continue;
       const text = await context.vault.open(answer.value as SealedValue | string | null);
       values[fieldId] = parseEntered(text);
     }
@@ -333,7 +333,7 @@ export async function portalRoutes(
         data: {
           token_hash: link.tokenHash,
           step_id: request.params.step_id,
-          values: await enteredValues(state, request.params.step_id),
+          values: await enteredValues(state),
         },
         metadata: now(),
       }));

@@ -11,6 +11,7 @@ import {
   translationFor,
   type AnswerProblem,
 } from '../../../templates/field-catalogue.ts';
+import { visibility } from '../../../templates/conditional-rules.ts';
 import type { PortalOnboarding, PortalResponse, PortalStep } from './api.ts';
 import type { LocalizedField } from './fields/field-props.ts';
 
@@ -18,6 +19,7 @@ export interface FormStep {
   id: string;
   title: string;
   is_optional: boolean;
+  conditional_rules?: unknown;
   fields: LocalizedField[];
 }
 
@@ -32,6 +34,7 @@ export function formSteps(steps: readonly PortalStep[], locale: string): FormSte
       id: step.id,
       title: typeof title === 'string' && title ? title : step.title,
       is_optional: step.is_optional,
+      conditional_rules: step.conditional_rules,
       fields: bySortOrder(step.fields ?? []).map((field) => ({
         ...localizeField({ ...field, config: field.config ?? {} }, locale),
         step_id: step.id,
@@ -117,4 +120,27 @@ export function submitOrder(
     ...open.filter((step) => step.is_optional && hasAnswer(step.id)),
     ...open.filter((step) => !step.is_optional),
   ].map((step) => step.id);
+}
+
+/**
+ * The steps and fields the client sees for the answers so far: the conditional rules
+ * (../../../templates/conditional-rules.ts), read as the server reads them when a step is
+ * submitted. A hidden field is not shown and not required, a hidden step not needed; a
+ * file or signature field counts as answered once fulfilled.
+ */
+export function visibleSteps(
+  steps: readonly FormStep[],
+  answers: ReadonlyMap<string, unknown>,
+  onboarding: PortalOnboarding,
+): FormStep[] {
+  const fields = new Map(steps.flatMap((step) => step.fields.map((field) => [field.id, field] as const)));
+  const shown = visibility({ steps }, (fieldId) => {
+    const field = fields.get(fieldId);
+    if (field && ['file_upload', 'signature'].includes(field.type) && isFulfilled(field, onboarding))
+      return true;
+    return answers.get(fieldId) ?? null;
+  });
+  return steps
+    .filter((step) => shown.stepShown(step.id))
+    .map((step) => ({ ...step, fields: step.fields.filter((field) => shown.fieldShown(field.id)) }));
 }

@@ -60,7 +60,7 @@ export function onSessionEnded(handler: (() => void) | null): void {
 
 /** Calls the workspace API; never throws (no answer is status 0). */
 export async function call<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Outcome<T>> {

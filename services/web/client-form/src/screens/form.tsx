@@ -8,6 +8,7 @@ import type { FieldIds, LocalizedField } from '../fields/field-props.ts';
 import { Field } from '../fields/index.tsx';
 import {
   formSteps,
+  visibleSteps,
   latestAnswers,
   stepHasAnswer,
   stepProblems,
@@ -64,15 +65,17 @@ function problemsFromDetails(error: ApiError): Map<string, AnswerProblem> {
 /** The form: one screen per step in sort_order, then Review with the final Submit. */
 export function FormScreen(props: FormScreenProps) {
   const { portal, onboarding, locale, t, formats, team } = props;
-  const steps = useMemo(
+  const allSteps = useMemo(
     () => formSteps(onboarding.template_snapshot.steps ?? [], locale),
     [onboarding.template_snapshot, locale],
   );
   const fieldsById = useMemo(
-    () => new Map(steps.flatMap((step) => step.fields.map((field) => [field.id, field] as const))),
-    [steps],
+    () => new Map(allSteps.flatMap((step) => step.fields.map((field) => [field.id, field] as const))),
+    [allSteps],
   );
   const [answers, setAnswers] = useState<Map<string, unknown>>(() => latestAnswers(onboarding.responses));
+  // Only what the conditional rules show: hidden steps and fields are neither shown nor required.
+  const steps = useMemo(() => visibleSteps(allSteps, answers, onboarding), [allSteps, answers, onboarding]);
   const touched = useRef(new Set<string>());
   /** Problems of the client-side checks and of a refused step submit. */
   const [problems, setProblems] = useState<Map<string, AnswerProblem>>(new Map());

@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'slonik';
+import { z } from 'zod';
+import { handleCommand } from '../../shared/commands/handle-command.ts';
+import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { operatorApiError } from '../../shared/http/operator-commands.ts';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import { templateDecider, type TemplateCommand } from './template-decider.ts';
+import { agreementTextBlockers, contentOf, templateDefinition, withFreshIds } from './template-definition.ts';
+import { templateStreamId, type TemplateContent } from './template-events.ts';
+
+/*
+ * The workspace's template builder (/workspace/v1; every role may, with the member as the
+ * actor of each event), over the one command pipeline:
+ *
+ *   GET    /templates/:id                 { template }  the whole definition, its version and send blockers
+ *   POST   /templates                     201 { template }  a new template from a definition
+ *   PUT    /templates/:id                 { template }  the whole new definition with the version opened
+ *                                        (409 template_changed when someone saved in between)
+ *   POST   /templates/:id/duplicate       201 { template }  a copy named "Copy of <name>"
+ *   DELETE /templates/:id                 { success }
+ *   GET    /gallery-templates             { data: [gallery template] }  shared starting templates
+ *   POST   /gallery-templates/:id/copy    201 { template }  a copy in the team, to edit
+ *
+ * A bad definition answers 400 invalid_body naming the step or field and changes nothing.
+ * Another team's, a gallery (except to copy) or a deleted template answers 404
+ * template_not_found. Onboardings already created keep their snapshot: a save changes
+ * only the template.
+ */
+
+const templateErrors = registerDomainErrors('workspace_templates', {
+  statuses: { template_not_found: 404, template_changed: 409, template_exists: 409, duplicate_id: 400 },
+  defaultStatus: 400,
+  special: (error) =>
+    error.code === 'invalid_body' && error.details?.['issues']
+      ? codedError(400, 'invalid_body', 'Invalid request body', { details: error.details })
+      : undefined,
+  form: (error, status) =>
+    codedError(status, error.code, error.message, error.details ? { details: error.details } : undefined),
+});
+
+const notFound = () => codedError(404, 'template_not_found', 'Template not found');
+
+const blocker = z.object({ step_id: z.string(), field_id: z.string() });
+
+/** The builder's view: the snapshot shape (with translations) plus id, version and what blocks a send. */
+export const builderTemplateSchema = z.object({
+  id: z.string().uuid(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  vertical: z.string().nullable(),
+  settings: z.record(z.unknown()),
+  translations: z.unknown(),
+  steps: z.array(z.record(z.unknown())),
+  send_blockers: z
+    .array(blocker)
+    .describe('signature fields whose agreement text is sample text (or missing): sends are refused'),
+});
+
+const galleryItemSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  vertical: z.string().nullable(),
+  step_count: z.number().int(),
+  field_count: z.number().int(),
+  sample_agreement_text: z
+    .boolean()
+    .describe('a signature field holds sample text: copy it and replace the text before sending'),
+});
+
+const templateRow = z.object({
+  id: z.string(),
+  version: z.number(),
+  created_at: z.date(),
+  updated_at: z.date().nullable(),
+  snapshot: z.unknown(),
+});
+
+type TemplateRow = z.infer<typeof templateRow>;
+
+function builderView(row: TemplateRow): z.infer<typeof builderTemplateSchema> {
+  const content = row.snapshot as TemplateContent;
+  return {
+    id: row.id,
+    version: row.version,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at ? row.updated_at.toISOString() : null,
+    name: content.name,
+    description: content.description,
+    vertical: content.vertical,
+    settings: content.settings,
+    translations: content.translations,
+    steps: content.steps as unknown as Array<Record<string, unknown>>,
+    send_blockers: agreementTextBlockers(content),
+  };
+}
+
+const idParams = z.object({ id: z.string().uuid() });
+const tag = { tags: ['workspace'] };
+const templateAnswer = z.object({ template: builderTemplateSchema });
+const notFoundAnswer = {
+  404: coded('Not in this team, a gallery or a deleted template (code template_not_found)'),
+};
+const invalidAnswer = {
+  400: coded(
+    'A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes',
+  ),
+};
+
+export async function workspaceBuilderRoutes(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function readTemplate(where: ReturnType<typeof sql.fragment>) {
+    return context.readDb.maybeOne(
+      sql.type(templateRow)`
+        select id, version, created_at, updated_at, snapshot from templates where ${where}`,
+    );
+  }
+
+  const ownTemplate = (teamId: string, id: string) =>
+    sql.fragment`id = ${id} and team_id = ${teamId} and not gallery and deleted_at is null`;
+
+  async function ownOrNotFound(teamId: string, id: string) {
+    const row = await readTemplate(ownTemplate(teamId, id));
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Runs a template command with the member as actor, then waits for the read model. */
+  async function run(request: FastifyRequest, templateId: string, command: TemplateCommand) {
+    const session = signedIn(request);
+    try {
+      const result = await handleCommand(context, {
+        streamId: templateStreamId(templateId),
+        decider: templateDecider,
+        command,
+        metadata: memberMetadata(request, session.memberId),
+      });
+      await awaitReadModels(context, result.position);
+    } catch (error) {
+      throw operatorApiError(error, templateErrors);
+    }
+  }
+
+  async function create(request: FastifyRequest, content: TemplateContent) {
+    const session = signedIn(request);
+    const templateId = randomUUID();
+    await run(request, templateId, {
+      type: 'CreateTemplate',
+      data: { template_id: templateId, team_id: session.teamId, content, check_rules: true },
+      metadata: { now: context.clock.now() },
+    });
+    return { template: builderView(await ownOrNotFound(session.teamId, templateId)) };
+  }
+
+  app.get(
+    '/templates/:id',
+    {
+      config: { workspace: { action: 'templates.read' } },
+      schema: {
+        ...tag,
+        summary: 'A template of the team with its whole definition, version and send blockers',
+        params: idParams,
+        response: { 200: templateAnswer, ...notFoundAnswer },
+      },
+    },
+    async (request) => ({
+      template: builderView(await ownOrNotFound(signedIn(request).teamId, request.params.id)),
+    }),
+  );
+
+  app.post(
+    '/templates',
+    {
+      config: { workspace: { action: 'templates.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Create a template from a definition (steps may be left out)',
+        body: templateDefinition,
+        response: { 201: templateAnswer, ...invalidAnswer },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await create(request, contentOf(request.body))),
+  );
+
+  app.put(
+    '/templates/:id',
+    {
+      config: { workspace: { action: 'templates.manage' } },
+      schema: {
+        ...tag,
+        summary: "Save a template's whole definition; `version` is the version the builder opened",
+        params: idParams,
+        body: templateDefinition.extend({ version: z.number().int().min(1) }),
+        response: {
+          200: templateAnswer,
+          ...invalidAnswer,
+          ...notFoundAnswer,
+          409: coded(
+            'Someone else saved the template after this version (code template_changed; details.version is the current one); nothing changes',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const { version, ...definition } = request.body;
+      await run(request, request.params.id, {
+        type: 'UpdateTemplate',
+        data: { team_id: session.teamId, expected_version: version, content: contentOf(definition) },
+        metadata: { now: context.clock.now() },
+      });
+      return { template: builderView(await ownOrNotFound(session.teamId, request.params.id)) };
+    },
+  );
+
+  app.post(
+    '/templates/:id/duplicate',
+    {
+      config: { workspace: { action: 'templates.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Duplicate a template of the team (new ids, named "Copy of ...")',
+        params: idParams,
+        response: { 201: templateAnswer, ...notFoundAnswer },
+      },
+    },
+    async (request, reply) => {
+      const row = await ownOrNotFound(signedIn(request).teamId, request.params.id);
+      const content = row.snapshot as TemplateContent;
+      const name = `Copy of ${content.name}`.slice(0, 200);
+      return reply.status(201).send(await create(request, withFreshIds(content, name)));
+    },
+  );
+
+  app.delete(
+    '/templates/:id',
+    {
+      config: { workspace: { action: 'templates.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Delete a template of the team (onboardings made from it keep their snapshot)',
+        params: idParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...notFoundAnswer },
+      },
+    },
+    async (request) => {
+      await run(request, request.params.id, {
+        type: 'DeleteTemplate',
+        data: { team_id: signedIn(request).teamId },
+        metadata: { now: context.clock.now() },
+      });
+      return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/gallery-templates',
+    {
+      config: { workspace: { action: 'templates.read' } },
+      schema: {
+        ...tag,
+        summary: 'The gallery: shared starting templates, by name, to copy into the team',
+        response: { 200: z.object({ data: z.array(galleryItemSchema) }) },
+      },
+    },
+    async () => {
+      const rows = await context.readDb.any(
+        sql.type(templateRow)`
+          select id, version, created_at, updated_at, snapshot from templates
+          where gallery and deleted_at is null order by lower(name), created_at, id limit 200`,
+      );
+      return {
+        data: rows.map((row) => {
+          const content = row.snapshot as TemplateContent;
+          return {
+            id: row.id,
+            name: content.name,
+            description: content.description,
+            vertical: content.vertical,
+            step_count: content.steps.length,
+            field_count: content.steps.reduce((sum, step) => sum + step.fields.length, 0),
+            sample_agreement_text: agreementTextBlockers(content).length > 0,
+          };
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/gallery-templates/:id/copy',
+    {
+      config: { workspace: { action: 'templates.manage' } },
+      schema: {
+        ...tag,
+        summary: 'Copy a gallery template into the team (sample agreement text stays marked until replaced)',
+        params: idParams,
+        response: { 201: templateAnswer, ...notFoundAnswer },
+      },
+    },
+    async (request, reply) => {
+      const row = await readTemplate(
+        sql.fragment`id = ${request.params.id} and gallery and deleted_at is null`,
+      );
+      if (!row) throw notFound();
+      return reply.status(201).send(await create(request, withFreshIds(row.snapshot as TemplateContent)));
+    },
+  );
+}
