@@ -1649,6 +1649,91 @@ export interface paths {
         patch: operations["workspaceUpdateTeam"];
         trace?: never;
     };
+    "/workspace/v1/onboardings/{onboarding_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review */
+        get: operations["workspaceListAnswers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/answers/{field_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a submitted answer, reject it with a reason, or ask for changes with a note */
+        post: operations["workspaceReviewAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/countersign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The signed-in member countersigns a signature field (signature.signed with signer_role team_member) */
+        post: operations["workspaceCountersign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff) */
+        get: operations["workspaceDownloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The onboarding’s timeline, oldest first: created, sent, opened, submissions, reviews, reminders, hook deliveries, automation runs, completed */
+        get: operations["workspaceGetTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "hook onboarding.completed": {
@@ -2379,6 +2464,14 @@ export interface components {
             submitted_step_ids: string[];
             /** @description payment fields whose payment the team recorded */
             paid_field_ids: string[];
+            /** @description the team’s latest review of each reviewed answer: approved answers are locked; rejected or changes_requested ones can be changed and resubmitted (the step submit) */
+            reviews: {
+                field_id: string;
+                /** @enum {string} */
+                status: "approved" | "rejected" | "changes_requested";
+                /** @description the rejection reason or the note asking for changes */
+                reason: string | null;
+            }[];
         };
         UploadedFile: {
             /** Format: uuid */
@@ -11286,6 +11379,13 @@ export interface operations {
                      *         ],
                      *         "paid_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *         ],
+                     *         "reviews": [
+                     *           {
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "status": "approved",
+                     *             "reason": "example"
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -11371,7 +11471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11382,9 +11482,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11549,7 +11649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11560,9 +11660,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11701,6 +11801,13 @@ export interface operations {
                      *         ],
                      *         "paid_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *         ],
+                     *         "reviews": [
+                     *           {
+                     *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "status": "approved",
+                     *             "reason": "example"
+                     *           }
                      *         ]
                      *       }
                      *     }
@@ -11773,7 +11880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11784,9 +11891,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11966,7 +12073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11977,9 +12084,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12170,7 +12277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12181,9 +12288,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12349,7 +12456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not while the onboarding is in this status (code invalid_state) */
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12360,9 +12467,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Not while the onboarding is in this status",
+                     *       "error": "Not while the onboarding is in this status, or",
                      *       "code": "invalid_state",
-                     *       "message": "Not while the onboarding is in this status",
+                     *       "message": "Not while the onboarding is in this status, or",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -23396,6 +23503,1267 @@ export interface operations {
                      *       "error": "Not found in this team",
                      *       "code": "not_found",
                      *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceListAnswers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "answers": [
+                     *         {
+                     *           "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "label": "example",
+                     *           "type": "example",
+                     *           "status": "draft",
+                     *           "reason": "example",
+                     *           "versions": [
+                     *             {
+                     *               "number": 1,
+                     *               "submitted_at": "2026-01-15T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "reviews": [
+                     *             {
+                     *               "decision": "approved",
+                     *               "reason": "example",
+                     *               "member_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "member_name": "Ada Lovelace",
+                     *               "reviewed_at": "2026-01-15T09:30:00.000Z",
+                     *               "version": 1
+                     *             }
+                     *           ],
+                     *           "countersignatures": [
+                     *             {
+                     *               "member_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "member_name": "Ada Lovelace",
+                     *               "signed_at": "2026-01-15T09:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "diff": {
+                     *             "kind": "words",
+                     *             "from": 1,
+                     *             "to": 1,
+                     *             "parts": [
+                     *               {
+                     *                 "value": "example",
+                     *                 "added": true,
+                     *                 "removed": true
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        answers: {
+                            field_id: string;
+                            step_id: string;
+                            label: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "approved" | "rejected" | "changes_requested";
+                            reason: string | null;
+                            value?: unknown;
+                            versions: {
+                                number: number;
+                                value?: unknown;
+                                submitted_at: string;
+                            }[];
+                            reviews: {
+                                /** @enum {string} */
+                                decision: "approved" | "rejected" | "changes_requested";
+                                reason: string | null;
+                                member_id: string;
+                                member_name: string;
+                                reviewed_at: string;
+                                version: number;
+                            }[];
+                            countersignatures: {
+                                member_id: string;
+                                member_name: string;
+                                signed_at: string;
+                            }[];
+                            diff: {
+                                /** @enum {string} */
+                                kind: "words";
+                                from: number;
+                                to: number;
+                                parts: {
+                                    value: string;
+                                    added: boolean;
+                                    removed: boolean;
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                kind: "values";
+                                from: number;
+                                to: number;
+                                before?: unknown;
+                                after?: unknown;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceReviewAnswer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "approve",
+                 *       "reason": "example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "approve" | "reject" | "request_changes";
+                    /** @description required to reject (the reason) or to request changes (the note); 1 to 2000 characters */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "answer": {
+                     *         "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "step_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "label": "example",
+                     *         "type": "example",
+                     *         "status": "draft",
+                     *         "reason": "example",
+                     *         "versions": [
+                     *           {
+                     *             "number": 1,
+                     *             "submitted_at": "2026-01-15T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "reviews": [
+                     *           {
+                     *             "decision": "approved",
+                     *             "reason": "example",
+                     *             "member_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "member_name": "Ada Lovelace",
+                     *             "reviewed_at": "2026-01-15T09:30:00.000Z",
+                     *             "version": 1
+                     *           }
+                     *         ],
+                     *         "countersignatures": [
+                     *           {
+                     *             "member_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "member_name": "Ada Lovelace",
+                     *             "signed_at": "2026-01-15T09:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "diff": {
+                     *           "kind": "words",
+                     *           "from": 1,
+                     *           "to": 1,
+                     *           "parts": [
+                     *             {
+                     *               "value": "example",
+                     *               "added": true,
+                     *               "removed": true
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        answer: {
+                            field_id: string;
+                            step_id: string;
+                            label: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "draft" | "submitted" | "approved" | "rejected" | "changes_requested";
+                            reason: string | null;
+                            value?: unknown;
+                            versions: {
+                                number: number;
+                                value?: unknown;
+                                submitted_at: string;
+                            }[];
+                            reviews: {
+                                /** @enum {string} */
+                                decision: "approved" | "rejected" | "changes_requested";
+                                reason: string | null;
+                                member_id: string;
+                                member_name: string;
+                                reviewed_at: string;
+                                version: number;
+                            }[];
+                            countersignatures: {
+                                member_id: string;
+                                member_name: string;
+                                signed_at: string;
+                            }[];
+                            diff: {
+                                /** @enum {string} */
+                                kind: "words";
+                                from: number;
+                                to: number;
+                                parts: {
+                                    value: string;
+                                    added: boolean;
+                                    removed: boolean;
+                                }[];
+                            } | {
+                                /** @enum {string} */
+                                kind: "values";
+                                from: number;
+                                to: number;
+                                before?: unknown;
+                                after?: unknown;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); unknown field (field_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only a submitted answer can be reviewed; or the onboarding is neither in progress nor completed (code invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Only a submitted answer can be reviewed",
+                     *       "code": "invalid_state",
+                     *       "message": "Only a submitted answer can be reviewed",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceCountersign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description a signature field of the onboarding */
+                    field_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signature": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "signer_name": "Ada Lovelace",
+                     *         "signed_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        signature: {
+                            /** Format: uuid */
+                            id: string;
+                            field_id: string;
+                            signer_name: string;
+                            signed_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); not a signature field (field_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The onboarding is neither in progress nor completed (code invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The onboarding is neither in progress nor completed",
+                     *       "code": "invalid_state",
+                     *       "message": "The onboarding is neither in progress nor completed",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceDownloadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes, with the content type read from them at upload */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "*/*": string;
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); unknown or removed file, or an erased client's (file_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetTimeline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "at": "example",
+                     *           "kind": "example",
+                     *           "actor": {
+                     *             "type": "client",
+                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "detail": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        entries: {
+                            at: string;
+                            /** @description an event type, or mail, hook_delivery, automation_run */
+                            kind: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "client" | "member" | "api_key" | "service";
+                                id: string | null;
+                                name: string | null;
+                            };
+                            detail: {
+                                [key: string]: string | number | boolean | ("null" | null);
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }

@@ -23,6 +23,8 @@ export const PERMISSIONS = {
   'automation_rules.manage': ['owner', 'admin'],
   'templates.read': ['owner', 'admin', 'member'],
   'team.read': ['owner', 'admin', 'member'],
+  'answers.read': ['owner', 'admin', 'member'],
+  'answers.review': ['owner', 'admin', 'member'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 

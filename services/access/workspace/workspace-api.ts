@@ -16,6 +16,8 @@ import { workspaceDeliveryRoutes } from '../../hooks/workspace-delivery-routes.t
 import { workspaceHookRoutes } from '../../hooks/workspace-hook-routes.ts';
 import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
 import { workspaceTemplateRoutes } from '../../templates/workspace-template-routes.ts';
+import { workspaceReviewRoutes } from '../../onboardings/workspace-review-routes.ts';
+import { workspaceTimelineRoutes } from '../../onboardings/workspace-timeline-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -169,4 +171,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceRuleRoutes, { context });
   await app.register(workspaceTemplateRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
+  await app.register(workspaceReviewRoutes, { context });
+  await app.register(workspaceTimelineRoutes, { context });
 }
