@@ -75,11 +75,7 @@ const reviewTemplate = () => ({
 
 async function openClientForm(page: Page, link: string) {
   await page.goto(link);
-  try {
-    await heading(page, 'About you').first().waitFor({ timeout: TIMEOUT });
-  } catch (error) {
-    throw new Error(`${String(error)}\nPAGE: ${await page.locator('body').innerText()}`);
-  }
+  await heading(page, 'About you').first().waitFor({ timeout: TIMEOUT });
 }
 
 describe('review of answers in the browser', () => {
