@@ -50,7 +50,13 @@ export interface RunRow {
 }
 
 const LEFT_OUT = new Set(['answer_saved', 'file_removed']);
-const BY_CLIENT = new Set(['onboarding.started', 'response.submitted', 'file.uploaded']);
+// The client's final submission completes the onboarding.
+const BY_CLIENT = new Set([
+  'onboarding.started',
+  'response.submitted',
+  'file.uploaded',
+  'onboarding.completed',
+]);
 
 /** The domain time an event carries (its `*_at` of the service clock), else when it was recorded. */
 function timeOf(event: RecordedEvent): string {

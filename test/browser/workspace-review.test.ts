@@ -173,7 +173,7 @@ describe('review of answers in the browser', () => {
     for (const step of [
       'Created',
       'Sent (send 1)',
-      'Opened by the client',
+      'Opened',
       'Submitted “About you”',
       'Completed',
       `Rejected “Full name”: ${REASON}`,
