@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runApiBench } from './api/api-bench.ts';
+import { runTwinCompareBench } from './api/twin-compare-bench.ts';
 import { runEventStoreBench } from './eventstore/event-store-bench.ts';
 import { runLagBench } from './lag/lag-bench.ts';
 import { loadBenchConfig } from './lib/config.ts';
@@ -12,6 +12,9 @@ import { mergeResults } from './lib/merge-results.ts';
 import { LAST_RUN, RESULTS_FILE, ANALYSIS_FILE } from './lib/results-files.ts';
 import { serverSettings, startBenchServer, WORK_DIR } from './lib/server.ts';
 import { runPinBench } from './pin/pin-bench.ts';
+import { runLongStreamBench } from './long-stream/autosave-bench.ts';
+import { runProfileBench } from './profile/profile-bench.ts';
+import { runPagesBench } from './pages/pages-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 
 /**
@@ -75,16 +78,18 @@ try {
         `the start in batches of ${config.readBatch}, one unmeasured scan first, stores alternating.`,
     );
   });
-  await part('3 API', async () => {
-    const result = await runApiBench(server, config, progress);
+  await part('3 API vs CRUD twin', async () => {
+    const result = await runTwinCompareBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(
-      result.available
-        ? `Part 3: services/app/runtime.ts startService in the bench process (DATABASE_URL of the bench server, RATE_LIMITS=off, ` +
-            `ADMIN_TOKEN set), a Business team, key, template and client made through the operator and public API; ` +
-            `autocannon in a child process at fixed rates for ${config.apiSeconds} s each: create (16 connections), send ` +
-            `of the created onboardings (16), list limit=50 (64), get by id (64). Latencies of every answer.`
-        : `Part 3: ${result.note}.`,
+      `Part 3: the service (services/app/runtime.ts startService in the bench process, RATE_LIMITS=off) and its CRUD ` +
+        `twin (bench/crud-twin: fastify + pg, same validation, reads, rows and outbox row, no events), each on its own ` +
+        `database of the one server, the same tenant (Business team, key, template snapshot, client). Highest rate: ` +
+        `autocannon in a child process, closed loop for ${config.apiSeconds} s (create and send 16 connections, get and ` +
+        `list limit=50 64), two rounds per side alternating which side goes first; the best round with zero errors ` +
+        `counts. Latency: a fixed rate of 70% of the twin's highest rate for ${config.apiSeconds} s on each side. ` +
+        `Before send, the side that created fewer onboardings gets the difference (unmeasured) so lists and gets read ` +
+        `tables of the same size. Ratios are ours / twin.`,
     );
   });
   await part('4 read your writes', async () => {
@@ -110,6 +115,21 @@ try {
   });
   await part('6 PIN link', async () => {
     const result = await runPinBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('7 long streams', async () => {
+    const result = await runLongStreamBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('8 CPU profile', async () => {
+    const result = await runProfileBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('9 pages', async () => {
+    const result = await runPagesBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });

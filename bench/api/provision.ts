@@ -53,13 +53,3 @@ export async function provisionTenant(url: string, adminToken: string): Promise<
   });
   return { teamId: team.id, apiKey: key.secret, templateId: template.id, clientId: client.id };
 }
-
-/** Every onboarding of the tenant, through the public list (pages of 100). */
-export async function listOnboardingIds(url: string, apiKey: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += 100) {
-    const page = await call(url, apiKey, 'GET', `/api/v1/onboardings?limit=100&offset=${offset}`);
-    ids.push(...(page.onboardings as { id: string }[]).map((onboarding) => onboarding.id));
-    if (page.onboardings.length < 100) return ids;
-  }
-}

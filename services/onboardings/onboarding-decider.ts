@@ -1206,4 +1206,7 @@ export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, Onbo
   initialState,
   evolve,
   decide,
+  // An autosaving client makes streams of thousands of events: keep snapshots. Bump the
+  // version whenever evolve or the Onboarding state's shape changes.
+  snapshot: { version: 'onboarding-1' },
 };

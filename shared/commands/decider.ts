@@ -1,3 +1,4 @@
+import type { SnapshotPolicy } from './stream-snapshots.ts';
 /**
  * Domain logic as deciders (in the style of Emmett's samples): pure functions, no I/O.
  * `decide` returns the events a command causes or throws a DomainError; `evolve` folds
@@ -13,6 +14,8 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   initialState: () => State;
   evolve: (state: State, event: Event) => State;
   decide: (command: Command, state: State) => Event[];
+  /** Long streams keep snapshots of the state (./stream-snapshots.ts). */
+  snapshot?: SnapshotPolicy;
 }
 
 /** A refused command. `code` names the rule; routes map codes to the spec's statuses and texts. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
-import { fold, type Decider, type DomainEvent } from './decider.ts';
+import { type Decider, type DomainEvent } from './decider.ts';
 import type {
   EventMetadata,
   EventStore,
@@ -9,6 +9,7 @@ import type {
 } from '../event-store/event-store.ts';
 import { retryOnConflict } from './conflict-retry.ts';
 import { lockStream } from './stream-lock.ts';
+import { takesSnapshot } from './stream-snapshots.ts';
 import {
   confirmAppended,
   earlierAttempt,
@@ -133,7 +134,7 @@ export async function decideWithin<State, Command, Event extends DomainEvent>(
       return done;
     }
   }
-  const { state: before, expected } = await readStreamState(deps.eventStore, decider, streamId, tx);
+  const { state: before, expected, replayed } = await readStreamState(deps.eventStore, decider, streamId, tx);
   const command =
     typeof spec.command === 'function'
       ? await (spec.command as (state: State, tx: PoolClient) => Command | Promise<Command>)(before, tx)
@@ -163,6 +164,12 @@ export async function decideWithin<State, Command, Event extends DomainEvent>(
     expected,
   );
   if (eventsFirst) await confirmAppended(tx, spec.metadata.command_id, eventIds);
+  if (decider.snapshot && takesSnapshot(replayed, events.length)) {
+    await deps.eventStore.saveSnapshot(tx, streamId, decider.snapshot.version, {
+      revision: appended.nextExpectedRevision,
+      state,
+    });
+  }
   return { ...decided, position: appended.position };
 }
 
@@ -174,17 +181,29 @@ export function handleCommand<State, Command, Event extends DomainEvent>(
   return inCommandTransaction(deps, (tx) => decideWithin(deps, tx, spec));
 }
 
-/** The folded state of a stream and the expected revision of its next append; through `tx` when given. */
+/**
+ * The folded state of a stream and the expected revision of its next append, through `tx`
+ * when given: from the stream's snapshot and the events after it when the decider keeps
+ * snapshots (./stream-snapshots.ts), else from every event. `replayed`: events folded.
+ */
 export async function readStreamState<State, Event extends DomainEvent>(
   store: EventStore,
-  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve'>,
+  decider: Pick<Decider<State, unknown, Event>, 'initialState' | 'evolve' | 'snapshot'>,
   streamId: string,
   tx?: PoolClient,
-): Promise<{ state: State; expected: ExpectedRevision }> {
-  const recorded = tx ? await store.readStreamWithin(tx, streamId) : await store.readStream(streamId);
-  const state = fold(decider, recorded.map(toDomainEvent<Event>));
-  const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded.at(-1)!.revision;
-  return { state, expected };
+): Promise<{ state: State; expected: ExpectedRevision; replayed: number }> {
+  const snapshot = decider.snapshot
+    ? await store.loadSnapshot(streamId, decider.snapshot.version, tx)
+    : undefined;
+  const options = snapshot ? { afterRevision: snapshot.revision } : undefined;
+  const recorded = tx
+    ? await store.readStreamWithin(tx, streamId, options)
+    : await store.readStream(streamId, options);
+  const start = snapshot ? (snapshot.state as State) : decider.initialState();
+  const state = recorded.map(toDomainEvent<Event>).reduce(decider.evolve, start);
+  const last = recorded.at(-1)?.revision ?? snapshot?.revision;
+  const expected: ExpectedRevision = last === undefined ? 'no_stream' : last;
+  return { state, expected, replayed: recorded.length };
 }
 
 export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {

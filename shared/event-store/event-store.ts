@@ -31,6 +31,17 @@ export interface RecordedEvent<Type extends string = string, Data = any> {
   recordedAt: Date;
 }
 
+export interface ReadStreamOptions {
+  /** Only the events after this revision (those of a snapshot are not read again). */
+  afterRevision?: bigint;
+}
+
+/** The folded state of a stream at `revision` (shared/commands/stream-snapshots.ts). */
+export interface StreamSnapshot {
+  revision: bigint;
+  state: unknown;
+}
+
 export interface AppendResult {
   /** Revision of the last appended event: the expected revision of the next append. */
   nextExpectedRevision: bigint;
@@ -70,11 +81,31 @@ export interface EventStore {
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult>;
   /** `readStream` through the caller's transaction: it sees the transaction's own appends. */
-  readStreamWithin(transaction: PoolClient, streamId: string): Promise<RecordedEvent[]>;
+  readStreamWithin(
+    transaction: PoolClient,
+    streamId: string,
+    options?: ReadStreamOptions,
+  ): Promise<RecordedEvent[]>;
   /** Tells the log's followers that a transaction holding `appendWithin` appends has committed. */
   afterCommit(): void;
   /** Events of one stream in revision order; empty when the stream does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /**
+   * The stream's snapshot of decider `version`, through `transaction` when given; undefined
+   * when there is none (always with EventStoreDB, which keeps no snapshots: README).
+   */
+  loadSnapshot(
+    streamId: string,
+    version: string,
+    transaction?: PoolClient,
+  ): Promise<StreamSnapshot | undefined>;
+  /** Keeps a snapshot in the caller's transaction (PostgreSQL); a no-op with EventStoreDB. */
+  saveSnapshot(
+    transaction: PoolClient,
+    streamId: string,
+    version: string,
+    snapshot: StreamSnapshot,
+  ): Promise<void>;
   /** One batch of the global log, in position order. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event a reader can see now (0n when empty). */

@@ -3,6 +3,7 @@ import {
   END,
   EventStoreDBClient,
   FORWARDS,
+  START,
   StreamNotFoundError,
   WrongExpectedVersionError,
   type AllStreamRecordedEvent,
@@ -15,6 +16,8 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
+  type StreamSnapshot,
   type RecordedEvent,
   type Subscription,
   type SubscriptionHandler,
@@ -70,17 +73,32 @@ export class EventStoreDBEventStore implements EventStore {
     return this.append(streamId, events, expected);
   }
 
-  readStreamWithin(_transaction: PoolClient, streamId: string): Promise<RecordedEvent[]> {
-    return this.readStream(streamId);
+  readStreamWithin(
+    _transaction: PoolClient,
+    streamId: string,
+    options?: ReadStreamOptions,
+  ): Promise<RecordedEvent[]> {
+    return this.readStream(streamId, options);
   }
+
+  /**
+   * No snapshots: EventStoreDB reads a stream from its own index, and a snapshot kept in
+   * PostgreSQL could not commit with the append (README, known limits).
+   */
+  async loadSnapshot(): Promise<StreamSnapshot | undefined> {
+    return undefined;
+  }
+
+  async saveSnapshot(): Promise<void> {}
 
   /** Subscriptions of EventStoreDB hear every append by themselves. */
   afterCommit(): void {}
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, { afterRevision }: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
+    const fromRevision = afterRevision === undefined ? START : afterRevision + 1n;
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision })) {
         if (resolved.event) events.push(toRecorded(resolved.event, streamEventPosition(resolved.event)));
       }
     } catch (error) {

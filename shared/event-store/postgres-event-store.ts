@@ -10,6 +10,8 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type ReadAllOptions,
+  type ReadStreamOptions,
+  type StreamSnapshot,
   type RecordedEvent,
   type Subscription,
   type SubscriptionHandler,
@@ -167,8 +169,12 @@ export class PostgresEventStore implements EventStore {
     return this.appendWith(transaction, streamId, events, expected, { notifyAtCommit: false });
   }
 
-  readStreamWithin(transaction: PoolClient, streamId: string): Promise<RecordedEvent[]> {
-    return this.readStreamWith(transaction, streamId);
+  readStreamWithin(
+    transaction: PoolClient,
+    streamId: string,
+    options?: ReadStreamOptions,
+  ): Promise<RecordedEvent[]> {
+    return this.readStreamWith(transaction, streamId, options);
   }
 
   afterCommit(): void {
@@ -212,18 +218,54 @@ export class PostgresEventStore implements EventStore {
     return { position: BigInt(row.position), nextExpectedRevision: BigInt(row.revision) };
   }
 
-  readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.readStreamWith(this.pool, streamId);
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.readStreamWith(this.pool, streamId, options);
   }
 
   /** Reads through a given connection: a command holding a transaction needs no second one. */
-  async readStreamWith(executor: Queryable, streamId: string): Promise<RecordedEvent[]> {
+  async readStreamWith(
+    executor: Queryable,
+    streamId: string,
+    { afterRevision = -1n }: ReadStreamOptions = {},
+  ): Promise<RecordedEvent[]> {
     const result = await executor.query<EventRow>({
       name: 'event_store_read_stream',
-      text: `select ${COLUMNS} from events where stream_id = $1 order by revision`,
-      values: [streamId],
+      text: `select ${COLUMNS} from events where stream_id = $1 and revision > $2 order by revision`,
+      values: [streamId, String(afterRevision)],
     });
     return result.rows.map(toRecorded);
+  }
+
+  async loadSnapshot(
+    streamId: string,
+    version: string,
+    transaction?: PoolClient,
+  ): Promise<StreamSnapshot | undefined> {
+    const result = await (transaction ?? this.pool).query<{ revision: string; state: unknown }>({
+      name: 'event_store_load_snapshot',
+      text: 'select revision::text as revision, state from stream_snapshots where stream_id = $1 and version = $2',
+      values: [streamId, version],
+    });
+    const row = result.rows[0];
+    return row ? { revision: BigInt(row.revision), state: row.state } : undefined;
+  }
+
+  /** In the append's transaction; a newer snapshot already there is kept. */
+  async saveSnapshot(
+    transaction: PoolClient,
+    streamId: string,
+    version: string,
+    snapshot: StreamSnapshot,
+  ): Promise<void> {
+    await transaction.query({
+      name: 'event_store_save_snapshot',
+      text: `insert into stream_snapshots (stream_id, version, revision, state) values ($1, $2, $3, $4)
+             on conflict (stream_id) do update
+               set version = excluded.version, revision = excluded.revision, state = excluded.state,
+                   taken_at = now()
+               where stream_snapshots.revision < excluded.revision or stream_snapshots.version <> excluded.version`,
+      values: [streamId, version, String(snapshot.revision), JSON.stringify(snapshot.state)],
+    });
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {

@@ -126,6 +126,14 @@ export function describeEventStoreContract(name: string, open: () => Promise<Con
       expect(await store.readStream(stream())).toEqual([]);
     });
 
+    it('reads a stream after a revision (the events past a snapshot)', async () => {
+      const id = stream();
+      await store.append(id, [event(1), event(2), event(3)], 'no_stream');
+      expect((await store.readStream(id, { afterRevision: 0n })).map((e) => e.data.n)).toEqual([2, 3]);
+      expect((await store.readStream(id, { afterRevision: 2n })).map((e) => e.data.n)).toEqual([]);
+      expect(await store.readStream(stream(), { afterRevision: 5n })).toEqual([]);
+    });
+
     it('reads the global log from a position in batches, in position order', async () => {
       const start = await store.headPosition();
       const id = stream();
