@@ -1208,5 +1208,5 @@ export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, Onbo
   decide,
   // An autosaving client makes streams of thousands of events: keep snapshots. Bump the
   // version whenever evolve or the Onboarding state's shape changes.
-  snapshot: { version: 'onboarding-1' },
+  snapshot: { version: 'onboarding-2' },
 };
