@@ -15,6 +15,9 @@ const NOT_SHOWN: readonly string[] = [
   'file_removed',
   'payment.succeeded',
   'onboarding.overdue',
+  'response_approved',
+  'response_rejected',
+  'response_changes_requested',
 ];
 
 export const ONBOARDINGS_HANDLED: readonly string[] = ONBOARDING_EVENT_TYPES.filter(
@@ -242,6 +245,9 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
     case 'file_removed':
     case 'payment.succeeded':
     case 'onboarding.overdue':
+    case 'response_approved':
+    case 'response_rejected':
+    case 'response_changes_requested':
       break;
     default: {
       const _exhaustive: never = event;

@@ -19,6 +19,9 @@ const ONBOARDING_EVENTS = [
   'file.uploaded',
   'file_removed',
   'onboarding_client_erased',
+  'response_approved',
+  'response_rejected',
+  'response_changes_requested',
 ] as const satisfies readonly OnboardingEvent['type'][];
 
 /**
@@ -50,7 +53,18 @@ export interface ResponseRow {
   created_at: string;
   updated_at: string;
   position: string;
+  /** False for a reviewed version the client has since changed (kept with its review). */
+  current: boolean;
 }
+
+/** A reviewed status the client may answer again: the next value is a new version. */
+const SENT_BACK = new Set(['rejected', 'changes_requested']);
+
+const REVIEWED_STATUS = {
+  response_approved: 'approved',
+  response_rejected: 'rejected',
+  response_changes_requested: 'changes_requested',
+} as const;
 
 export interface ResponseOnboardingRow {
   onboarding_id: string;
@@ -62,8 +76,10 @@ export interface ResponsesBatch {
   /** By lower-case onboarding id. */
   onboardings: Map<string, ResponseOnboardingRow>;
   dirtyOnboardings: Set<string>;
-  /** Responses per lower-case onboarding id, then per field id. */
+  /** Current responses per lower-case onboarding id, then per field id. */
   rows: Map<string, Map<string, ResponseRow>>;
+  /** Earlier reviewed versions (current false), per lower-case onboarding id. */
+  earlier: Map<string, ResponseRow[]>;
   dirty: Set<ResponseRow>;
   /** Rows to delete: a file response whose file the client removed. */
   removed: Set<ResponseRow>;
@@ -107,11 +123,15 @@ export function responsesBatch(
     onboardings: new Map(onboardings.map((row) => [responseKey(row.onboarding_id), row])),
     dirtyOnboardings: new Set(),
     rows: new Map(),
+    earlier: new Map(),
     dirty: new Set(),
     removed: new Set(),
     opened,
   };
-  for (const row of responses) rowsOf(batch, row.onboarding_id).set(row.field_id, row);
+  for (const row of responses) {
+    if (row.current) rowsOf(batch, row.onboarding_id).set(row.field_id, row);
+    else earlierOf(batch, row.onboarding_id).push(row);
+  }
   return batch;
 }
 
@@ -120,6 +140,13 @@ function rowsOf(batch: ResponsesBatch, onboardingId: string): Map<string, Respon
   let fields = batch.rows.get(key);
   if (!fields) batch.rows.set(key, (fields = new Map()));
   return fields;
+}
+
+function earlierOf(batch: ResponsesBatch, onboardingId: string): ResponseRow[] {
+  const key = responseKey(onboardingId);
+  let rows = batch.earlier.get(key);
+  if (!rows) batch.earlier.set(key, (rows = []));
+  return rows;
 }
 
 /** The sealed values of the event, or null when any of them is missing. */
@@ -146,7 +173,12 @@ function upsert(
   if (!onboarding) return;
   const value = row.value === null ? null : (JSON.stringify(row.value) ?? null);
   const fields = rowsOf(batch, row.onboarding_id);
-  const existing = fields.get(row.field_id);
+  let existing = fields.get(row.field_id);
+  if (existing && SENT_BACK.has(existing.status) && responseKey(existing.id) !== responseKey(row.id)) {
+    // The client changed an answer the team sent back: the reviewed version stays as it is.
+    keepAsEarlier(batch, existing);
+    existing = undefined;
+  }
   if (existing) {
     Object.assign(existing, { kind: row.kind, value, status: 'draft', updated_at: row.at });
     batch.dirty.add(existing);
@@ -166,9 +198,17 @@ function upsert(
     created_at: row.at,
     updated_at: row.at,
     position: String(recorded.position),
+    current: true,
   };
   fields.set(row.field_id, created);
   batch.dirty.add(created);
+}
+
+function keepAsEarlier(batch: ResponsesBatch, row: ResponseRow): void {
+  rowsOf(batch, row.onboarding_id).delete(row.field_id);
+  row.current = false;
+  earlierOf(batch, row.onboarding_id).push(row);
+  batch.dirty.add(row);
 }
 
 function nullValues(batch: ResponsesBatch, rows: Iterable<ResponseRow>, at: string): void {
@@ -185,6 +225,13 @@ export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): Re
     for (const fields of batch.rows.values()) {
       const ofClient = [...fields.values()].filter((row) => responseKey(row.client_id) === clientId);
       nullValues(batch, ofClient, erasure.erasedAt);
+    }
+    for (const rows of batch.earlier.values()) {
+      nullValues(
+        batch,
+        rows.filter((row) => responseKey(row.client_id) === clientId),
+        erasure.erasedAt,
+      );
     }
     return batch;
   }
@@ -264,6 +311,10 @@ export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): Re
       if (!row || row.kind !== 'file' || row.value === null) break;
       const shown = (JSON.parse(row.value) as { file_id?: string }).file_id;
       if (shown !== data.file_id) break;
+      if (SENT_BACK.has(row.status)) {
+        keepAsEarlier(batch, row);
+        break;
+      }
       fields.delete(data.field_id);
       batch.dirty.delete(row);
       batch.removed.add(row);
@@ -272,14 +323,34 @@ export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): Re
     case 'response.submitted': {
       const fields = rowsOf(batch, event.data.onboarding_id);
       for (const row of fields.values()) {
-        if (row.step_id !== event.data.step_id) continue;
-        Object.assign(row, { status: 'submitted', updated_at: event.data.submitted_at });
+        // Approved answers stay approved; sent-back ones return to submitted.
+        if (row.step_id !== event.data.step_id || row.status === 'approved') continue;
+        Object.assign(row, {
+          status: 'submitted',
+          rejection_reason: null,
+          updated_at: event.data.submitted_at,
+        });
         batch.dirty.add(row);
       }
       break;
     }
+    case 'response_approved':
+    case 'response_rejected':
+    case 'response_changes_requested': {
+      const row = rowsOf(batch, event.data.onboarding_id).get(event.data.field_id);
+      if (!row) break;
+      Object.assign(row, {
+        status: REVIEWED_STATUS[event.type],
+        // The rejection reason, or the note of a request for changes.
+        rejection_reason: event.type === 'response_approved' ? null : event.data.reason,
+        updated_at: event.data.reviewed_at,
+      });
+      batch.dirty.add(row);
+      break;
+    }
     case 'onboarding_client_erased':
       nullValues(batch, rowsOf(batch, event.data.onboarding_id).values(), event.data.erased_at);
+      nullValues(batch, earlierOf(batch, event.data.onboarding_id), event.data.erased_at);
       break;
     default:
       break;

@@ -50,7 +50,7 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
     const loadedResponses = await client.query<ResponseRow>(
       `select id, onboarding_id, team_id, client_id, step_id, field_id, kind, value::text as value, status,
               rejection_reason, created_at::text as created_at, updated_at::text as updated_at,
-              position::text as position
+              position::text as position, current
        from ${table('responses')} where onboarding_id = any($1::uuid[]) or client_id = any($2::uuid[])`,
       [[...onboardingIds], [...erasedClients]],
     );
@@ -74,21 +74,25 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
         [...batch.removed].map((row) => row.id),
       ]);
     }
-    if (batch.dirty.size > 0) {
+    // Versions that stop being current first: the one current response per field is unique.
+    const dirty = [...batch.dirty];
+    for (const rows of [dirty.filter((row) => !row.current), dirty.filter((row) => row.current)]) {
+      if (rows.length === 0) continue;
       await client.query(
         `insert into ${table('responses')}
            (id, onboarding_id, team_id, client_id, step_id, field_id, kind, value, status,
-            rejection_reason, created_at, updated_at, position)
+            rejection_reason, created_at, updated_at, position, current)
          select id, onboarding_id, team_id, client_id, step_id, field_id, kind, value::jsonb, status,
-                rejection_reason, created_at, updated_at, position
+                rejection_reason, created_at, updated_at, position, current
          from jsonb_to_recordset($1::jsonb) as r(
            id uuid, onboarding_id uuid, team_id uuid, client_id uuid, step_id text, field_id text,
            kind text, value text, status text, rejection_reason text, created_at timestamptz,
-           updated_at timestamptz, position bigint)
-         on conflict (onboarding_id, field_id) do update
+           updated_at timestamptz, position bigint, current boolean)
+         on conflict (id) do update
            set kind = excluded.kind, value = excluded.value, status = excluded.status,
-               updated_at = excluded.updated_at`,
-        [JSON.stringify([...batch.dirty])],
+               rejection_reason = excluded.rejection_reason, updated_at = excluded.updated_at,
+               current = excluded.current`,
+        [JSON.stringify(rows)],
       );
     }
   },

@@ -189,6 +189,15 @@ const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
 const accountFact = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
   object({ member_id: uuid, team_id: uuid, at: timestamp, ...extra });
 
+/** The data every review event carries besides the onboarding's ids. */
+const reviewOf = {
+  step_id: nonEmpty,
+  field_id: nonEmpty,
+  response_id: nullable(uuid),
+  member_id: uuid,
+  reviewed_at: timestamp,
+};
+
 export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   // Teams and members (stream team-<team_id>)
   'team.created': {
@@ -727,6 +736,23 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       reminders_at: arrayOf(timestamp),
       reopened_at: timestamp,
     }),
+  },
+  response_approved: {
+    summary: 'A member approved a submitted answer; the client can no longer change it (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', reviewOf),
+  },
+  response_rejected: {
+    summary:
+      'A member rejected a submitted answer with a reason; the client may change it and resubmit (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { ...reviewOf, reason: string({ minLength: 1, maxLength: 2000 }) }),
+  },
+  response_changes_requested: {
+    summary:
+      'A member asked for changes to a submitted answer with a note; the client may change it and resubmit (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { ...reviewOf, reason: string({ minLength: 1, maxLength: 2000 }) }),
   },
   onboarding_client_erased: {
     summary: 'The client was erased; the onboarding leaves every list and its link stops working.',

@@ -150,6 +150,11 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /workspace/v1/gallery-templates/{id}/copy': 'workspaceCopyGalleryTemplate',
   'GET /workspace/v1/team': 'workspaceGetTeam',
   'PATCH /workspace/v1/team': 'workspaceUpdateTeam',
+  'GET /workspace/v1/onboardings/{onboarding_id}/answers': 'workspaceListAnswers',
+  'POST /workspace/v1/onboardings/{onboarding_id}/answers/{field_id}/review': 'workspaceReviewAnswer',
+  'POST /workspace/v1/onboardings/{onboarding_id}/countersign': 'workspaceCountersign',
+  'GET /workspace/v1/onboardings/{onboarding_id}/files/{file_id}': 'workspaceDownloadFile',
+  'GET /workspace/v1/onboardings/{onboarding_id}/timeline': 'workspaceGetTimeline',
 };
 
 /** Operations that accept Idempotency-Key and answer a replay with Idempotent-Replayed: true. */

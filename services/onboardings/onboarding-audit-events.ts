@@ -24,6 +24,13 @@ function entry<Type extends OnboardingEventType>(
   };
 }
 
+const reviewDetails = (data: DataOf<'response_approved'>) => ({
+  step_id: data.step_id,
+  field_id: data.field_id,
+  response_id: data.response_id,
+  member_id: data.member_id,
+});
+
 export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
   onboarding_created: entry<'onboarding_created'>(
     'onboarding_created',
@@ -148,6 +155,22 @@ export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     'onboarding_archived',
     () => ({}),
     (data) => data.archived_at,
+  ),
+  // Reviews: ids only (the reason is the member's free text, read in the workspace).
+  response_approved: entry<'response_approved'>(
+    'response_approved',
+    (data) => reviewDetails(data),
+    (data) => data.reviewed_at,
+  ),
+  response_rejected: entry<'response_rejected'>(
+    'response_rejected',
+    (data) => reviewDetails(data),
+    (data) => data.reviewed_at,
+  ),
+  response_changes_requested: entry<'response_changes_requested'>(
+    'response_changes_requested',
+    (data) => reviewDetails(data),
+    (data) => data.reviewed_at,
   ),
   onboarding_client_erased: entry<'onboarding_client_erased'>(
     'onboarding_client_erased',

@@ -87,12 +87,23 @@ export interface Onboarding {
   /** The client's files on the form, by file id (removed files are gone). */
   files: Readonly<Record<string, { field_id: string; step_id: string }>>;
   submitted_steps: readonly string[];
+  /** The latest review of each reviewed field, until the client resubmits it (approved stays). */
+  reviews: Readonly<Record<string, FieldReview>>;
   progress_pct: number;
   overdue_recorded: boolean;
   payment_intents: readonly string[];
 }
 
 export type OnboardingState = { status: 'absent' } | Onboarding;
+
+export interface FieldReview {
+  status: 'approved' | 'rejected' | 'changes_requested';
+  reason: string | null;
+}
+
+/** A reviewed answer the client may change and resubmit (rejected or changes requested). */
+export const isOpenReview = (review: FieldReview | undefined) =>
+  review !== undefined && review.status !== 'approved';
 
 /** Facts the send checks read, looked up by the command handler (team settings, usage). */
 export interface SendFacts {
@@ -234,6 +245,20 @@ export type RecordPayment = Meta & {
   };
 };
 
+/** A member's review of one submitted answer (the workspace; the member is the actor). */
+interface ReviewData {
+  team_id: string;
+  field_id: string;
+  member_id: string;
+}
+export type ApproveAnswer = Meta & { type: 'ApproveAnswer'; data: ReviewData };
+/** `reason`: 1 to 2000 characters. */
+export type RejectAnswer = Meta & { type: 'RejectAnswer'; data: ReviewData & { reason: string } };
+/** `reason`: the note, 1 to 2000 characters. */
+export type RequestChanges = Meta & { type: 'RequestChanges'; data: ReviewData & { reason: string } };
+export type ReviewCommand = ApproveAnswer | RejectAnswer | RequestChanges;
+export const REVIEW_REASON_MAX = 2000;
+
 export type ArchiveOnboarding = Meta & { type: 'ArchiveOnboarding'; data: Record<string, never> };
 export type UnarchiveOnboarding = Meta & { type: 'UnarchiveOnboarding'; data: { team_id: string } };
 
@@ -264,6 +289,9 @@ export type OnboardingCommand =
   | UploadFile
   | RemoveFile
   | RecordPayment
+  | ApproveAnswer
+  | RejectAnswer
+  | RequestChanges
   | ArchiveOnboarding
   | UnarchiveOnboarding
   | ReopenOnboarding
@@ -293,6 +321,8 @@ export const ERROR_TEXTS = {
   field_not_found: 'Field not found',
   step_not_found: 'Step not found',
   file_not_found: 'File not found',
+  answer_locked: 'This answer was approved and can no longer be changed',
+  not_reviewable: 'Only a submitted answer can be reviewed',
 } as const;
 
 const fail = (code: keyof typeof ERROR_TEXTS, details?: Record<string, unknown>) =>
@@ -346,6 +376,24 @@ const linkExpired = (state: Onboarding, now: Date) =>
 function requireAnswering(state: Onboarding): void {
   if (state.status !== 'in_progress') throw fail('invalid_state', { status: state.status });
 }
+
+/**
+ * The client may change a field's answer: while answering, any field not approved; once
+ * completed, only the fields the team sent back (rejected or changes requested).
+ */
+function requireChangeable(state: Onboarding, fieldId: string): void {
+  const review = Object.hasOwn(state.reviews, fieldId) ? state.reviews[fieldId] : undefined;
+  if (review?.status === 'approved') throw fail('answer_locked', { field_id: fieldId });
+  if (state.status === 'completed' && isOpenReview(review)) return;
+  if (state.status === 'completed') throw fail('invalid_state', { status: state.status });
+  requireAnswering(state);
+}
+
+/** The fields of a step the team sent back to the client. */
+const openFieldsOf = (state: Onboarding, step: TemplateStep) =>
+  step.fields.filter(
+    (field) => Object.hasOwn(state.reviews, field.id) && isOpenReview(state.reviews[field.id]),
+  );
 
 function requireField(state: Onboarding, fieldId: string): LocatedField {
   const field = findField(state.snapshot, fieldId);
@@ -578,9 +626,15 @@ function openLink(command: OpenLink, state: OnboardingState): OnboardingEvent[] 
 function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
-  requireAnswering(onboarding);
   const field = requireField(onboarding, data.field_id);
+  requireChangeable(onboarding, field.field.id);
   const entered = 'entered_value' in data ? data.entered_value : data.value;
+  const earlier = Object.hasOwn(onboarding.answers, field.field.id)
+    ? onboarding.answers[field.field.id]
+    : undefined;
+  // The first change after a rejection or a request for changes is a new version with its
+  // own response id: the reviewed version stays a response of its own (rejection_reason).
+  const newVersion = earlier?.submitted === true && isOpenReview(onboarding.reviews[field.field.id]);
   const shape = answerShapeProblem(field.field, entered);
   if (shape) throw problemError(answerProblemText(field.field.label, shape), field, shape);
   return [
@@ -590,7 +644,7 @@ function saveAnswer(command: SaveAnswer, state: OnboardingState): OnboardingEven
         ...base(onboarding),
         step_id: field.step_id,
         field_id: field.field.id,
-        response_id: onboarding.answers[field.field.id]?.response_id ?? data.response_id,
+        response_id: newVersion ? data.response_id : (earlier?.response_id ?? data.response_id),
         value: data.value,
         saved_at: iso(metadata.now),
       },
@@ -639,8 +693,15 @@ function shownFor(onboarding: Onboarding, values: SubmitStep['data']['values']):
 function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
-  requireAnswering(onboarding);
   const step = onboarding.snapshot.steps.find((candidate) => candidate.id === data.step_id);
+  if (onboarding.status === 'completed') {
+    // A resubmission of the answers the team sent back; the onboarding stays completed.
+    if (!step) throw fail('step_not_found');
+    if (openFieldsOf(onboarding, step).length === 0)
+      throw fail('invalid_state', { status: onboarding.status });
+  } else {
+    requireAnswering(onboarding);
+  }
   if (!step) throw fail('step_not_found');
   const shown = shownFor(onboarding, data.values);
   const problems = stepProblems(onboarding, step, data.values, shown);
@@ -662,8 +723,10 @@ function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEven
       data: {
         ...base(onboarding),
         step_id: step.id,
+        // Approved answers stay approved: they are not submitted again.
         responses: step.fields.flatMap((field) => {
           const answer = onboarding.answers[field.id];
+          if (onboarding.reviews[field.id]?.status === 'approved') return [];
           return answer ? [{ response_id: answer.response_id, field_id: field.id }] : [];
         }),
         progress_pct: complete ? 100 : progressPct(onboarding.snapshot, submitted, shown.stepShown),
@@ -671,7 +734,7 @@ function submitStep(command: SubmitStep, state: OnboardingState): OnboardingEven
       },
     },
   ];
-  if (complete) {
+  if (complete && onboarding.status !== 'completed') {
     events.push({
       type: 'onboarding.completed',
       data: { ...base(onboarding), progress_pct: 100, completed_at: now },
@@ -686,7 +749,7 @@ function signField(command: SignField, state: OnboardingState): OnboardingEvent[
   let onboarding: Onboarding;
   if (data.signer.role === 'client') {
     onboarding = requireLink(state, data.signer.token_hash, metadata.now);
-    requireAnswering(onboarding);
+    requireChangeable(onboarding, data.field_id);
   } else {
     onboarding = requireExisting(state);
     if (onboarding.archived_at !== null || onboarding.client_erased_at !== null)
@@ -734,7 +797,7 @@ const filesOfField = (onboarding: Onboarding, fieldId: string) =>
 function uploadFile(command: UploadFile, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
-  requireAnswering(onboarding);
+  requireChangeable(onboarding, data.field_id);
   const field = requireField(onboarding, data.field_id);
   if (field.field.type !== 'file_upload') throw fail('field_not_found');
   const rules = fileConfig(field.field);
@@ -782,10 +845,12 @@ export const sizeText = (bytes: number) =>
 function removeFile(command: RemoveFile, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   const onboarding = requireLink(state, data.token_hash, metadata.now);
-  requireAnswering(onboarding);
+  if (onboarding.status !== 'completed') requireAnswering(onboarding);
   const file = Object.hasOwn(onboarding.files, data.file_id) ? onboarding.files[data.file_id] : undefined;
   if (!file) throw fail('file_not_found');
-  if (onboarding.submitted_steps.includes(file.step_id)) {
+  requireChangeable(onboarding, file.field_id);
+  const sentBack = isOpenReview(onboarding.reviews[file.field_id]);
+  if (onboarding.submitted_steps.includes(file.step_id) && !sentBack) {
     throw new DomainError('invalid_state', 'The step of this file is submitted; its files stay', {
       status: onboarding.status,
       step_id: file.step_id,
@@ -832,6 +897,60 @@ function recordPayment(command: RecordPayment, state: OnboardingState): Onboardi
       },
     },
   ];
+}
+
+const REVIEW_EVENTS = {
+  ApproveAnswer: 'response_approved',
+  RejectAnswer: 'response_rejected',
+  RequestChanges: 'response_changes_requested',
+} as const;
+
+/** The review status of a field as the team sees it, or null when nothing is submitted to review. */
+export function reviewStatus(
+  onboarding: Onboarding,
+  fieldId: string,
+): 'submitted' | FieldReview['status'] | null {
+  const review = Object.hasOwn(onboarding.reviews, fieldId) ? onboarding.reviews[fieldId] : undefined;
+  if (review) return review.status;
+  const field = findField(onboarding.snapshot, fieldId);
+  if (!field || !onboarding.submitted_steps.includes(field.step_id)) return null;
+  const answer = Object.hasOwn(onboarding.answers, fieldId) ? onboarding.answers[fieldId] : undefined;
+  if (answer) return answer.submitted ? 'submitted' : null;
+  return onboarding.fulfilled_fields.includes(fieldId) ? 'submitted' : null;
+}
+
+/**
+ * A member approves, rejects (with a reason) or asks for changes (with a note) on one
+ * submitted answer of an onboarding in progress or completed. Only a submitted answer can
+ * be reviewed: a second review of the same version is refused (409 invalid_state), so of
+ * two racing reviews one wins.
+ */
+function review(command: ReviewCommand, state: OnboardingState): OnboardingEvent[] {
+  const { data, metadata } = command;
+  const onboarding = requireForApi(state, data.team_id);
+  if (onboarding.client_erased_at !== null) throw fail('target_unavailable');
+  const field = requireField(onboarding, data.field_id);
+  if (onboarding.status !== 'in_progress' && onboarding.status !== 'completed') {
+    throw fail('invalid_state', { status: onboarding.status });
+  }
+  const status = reviewStatus(onboarding, field.field.id);
+  if (status !== 'submitted') {
+    throw new DomainError('invalid_state', ERROR_TEXTS.not_reviewable, { field_id: field.field.id, status });
+  }
+  const reviewed = {
+    ...base(onboarding),
+    step_id: field.step_id,
+    field_id: field.field.id,
+    response_id: onboarding.answers[field.field.id]?.response_id ?? null,
+    member_id: data.member_id,
+    reviewed_at: iso(metadata.now),
+  };
+  if (command.type === 'ApproveAnswer') return [{ type: 'response_approved', data: reviewed }];
+  const reason = command.data.reason.trim();
+  if (reason.length === 0 || reason.length > REVIEW_REASON_MAX) {
+    throw new DomainError('invalid_body', `reason must be 1 to ${REVIEW_REASON_MAX} characters`);
+  }
+  return [{ type: REVIEW_EVENTS[command.type], data: { ...reviewed, reason } }];
 }
 
 function archive(command: ArchiveOnboarding, state: OnboardingState): OnboardingEvent[] {
@@ -989,6 +1108,10 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return removeFile(command, state);
     case 'RecordPayment':
       return recordPayment(command, state);
+    case 'ApproveAnswer':
+    case 'RejectAnswer':
+    case 'RequestChanges':
+      return review(command, state);
     case 'ArchiveOnboarding':
       return archive(command, state);
     case 'UnarchiveOnboarding':
@@ -1044,6 +1167,7 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       fulfilled_fields: [],
       files: {},
       submitted_steps: [],
+      reviews: {},
       progress_pct: 0,
       overdue_recorded: false,
       payment_intents: [],
@@ -1109,7 +1233,21 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
       const submitted_steps = state.submitted_steps.includes(event.data.step_id)
         ? state.submitted_steps
         : [...state.submitted_steps, event.data.step_id];
-      return { ...state, answers, submitted_steps, progress_pct: event.data.progress_pct };
+      // Resubmitting a step returns the answers sent back to submitted; approved ones stay.
+      const reviews = Object.fromEntries(
+        Object.entries(state.reviews).filter(
+          ([fieldId, review]) =>
+            review.status === 'approved' || !stepHasField(state, event.data.step_id, fieldId),
+        ),
+      );
+      return { ...state, answers, submitted_steps, reviews, progress_pct: event.data.progress_pct };
+    }
+    case 'response_approved':
+    case 'response_rejected':
+    case 'response_changes_requested': {
+      const status = REVIEW_STATUS_OF[event.type];
+      const reason = event.type === 'response_approved' ? null : event.data.reason;
+      return { ...state, reviews: { ...state.reviews, [event.data.field_id]: { status, reason } } };
     }
     case 'onboarding.completed':
       return { ...state, status: 'completed', progress_pct: 100, reminders_at: [] };
@@ -1170,6 +1308,17 @@ function evolve(state: OnboardingState, event: OnboardingEvent): OnboardingState
   }
 }
 
+const REVIEW_STATUS_OF = {
+  response_approved: 'approved',
+  response_rejected: 'rejected',
+  response_changes_requested: 'changes_requested',
+} as const;
+
+const stepHasField = (state: Onboarding, stepId: string, fieldId: string) =>
+  state.snapshot.steps.some(
+    (step) => step.id === stepId && step.fields.some((field) => field.id === fieldId),
+  );
+
 const addOnce = (list: readonly string[], item: string) => (list.includes(item) ? list : [...list, item]);
 
 export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, OnboardingEvent> = {
@@ -1178,5 +1327,5 @@ export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, Onbo
   decide,
   // An autosaving client makes streams of thousands of events: keep snapshots. Bump the
   // version whenever evolve or the Onboarding state's shape changes.
-  snapshot: { version: 'onboarding-1' },
+  snapshot: { version: 'onboarding-2' },
 };

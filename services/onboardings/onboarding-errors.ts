@@ -25,6 +25,7 @@ export const ONBOARDING_ERROR_STATUS: Readonly<Record<string, number>> = {
   step_not_found: 404,
   file_not_found: 404,
   invalid_state: 409,
+  answer_locked: 409,
   payload_too_large: 413,
   requires_force: 409,
   agreement_text_required: 409,

@@ -278,7 +278,37 @@ export type OnboardingClientErased = DomainEvent<
   Base & { client_id: string; erased_at: string }
 >;
 
+/**
+ * A member reviewed one submitted answer (internal events: not public, no hooks; in the
+ * events feed under these names with the member as actor in the metadata). `reason` is the
+ * rejection reason or the changes-requested note, null for an approval. `response_id` is the
+ * answer's response id (null for a file or signature field, whose response is its file or
+ * signature).
+ */
+interface ReviewData extends Base {
+  step_id: string;
+  field_id: string;
+  response_id: string | null;
+  member_id: string;
+  reviewed_at: string;
+}
+export type ResponseApproved = DomainEvent<'response_approved', ReviewData>;
+export type ResponseRejected = DomainEvent<'response_rejected', ReviewData & { reason: string }>;
+export type ResponseChangesRequested = DomainEvent<
+  'response_changes_requested',
+  ReviewData & { reason: string }
+>;
+export type ResponseReviewed = ResponseApproved | ResponseRejected | ResponseChangesRequested;
+export const REVIEW_EVENT_TYPES = [
+  'response_approved',
+  'response_rejected',
+  'response_changes_requested',
+] as const satisfies readonly ResponseReviewed['type'][];
+
 export type OnboardingEvent =
+  | ResponseApproved
+  | ResponseRejected
+  | ResponseChangesRequested
   | OnboardingCreated
   | OnboardingUpdated
   | OnboardingMarkedInProgress
@@ -322,6 +352,7 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding_unarchived',
   'onboarding_reopened',
   'onboarding_client_erased',
+  ...REVIEW_EVENT_TYPES,
 ] as const satisfies readonly OnboardingEventType[];
 
 export const isOnboardingEventType = (type: string): type is OnboardingEventType =>

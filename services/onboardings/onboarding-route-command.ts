@@ -7,13 +7,15 @@ import type { Onboarding, OnboardingCommand, OnboardingState } from './onboardin
 import type { Platform } from '../../shared/app-deps.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
+import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 
 /** What one onboarding command of a route uses. */
 export type OnboardingRouteCommandDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'logger'>;
 
 /**
  * One onboarding command of an operator or portal route, in a transaction of its own
- * (the command pipeline: shared/commands/handle-command.ts), with the request's metadata:
+ * (the command pipeline: shared/commands/handle-command.ts), with the request's metadata
+ * (or the given one: a workspace route names the member as actor):
  * refusals become the onboarding endpoints' error bodies (./onboarding-errors.ts), the
  * answer waits until the read models have its events (shared/commands/read-your-writes.ts),
  * and an onboarding that does not exist throws `absent()` (the route's own 404).
@@ -25,10 +27,11 @@ export async function runOnboardingRouteCommand(
   build: (state: OnboardingState) => OnboardingCommand | Promise<OnboardingCommand>,
   absent: () => Error,
   options?: RunOptions,
+  metadata: CommandMetadata = requestMetadata(request),
 ): Promise<OnboardingOutcome & { state: Onboarding }> {
   const outcome = await answeringRefusals(onboardingErrors, () =>
     inCommandTransaction(context, (tx) =>
-      runOnboardingCommand(context, tx, onboardingId, build, requestMetadata(request), options),
+      runOnboardingCommand(context, tx, onboardingId, build, metadata, options),
     ),
   );
   await awaitReadModels(context, outcome.position);

@@ -6,7 +6,9 @@ import { z } from 'zod';
 /**
  * Reads of the responses read model (projections/responses-projection.ts), shared by
  * GET /api/v1/responses and the client portal. Oldest first (first answer's time, then
- * log position).
+ * log position). GET /api/v1/responses lists every response, the reviewed versions the
+ * client has since changed included (each its own id, status rejected or
+ * changes_requested, and rejection_reason); the portal lists the current ones.
  */
 
 export const RESPONSE_STATUSES = [
@@ -78,14 +80,17 @@ export async function listResponses(
   return { responses: await toResources(vault, rows), total };
 }
 
-/** Every response of an onboarding, oldest first (the portal shows them all). */
+/**
+ * The current response of every answered field, oldest first (the portal shows them all;
+ * reviewed versions the client has since changed are left out).
+ */
 export async function allResponses(
   db: DatabasePool,
   vault: ResponseOpener,
   onboardingId: string,
 ): Promise<ResponseResource[]> {
   const rows = await db.any(sql.type(responseRow)`
-    select ${COLUMNS} from responses where onboarding_id = ${onboardingId}
+    select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and current
     order by created_at, position, id`);
   return toResources(vault, rows);
 }

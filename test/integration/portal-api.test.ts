@@ -89,6 +89,7 @@ describe('GET /portal/v1/onboardings/:token', () => {
         signatures: [],
         submitted_step_ids: [],
         paid_field_ids: [],
+        reviews: [],
       },
     });
     expect(first.body.onboarding.template_snapshot.steps[0].fields[0].id).toBe(tenant.ids.fields.fullName);

@@ -7,6 +7,7 @@ import {
 } from '../../services/onboardings/onboarding-unit-of-work.ts';
 import { reopenOnboarding } from '../../services/onboardings/reopen-onboarding.ts';
 import type { TestService } from '../helpers/service.ts';
+import { produceReviewLog } from './rebuild-review-fixtures.ts';
 import {
   addMember,
   adminRequest,
@@ -523,6 +524,9 @@ export async function produceDomainLog(
       'erase client',
     );
   }
+
+  // Reviews in the workspace: rejected, changes requested, approved, resubmitted.
+  await produceReviewLog(service, `reviewer${random.int(1, 1e9)}@example.com`);
 
   // Time passes: reminders (3 and 7 days after each send), overdue and link expiry timers.
   ok(await drain(service), 200, 'drain');

@@ -158,7 +158,8 @@ describe(`rebuild of the domain projections (REBUILD_SEED=${SEED})`, () => {
     expect(statuses.map((row) => row.status)).toEqual(
       ['cancelled', 'completed', 'draft', 'expired', 'in_progress', 'sent'].sort(),
     );
-    expect(await count('teams')).toBe(2);
+    // Two teams of the operator and one signed up in the workspace (the reviews).
+    expect(await count('teams')).toBe(3);
     expect(await count('team_members where removed_at is not null')).toBe(1);
     expect(await count('api_keys where revoked_at is not null')).toBe(1);
     expect(await count('templates where deleted_at is not null')).toBe(1);

@@ -313,6 +313,36 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     reopened_at: at,
   },
   onboarding_client_erased: { ...base, client_id, erased_at: at },
+  response_approved: {
+    ...base,
+    step_id: 'step-1',
+    field_id: 'field-1',
+    response_id: id(),
+    member_id: id(),
+    reviewed_at: at,
+  },
+  response_rejected: {
+    ...{
+      ...base,
+      step_id: 'step-1',
+      field_id: 'field-1',
+      response_id: id(),
+      member_id: id(),
+      reviewed_at: at,
+    },
+    reason: 'Blurred scan',
+  },
+  response_changes_requested: {
+    ...{
+      ...base,
+      step_id: 'step-1',
+      field_id: 'field-1',
+      response_id: id(),
+      member_id: id(),
+      reviewed_at: at,
+    },
+    reason: 'Add the suffix',
+  },
 };
 
 const headers = (type: string, stream = `stream-${type}`): IHeaders => ({

@@ -67,6 +67,7 @@ const KNOWN_CODES = new Set([
   'file_not_found',
   'payload_too_large',
   'invalid_body',
+  'answer_locked',
 ]);
 
 /** Portal commands mostly carry the link's active token ('active' is replaced when run). */

@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   'onboardings.manage': ['owner', 'admin', 'member'],
   'templates.manage': ['owner', 'admin', 'member'],
   'team.read': ['owner', 'admin', 'member'],
+  'answers.read': ['owner', 'admin', 'member'],
+  'answers.review': ['owner', 'admin', 'member'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 

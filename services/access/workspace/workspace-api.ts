@@ -18,6 +18,8 @@ import { workspaceRuleRoutes } from '../../automation/workspace-rule-routes.ts';
 import { workspaceTemplateRoutes } from '../../templates/workspace-template-routes.ts';
 import { workspaceClientRoutes } from '../../clients/workspace-client-routes.ts';
 import { workspaceOnboardingRoutes } from '../../onboardings/workspace-onboarding-routes.ts';
+import { workspaceReviewRoutes } from '../../onboardings/workspace-review-routes.ts';
+import { workspaceTimelineRoutes } from '../../onboardings/workspace-timeline-routes.ts';
 import {
   crossSiteRefused,
   csrfTokenInvalid,
@@ -173,4 +175,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceClientRoutes, { context });
   await app.register(workspaceOnboardingRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
+  await app.register(workspaceReviewRoutes, { context });
+  await app.register(workspaceTimelineRoutes, { context });
 }

@@ -16,6 +16,7 @@ const onboarding = (changes: Partial<Onboarding> = {}): Onboarding =>
     client_erased_at: null,
     token_hash: TOKEN_HASH,
     pin: null,
+    reviews: {},
     ...changes,
   }) as Onboarding;
 
@@ -65,5 +66,16 @@ describe('linkState', () => {
     expect(stateOf({ state: onboarding({ client_erased_at: '2030-01-01T00:00:00Z' }) })).toBe('inactive');
     expect(stateOf({ clientErased: true, state: onboarding({ status: 'completed' }) })).toBe('inactive');
     expect(stateOf({ state: onboarding({ token_hash: 'b'.repeat(64) }) })).toBe('inactive');
+  });
+
+  it('a completed onboarding is completed, unless the team sent answers back: then it is open for them', () => {
+    expect(stateOf({ state: onboarding({ status: 'completed' }) })).toBe('completed');
+    const approved = { f1: { status: 'approved' as const, reason: null } };
+    expect(stateOf({ state: onboarding({ status: 'completed', reviews: approved }) })).toBe('completed');
+    const rejected = { f1: { status: 'rejected' as const, reason: 'Blurred' } };
+    expect(stateOf({ state: onboarding({ status: 'completed', reviews: rejected }) })).toBe('open');
+    expect(stateOf({ state: onboarding({ status: 'completed', reviews: rejected, pin }) })).toBe(
+      'pin_required',
+    );
   });
 });

@@ -5,7 +5,7 @@ import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
 import { logoUrl } from '../../access/team-branding.ts';
 import { CLIENT_TOKEN_PATTERN, hashClientToken } from '../link-secrets.ts';
-import type { OnboardingState } from '../onboarding-decider.ts';
+import { isOpenReview, type OnboardingState } from '../onboarding-decider.ts';
 import { readOnboarding } from '../onboarding-unit-of-work.ts';
 import type { PortalAccess } from './portal-access.ts';
 
@@ -70,7 +70,8 @@ export interface LinkFacts {
 /**
  * The state of a link, in the order that says the most: a link that can never work again
  * (unknown, replaced by a resend, archived, client erased) is inactive; then the
- * onboarding's own end (cancelled, completed, expired by status or by expires_at); then
+ * onboarding's own end (cancelled, completed unless the team sent answers back, expired by
+ * status or by expires_at); then
  * whether a working link needs its PIN.
  */
 export function linkState(facts: LinkFacts): { state: LinkState; retry_after_seconds: number | null } {
@@ -81,7 +82,10 @@ export function linkState(facts: LinkFacts): { state: LinkState; retry_after_sec
     return at('inactive');
   }
   if (state.status === 'cancelled') return at('cancelled');
-  if (state.status === 'completed') return at('completed');
+  // A completed onboarding whose team sent answers back stays open for those answers.
+  if (state.status === 'completed' && !Object.values(state.reviews).some(isOpenReview)) {
+    return at('completed');
+  }
   if (state.status === 'expired') return at('expired');
   if (state.expires_at !== null && facts.now.getTime() >= Date.parse(state.expires_at)) return at('expired');
   if (state.token_hash !== facts.tokenHash) return at('inactive');

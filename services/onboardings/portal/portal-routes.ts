@@ -62,6 +62,17 @@ export const portalOnboarding = z.object({
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
   paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
+  reviews: z
+    .array(
+      z.object({
+        field_id: z.string(),
+        status: z.enum(['approved', 'rejected', 'changes_requested']),
+        reason: z.string().nullable().describe('the rejection reason or the note asking for changes'),
+      }),
+    )
+    .describe(
+      'the team’s latest review of each reviewed answer: approved answers are locked; rejected or changes_requested ones can be changed and resubmitted (the step submit)',
+    ),
 });
 
 const signatureSchema = z.object({
@@ -110,7 +121,9 @@ const portalErrors = (extra: Record<number, string> = {}) => ({
   404: coded(
     'Unknown, deactivated or expired link (code link_inactive); unknown field or step (field_not_found, step_not_found)',
   ),
-  409: coded('Not while the onboarding is in this status (code invalid_state)'),
+  409: coded(
+    'Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked)',
+  ),
   429: z
     .object({ error: z.string(), code: z.literal('rate_limited') })
     .describe(
@@ -190,6 +203,7 @@ export async function portalRoutes(
     responses: await allResponses(context.readDb, context.vault, state.id),
     submitted_step_ids: [...state.submitted_steps],
     paid_field_ids: paidFieldIds(state),
+    reviews: Object.entries(state.reviews).map(([fieldId, review]) => ({ field_id: fieldId, ...review })),
   });
 
   const now = () => ({ now: context.clock.now() });

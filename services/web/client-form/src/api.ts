@@ -94,6 +94,12 @@ export interface PortalOnboarding {
   submitted_step_ids: string[];
   /** Payment fields whose payment the team recorded. */
   paid_field_ids: string[];
+  /** The team's latest review of each reviewed answer (./sent-back.ts). */
+  reviews?: {
+    field_id: string;
+    status: 'approved' | 'rejected' | 'changes_requested';
+    reason: string | null;
+  }[];
 }
 
 export interface OpenAnswer {

@@ -30,6 +30,7 @@ import { Done } from './screens/done.tsx';
 import { FormScreen } from './screens/form.tsx';
 import { Loading } from './screens/loading.tsx';
 import { PinScreen, type PinError } from './screens/pin.tsx';
+import { inReviewState } from './sent-back.ts';
 import { storedLanguage, storedPin, storeLanguage, storePin } from './storage.ts';
 
 type Screen =
@@ -117,7 +118,7 @@ export function App() {
         }));
       }
       setOnboarding(answer.onboarding);
-      if (answer.onboarding.status === 'completed') deadEnd('completed');
+      if (answer.onboarding.status === 'completed' && !inReviewState(answer.onboarding)) deadEnd('completed');
       else if (answer.onboarding.status === 'cancelled' || answer.onboarding.status === 'expired') {
         deadEnd(answer.onboarding.status);
       } else setScreen({ kind: 'form' });

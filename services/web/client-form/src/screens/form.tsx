@@ -18,6 +18,8 @@ import {
 import type { Formats, Translate } from '../i18n.ts';
 import { problemText } from '../problems.ts';
 import { pageTitle, ScreenHeading } from './heading.tsx';
+import { changeable, inReviewState, sentBack, stepsToResubmit } from '../sent-back.ts';
+import { SentBackField } from './sent-back-field.tsx';
 
 export interface FormScreenProps {
   portal: PortalClient;
@@ -81,7 +83,14 @@ export function FormScreen(props: FormScreenProps) {
   const [problems, setProblems] = useState<Map<string, AnswerProblem>>(new Map());
   /** Problems the server found with a saved answer (autosave 400), until the next save of the field. */
   const [saveProblems, setSaveProblems] = useState<Map<string, AnswerProblem>>(new Map());
-  const [index, setIndex] = useState(0);
+  // A form the team sent answers of back opens at the first step holding one.
+  const [index, setIndex] = useState(() =>
+    Math.max(
+      0,
+      steps.findIndex((step) => step.fields.some((field) => sentBack(onboarding).has(field.id))),
+    ),
+  );
+  const reviewState = inReviewState(onboarding);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [saveStatus, setSaveStatus] = useState<SaveStatus>('idle');
   const [submitting, setSubmitting] = useState(false);
@@ -215,14 +224,17 @@ export function FormScreen(props: FormScreenProps) {
         showProblems(refused, found);
         return;
       }
-      const order = submitOrder(
-        steps,
-        (stepId) => {
-          const step = steps.find((candidate) => candidate.id === stepId);
-          return step ? stepHasAnswer(step, answers, onboarding) : false;
-        },
-        onboarding.submitted_step_ids ?? [],
-      );
+      // In the review state only the steps holding an answer sent back are submitted again.
+      const order = reviewState
+        ? stepsToResubmit(steps, onboarding)
+        : submitOrder(
+            steps,
+            (stepId) => {
+              const step = steps.find((candidate) => candidate.id === stepId);
+              return step ? stepHasAnswer(step, answers, onboarding) : false;
+            },
+            onboarding.submitted_step_ids ?? [],
+          );
       for (const stepId of order) {
         const at = steps.findIndex((step) => step.id === stepId);
         const found = stepProblems(steps[at]!, answers, onboarding);
@@ -331,22 +343,33 @@ export function FormScreen(props: FormScreenProps) {
               formats={formats}
             />
           ) : null}
+          {reviewState ? <p class="sent-back__intro">{t('sentBack.intro')}</p> : null}
           <form class="step-form" onSubmit={next} noValidate>
             {step.fields.map((field) => (
-              <Field
+              <SentBackField
                 key={field.id}
-                field={field}
-                value={answers.get(field.id)}
-                onChange={(value) => change(field.id, value)}
-                problem={shownProblems.get(field.id) ?? null}
-                ids={fieldIds(field.id)}
-                portal={portal}
-                onboarding={onboarding}
-                refresh={props.refresh}
+                review={sentBack(onboarding).get(field.id) ?? null}
+                approved={(onboarding.reviews ?? []).some(
+                  (one) => one.field_id === field.id && one.status === 'approved',
+                )}
+                locked={!changeable(onboarding, field.id)}
                 t={t}
-                formats={formats}
-                team={team}
-              />
+              >
+                <Field
+                  key={field.id}
+                  field={field}
+                  value={answers.get(field.id)}
+                  onChange={(value) => change(field.id, value)}
+                  problem={shownProblems.get(field.id) ?? null}
+                  ids={fieldIds(field.id)}
+                  portal={portal}
+                  onboarding={onboarding}
+                  refresh={props.refresh}
+                  t={t}
+                  formats={formats}
+                  team={team}
+                />
+              </SentBackField>
             ))}
             <div class="actions">
               {index > 0 ? (

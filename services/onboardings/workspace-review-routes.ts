@@ -1,0 +1,299 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sql } from 'slonik';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { memberMetadata } from '../access/workspace/workspace-commands.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import { currentMember } from '../access/current-member.ts';
+import { codedError } from '../../shared/http/api-error.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { downloadHeaders } from '../../shared/http/download-headers.ts';
+import { binaryResponse } from '../../shared/http/openapi-3-1-schema.ts';
+import { toDomainEvent } from '../../shared/commands/handle-command.ts';
+import { answerHistory } from './answer-history.ts';
+import { REVIEW_REASON_MAX } from './onboarding-decider.ts';
+import type { OnboardingEvent } from './onboarding-events.ts';
+import { FALLBACK_FILE_NAME, readOnboardingFile } from './onboarding-files.ts';
+import { runOnboardingRouteCommand } from './onboarding-route-command.ts';
+import { onboardingNotFound, openedValues, teamOnboardingEvents } from './onboarding-stream-view.ts';
+import { formAttachments } from './portal/portal-form-view.ts';
+
+/*
+ * Review of answers in the workspace (every role of the team):
+ *
+ *   GET  /onboardings/:id/answers                     every answered field: status, reason, versions, reviews, diff
+ *   POST /onboardings/:id/answers/:field_id/review    {decision: approve|reject|request_changes, reason?}
+ *   POST /onboardings/:id/countersign                 {field_id}: the signed-in member countersigns
+ *   GET  /onboardings/:id/files/:file_id              the uploaded file, as an attachment
+ *
+ * Reviews and countersignatures are onboarding commands through the one command pipeline
+ * with the member as actor (metadata actor_member_id). Refusals: 404 target_unavailable
+ * (unknown, another team's, erased client's), 404 field_not_found, 409 invalid_state (not
+ * a submitted answer; not in progress or completed), 400 invalid_body (reason missing or
+ * over 2000 characters).
+ */
+
+const params = z.object({ onboarding_id: z.string().uuid() });
+const fieldParams = params.extend({ field_id: z.string().min(1).max(100) });
+const fileParams = params.extend({ file_id: z.string().uuid() });
+
+const reviewBody = z
+  .object({
+    decision: z.enum(['approve', 'reject', 'request_changes']),
+    reason: z
+      .string()
+      .trim()
+      .max(REVIEW_REASON_MAX)
+      .optional()
+      .describe('required to reject (the reason) or to request changes (the note); 1 to 2000 characters'),
+  })
+  .refine((body) => body.decision === 'approve' || (body.reason ?? '').length > 0, {
+    message: 'reason is required to reject or to request changes',
+    path: ['reason'],
+  });
+
+const versionSchema = z.object({ number: z.number().int(), value: z.unknown(), submitted_at: z.string() });
+const answerSchema = z.object({
+  field_id: z.string(),
+  step_id: z.string(),
+  label: z.string(),
+  type: z.string(),
+  status: z.enum(['draft', 'submitted', 'approved', 'rejected', 'changes_requested']),
+  reason: z.string().nullable(),
+  value: z.unknown(),
+  versions: z.array(versionSchema),
+  reviews: z.array(
+    z.object({
+      decision: z.enum(['approved', 'rejected', 'changes_requested']),
+      reason: z.string().nullable(),
+      member_id: z.string(),
+      member_name: z.string(),
+      reviewed_at: z.string(),
+      version: z.number().int(),
+    }),
+  ),
+  countersignatures: z.array(
+    z.object({ member_id: z.string(), member_name: z.string(), signed_at: z.string() }),
+  ),
+  diff: z
+    .union([
+      z.object({
+        kind: z.literal('words'),
+        from: z.number().int(),
+        to: z.number().int(),
+        parts: z.array(z.object({ value: z.string(), added: z.boolean(), removed: z.boolean() })),
+      }),
+      z.object({
+        kind: z.literal('values'),
+        from: z.number().int(),
+        to: z.number().int(),
+        before: z.unknown(),
+        after: z.unknown(),
+      }),
+    ])
+    .nullable(),
+});
+
+const NOT_FOUND = 'Unknown onboarding, another team’s, or its client was erased (code target_unavailable)';
+
+/** Names of the team's members, removed ones included (a review outlives its author's membership). */
+async function memberNames(context: WorkspaceDeps, teamId: string): Promise<Map<string, string>> {
+  const rows = await context.readDb.any(
+    sql.type(z.object({ id: z.string(), name: z.string() }))`
+      select id, name from team_members where team_id = ${teamId}`,
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+export async function workspaceReviewRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function answersOf(
+    teamId: string,
+    onboardingId: string,
+    events: Awaited<ReturnType<typeof teamOnboardingEvents>>,
+  ) {
+    const domain = events.map((recorded) => ({
+      id: recorded.id,
+      event: toDomainEvent<OnboardingEvent>(recorded),
+    }));
+    const created = domain.find(({ event }) => event.type === 'onboarding_created')?.event;
+    if (created?.type !== 'onboarding_created') throw onboardingNotFound();
+    const [opened, names] = await Promise.all([openedValues(context, events), memberNames(context, teamId)]);
+    const name = (id: string) => names.get(id) ?? 'Former member';
+    return answerHistory(created.data.template_snapshot, domain, opened).map((answer) => ({
+      ...answer,
+      reviews: answer.reviews.map((review) => ({ ...review, member_name: name(review.member_id) })),
+      countersignatures: answer.countersignatures.map((signed) => ({
+        ...signed,
+        member_name: name(signed.member_id),
+      })),
+    }));
+  }
+
+  app.get(
+    '/onboardings/:onboarding_id/answers',
+    {
+      config: { workspace: { action: 'answers.read' } },
+      schema: {
+        tags: ['workspace'],
+        summary:
+          'Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review',
+        params,
+        response: { 200: z.object({ answers: z.array(answerSchema) }), 404: coded(NOT_FOUND) },
+      },
+    },
+    async (request) => {
+      const { onboarding_id: onboardingId } = request.params;
+      const teamId = signedIn(request).teamId;
+      const events = await teamOnboardingEvents(context, request, onboardingId);
+      return { answers: await answersOf(teamId, onboardingId, events) };
+    },
+  );
+
+  app.post(
+    '/onboardings/:onboarding_id/answers/:field_id/review',
+    {
+      config: { workspace: { action: 'answers.review' } },
+      schema: {
+        tags: ['workspace'],
+        summary: 'Approve a submitted answer, reject it with a reason, or ask for changes with a note',
+        params: fieldParams,
+        body: reviewBody,
+        response: {
+          200: z.object({ answer: answerSchema }),
+          404: coded(`${NOT_FOUND}; unknown field (field_not_found)`),
+          409: coded(
+            'Only a submitted answer can be reviewed; or the onboarding is neither in progress nor completed (code invalid_state)',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { onboarding_id: onboardingId, field_id: fieldId } = request.params;
+      const session = signedIn(request);
+      await teamOnboardingEvents(context, request, onboardingId);
+      const { decision, reason } = request.body;
+      const data = { team_id: session.teamId, field_id: fieldId, member_id: session.memberId };
+      const now = { now: context.clock.now() };
+      await runOnboardingRouteCommand(
+        context,
+        request,
+        onboardingId,
+        () =>
+          decision === 'approve'
+            ? { type: 'ApproveAnswer', data, metadata: now }
+            : {
+                type: decision === 'reject' ? 'RejectAnswer' : 'RequestChanges',
+                data: { ...data, reason: reason ?? '' },
+                metadata: now,
+              },
+        onboardingNotFound,
+        undefined,
+        memberMetadata(request, session.memberId),
+      );
+      const events = await teamOnboardingEvents(context, request, onboardingId);
+      const answer = (await answersOf(session.teamId, onboardingId, events)).find(
+        (one) => one.field_id === fieldId,
+      );
+      if (!answer) throw new Error('A reviewed answer is missing from the answers');
+      return { answer };
+    },
+  );
+
+  app.post(
+    '/onboardings/:onboarding_id/countersign',
+    {
+      config: { workspace: { action: 'answers.review' } },
+      schema: {
+        tags: ['workspace'],
+        summary:
+          'The signed-in member countersigns a signature field (signature.signed with signer_role team_member)',
+        params,
+        body: z.object({
+          field_id: z.string().min(1).max(100).describe('a signature field of the onboarding'),
+        }),
+        response: {
+          201: z.object({
+            signature: z.object({
+              id: z.string().uuid(),
+              field_id: z.string(),
+              signer_name: z.string(),
+              signed_at: z.string(),
+            }),
+          }),
+          404: coded(`${NOT_FOUND}; not a signature field (field_not_found)`),
+          409: coded('The onboarding is neither in progress nor completed (code invalid_state)'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { onboarding_id: onboardingId } = request.params;
+      const session = signedIn(request);
+      await teamOnboardingEvents(context, request, onboardingId);
+      const signer = await currentMember(context.pool, session.teamId, session.memberId);
+      if (!signer) throw codedError(404, 'member_not_found', 'Member not found');
+      const signatureId = randomUUID();
+      const outcome = await runOnboardingRouteCommand(
+        context,
+        request,
+        onboardingId,
+        () => ({
+          type: 'SignField',
+          data: {
+            field_id: request.body.field_id,
+            signature_id: signatureId,
+            signer_name: signer.name,
+            signer_email: signer.email,
+            signer: { role: 'team_member', member_id: session.memberId },
+          },
+          metadata: { now: context.clock.now() },
+        }),
+        onboardingNotFound,
+        undefined,
+        memberMetadata(request, session.memberId),
+      );
+      const signed = outcome.events.find((event) => event.type === 'signature.signed');
+      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      return reply.status(201).send({
+        signature: {
+          id: signatureId,
+          field_id: signed.data.field_id,
+          signer_name: signer.name,
+          signed_at: signed.data.signed_at,
+        },
+      });
+    },
+  );
+
+  app.get(
+    '/onboardings/:onboarding_id/files/:file_id',
+    {
+      config: { workspace: { action: 'answers.read' } },
+      schema: {
+        tags: ['workspace'],
+        summary:
+          'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
+        params: fileParams,
+        response: {
+          200: binaryResponse("The file's bytes, with the content type read from them at upload"),
+          404: coded(`${NOT_FOUND}; unknown or removed file, or an erased client's (file_not_found)`),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { onboarding_id: onboardingId, file_id: fileId } = request.params;
+      await teamOnboardingEvents(context, request, onboardingId);
+      const file = await readOnboardingFile(context.pool, context.vault, onboardingId, fileId);
+      if (!file) throw codedError(404, 'file_not_found', 'File not found');
+      const { files } = await formAttachments(context, onboardingId);
+      const fileName = files.find((listed) => listed.id === fileId.toLowerCase())?.file_name;
+      return reply
+        .headers(downloadHeaders(fileName ?? FALLBACK_FILE_NAME))
+        .type(file.content_type)
+        .send(file.content);
+    },
+  );
+}

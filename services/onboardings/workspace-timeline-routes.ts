@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
+import { signedIn } from '../access/workspace/workspace-session.ts';
+import { coded } from '../../shared/http/error-schemas.ts';
+import { onboardingTimeline, type DeliveryRow, type MailRow, type RunRow } from './onboarding-timeline.ts';
+import { teamOnboardingEvents } from './onboarding-stream-view.ts';
+
+/*
+ * GET /onboardings/:onboarding_id/timeline (workspace, every role): the onboarding's
+ * journey oldest first (./onboarding-timeline.ts) from its events, the mails about it
+ * (invites, reminders), the hook deliveries of its events and the automation runs it
+ * triggered. Members' names are resolved here; another team's onboarding is not found.
+ */
+
+const entrySchema = z.object({
+  at: z.string(),
+  kind: z.string().describe('an event type, or mail, hook_delivery, automation_run'),
+  actor: z.object({
+    type: z.enum(['client', 'member', 'api_key', 'service']),
+    id: z.string().nullable(),
+    name: z.string().nullable(),
+  }),
+  detail: z.record(z.union([z.string(), z.number(), z.boolean(), z.null()])),
+});
+
+export async function workspaceTimelineRoutes(
+  plain: FastifyInstance,
+  { context }: { context: WorkspaceDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    '/onboardings/:onboarding_id/timeline',
+    {
+      config: { workspace: { action: 'answers.read' } },
+      schema: {
+        tags: ['workspace'],
+        summary:
+          'The onboarding’s timeline, oldest first: created, sent, opened, submissions, reviews, reminders, hook deliveries, automation runs, completed',
+        params: z.object({ onboarding_id: z.string().uuid() }),
+        response: {
+          200: z.object({ entries: z.array(entrySchema) }),
+          404: coded(
+            'Unknown onboarding, another team’s, or its client was erased (code target_unavailable)',
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { onboarding_id: onboardingId } = request.params;
+      const teamId = signedIn(request).teamId;
+      const events = await teamOnboardingEvents(context, request, onboardingId);
+      const eventIds = events.map((event) => event.id);
+      const [mails, deliveries, runs, members] = await Promise.all([
+        context.pool.query<MailRow>(
+          `select kind, status, created_at::text as created_at, sent_at::text as sent_at from mail_outbox
+           where onboarding_id = $1 and team_id = $2`,
+          [onboardingId, teamId],
+        ),
+        context.pool.query<DeliveryRow>(
+          `select event_type, state, attempts, last_status_code, created_at::text as created_at,
+                  updated_at::text as updated_at
+           from hook_deliveries where team_id = $1 and event_id = any($2::uuid[])`,
+          [teamId, eventIds],
+        ),
+        context.pool.query<RunRow>(
+          `select rule_name, trigger, state, queued_at::text as queued_at, finished_at::text as finished_at
+           from automation_runs where team_id = $1 and onboarding_id = $2`,
+          [teamId, onboardingId],
+        ),
+        context.pool.query<{ id: string; name: string }>(
+          'select id, name from team_members where team_id = $1',
+          [teamId],
+        ),
+      ]);
+      const names = new Map(members.rows.map((row) => [row.id, row.name]));
+      const entries = onboardingTimeline(events, {
+        mails: mails.rows.map(iso),
+        deliveries: deliveries.rows.map(iso),
+        runs: runs.rows.map(iso),
+      });
+      return {
+        entries: entries.map((entry) => ({
+          ...entry,
+          actor: {
+            type: entry.actor.type,
+            id:
+              entry.actor.type === 'member'
+                ? entry.actor.member_id
+                : entry.actor.type === 'api_key'
+                  ? entry.actor.api_key_id
+                  : null,
+            name:
+              entry.actor.type === 'member' ? (names.get(entry.actor.member_id) ?? 'Former member') : null,
+          },
+        })),
+      };
+    },
+  );
+}
+
+/** PostgreSQL's text timestamps ("2026-01-01 10:00:00+00") as ISO 8601. */
+function iso<Row extends object>(row: Row): Row {
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      key.endsWith('_at') && typeof value === 'string' ? new Date(value).toISOString() : value,
+    ]),
+  ) as Row;
+}

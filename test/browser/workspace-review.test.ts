@@ -1,0 +1,194 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot, VIEWPORTS } from '../helpers/browser.ts';
+import { apiRequest, createApiKey, createTemplate, type Template } from '../helpers/tenant.ts';
+import { AGREEMENT_TEXT, sendForm, type FormTenant } from './form-service.ts';
+import { FILES, heading, sign, submitForm, texts, toReview, uploadFiles, waitForSaved } from './form-page.ts';
+import { button, field, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
+import { inPage, startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
+
+/**
+ * The review loop in Chromium: a team (signed up in the workspace), a template and a sent
+ * onboarding through the APIs; the client fills and submits the real client form; the
+ * member opens /workspace/onboardings/<id>, rejects one answer with a reason (keyboard
+ * only); the client sees the reason beside that field, the other answers read-only, fixes
+ * only it and resubmits; the member sees the word diff between the versions and approves;
+ * GET /api/v1/responses shows approved and the rejected earlier version with its reason;
+ * the timeline shows each step; the member countersigns and downloads the file. axe-core
+ * finds nothing at 390x844 and 1280x900 on the review panel and the form in its review state.
+ */
+
+const OWNER = {
+  team: 'Northwind Advisors',
+  name: 'Rita Reviewer',
+  email: 'rita.reviewer@example.com',
+  password: 'a long reviewer passphrase 5521',
+};
+const REASON = 'Please write your full legal name';
+const text = texts('en-US');
+
+let service: WorkspaceService;
+let browser: Browser;
+
+beforeAll(async () => {
+  service = await startWorkspaceService();
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const reviewTemplate = () => ({
+  name: 'Engagement intake',
+  steps: [
+    {
+      title: 'About you',
+      sort_order: 1,
+      fields: [
+        { type: 'short_text', label: 'Full name', sort_order: 1, is_required: true },
+        { type: 'short_text', label: 'Company', sort_order: 2, is_required: true },
+      ],
+    },
+    {
+      title: 'Documents',
+      sort_order: 2,
+      fields: [
+        {
+          type: 'file_upload',
+          label: 'ID document',
+          sort_order: 1,
+          is_required: true,
+          config: { accept: ['application/pdf', 'image/png'] },
+        },
+        {
+          type: 'signature',
+          label: 'Engagement letter',
+          sort_order: 2,
+          is_required: true,
+          config: { agreement_text: AGREEMENT_TEXT, is_sample_text: false },
+        },
+      ],
+    },
+  ],
+});
+
+async function openClientForm(page: Page, link: string) {
+  await page.goto(link);
+  await heading(page, 'About you').first().waitFor({ timeout: TIMEOUT });
+}
+
+describe('review of answers in the browser', () => {
+  it('rejects, the client fixes only that answer and resubmits, the member approves', async () => {
+    const { page: member } = await openPage(browser, 'desktop');
+    await member.goto(`${service.publicUrl}/`);
+    const toSignUp = member.getByRole('link', { name: /create a team|create (an )?account|sign up/i });
+    await shown(toSignUp.or(button(member, 'Create account')));
+    if (!(await button(member, 'Create account').isVisible())) await toSignUp.first().click();
+    await signUp(member, OWNER);
+    const me = (await inPage(member, 'GET', '/workspace/v1/me')).body as { team: { id: string } };
+    const key = await createApiKey(service, me.team.id);
+    const template: Template = await createTemplate(service, me.team.id, reviewTemplate());
+    const tenant = { ...key, teamId: me.team.id, template } as unknown as FormTenant;
+    const sent = await sendForm(service, tenant);
+
+    // The client fills and submits the real form.
+    const { page: client } = await openPage(browser, 'mobile');
+    await openClientForm(client, sent.link);
+    await field(client, 'Full name').fill('Ada Lovelace');
+    await field(client, 'Company').fill('Analytical Engines');
+    await waitForSaved(client, text);
+    await button(client, text.t('nav.next')).click();
+    await heading(client, 'Documents').first().waitFor({ timeout: TIMEOUT });
+    await uploadFiles(client, text, [FILES.pdf]);
+    await sign(client, text, { name: 'Ada Lovelace', email: 'ada@example.com' });
+    await toReview(client, text);
+    await submitForm(client, text);
+
+    // The member reviews on the onboarding's page, keyboard only for the rejection.
+    const check = screens(member, 'workspace-review');
+    await member.goto(`${service.publicUrl}/workspace/onboardings/${sent.onboardingId}`);
+    await shown(member.getByRole('heading', { name: 'Answers' }));
+    await shown(button(member, 'Reject Full name'));
+    await check('review-panel');
+    await button(member, 'Reject Full name').focus();
+    await member.keyboard.press('Enter');
+    await shown(member.getByRole('dialog'));
+    await check('reject-dialog');
+    await member.keyboard.type(REASON);
+    await member.keyboard.press('Tab');
+    await member.keyboard.press('Enter');
+    await shown(member.getByText('“Full name” rejected; the client can change it.'));
+
+    // The client sees the reason beside that field; the other answers are read-only.
+    await openClientForm(client, sent.link);
+    await shown(client.getByText(`The team could not accept this answer: ${REASON}`));
+    expect(await field(client, 'Company').isDisabled()).toBe(true);
+    expect(await field(client, 'Full name').isDisabled()).toBe(false);
+    for (const viewport of ['mobile', 'desktop'] as const) {
+      await client.setViewportSize(VIEWPORTS[viewport].viewport!);
+      await screenshot(client, 'workspace-review', 'client-form-review-state', viewport);
+      await expectNoAxeViolations(client, `client form in its review state (${viewport})`);
+    }
+    await client.setViewportSize(VIEWPORTS.mobile.viewport!);
+    await field(client, 'Full name').fill('Ada King Lovelace');
+    await waitForSaved(client, text);
+    await button(client, text.t('nav.next')).click();
+    await heading(client, 'Documents').first().waitFor({ timeout: TIMEOUT });
+    await toReview(client, text);
+    await submitForm(client, text);
+
+    // The member sees the versions and the word diff, then approves.
+    await member.reload();
+    const fullName = member
+      .locator('li.review-answer')
+      .filter({ has: member.getByRole('heading', { name: 'Full name' }) });
+    await shown(fullName.getByText('Changes from version 1 to version 2'));
+    expect((await fullName.locator('ins').allInnerTexts()).join(' ')).toContain('King');
+    await check('review-diff');
+    await button(member, 'Approve Full name').focus();
+    await member.keyboard.press('Enter');
+    await shown(member.getByText('“Full name” approved.'));
+
+    const responses = (
+      await apiRequest(service, key.apiKey, 'GET', `/responses?onboarding_id=${sent.onboardingId}`)
+    ).body.responses as Array<{
+      field_id: string;
+      value: unknown;
+      status: string;
+      rejection_reason: string | null;
+    }>;
+    const fullNameId = template.template_steps[0]!.template_fields.find(
+      (one) => one.label === 'Full name',
+    )!.id;
+    expect(responses.filter((one) => one.field_id === fullNameId)).toMatchObject([
+      { value: 'Ada Lovelace', status: 'rejected', rejection_reason: REASON },
+      { value: 'Ada King Lovelace', status: 'approved', rejection_reason: null },
+    ]);
+
+    // Countersign, then the timeline shows each step.
+    await button(member, 'Countersign Engagement letter').click();
+    await shown(member.getByText('“Engagement letter” countersigned.'));
+    const timeline = member.locator('ol.timeline');
+    for (const step of [
+      'Created',
+      'Sent (send 1)',
+      'Opened',
+      'Submitted “About you”',
+      'Completed',
+      `Rejected “Full name”: ${REASON}`,
+      'Approved “Full name”',
+      'Signed “Engagement letter”',
+    ]) {
+      await shown(timeline.getByText(step));
+    }
+    await check('timeline');
+
+    // The file downloads as an attachment with its name.
+    const [download] = await Promise.all([
+      member.waitForEvent('download'),
+      member.getByRole('link', { name: `Download ${FILES.pdf.name}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(FILES.pdf.name);
+  }, 180_000);
+});
