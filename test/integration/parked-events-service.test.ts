@@ -17,7 +17,8 @@ import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey 
 
 /**
  * The whole service with an event no projection code can apply in the log: a client whose
- * (sealed) name holds a NUL character, appended straight through the event store port as
+ * (sealed) name holds a NUL character and whose custom fields are not JSON (the clients
+ * projection stores them as jsonb), appended straight through the event store port as
  * an older version of the service could have accepted it, and a test projection with a
  * bug for one event type. Both are parked; every team's writes and reads go on; /readyz,
  * the operator routes and `npm run rebuild` report them; nothing of the name reaches a
@@ -56,7 +57,10 @@ function capturingLogger(): Logger {
   return pino({ level: 'debug' }, stream) as unknown as Logger;
 }
 
-/** A client.created whose name, once opened, holds a NUL character, appended as a command would. */
+/**
+ * A client.created whose name, once opened, holds a NUL character and whose custom fields
+ * are not JSON, appended as a command would.
+ */
 async function appendPoisonClient(teamId: string) {
   const clientId = randomUUID();
   const vault = service.context.vault;
@@ -75,7 +79,10 @@ async function appendPoisonClient(teamId: string) {
           company: null,
           phone: null,
           notes: null,
-          custom_fields: await seal('{}'),
+          // Read models keep sealed values as they are (the NUL stays sealed), so what the
+          // clients projection cannot store is custom fields that are not JSON, written plain
+          // as a buggy older writer could have left them.
+          custom_fields: '{"note": "unfinished',
           email_hash: emailHash(email),
           locale: 'en-US',
           date_format: 'MM/DD/YYYY',
@@ -181,8 +188,8 @@ describe('an event a projection cannot apply', () => {
           event_id: poisonClient.eventId,
           position: String(poisonClient.position),
           event_type: 'client.created',
-          error_code: '22P05',
-          error_message: 'unsupported Unicode escape sequence',
+          error_code: '22P02',
+          error_message: 'invalid input syntax for type json',
           attempts: 1,
           parked_at: expect.any(String),
           last_attempt_at: expect.any(String),
@@ -221,7 +228,7 @@ describe('an event a projection cannot apply', () => {
     expect(log).not.toContain(needle);
     const warnings = logLines.map((line) => JSON.parse(line)).filter((line) => line.level === 40);
     expect(warnings.map((line) => [line.projection, line.event_id, line.error_code])).toEqual([
-      ['clients', poisonClient.eventId, '22P05'],
+      ['clients', poisonClient.eventId, '22P02'],
       [buggy.name, poisonTest.eventId, undefined],
     ]);
   });
@@ -243,7 +250,7 @@ describe('an event a projection cannot apply', () => {
     expect(rebuilt.stderr).toContain('the new tables are live');
     expect(rebuilt.stderr).toContain('parked events: 1 (clients 1)');
     expect(rebuilt.stderr).toContain(
-      `clients position ${poisonClient.position} event ${poisonClient.eventId} (client.created): 22P05 unsupported Unicode escape sequence`,
+      `clients position ${poisonClient.position} event ${poisonClient.eventId} (client.created): 22P02 invalid input syntax for type json`,
     );
     expect(rebuilt.stderr).not.toContain(needle);
     expect(rebuilt.code).toBe(0);
@@ -273,7 +280,7 @@ describe('an event a projection cannot apply', () => {
         projection: 'clients',
         event_id: poisonClient.eventId,
         outcome: 'still_failing',
-        error_code: '22P05',
+        error_code: '22P02',
         attempts: 2,
       }),
     ]);
