@@ -105,6 +105,7 @@ async function replayAndSwap(
     onProgress({ events: count, position, head, eventsPerSecond: seconds > 0 ? count / seconds : 0 });
   }
   await inTransaction(pool, async (client) => {
+    await lockLiveCheckpoints(client, projections);
     for (const projection of projections) await swapIn(client, store, projection, position);
   });
   return { events: count, parked: await parkedReport(pool, projections) };
@@ -147,16 +148,29 @@ async function prepareShadowTables(pool: Pool, projections: Projection[]): Promi
   });
 }
 
+/**
+ * Every live checkpoint row of the swap, created when missing (a live runner that starts
+ * later must go on from the rebuilt position instead of applying the whole log a second
+ * time) and locked in name order before any table: the order the live runner locks them in
+ * (runner.ts), so the swap and a runner's batch wait for each other instead of deadlocking.
+ */
+async function lockLiveCheckpoints(client: PoolClient, projections: Projection[]): Promise<void> {
+  const names = projections.map((projection) => projection.name);
+  await client.query(
+    `insert into checkpoints (name, position) select name, 0 from unnest($1::text[]) as name
+     on conflict do nothing`,
+    [names],
+  );
+  await client.query('select name from checkpoints where name = any($1::text[]) order by name for update', [
+    names,
+  ]);
+}
+
 async function swapIn(client: PoolClient, store: EventStore, projection: Projection, rebuilt: bigint) {
-  // The live checkpoint row must exist to be locked: a live runner that starts later must
-  // go on from the rebuilt position instead of applying the whole log a second time.
-  await client.query('insert into checkpoints (name, position) values ($1, 0) on conflict do nothing', [
+  // Locked already (lockLiveCheckpoints).
+  const live = await client.query<{ position: string }>('select position from checkpoints where name = $1', [
     projection.name,
   ]);
-  const live = await client.query<{ position: string }>(
-    'select position from checkpoints where name = $1 for update',
-    [projection.name],
-  );
   const livePosition = BigInt(live.rows[0]?.position ?? 0);
   // Bring the copy exactly to where the live tables are, so the live runner goes on from there.
   let position = rebuilt;

@@ -57,11 +57,17 @@ export class FakeEventStoreDBClient {
     return { success: true, nextExpectedRevision: revision, position: last.position };
   }
 
-  readStream(streamName: string, { direction = 'forwards' }: { direction?: string } = {}) {
-    const events = this.log.filter((event) => event.streamId === streamName);
-    if (events.length === 0) {
+  readStream(
+    streamName: string,
+    { direction = 'forwards', fromRevision = 'start' }: { direction?: string; fromRevision?: unknown } = {},
+  ) {
+    const all = this.log.filter((event) => event.streamId === streamName);
+    if (all.length === 0) {
       return this.readable([], new StreamNotFoundError(undefined, streamName));
     }
+    // As the server: a forwards read from a revision starts at that revision.
+    const events =
+      typeof fromRevision === 'bigint' ? all.filter((event) => event.revision >= fromRevision) : all;
     // Stream reads carry the event's own position, as servers from 22.6 send it.
     return this.readable((direction === 'backwards' ? events.reverse() : events).map((event) => ({ event })));
   }
