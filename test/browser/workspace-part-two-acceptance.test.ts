@@ -122,6 +122,7 @@ async function preview(page: Page) {
   expect(await tab.getByLabel(/Company name/).count()).toBe(0);
   await tab.getByRole('radio', { name: 'Business' }).check();
   await shown(tab.getByLabel(/Company name/));
+  await waitForSaved(tab, text);
   await screens(tab, TEST)('preview');
   await tab.getByLabel('Preview language').selectOption({ label: 'Deutsch' });
   await shown(tab.getByText('Kundenaufnahme'));
