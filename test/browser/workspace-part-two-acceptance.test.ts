@@ -286,6 +286,16 @@ describe('the team workspace, part two: acceptance', () => {
 
     // Step 7: reopening the completed onboarding counts once more; at the limit it is refused.
     const dialog = page.getByRole('dialog');
+    const openOnboarding = async () => {
+      await page
+        .getByRole('link', { name: new RegExp(CLIENT.name) })
+        .first()
+        .click();
+      await shown(page.getByRole('heading', { level: 1, name: `${CLIENT.name}: Client intake` }));
+    };
+    await page.getByRole('link', { name: 'All onboardings' }).click();
+    await shown(page.getByText('1 of 2 onboardings this month'));
+    await openOnboarding();
     await shown(page.getByText('Completed', { exact: true }));
     await button(page, 'Reopen').click();
     await shown(dialog.getByText(/counts once more against your monthly limit/));
@@ -295,10 +305,7 @@ describe('the team workspace, part two: acceptance', () => {
     await page.getByRole('link', { name: 'All onboardings' }).click();
     await shown(page.getByText('2 of 2 onboardings this month'));
     await at('onboardings-usage');
-    await page
-      .getByRole('link', { name: new RegExp(CLIENT.name) })
-      .first()
-      .click();
+    await openOnboarding();
     await button(page, 'Cancel onboarding').click();
     await button(dialog, 'Cancel onboarding').click();
     await status(page, 'The onboarding was cancelled.');
