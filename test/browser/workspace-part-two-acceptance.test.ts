@@ -20,13 +20,23 @@ import {
 } from './form-page.ts';
 import { answerCard, approveWithKeyboard, expectTimeline, rejectWithKeyboard } from './review-page.ts';
 import { addField, fieldCard, openPreview, stepCard } from './template-builder-page.ts';
-import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
+import {
+  button,
+  field,
+  openSection,
+  screens,
+  shown,
+  signIn,
+  signOut,
+  signUp,
+  TIMEOUT,
+} from './workspace-page.ts';
 import { startWorkspaceService, teamIdOf, type WorkspaceService } from './workspace-service.ts';
 
 /**
  * The acceptance of the team workspace's second part as one journey in Chromium at
- * 390x844 (every screen also checked at 1280x900 with axe-core): a member signs up and
- * builds a template of three steps (a conditional field, a file field, a signature whose
+ * 390x844 (every screen also checked at 1280x900 with axe-core): a member signs up, signs
+ * out and in again, and builds a template of three steps (a conditional field, a file field, a signature whose
  * sample text is replaced, a German translation), previews it in English and German;
  * adds a client, creates and sends an onboarding; the client completes the real form;
  * the member rejects one answer with a reason (keyboard only); the client fixes only that
@@ -219,6 +229,8 @@ describe('the team workspace, part two: acceptance', () => {
     const at = screens(page, TEST);
     await page.goto(`${service.publicUrl}/workspace/sign-up`);
     await signUp(page, MEMBER);
+    await signOut(page);
+    await signIn(page, MEMBER.email, MEMBER.password);
     const teamId = await teamIdOf(page);
     // The plan's monthly limit is the operator's to set: two onboardings a month.
     await updateTeam(service, teamId, { monthly_onboarding_limit: 2 } as never);
