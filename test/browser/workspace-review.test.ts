@@ -4,6 +4,7 @@ import { expectNoAxeViolations, launchBrowser, openPage, screenshot, VIEWPORTS }
 import { apiRequest, createApiKey, createTemplate, type Template } from '../helpers/tenant.ts';
 import { AGREEMENT_TEXT, sendForm, type FormTenant } from './form-service.ts';
 import { FILES, heading, sign, submitForm, texts, toReview, uploadFiles, waitForSaved } from './form-page.ts';
+import { answerCard, approveWithKeyboard, expectTimeline, rejectWithKeyboard } from './review-page.ts';
 import { button, field, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
 import { inPage, startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
 
@@ -111,14 +112,7 @@ describe('review of answers in the browser', () => {
     await shown(member.getByRole('heading', { name: 'Answers' }));
     await shown(button(member, 'Reject Full name'));
     await check('review-panel');
-    await button(member, 'Reject Full name').focus();
-    await member.keyboard.press('Enter');
-    await shown(member.getByRole('dialog'));
-    await check('reject-dialog');
-    await member.keyboard.type(REASON);
-    await member.keyboard.press('Tab');
-    await member.keyboard.press('Enter');
-    await shown(member.getByText('“Full name” rejected; the client can change it.'));
+    await rejectWithKeyboard(member, 'Full name', REASON, () => check('reject-dialog'));
 
     // The client sees the reason beside that field; the other answers are read-only.
     await openClientForm(client, sent.link);
@@ -140,15 +134,11 @@ describe('review of answers in the browser', () => {
 
     // The member sees the versions and the word diff, then approves.
     await member.reload();
-    const fullName = member
-      .locator('li.review-answer')
-      .filter({ has: member.getByRole('heading', { name: 'Full name' }) });
+    const fullName = answerCard(member, 'Full name');
     await shown(fullName.getByText('Changes from version 1 to version 2'));
     expect((await fullName.locator('ins').allInnerTexts()).join(' ')).toContain('King');
     await check('review-diff');
-    await button(member, 'Approve Full name').focus();
-    await member.keyboard.press('Enter');
-    await shown(member.getByText('“Full name” approved.'));
+    await approveWithKeyboard(member, 'Full name');
 
     const responses = (
       await apiRequest(service, key.apiKey, 'GET', `/responses?onboarding_id=${sent.onboardingId}`)
@@ -169,8 +159,7 @@ describe('review of answers in the browser', () => {
     // Countersign, then the timeline shows each step.
     await button(member, 'Countersign Engagement letter').click();
     await shown(member.getByText('“Engagement letter” countersigned.'));
-    const timeline = member.locator('ol.timeline');
-    for (const step of [
+    await expectTimeline(member, [
       'Created',
       'Sent (send 1)',
       'Opened',
@@ -179,9 +168,7 @@ describe('review of answers in the browser', () => {
       `Rejected “Full name”: ${REASON}`,
       'Approved “Full name”',
       'Signed “Engagement letter”',
-    ]) {
-      await shown(timeline.getByText(step));
-    }
+    ]);
     await check('timeline');
 
     // The file downloads as an attachment with its name.

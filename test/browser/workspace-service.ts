@@ -107,3 +107,10 @@ export async function inPage(
     { method, path, body: options.body, headers: options.headers ?? {} },
   );
 }
+
+/** The id of the team the page is signed in to (GET /workspace/v1/me). */
+export async function teamIdOf(page: Page): Promise<string> {
+  const me = await inPage(page, 'GET', '/workspace/v1/me');
+  expect(me.status).toBe(200);
+  return (me.body as { team: { id: string } }).team.id;
+}

@@ -1,9 +1,10 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { focusedElement, launchBrowser, openPage, openTab } from '../helpers/browser.ts';
 import { apiRequest, createApiKey, createGalleryTemplate, updateTeam } from '../helpers/tenant.ts';
 import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
-import { startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
+import { addField, fieldCard, fieldOrder, openPreview, stepCard } from './template-builder-page.ts';
+import { startWorkspaceService, teamIdOf, type WorkspaceService } from './workspace-service.ts';
 
 /**
  * The template builder in Chromium: a member builds a template of three steps (a choice,
@@ -36,34 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await service?.stop();
 });
-
-/** The card of a field (the innermost list item holding its heading). */
-const fieldCard = (page: Page, name: string) =>
-  page
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 3, name: new RegExp(`^${name} \\(`) }) })
-    .last();
-
-/** The card of a step by its title. */
-const stepCard = (page: Page, number: number) =>
-  page
-    .getByRole('listitem')
-    .filter({ has: page.getByRole('heading', { level: 2, name: new RegExp(`^Step ${number}: `) }) })
-    .first();
-
-async function addField(step: Locator, type: string, label: string) {
-  await step.getByLabel('Type of the new field', { exact: true }).selectOption({ label: type });
-  await button(step, 'Add field').click();
-  const page = step.page();
-  const input = page.locator(':focus');
-  await expect.poll(() => input.inputValue(), { timeout: TIMEOUT }).toBe(type);
-  await input.fill(label);
-}
-
-const fieldOrder = (step: Locator) =>
-  step
-    .getByRole('heading', { level: 3 })
-    .evaluateAll((headings) => headings.map((h) => h.textContent).filter((text) => text !== 'Fields'));
 
 describe('the template builder', () => {
   it('builds, reorders, translates, previews, copies from the gallery, duplicates and deletes', async () => {
@@ -196,11 +169,7 @@ describe('the template builder', () => {
     const templateId = new URL(page.url()).pathname.split('/').pop()!;
 
     // Preview: the real client form in a new tab; the conditional field appears after the answer.
-    const [preview] = await Promise.all([
-      context.waitForEvent('page'),
-      page.getByRole('link', { name: 'Open the preview (new tab)' }).click(),
-    ]);
-    await preview.waitForLoadState();
+    const preview = await openPreview(page);
     await shown(preview.getByRole('radio', { name: 'Person' }));
     expect(await preview.getByLabel(/Company name/).count()).toBe(0);
     await preview.getByRole('radio', { name: 'Business' }).check();
@@ -270,7 +239,7 @@ describe('the template builder', () => {
       .toBe(0);
 
     // The public API shows the saved template with its order and rule.
-    const teamId = await teamIdOf(page, service);
+    const teamId = await teamIdOf(page);
     await updateTeam(service, teamId, { plan: 'pro' });
     const { apiKey } = await createApiKey(service, teamId);
     const answer = await apiRequest(service, apiKey, 'GET', `/templates/${templateId}`);
@@ -288,17 +257,5 @@ describe('the template builder', () => {
     expect(steps[0].template_fields[2].conditional_rules).toEqual({
       show_when: { field_id: steps[0].template_fields[0].id, operator: 'equals', value: 'Business' },
     });
-  });
+  }, 180_000);
 });
-
-async function cookieOf(page: Page): Promise<string> {
-  const cookies = await page.context().cookies();
-  return cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; ');
-}
-
-async function teamIdOf(page: Page, service: WorkspaceService): Promise<string> {
-  const me = await fetch(`${service.publicUrl}/workspace/v1/me`, {
-    headers: { cookie: await cookieOf(page) },
-  });
-  return ((await me.json()) as { team: { id: string } }).team.id;
-}

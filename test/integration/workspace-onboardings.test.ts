@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '../../services/app/projections.ts';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';
+import { readModelRows } from '../helpers/read-models.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, createTemplate, request, updateTeam } from '../helpers/tenant.ts';
 import { addMember, Browser, signUp } from './workspace-fixtures.ts';
@@ -247,21 +248,10 @@ describe('workspace onboardings', () => {
     await member.call('PATCH', `/workspace/v1/clients/${erasedClientId}`, { email: 'moved@example.com' });
     expect((await member.call('POST', `/workspace/v1/clients/${erasedClientId}/erase`)).status).toBe(200);
 
-    const tables = allProjections.flatMap((projection) => projection.tables);
-    const rowsOf = async () => {
-      const picture: Record<string, string[]> = {};
-      for (const table of tables) {
-        const { rows } = await service.database.pool.query<{ row: string }>(
-          `select to_jsonb(t)::text as row from "${table}" t`,
-        );
-        picture[table] = rows.map((r) => r.row).sort();
-      }
-      return picture;
-    };
-    const live = await rowsOf();
+    const live = await readModelRows(service.database.pool);
     expect(live['clients']!.some((row) => row.includes('Renamed'))).toBe(true);
     await rebuildProjections(service.database.pool, service.context.eventStore, allProjections, () => {});
-    expect(await rowsOf()).toEqual(live);
+    expect(await readModelRows(service.database.pool)).toEqual(live);
     const after = await member.call('GET', path(onboarding.id));
     expect(after.body.onboarding).toMatchObject({
       status: 'sent',

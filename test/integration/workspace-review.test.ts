@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '../../services/app/projections.ts';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';
+import { readModelRows } from '../helpers/read-models.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, apiRequest, createApiKey, createTemplate, type Team } from '../helpers/tenant.ts';
 import { addMember, Browser, signUp } from './workspace-fixtures.ts';
@@ -324,21 +325,10 @@ describe('workspace review of answers', () => {
   });
 
   it('a rebuild of the read models after the review journey equals the live tables', async () => {
-    const tables = allProjections.flatMap((projection) => projection.tables);
-    const rows = async () => {
-      const picture: Record<string, string[]> = {};
-      for (const table of tables) {
-        const { rows: found } = await service.database.pool.query<{ row: string }>(
-          `select to_jsonb(t)::text as row from "${table}" t`,
-        );
-        picture[table] = found.map((r) => r.row).sort();
-      }
-      return picture;
-    };
     await drain(service);
-    const live = await rows();
+    const live = await readModelRows(service.database.pool);
     expect(live['responses']!.some((row) => row.includes('"rejected"'))).toBe(true);
     await rebuildProjections(service.database.pool, service.context.eventStore, allProjections, () => {});
-    expect(await rows()).toEqual(live);
+    expect(await readModelRows(service.database.pool)).toEqual(live);
   });
 });
