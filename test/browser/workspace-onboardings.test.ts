@@ -59,6 +59,8 @@ describe('the workspace onboardings', () => {
     await openSection(page, 'Onboardings');
     await shown(page.getByRole('heading', { level: 1, name: 'Onboardings' }));
     await shown(page.getByText('0 of 5 onboardings this month'));
+    // An empty list without filters says what to do, not that nothing matches.
+    await shown(page.getByText('No onboardings yet. Choose New onboarding to invite a client.'));
     await at('list-empty');
 
     // Keyboard only: open the dialog, move to the due date, submit with Enter.

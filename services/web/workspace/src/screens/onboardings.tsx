@@ -125,7 +125,13 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
       {page === null ? (
         <p class="loading">{t('app.loading')}</p>
       ) : page.data.length === 0 ? (
-        <p>{t('onboardings.none')}</p>
+        <p>
+          {t(
+            JSON.stringify(applied) === JSON.stringify(NO_FILTERS)
+              ? 'onboardings.noneYet'
+              : 'onboardings.none',
+          )}
+        </p>
       ) : (
         <>
           <p role="status">{t('onboardings.count', { total: page.total })}</p>
