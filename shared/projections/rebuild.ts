@@ -4,7 +4,12 @@ import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
 
-const BATCH_SIZE = 2000;
+/**
+ * Events per batch of the replay: each batch costs every projection one transaction and a
+ * fixed handful of statements (checkpoint, load, persist), so bigger batches spread that
+ * cost; the batch and the one read ahead are what the replay holds in memory.
+ */
+const BATCH_SIZE = 10_000;
 const shadowName = (table: string) => `${table}__rebuild`;
 const quoted = (name: string) => `"${name}"`;
 const shadowTable = (table: string) => quoted(shadowName(table));
