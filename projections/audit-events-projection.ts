@@ -23,16 +23,22 @@ export const auditEventsProjection = readModelProjection<Array<{ record: AuditRe
     if (records.length === 0) return;
     await client.query(
       `insert into ${table('audit_events')} (id, team_id, type, onboarding_id, data, occurred_at, position)
-       select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::jsonb[], $6::timestamptz[], $7::bigint[])
+       select id, team_id, type, onboarding_id, data, occurred_at, position
+       from jsonb_to_recordset($1::jsonb) as r(
+         id uuid, team_id uuid, type text, onboarding_id uuid, data jsonb, occurred_at timestamptz, position bigint)
        on conflict (id) do nothing`,
       [
-        records.map(({ record }) => record.id),
-        records.map(({ record }) => record.teamId),
-        records.map(({ record }) => record.type),
-        records.map(({ record }) => record.onboardingId),
-        records.map(({ record }) => JSON.stringify(record.data)),
-        records.map(({ record }) => record.occurredAt),
-        records.map(({ position }) => String(position)),
+        JSON.stringify(
+          records.map(({ record, position }) => ({
+            id: record.id,
+            team_id: record.teamId,
+            type: record.type,
+            onboarding_id: record.onboardingId,
+            data: record.data,
+            occurred_at: record.occurredAt,
+            position: String(position),
+          })),
+        ),
       ],
     );
   },

@@ -44,24 +44,16 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
       });
     }
 
-    // The changed fields of each update, opened the same way.
-    const updates = events.flatMap((recorded) => {
-      const event = { type: recorded.type, data: recorded.data } as ClientEvent;
-      return event.type === 'client.updated' ? [{ id: recorded.id, changes: event.data.changes }] : [];
-    });
-    const changed = updates.flatMap(({ changes }) => Object.entries(changes));
-    const changedTexts = await openSealed(
-      client,
-      changed.map(([, value]) => value),
-    );
+    // The changed fields of each update, kept sealed the same way.
     const openedChanges = new Map<string, Partial<OpenedClient>>();
-    let next = 0;
-    for (const { id, changes } of updates) {
+    for (const recorded of events) {
+      const event = { type: recorded.type, data: recorded.data } as ClientEvent;
+      if (event.type !== 'client.updated') continue;
       const fields: Partial<OpenedClient> = {};
-      for (const field of Object.keys(changes)) {
-        fields[field as keyof OpenedClient] = changedTexts[next++] ?? null;
+      for (const [field, value] of Object.entries(event.data.changes)) {
+        fields[field as keyof OpenedClient] = sealedText(value);
       }
-      openedChanges.set(id, fields);
+      openedChanges.set(recorded.id, fields);
     }
 
     const ids = [
@@ -111,17 +103,21 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
 /**
  * The email's blind index of each row (null without an email, or once its key is erased):
  * the emails are opened once here, with one key lookup for the batch, and never stored plain.
+ * This is the one opening a projection does: the index is keyed by the team, not carried by
+ * the event.
  */
 async function blindIndexes(client: Parameters<typeof openSealed>[0], rows: ClientRow[]) {
   const emails = await openSealed(
     client,
     rows.map((row) => storedValue(row.email)),
   );
-  return Promise.all(
-    rows.map(async (row, index) => {
-      const email = emails[index];
-      if (email === null || email === undefined) return null;
-      return emailBlindIndex(await teamIndexKeyIn(client, row.team_id), email.trim().toLowerCase());
-    }),
-  );
+  const indexKeys = new Map<string, Buffer>();
+  for (const teamId of new Set(rows.map((row) => row.team_id))) {
+    indexKeys.set(teamId, await teamIndexKeyIn(client, teamId));
+  }
+  return rows.map((row, index) => {
+    const email = emails[index];
+    if (email === null || email === undefined) return null;
+    return emailBlindIndex(indexKeys.get(row.team_id)!, email.trim().toLowerCase());
+  });
 }

@@ -92,16 +92,22 @@ export const teamActivityProjection = readModelProjection<ActivityRecord[]>({
     if (records.length === 0) return;
     await client.query(
       `insert into ${table('team_activity')} (id, team_id, type, actor_member_id, data, occurred_at, position)
-       select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::jsonb[], $6::timestamptz[], $7::bigint[])
+       select id, team_id, type, actor_member_id, data, occurred_at, position
+       from jsonb_to_recordset($1::jsonb) as r(
+         id uuid, team_id uuid, type text, actor_member_id uuid, data jsonb, occurred_at timestamptz, position bigint)
        on conflict (id) do nothing`,
       [
-        records.map((record) => record.id),
-        records.map((record) => record.teamId),
-        records.map((record) => record.type),
-        records.map((record) => record.actorMemberId),
-        records.map((record) => JSON.stringify(record.data)),
-        records.map((record) => record.occurredAt),
-        records.map((record) => String(record.position)),
+        JSON.stringify(
+          records.map((record) => ({
+            id: record.id,
+            team_id: record.teamId,
+            type: record.type,
+            actor_member_id: record.actorMemberId,
+            data: record.data,
+            occurred_at: record.occurredAt,
+            position: String(record.position),
+          })),
+        ),
       ],
     );
   },

@@ -58,7 +58,7 @@ export async function runRebuildBench(
         name: 'rebuild rate',
         value: main.rate,
         unit: 'events/s',
-        target: { op: '>=', value: 20_000 },
+        target: { op: '>=', value: 50_000 },
         note: main.note,
       },
       {
@@ -66,7 +66,7 @@ export async function runRebuildBench(
         name: 'rebuild peak RSS',
         value: Math.max(main.result.peakRssBytes, main.result.maxRssBytes) / MB,
         unit: 'MB',
-        target: { op: '<', value: 400 },
+        target: { op: '<', value: 300 },
         note: `child process; sampled peak ${Math.round(main.result.peakRssBytes / MB)} MB, maxRSS ${Math.round(
           main.result.maxRssBytes / MB,
         )} MB, at start ${Math.round(main.result.baselineRssBytes / MB)} MB`,

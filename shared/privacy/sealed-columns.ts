@@ -147,8 +147,20 @@ async function keyIn(db: Pick<Pool, 'query'>, subjectId: string): Promise<Buffer
  * nothing and without the KEK it cannot even be tested against a guessed address.
  */
 export function emailBlindIndex(teamIndexKey: Buffer, normalizedEmail: string): string {
-  const key = Buffer.from(hkdfSync('sha256', teamIndexKey, 'client email', 'blind index v1', 32));
-  return createHmac('sha256', key).update(normalizedEmail, 'utf8').digest('base64url');
+  return createHmac('sha256', blindIndexKey(teamIndexKey))
+    .update(normalizedEmail, 'utf8')
+    .digest('base64url');
+}
+
+/** The HMAC key derived from a team's index key, derived once per key object (index keys are cached). */
+const blindIndexKeys = new WeakMap<Buffer, Buffer>();
+function blindIndexKey(teamIndexKey: Buffer): Buffer {
+  let key = blindIndexKeys.get(teamIndexKey);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', teamIndexKey, 'client email', 'blind index v1', 32));
+    blindIndexKeys.set(teamIndexKey, key);
+  }
+  return key;
 }
 
 /** Team index keys by team id: they are never erased, so caching them in the process is safe. */

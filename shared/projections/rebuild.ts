@@ -4,7 +4,13 @@ import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
 
-const BATCH_SIZE = 2000;
+/**
+ * Events per batch of the replay: each batch costs every projection one transaction and a
+ * fixed handful of statements (checkpoint, load, persist), so bigger batches spread that
+ * cost; the batch and the one read ahead are what the replay holds in memory (bench part 5:
+ * 264 MB at its peak for 5,000 on 1,000,000 events, 331 MB for 10,000).
+ */
+const BATCH_SIZE = 5000;
 const shadowName = (table: string) => `${table}__rebuild`;
 const quoted = (name: string) => `"${name}"`;
 const shadowTable = (table: string) => quoted(shadowName(table));

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSealed } from '../../shared/privacy/personal-data-vault.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest, createApiKey } from '../helpers/tenant.ts';
 import { addMember, Browser, signUp } from './workspace-fixtures.ts';
@@ -90,6 +91,14 @@ describe('workspace clients', () => {
     const key = await createApiKey(service, teamId, ['clients:read', 'clients:write']);
     const publicGet = await apiRequest(service, key.apiKey, 'GET', `/clients/${client.id}`);
     expect(publicGet.body.client).toMatchObject({ name: 'Mary F. Somerville', email: 'mary.s@example.com' });
+    // The read model keeps the update's envelopes as they are: nothing opened, nothing plain at rest.
+    const stored = await service.context.pool.query<Record<string, string>>(
+      'select name, email, company from clients where id = $1',
+      [client.id],
+    );
+    const row = stored.rows[0]!;
+    expect(JSON.stringify(row)).not.toMatch(/Somerville|mary\.s@|Royal Society/);
+    for (const column of ['name', 'email', 'company']) expect(isSealed(JSON.parse(row[column]!))).toBe(true);
 
     // The old address is free again; the new one is held.
     const reuse = await apiRequest(service, key.apiKey, 'POST', '/clients', {
