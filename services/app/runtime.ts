@@ -30,6 +30,9 @@ import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
+/** Connections of the query side's pg pool (the public API's hot reads), beside readDb's 10. */
+const READ_POOL_SIZE = 10;
+
 /**
  * The shared parts over an open, migrated database. `keyRing`: the KEKs (PERSONAL_DATA_KEK,
  * else as startService resolves them); data keys still stored plain are sealed with it first.
@@ -62,6 +65,7 @@ export async function createContext(
     clock,
     pool,
     readDb: await createReadDb(databaseUrl),
+    readPool: createPool(databaseUrl, READ_POOL_SIZE, reportConnectionLoss(logger)),
     eventStore,
     projections,
     vault,
@@ -99,6 +103,7 @@ export async function stopContext(context: ServiceContext): Promise<void> {
   await context.projections.stop();
   await context.eventStore.close();
   await context.readDb.end();
+  await context.readPool.end();
   await context.rateLimitStores.close();
   await context.vault.close();
   await context.pool.end();
