@@ -30,8 +30,11 @@ import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
-/** Connections of the query side's pg pool (the public API's hot reads), beside readDb's 10. */
-const READ_POOL_SIZE = 10;
+/**
+ * Connections of the query side's pg pool (the public API's key lookup, onboarding by id and
+ * list), beside readDb's 10: as many as the command pool, since every public request reads here.
+ */
+const READ_POOL_SIZE = 20;
 
 /**
  * The shared parts over an open, migrated database. `keyRing`: the KEKs (PERSONAL_DATA_KEK,
