@@ -22,6 +22,11 @@ export interface Platform {
   pool: Pool;
   /** slonik pool: query-side reads of read models. */
   readDb: DatabasePool;
+  /**
+   * pg pool of the query side for the public API's hot reads (key lookup, onboarding by id
+   * and list): static, named statements, so PostgreSQL plans each once per connection.
+   */
+  readPool: Pool;
   eventStore: EventStore;
   projections: ProjectionRunner;
   /** Keys for personal data in events (crypto-shredding on erasure). */

@@ -124,7 +124,9 @@ create table mail_outbox (
   onboarding_id uuid,
   event_id uuid unique,
   created_at timestamptz not null,
-  status text not null
+  status text not null,
+  client_id uuid
 );
 create index mail_outbox_team_newest on mail_outbox (team_id, created_at desc);
 create index mail_outbox_queued on mail_outbox (created_at) where status = 'queued';
+create index mail_outbox_client on mail_outbox (client_id) where client_id is not null;

@@ -1,6 +1,4 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'slonik';
-import { z } from 'zod';
 import { hashApiKeySecret, isExpired } from './api-key-secret.ts';
 import type { RouteScope, Scope } from './scopes.ts';
 import {
@@ -31,7 +29,7 @@ import {
 } from './public-errors.ts';
 import { publicRoutePlugins, type PublicRoutesDeps } from './public-routes.ts';
 
-export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readDb' | 'rateLimitStores'> &
+export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readPool' | 'rateLimitStores'> &
   PublicRoutesDeps;
 
 /** Who calls: the API key that authenticated the request and its team. */
@@ -64,14 +62,22 @@ declare module 'fastify' {
   }
 }
 
-const keyRow = z.object({
-  id: z.string(),
-  team_id: z.string(),
-  scopes: z.array(z.string()),
-  expires_at: z.union([z.date(), z.string()]).nullable(),
-  revoked_at: z.union([z.date(), z.string()]).nullable(),
-  plan: z.string(),
-});
+interface KeyRow {
+  id: string;
+  team_id: string;
+  scopes: string[];
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+  plan: string;
+}
+
+/** One statement, named: every request runs it, so PostgreSQL plans it once per connection. */
+const KEY_BY_HASH = {
+  name: 'public_api_key_by_hash',
+  text: `select k.id, k.team_id, k.scopes, k.expires_at, k.revoked_at, t.plan
+         from api_keys k join teams t on t.id = k.team_id
+         where k.key_hash = $1`,
+};
 
 /** The key of `Authorization: Bearer <key>`; undefined when no key is given. */
 function bearerKey(request: FastifyRequest): string | undefined {
@@ -83,17 +89,16 @@ function bearerKey(request: FastifyRequest): string | undefined {
 }
 
 async function authenticate(
-  context: Pick<Platform, 'readDb' | 'clock'>,
+  context: Pick<Platform, 'readPool' | 'clock'>,
   request: FastifyRequest,
 ): Promise<Principal> {
   const secret = bearerKey(request);
   if (secret === undefined) throw apiKeyRequired();
-  const key = await context.readDb.maybeOne(
-    sql.type(keyRow)`
-      select k.id, k.team_id, k.scopes, k.expires_at, k.revoked_at, t.plan
-      from api_keys k join teams t on t.id = k.team_id
-      where k.key_hash = ${hashApiKeySecret(secret)}`,
-  );
+  const { rows } = await context.readPool.query<KeyRow>({
+    ...KEY_BY_HASH,
+    values: [hashApiKeySecret(secret)],
+  });
+  const key = rows[0];
   if (
     !key ||
     key.revoked_at !== null ||

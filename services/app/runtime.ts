@@ -31,6 +31,12 @@ import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
 /**
+ * Connections of the query side's pg pool (the public API's key lookup, onboarding by id and
+ * list), beside readDb's 10: as many as the command pool, since every public request reads here.
+ */
+const READ_POOL_SIZE = 20;
+
+/**
  * The shared parts over an open, migrated database. `keyRing`: the KEKs (PERSONAL_DATA_KEK,
  * else as startService resolves them); data keys still stored plain are sealed with it first.
  */
@@ -62,6 +68,7 @@ export async function createContext(
     clock,
     pool,
     readDb: await createReadDb(databaseUrl),
+    readPool: createPool(databaseUrl, READ_POOL_SIZE, reportConnectionLoss(logger)),
     eventStore,
     projections,
     vault,
@@ -99,6 +106,7 @@ export async function stopContext(context: ServiceContext): Promise<void> {
   await context.projections.stop();
   await context.eventStore.close();
   await context.readDb.end();
+  await context.readPool.end();
   await context.rateLimitStores.close();
   await context.vault.close();
   await context.pool.end();

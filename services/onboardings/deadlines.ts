@@ -39,6 +39,10 @@ export function usageMonth(now: Date, timezone: string): string {
   return (local.isValid ? local : DateTime.fromJSDate(now, { zone: 'utc' })).toFormat('yyyy-MM');
 }
 
-/** A time zone luxon knows, else UTC (a team's setting is validated where it is written). */
+/**
+ * A time zone luxon knows, else UTC (a team's setting is validated where it is written).
+ * `IANAZone.create` keeps one zone per name with its validity found once; `isValidZone`
+ * would build an Intl.DateTimeFormat on every call (every create and send).
+ */
 export const knownZone = (timezone: string | null | undefined): string =>
-  timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC';
+  timezone && IANAZone.create(timezone).isValid ? timezone : 'UTC';

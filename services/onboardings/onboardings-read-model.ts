@@ -1,6 +1,6 @@
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
-import { sql, type DatabasePool } from 'slonik';
+import type { Pool } from '../../shared/db/pool.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
 
@@ -13,25 +13,28 @@ import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.
 export const ARCHIVED_FILTERS = ['false', 'true', 'only', 'all'] as const;
 export type ArchivedFilter = (typeof ARCHIVED_FILTERS)[number];
 
-const row = z.object({
-  id: z.string(),
-  status: z.enum(ONBOARDING_STATUSES),
-  progress_pct: z.number(),
-  created_at: z.date(),
-  due_date: z.string().nullable(),
-  due_on: z.string().nullable(),
-  due_timezone: z.string().nullable(),
-  expires_at: z.string().nullable(),
-  assigned_to: z.string().nullable(),
-  archived_at: z.date().nullable(),
-  client_id: z.string(),
-  client_name: z.string().nullable(),
-  client_email: z.string().nullable(),
-  template_id: z.string(),
-  template_name: z.string(),
-});
+/** A row as pg gives it (timestamptz as Date, jsonb parsed); the table's types hold it. */
+interface Row {
+  id: string;
+  status: OnboardingStatus;
+  progress_pct: number;
+  created_at: Date;
+  due_date: string | null;
+  due_on: string | null;
+  due_timezone: string | null;
+  expires_at: string | null;
+  assigned_to: string | null;
+  archived_at: Date | null;
+  client_id: string;
+  client_name: string | null;
+  client_email: string | null;
+  template_id: string;
+  template_name: string;
+}
 
-const rowWithSnapshot = row.extend({ template_snapshot: z.record(z.unknown()) });
+interface RowWithSnapshot extends Row {
+  template_snapshot: Record<string, unknown>;
+}
 
 export const onboardingListItem = z.object({
   id: z.string().uuid(),
@@ -52,7 +55,7 @@ export const onboardingDetail = onboardingListItem.extend({ template_snapshot: z
 
 export type OnboardingListItem = z.infer<typeof onboardingListItem>;
 
-const toItem = (value: z.infer<typeof row>): OnboardingListItem => ({
+const toItem = (value: Row): OnboardingListItem => ({
   id: value.id,
   status: value.status,
   progress_pct: value.progress_pct,
@@ -67,25 +70,31 @@ const toItem = (value: z.infer<typeof row>): OnboardingListItem => ({
   templates: { id: value.template_id, name: value.template_name },
 });
 
-const COLUMNS = sql.fragment`
+/*
+ * Static statements, named: the public API reads these on every request, so PostgreSQL
+ * parses and plans each once per connection instead of once per request. A list's filters
+ * choose one of at most 16 statements (archived × status × client).
+ */
+const COLUMNS = `
   o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_timezone, o.expires_at,
   o.assigned_to, o.archived_at, o.client_id, c.name as client_name, c.email as client_email,
   o.template_id, o.template_name`;
 
-/** Onboardings of the team whose client is not erased (client_is_erased, infra/migrations). */
-const VISIBLE = (teamId: string) => sql.fragment`
+/** Onboardings of team $1 whose client is not erased (client_is_erased, infra/migrations). */
+const VISIBLE = `
   from onboardings o
   join clients c on c.id = o.client_id and c.team_id = o.team_id
-  where o.team_id = ${teamId} and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`;
+  where o.team_id = $1 and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`;
 
 /**
  * archived: `false` (default) leaves archived onboardings out; `only` lists only them;
  * `true` and `all` list both (README).
  */
-const archivedFilter = (archived: ArchivedFilter) => {
-  if (archived === 'false') return sql.fragment`and o.archived_at is null`;
-  if (archived === 'only') return sql.fragment`and o.archived_at is not null`;
-  return sql.fragment``;
+const ARCHIVED_CONDITION: Record<ArchivedFilter, string> = {
+  false: 'and o.archived_at is null',
+  only: 'and o.archived_at is not null',
+  true: '',
+  all: '',
 };
 
 export interface ListQuery {
@@ -99,35 +108,59 @@ export interface ListQuery {
 /** The client's name and email stay sealed at rest (sealed-columns.ts): opened here, one key read per page. */
 export type ClientOpener = Pick<PersonalDataVault, 'openAll'>;
 
-const openClientColumns = <Row extends z.infer<typeof row>>(vault: ClientOpener, rows: readonly Row[]) =>
+type Reader = Pick<Pool, 'query'>;
+
+const openClientColumns = <R extends Row>(vault: ClientOpener, rows: readonly R[]) =>
   openTextColumns(vault, rows, ['client_name', 'client_email']);
 
-/** Newest first (created_at, then log position). */
-export async function listOnboardings(
-  db: DatabasePool,
-  vault: ClientOpener,
-  teamId: string,
-  query: ListQuery,
-) {
-  const filters = sql.fragment`
-    ${archivedFilter(query.archived)}
-    ${query.status ? sql.fragment`and o.status = ${query.status}` : sql.fragment``}
-    ${query.client_id ? sql.fragment`and o.client_id = ${query.client_id}` : sql.fragment``}`;
-  const [rows, total] = await Promise.all([
-    db.any(sql.type(row)`
-      select ${COLUMNS} ${VISIBLE(teamId)} ${filters}
-      order by o.created_at desc, o.position desc
-      limit ${query.limit} offset ${query.offset}`),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`
-      select count(*)::int as count ${VISIBLE(teamId)} ${filters}`),
-  ]);
-  return { onboardings: (await openClientColumns(vault, rows)).map(toItem), total };
+/** The filters of a list after $1 (the team): their SQL, values and the statement's name. */
+function listFilters(query: ListQuery) {
+  const values: unknown[] = [];
+  let filters = ARCHIVED_CONDITION[query.archived];
+  if (query.status) {
+    values.push(query.status);
+    filters += ` and o.status = $${values.length + 1}`;
+  }
+  if (query.client_id) {
+    values.push(query.client_id);
+    filters += ` and o.client_id = $${values.length + 1}`;
+  }
+  const name = `onboardings_list_${query.archived}_${query.status ? 's' : ''}${query.client_id ? 'c' : ''}`;
+  return { filters, values, name };
 }
 
+/** Newest first (created_at, then log position). */
+export async function listOnboardings(db: Reader, vault: ClientOpener, teamId: string, query: ListQuery) {
+  const { filters, values, name } = listFilters(query);
+  const page = values.length + 2;
+  const [rows, total] = await Promise.all([
+    db.query<Row>({
+      name: `${name}_page`,
+      text: `select ${COLUMNS} ${VISIBLE} ${filters}
+             order by o.created_at desc, o.position desc
+             limit $${page} offset $${page + 1}`,
+      values: [teamId, ...values, query.limit, query.offset],
+    }),
+    db.query<{ count: number }>({
+      name: `${name}_count`,
+      text: `select count(*)::int as count ${VISIBLE} ${filters}`,
+      values: [teamId, ...values],
+    }),
+  ]);
+  return {
+    onboardings: (await openClientColumns(vault, rows.rows)).map(toItem),
+    total: total.rows[0]!.count,
+  };
+}
+
+const BY_ID = {
+  name: 'onboarding_by_id',
+  text: `select ${COLUMNS}, o.template_snapshot ${VISIBLE} and o.id = $2`,
+};
+
 /** One onboarding of the team, archived ones included; undefined when unknown, another team's or erased. */
-export async function getOnboarding(db: DatabasePool, vault: ClientOpener, teamId: string, id: string) {
-  const stored = await db.maybeOne(sql.type(rowWithSnapshot)`
-    select ${COLUMNS}, o.template_snapshot ${VISIBLE(teamId)} and o.id = ${id}`);
-  const [found] = stored ? await openClientColumns(vault, [stored]) : [];
+export async function getOnboarding(db: Reader, vault: ClientOpener, teamId: string, id: string) {
+  const { rows } = await db.query<RowWithSnapshot>({ ...BY_ID, values: [teamId, id] });
+  const [found] = rows[0] ? await openClientColumns(vault, [rows[0]]) : [];
   return found ? { ...toItem(found), template_snapshot: found.template_snapshot } : undefined;
 }

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { trustedSuccessSerializer } from '../../shared/http/trusted-success-serializer.ts';
 import {
   idempotencyKeyOf,
   runIdempotent,
@@ -39,7 +40,7 @@ import {
 
 export type OnboardingsRouteDeps = Pick<
   Platform,
-  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'clock' | 'vault'
+  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'readPool' | 'clock' | 'vault'
 >;
 
 /*
@@ -246,6 +247,7 @@ export async function onboardingsRoutes(
     '/onboardings',
     {
       config: { scope: 'onboardings:read', validateBeforeScope: true },
+      serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
       schema: {
         tags: ['onboardings'],
         summary: 'List onboardings, newest first',
@@ -257,13 +259,14 @@ export async function onboardingsRoutes(
       },
     },
     async (request) =>
-      listOnboardings(context.readDb, context.vault, request.principal.teamId, request.query),
+      listOnboardings(context.readPool, context.vault, request.principal.teamId, request.query),
   );
 
   app.get(
     '/onboardings/:id',
     {
       config: { scope: 'onboardings:read', validateBeforeScope: true },
+      serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
       schema: {
         tags: ['onboardings'],
         summary: 'Get an onboarding with its template snapshot',
@@ -277,7 +280,7 @@ export async function onboardingsRoutes(
     },
     async (request) => {
       const onboarding = await getOnboarding(
-        context.readDb,
+        context.readPool,
         context.vault,
         request.principal.teamId,
         request.params.id,

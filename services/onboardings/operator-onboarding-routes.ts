@@ -24,7 +24,7 @@ import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 
 export type OperatorOnboardingRouteDeps = Pick<
   Platform,
-  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb' | 'vault'
+  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb' | 'readPool' | 'vault'
 > &
   OnboardingRouteCommandDeps;
 
@@ -296,7 +296,7 @@ export async function operatorOnboardingRoutes(
         data: {},
         metadata: { now: context.clock.now() },
       }));
-      const onboarding = await getOnboarding(context.readDb, context.vault, state.team_id, onboardingId);
+      const onboarding = await getOnboarding(context.readPool, context.vault, state.team_id, onboardingId);
       if (!onboarding) throw notFound();
       return { onboarding };
     },

@@ -142,7 +142,7 @@ export async function workspaceOnboardingRoutes(
   }
 
   async function workspaceOnboardingOf(teamId: string, id: string) {
-    const detail = await getOnboarding(context.readDb, context.vault, teamId, id);
+    const detail = await getOnboarding(context.readPool, context.vault, teamId, id);
     if (!detail) return undefined;
     const [item] = (
       await searchOnboardings(context.readDb, context.vault, teamId, context.clock.now(), { id })

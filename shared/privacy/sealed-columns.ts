@@ -47,17 +47,27 @@ export function storedValue(stored: unknown): SealedValue | string | null {
 
 /**
  * Opens the named text columns of every row, with one key read for all rows' subjects
- * missing from the cache. A column whose key is erased reads null.
+ * missing from the cache. A column whose key is erased reads null. Equal stored texts (a
+ * client's name on each of its onboardings in a page) are parsed and decrypted once.
  */
 export async function openTextColumns<Row extends object, Column extends keyof Row & string>(
   vault: Opener,
   rows: readonly Row[],
   columns: readonly Column[],
 ): Promise<Array<Omit<Row, Column> & Record<Column, string | null>>> {
-  const texts = await vault.openAll(rows.flatMap((row) => columns.map((column) => storedValue(row[column]))));
+  const distinct = new Map<unknown, number>();
+  const cells = rows.flatMap((row) =>
+    columns.map((column) => {
+      const stored = row[column];
+      let at = distinct.get(stored);
+      if (at === undefined) distinct.set(stored, (at = distinct.size));
+      return at;
+    }),
+  );
+  const texts = await vault.openAll([...distinct.keys()].map(storedValue));
   return rows.map((row, index) => {
     const opened: Record<string, unknown> = { ...(row as Record<string, unknown>) };
-    columns.forEach((column, at) => (opened[column] = texts[index * columns.length + at]));
+    columns.forEach((column, at) => (opened[column] = texts[cells[index * columns.length + at]!]));
     return opened as Omit<Row, Column> & Record<Column, string | null>;
   });
 }

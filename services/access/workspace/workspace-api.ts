@@ -36,6 +36,7 @@ export type WorkspaceDeps = Pick<
   | 'clock'
   | 'pool'
   | 'readDb'
+  | 'readPool'
   | 'eventStore'
   | 'projections'
   | 'logger'
