@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, type SignedIn } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
@@ -43,6 +43,12 @@ export function Shell({
 }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // On a phone the tabs scroll sideways: keep the current one in view.
+  useEffect(() => {
+    document
+      .querySelector('.tabs a[aria-current="page"]')
+      ?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [route.screen]);
   const signOut = async (everywhere: boolean) => {
     if (busy) return;
     setBusy(true);
