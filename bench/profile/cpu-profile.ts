@@ -72,7 +72,8 @@ export function summarize(profile: CpuProfile, top = 12): ProfileSummary {
     busy += micros;
     const group = groupOf(frame.url, frame.functionName);
     groups.set(group, (groups.get(group) ?? 0) + micros);
-    const file = frame.url.replace(/^.*\/(node_modules|work\/[^/]+)\//, '');
+    // Paths from the package or from the checkout's root, wherever the checkout is.
+    const file = frame.url.replace(/^.*\/node_modules\//, '').replace(`file://${process.cwd()}/`, '');
     const name =
       `${frame.functionName || '(anonymous)'} ${file ? `${file}:${frame.lineNumber + 1}` : ''}`.trim();
     functions.set(name, (functions.get(name) ?? 0) + micros);
