@@ -46,7 +46,7 @@ export interface DocumentPolish {
 export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
   RequestId: {
     description:
-      "The request's id: the caller's X-Request-Id when it is 1 to 128 visible ASCII characters, else a new UUID; the same as `request_id` of an error body and of the service's log lines. Absent on a 429 rate_limited answer of the public API.",
+      "The request's id: the caller's X-Request-Id when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…), else a new UUID; the same as `request_id` of an error body and of the service's log lines. Absent on a 429 rate_limited answer of the public API.",
     schema: { type: 'string', pattern: WELL_FORMED_REQUEST_ID.source },
   },
   IdempotentReplayed: {
@@ -77,7 +77,7 @@ const REQUEST_ID_PARAMETER: JsonSchema = {
   in: 'header',
   required: false,
   description:
-    'Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies.',
+    'Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies.',
   schema: { type: 'string', pattern: WELL_FORMED_REQUEST_ID.source },
 };
 

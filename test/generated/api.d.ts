@@ -3102,7 +3102,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The request's id: the caller's X-Request-Id when it is 1 to 128 visible ASCII characters, else a new UUID; the same as `request_id` of an error body and of the service's log lines. Absent on a 429 rate_limited answer of the public API. */
+        /** @description The request's id: the caller's X-Request-Id when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…), else a new UUID; the same as `request_id` of an error body and of the service's log lines. Absent on a 429 rate_limited answer of the public API. */
         RequestId: string;
         /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key (nothing ran again). */
         IdempotentReplayed: "true";
@@ -3121,7 +3121,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -3260,7 +3260,7 @@ export interface operations {
                 email?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -3405,7 +3405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -3671,7 +3671,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -3818,7 +3818,7 @@ export interface operations {
                 page?: number;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -3963,7 +3963,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -4126,7 +4126,7 @@ export interface operations {
                 type?: "onboarding.completed" | "onboarding.sent" | "onboarding.started" | "onboarding.overdue" | "response.submitted" | "signature.signed" | "payment.succeeded" | "file.uploaded";
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -4266,7 +4266,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -4435,7 +4435,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -4621,7 +4621,7 @@ export interface operations {
                 archived?: "false" | "true" | "only" | "all";
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -4783,7 +4783,7 @@ export interface operations {
             header?: {
                 /** @description 1 to 128 visible ASCII characters (no spaces); same value and body within 24 hours replays */
                 "idempotency-key"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -5039,7 +5039,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -5222,7 +5222,7 @@ export interface operations {
             header?: {
                 /** @description 1 to 128 visible ASCII characters (no spaces); same value and body within 24 hours replays */
                 "idempotency-key"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -5454,7 +5454,7 @@ export interface operations {
             header?: {
                 /** @description 1 to 128 visible ASCII characters (no spaces); same value and body within 24 hours replays */
                 "idempotency-key"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -5715,7 +5715,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -5878,7 +5878,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -6056,7 +6056,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6242,7 +6242,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6412,7 +6412,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6520,7 +6520,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6695,7 +6695,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -6822,7 +6822,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7034,7 +7034,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7142,7 +7142,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -7352,7 +7352,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7468,7 +7468,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7699,7 +7699,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -7886,7 +7886,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8016,7 +8016,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8137,7 +8137,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8258,7 +8258,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -8397,7 +8397,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -8530,7 +8530,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8712,7 +8712,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8837,7 +8837,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -8945,7 +8945,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -9128,7 +9128,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -9250,7 +9250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -9434,7 +9434,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -9547,7 +9547,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -9659,7 +9659,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -9778,7 +9778,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -9955,7 +9955,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10073,7 +10073,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10181,7 +10181,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10299,7 +10299,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10434,7 +10434,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10548,7 +10548,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10662,7 +10662,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10810,7 +10810,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -10945,7 +10945,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -11059,7 +11059,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -11173,7 +11173,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -11316,7 +11316,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -11482,7 +11482,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -11571,7 +11571,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -11802,7 +11802,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12001,7 +12001,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12211,7 +12211,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12425,7 +12425,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12629,7 +12629,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12787,7 +12787,7 @@ export interface operations {
             header?: {
                 /** @description the link’s 6-digit PIN, when the link has one */
                 "x-onboarding-pin"?: string;
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -12947,7 +12947,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -13177,7 +13177,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -13405,7 +13405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -13618,7 +13618,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -13819,7 +13819,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -14020,7 +14020,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -14236,7 +14236,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -14439,7 +14439,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -14644,7 +14644,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -14845,7 +14845,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -15057,7 +15057,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -15272,7 +15272,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -15487,7 +15487,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -15698,7 +15698,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -15931,7 +15931,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -16160,7 +16160,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -16363,7 +16363,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -16588,7 +16588,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -16806,7 +16806,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -17083,7 +17083,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -17343,7 +17343,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -17549,7 +17549,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -17770,7 +17770,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -17981,7 +17981,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -18204,7 +18204,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -18415,7 +18415,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -18618,7 +18618,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -18825,7 +18825,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -19032,7 +19032,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -19245,7 +19245,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -19478,7 +19478,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -19691,7 +19691,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -19894,7 +19894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -20105,7 +20105,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -20335,7 +20335,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -20544,7 +20544,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -20752,7 +20752,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -20974,7 +20974,7 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -21204,7 +21204,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -21413,7 +21413,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -21621,7 +21621,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -21840,7 +21840,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -22057,7 +22057,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -22295,7 +22295,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -22512,7 +22512,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -22729,7 +22729,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -22932,7 +22932,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -23168,7 +23168,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -23378,7 +23378,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -23701,7 +23701,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -23945,7 +23945,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -24272,7 +24272,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -24475,7 +24475,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -24719,7 +24719,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -24942,7 +24942,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -25191,7 +25191,7 @@ export interface operations {
                 q?: string;
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -25407,7 +25407,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -25671,7 +25671,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -25886,7 +25886,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -26144,7 +26144,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -26364,7 +26364,7 @@ export interface operations {
                 archived?: "hide" | "only";
             };
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -26624,7 +26624,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -26923,7 +26923,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -27131,7 +27131,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -27394,7 +27394,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -27696,7 +27696,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -27994,7 +27994,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -28278,7 +28278,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -28574,7 +28574,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -28858,7 +28858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -29142,7 +29142,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -29369,7 +29369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -29638,7 +29638,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -29933,7 +29933,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -30242,7 +30242,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -30470,7 +30470,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -30670,7 +30670,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters (else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
             };
             path: {
