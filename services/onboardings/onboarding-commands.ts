@@ -6,7 +6,7 @@ import { queueClientEmail } from './client-email.ts';
 import { inviteEmail } from './invite-email.ts';
 import { hashClientToken, hashPin, issueClientToken } from './link-secrets.ts';
 import type { PlannedCreate } from './create-intents.ts';
-import type { Deadline } from './onboarding-events.ts';
+import type { Deadline, OnboardingEvent } from './onboarding-events.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import {
   clientFacts,
@@ -21,6 +21,7 @@ import {
   runOnboardingCommand,
   type OnboardingDeps,
   type OnboardingOutcome,
+  type RunOptions,
 } from './onboarding-unit-of-work.ts';
 
 /**
@@ -212,22 +213,47 @@ export async function sendOnboarding(
     },
     metadata,
     {
-      async effects({ state, events, eventIds }, tx, held) {
-        const index = events.findIndex((event) => event.type === 'onboarding.sent');
-        if (index < 0 || state.status === 'absent' || !client.email) return;
-        await queueClientEmail(tx, {
-          kind: 'invite',
-          compose: inviteEmail,
-          extra: { token },
-          publicUrl: deps.publicUrl,
-          team,
-          recipient: { name: client.name, email: client.email },
-          onboarding: state,
-          eventId: eventIds[index],
-          at: now,
-          held,
-        });
-      },
+      effects: inviteEffect('onboarding.sent', {
+        publicUrl: deps.publicUrl,
+        team,
+        token,
+        now,
+        client: () => client,
+      }),
     },
   );
+}
+
+/**
+ * The invite of a new link (a send or a reopen): queued in the outbox with the command's
+ * operational rows when `eventType` was decided and the client has an email. `client` is
+ * read when the effect runs, after the command has looked the client up.
+ */
+export function inviteEffect(
+  eventType: OnboardingEvent['type'],
+  invite: {
+    publicUrl: string;
+    team: Parameters<typeof queueClientEmail>[1]['team'];
+    token: string;
+    now: Date;
+    client: () => { name: string | null; email: string | null };
+  },
+): NonNullable<RunOptions['effects']> {
+  return async ({ state, events, eventIds }, tx, held) => {
+    const index = events.findIndex((event) => event.type === eventType);
+    const { name, email } = invite.client();
+    if (index < 0 || state.status === 'absent' || !email) return;
+    await queueClientEmail(tx, {
+      kind: 'invite',
+      compose: inviteEmail,
+      extra: { token: invite.token },
+      publicUrl: invite.publicUrl,
+      team: invite.team,
+      recipient: { name, email },
+      onboarding: state,
+      eventId: eventIds[index],
+      at: invite.now,
+      held,
+    });
+  };
 }

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { queueClientEmail } from './client-email.ts';
-import { inviteEmail } from './invite-email.ts';
 import { hashPin, issueClientToken } from './link-secrets.ts';
-import type { CommandDeps } from './onboarding-commands.ts';
+import { inviteEffect, type CommandDeps } from './onboarding-commands.ts';
 import { clientFacts, lockTeamSends, sendFacts, teamFacts } from './onboarding-facts.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
 
@@ -54,22 +52,13 @@ export async function reopenOnboarding(
     },
     metadata,
     {
-      async effects({ state, events, eventIds }, own, held) {
-        const index = events.findIndex((event) => event.type === 'onboarding_reopened');
-        if (index < 0 || state.status === 'absent' || !client.email) return;
-        await queueClientEmail(own, {
-          kind: 'invite',
-          compose: inviteEmail,
-          extra: { token },
-          publicUrl: deps.publicUrl,
-          team,
-          recipient: { name: client.name, email: client.email },
-          onboarding: state,
-          eventId: eventIds[index],
-          at: now,
-          held,
-        });
-      },
+      effects: inviteEffect('onboarding_reopened', {
+        publicUrl: deps.publicUrl,
+        team,
+        token,
+        now,
+        client: () => client,
+      }),
     },
   );
 }
