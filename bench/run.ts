@@ -97,8 +97,10 @@ try {
     const result = await runLagBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(
-      `Part 4: appends of the generated onboarding log one event at a time through the adapter; lag = append ` +
-        `returned → ProjectionRunner.waitForPosition resolved. Projections: ${result.description}.`,
+      `Part 4: appends of the generated onboarding log one event at a time, each in a transaction through ` +
+        `appendWithin as a command's (the onboardings read model written inline in it); "own read model current" = ` +
+        `the onboardings row read right after the commit already holds the event; lag = commit → ` +
+        `ProjectionRunner.waitForPosition resolved (the asynchronous read models). Projections: ${result.description}.`,
     );
   });
   await part('5 rebuild', async () => {

@@ -1,15 +1,19 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
 
-/** A recorded event for the fold tests: only what a fold reads is meaningful. */
+/**
+ * A recorded event for the fold tests: only what a fold reads is meaningful. Its stream
+ * revision follows its position unless given (a fold keeping revisions skips what it has).
+ */
 export const recorded = (
   type: string,
   data: unknown,
   position = 1n,
   id = `event-${position}`,
+  revision = position - 1n,
 ): RecordedEvent => ({
   id,
   streamId: 'stream',
-  revision: 0n,
+  revision,
   position,
   type,
   data,

@@ -16,6 +16,8 @@ const created = recorded(
     created_at: '2026-01-01T00:00:00Z',
   },
   10n,
+  'event-created',
+  0n,
 );
 const sent = recorded(
   'onboarding.sent',
@@ -28,9 +30,47 @@ const sent = recorded(
     sent_at: '2026-01-02T00:00:00Z',
   },
   20n,
+  'event-sent',
+  1n,
+);
+const resent = recorded(
+  'onboarding.sent',
+  {
+    onboarding_id: ID,
+    team_id: 'team-1',
+    status: 'sent',
+    send_number: 2,
+    token_hash: 'hash-2',
+    sent_at: '2026-01-03T00:00:00Z',
+  },
+  30n,
+  'event-resent',
+  2n,
 );
 
 describe('onboardings fold', () => {
+  it('skips the events a row already has (applied inline) and applies the later ones', () => {
+    // The command's transaction applied created and both sends; the runner then meets
+    // them again from the log: a second send applied again would deactivate the newest link.
+    const inline = [created, sent, resent].reduce(foldOnboarding, onboardingsBatch([], []));
+    const row = inline.rows.get(ID.toLowerCase())!;
+    expect(row.stream_revision).toBe('2');
+    const loaded = onboardingsBatch(
+      [{ ...row }],
+      [...inline.links.values()].map((link) => ({ ...link })),
+    );
+    const runner = [created, sent, resent].reduce(foldOnboarding, loaded);
+    expect(runner.dirtyRows.size).toBe(0);
+    expect(runner.dirtyLinks.size).toBe(0);
+    expect(runner.links.get('hash-2')?.deactivated_at).toBeNull();
+
+    const partly = onboardingsBatch([{ ...row, stream_revision: '1', send_count: 1 }], []);
+    expect([sent, resent].reduce(foldOnboarding, partly).rows.get(ID.toLowerCase())).toMatchObject({
+      send_count: 2,
+      stream_revision: '2',
+    });
+  });
+
   it('creates the onboarding as a draft with its first link', () => {
     const batch = foldOnboarding(onboardingsBatch([], []), created);
     expect(batch.rows.get(ID.toLowerCase())).toMatchObject({

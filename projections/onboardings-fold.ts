@@ -47,6 +47,8 @@ export interface OnboardingRow {
   last_sent_at: string | null;
   updated_at: string;
   position: string;
+  /** The revision of the onboarding's stream this row has applied, as text. */
+  stream_revision: string;
 }
 
 export interface LinkRow {
@@ -115,8 +117,26 @@ function insertLink(batch: OnboardingsBatch, row: LinkRow): void {
   batch.dirtyLinks.add(row.token_hash);
 }
 
+/**
+ * Every row follows one onboarding's stream, so the stream revision it applied last tells
+ * an event it already has: the command's transaction applied it inline
+ * (shared/projections/inline-projections.ts) before the runner got it from the log.
+ */
+function alreadyApplied(batch: OnboardingsBatch, id: string, recorded: RecordedEvent): boolean {
+  const row = batch.rows.get(onboardingKey(id));
+  return row !== undefined && BigInt(row.stream_revision) >= recorded.revision;
+}
+
 export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent): OnboardingsBatch {
   const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
+  const id = event.data.onboarding_id;
+  if (alreadyApplied(batch, id, recorded)) return batch;
+  applyEvent(batch, event, recorded);
+  update(batch, id, { stream_revision: String(recorded.revision) });
+  return batch;
+}
+
+function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: RecordedEvent): void {
   const id = event.data.onboarding_id;
   switch (event.type) {
     case 'onboarding_created': {
@@ -145,6 +165,7 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
           last_sent_at: null,
           updated_at: data.created_at,
           position: String(recorded.position),
+          stream_revision: String(recorded.revision),
         });
         batch.dirtyRows.add(key);
       }
@@ -254,5 +275,4 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
       break;
     }
   }
-  return batch;
 }

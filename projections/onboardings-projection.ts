@@ -13,7 +13,9 @@ import { readModelProjection } from '../shared/projections/projection.ts';
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the
  * onboarding streams: the SQL half of the read model; onboardings-fold.ts folds the events.
- * due_at is always due_date as timestamptz and is derived in the upsert.
+ * due_at is always due_date as timestamptz and is derived in the upsert. Every row follows
+ * one onboarding's stream, so the read model is applied inline with the PostgreSQL store
+ * (shared/projections/inline-projections.ts) and by the runner, which skips what it has.
  */
 export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
   name: 'onboardings',
@@ -35,7 +37,8 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
               template_snapshot::text as template_snapshot, status, progress_pct,
               created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
               archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
-              last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position
+              last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
+              stream_revision::text as stream_revision
        from ${table('onboardings')} where id = any($1::uuid[])`,
       [[...ids]],
     );
@@ -50,29 +53,37 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
 
   fold: foldOnboarding,
 
+  appliedRevision(batch, events) {
+    const { onboarding_id } = events[0]!.data as { onboarding_id: string };
+    return BigInt(batch.rows.get(onboardingKey(onboarding_id))?.stream_revision ?? -1);
+  },
+
   async persist(client, batch, table) {
     if (batch.dirtyRows.size > 0) {
       await client.query(
         `insert into ${table('onboardings')}
            (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
             status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
-            assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position)
+            assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
+            stream_revision)
          select id, team_id, client_id, template_id, template_source, template_name, template_snapshot::jsonb,
                 status, progress_pct, created_at, due_date, due_date::timestamptz, due_on, due_timezone, expires_at,
-                assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position
+                assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
+                stream_revision
          from jsonb_to_recordset($1::jsonb) as r(
            id uuid, team_id uuid, client_id uuid, template_id uuid, template_source text, template_name text,
            template_snapshot text, status text, progress_pct integer, created_at timestamptz, due_date text,
            due_on text, due_timezone text, expires_at text, assigned_to uuid, archived_at timestamptz,
            client_erased_at timestamptz, send_count integer, last_sent_at timestamptz,
-           updated_at timestamptz, position bigint)
+           updated_at timestamptz, position bigint, stream_revision bigint)
          on conflict (id) do update
            set status = excluded.status, progress_pct = excluded.progress_pct,
                due_date = excluded.due_date, due_at = excluded.due_at, due_on = excluded.due_on,
                due_timezone = excluded.due_timezone, assigned_to = excluded.assigned_to,
                archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
                send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
-               expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+               expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+               stream_revision = excluded.stream_revision`,
         [JSON.stringify([...batch.dirtyRows].map((key) => batch.rows.get(key)!))],
       );
     }

@@ -25,3 +25,11 @@ export const allProjections: Projection[] = [
   auditEventsProjection,
   teamActivityProjection,
 ];
+
+/**
+ * The read models a command's next read needs, written in the command's own transaction
+ * with the PostgreSQL store (shared/projections/inline-projections.ts): an onboarding
+ * command's answer and the next GET of the onboarding wait for no runner. They stay in
+ * allProjections, which EventStoreDB and a rebuild go through.
+ */
+export const inlineProjections: Projection[] = [onboardingsProjection];

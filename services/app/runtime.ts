@@ -17,7 +17,7 @@ import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-sourc
 import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
 import { rewrapDataKeys } from '../../shared/privacy/rewrap-data-keys.ts';
 import { EventConsumers } from '../../shared/subscriptions/consumers.ts';
-import { allProjections } from './projections.ts';
+import { allProjections, inlineProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
@@ -55,7 +55,7 @@ export async function createContext(
       'sealed the plain personal-data keys with the key-encryption key',
     );
   }
-  const eventStore = createEventStore(settings, pool, databaseUrl);
+  const eventStore = createEventStore(settings, pool, databaseUrl, inlineProjections);
   const vault = new PersonalDataVault(pool, { keyRing });
   vault.followErasures(databaseUrl, logger); // erasures on any instance drop the key here too
   const clock = settings.TEST_CLOCK ? new ManualClock() : systemClock;

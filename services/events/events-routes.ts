@@ -6,8 +6,9 @@ import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from '../access/public-errors.ts';
+import { awaitAsyncReadModels } from '../../shared/commands/read-your-writes.ts';
 
-export type EventsRouteDeps = Pick<Platform, 'readDb'>;
+export type EventsRouteDeps = Pick<Platform, 'readDb' | 'projections' | 'eventStore' | 'logger'>;
 
 /*
  * GET /api/v1/events (client-onboarding-api.md: Event; GET /api/v1/events): the team's
@@ -59,6 +60,9 @@ export async function eventsRoutes(plain: FastifyInstance, { context }: { contex
       },
     },
     async (request) => {
+      // The feed is asynchronous (an inline feed would commit out of position order), so
+      // the read waits for the events committed before it (read your writes).
+      await awaitAsyncReadModels(context);
       const { limit, type } = request.query;
       const filter = type === undefined ? sql.fragment`` : sql.fragment`and type = ${type}`;
       const rows = await context.readDb.any(

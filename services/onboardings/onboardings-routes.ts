@@ -1,8 +1,9 @@
+import { onboardingsProjection } from '../../projections/onboardings-projection.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
 import { trustedSuccessSerializer } from '../../shared/http/trusted-success-serializer.ts';
 import {
   idempotencyKeyOf,
@@ -238,7 +239,7 @@ export async function onboardingsRoutes(
         return onboardingErrorAnswer(error, request.id);
       }
     });
-    await awaitReadModels(context, answer.position);
+    await awaitOwnReadModel(context, onboardingsProjection.name, answer.position);
     if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
     return reply.status(answer.status).send(answer.body);
   }

@@ -1,8 +1,9 @@
+import { onboardingsProjection } from '../../projections/onboardings-projection.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
-import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
+import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
@@ -130,7 +131,7 @@ export async function workspaceOnboardingRoutes(
     const outcome = await answeringRefusals(onboardingErrors, () =>
       inCommandTransaction(context, (tx) => work(tx, metadata)),
     );
-    await awaitReadModels(context, outcome.position);
+    await awaitOwnReadModel(context, onboardingsProjection.name, outcome.position);
     return outcome;
   }
 

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/api-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { EventStore } from '../event-store/event-store.ts';
 
 /** What read-your-writes needs of the projection runner. */
 export interface ReadModelCheckpoint {
@@ -29,4 +30,39 @@ export async function awaitReadModels(
   if (await deps.projections.waitForPosition(position, timeoutMs)) return;
   deps.logger?.warn({ position: String(position) }, 'read models lag behind a command');
   throw readModelsLagging();
+}
+
+/**
+ * A command whose answer and next read need only its own read model: with the PostgreSQL
+ * store that read model is written inline, in the command's transaction
+ * (../projections/inline-projections.ts), so the command waits for nothing; otherwise it
+ * waits for the runner as awaitReadModels does. The other read models its events change
+ * are read through awaitAsyncReadModels.
+ */
+export async function awaitOwnReadModel(
+  deps: {
+    projections: ReadModelCheckpoint;
+    eventStore: Pick<EventStore, 'inlineReadModels'>;
+    logger?: Logger;
+  },
+  readModel: string,
+  position: bigint | undefined,
+): Promise<void> {
+  if (deps.eventStore.inlineReadModels.includes(readModel)) return;
+  await awaitReadModels(deps, position);
+}
+
+/**
+ * Read your writes on the reading side, for the asynchronous read models a command does
+ * not wait for (the events feed, responses): the read waits until the runner has applied
+ * every event committed before it began, whoever wrote it and on whichever instance.
+ * Nothing to wait for when the runner is caught up; 503 `read_models_lagging` past the
+ * timeout, as for a command.
+ */
+export async function awaitAsyncReadModels(deps: {
+  projections: ReadModelCheckpoint;
+  eventStore: Pick<EventStore, 'committedHeadPosition'>;
+  logger?: Logger;
+}): Promise<void> {
+  await awaitReadModels(deps, await deps.eventStore.committedHeadPosition());
 }

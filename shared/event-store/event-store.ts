@@ -67,6 +67,11 @@ export interface Subscription {
 
 export interface EventStore {
   readonly kind: 'postgres' | 'eventstoredb';
+  /**
+   * The read models `appendWithin` writes in the append's own transaction (inline:
+   * shared/projections/inline-projections.ts); none with EventStoreDB.
+   */
+  readonly inlineReadModels: readonly string[];
   append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   /**
    * Appends as part of the caller's open PostgreSQL transaction. The PostgreSQL adapter

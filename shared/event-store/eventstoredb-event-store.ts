@@ -35,6 +35,8 @@ import { EventStoreDBSubscription } from './eventstoredb-subscription.ts';
 /** The EventStoreDB adapter (production): one gRPC client per store. */
 export class EventStoreDBEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
+  /** It cannot join a PostgreSQL transaction: every read model follows the log. */
+  readonly inlineReadModels: readonly string[] = [];
   private readonly subscriptions = new Set<EventStoreDBSubscription>();
 
   constructor(private readonly client: EventStoreDBClient) {}

@@ -3,6 +3,8 @@ import pg from 'pg';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { backoffMs } from '../subscriptions/pause.ts';
 import { LogFollower } from './log-follower.ts';
+import { applyInline } from '../projections/inline-projections.ts';
+import type { Projection } from '../projections/projection.ts';
 import {
   WrongExpectedRevisionError,
   type AppendResult,
@@ -25,15 +27,34 @@ const MAX_EVENTS_PER_APPEND = 65536;
 /** Highest position a reader may see: everything below the oldest transaction in flight. */
 const VISIBLE_LIMIT = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint * 65536';
 
+/**
+ * The expected revision held, but the stream's last event came from a transaction with a
+ * larger id (IN_STREAM_ORDER): a conflict like any other for a command, which runs again.
+ */
+export class StreamOrderConflict extends WrongExpectedRevisionError {}
+
+/**
+ * The stream's last event was written by a transaction with a larger id than this one (it
+ * took the stream's lock later but its id earlier, and committed first): appending now
+ * would put this event before that one in the global log. The append fails as a conflict
+ * instead, and its command runs again under a new, larger transaction id, so every
+ * stream's events reach the log's readers in revision order (projections that keep a
+ * revision per row rely on it: projections/onboardings-fold.ts).
+ */
+const IN_STREAM_ORDER = `coalesce((select e.position from events e where e.stream_id = $1
+                                    order by e.revision desc limit 1), -1)
+                          < (pg_current_xact_id()::text::bigint + 1) * 65536`;
+
 const STREAM_UPSERT: Record<'any' | 'no_stream' | 'exact', string> = {
   any: `insert into event_streams (stream_id, revision) values ($1, $2 - 1)
         on conflict (stream_id) do update set revision = event_streams.revision + $2
+        where ${IN_STREAM_ORDER}
         returning revision`,
   no_stream: `insert into event_streams (stream_id, revision) values ($1, $2 - 1)
               on conflict (stream_id) do nothing
               returning revision`,
   exact: `update event_streams set revision = revision + $2
-          where stream_id = $1 and revision = $7
+          where stream_id = $1 and revision = $7 and ${IN_STREAM_ORDER}
           returning revision`,
 };
 
@@ -59,10 +80,11 @@ function appendSql(mode: keyof typeof STREAM_UPSERT, notifyAtCommit: boolean): s
              e.id, $1, stream.revision - $2 + e.ord, e.type, e.data, e.metadata
       from stream, base,
            unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) with ordinality as e(id, type, data, metadata, ord)
-      returning position, revision
+      returning position, revision, recorded_at
     ),
     notified as (select pg_notify('${CHANNEL}', '') where ${notifyAtCommit} and exists (select 1 from appended))
-    select max(position) as position, max(revision) as revision, count(*) as count
+    select max(position) as position, max(revision) as revision, count(*) as count,
+           max(recorded_at) as recorded_at
     from appended left join notified on true`;
 }
 
@@ -118,20 +140,40 @@ export class PostgresEventStore implements EventStore {
   private notifying = false;
   private notifyAgain = false;
 
+  /**
+   * @param inlineProjections read models applied in the transaction of every
+   *   `appendWithin` (the command pipeline's appends): see shared/projections/inline-projections.ts.
+   */
   constructor(
     private readonly pool: Pool,
     private readonly url: string,
+    private readonly inlineProjections: readonly Projection[] = [],
   ) {}
 
-  /** Commits on its own; followers are woken after the commit (see `announceAppend`). */
+  get inlineReadModels(): readonly string[] {
+    return this.inlineProjections.map((projection) => projection.name);
+  }
+
+  /**
+   * Commits on its own; followers are woken after the commit (see `announceAppend`). An
+   * append that met a later transaction's events on its stream (IN_STREAM_ORDER) is sent
+   * again at once: it is its own transaction, so the next try has a newer id.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const result = await this.appendStatement(
-      this.pool,
-      streamId,
-      events,
-      expected,
-      APPEND_NOTIFY_AFTER_COMMIT,
-    );
+    let result: AppendResult | undefined;
+    for (let attempt = 1; result === undefined; attempt++) {
+      try {
+        result = await this.appendStatement(
+          this.pool,
+          streamId,
+          events,
+          expected,
+          APPEND_NOTIFY_AFTER_COMMIT,
+        );
+      } catch (error) {
+        if (!(error instanceof StreamOrderConflict) || attempt >= 10) throw error;
+      }
+    }
     this.announceAppend();
     return result;
   }
@@ -159,15 +201,28 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Joins the caller's transaction without a NOTIFY at its commit (a cluster-wide lock
-   * that would serialise every command's commit): the caller calls `afterCommit`.
+   * that would serialise every command's commit): the caller calls `afterCommit`. The
+   * inline read models get the appended events in the same transaction.
    */
-  appendWithin(
+  async appendWithin(
     transaction: PoolClient,
     streamId: string,
     events: NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    return this.appendWith(transaction, streamId, events, expected, { notifyAtCommit: false });
+    const appended = await this.appendStatement(
+      transaction,
+      streamId,
+      events,
+      expected,
+      APPEND_NOTIFY_AFTER_COMMIT,
+    );
+    if (this.inlineProjections.length > 0) {
+      await applyInline(transaction, this.inlineProjections, appended.recorded, (afterRevision) =>
+        this.readStreamWith(transaction, streamId, { afterRevision }),
+      );
+    }
+    return { position: appended.position, nextExpectedRevision: appended.nextExpectedRevision };
   }
 
   readStreamWithin(
@@ -188,35 +243,55 @@ export class PostgresEventStore implements EventStore {
     events: NewEvent[],
     expected: ExpectedRevision,
     statements: typeof APPEND_NOTIFY_AFTER_COMMIT,
-  ): Promise<AppendResult> {
+  ): Promise<AppendResult & { recorded: RecordedEvent[] }> {
     if (events.length === 0 || events.length > MAX_EVENTS_PER_APPEND) {
       throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_APPEND} events`);
     }
     const mode = typeof expected === 'bigint' ? 'exact' : expected;
+    const ids = events.map((event) => event.id ?? randomUUID());
+    const data = events.map((event) => JSON.stringify(event.data ?? null));
+    const metadata = events.map((event) => JSON.stringify(event.metadata ?? {}));
     const params: unknown[] = [
       streamId,
       events.length,
-      events.map((event) => event.id ?? randomUUID()),
+      ids,
       events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.data ?? null)),
-      events.map((event) => JSON.stringify(event.metadata ?? {})),
+      data,
+      metadata,
     ];
     if (mode === 'exact') params.push(String(expected));
     // Named (prepared once per connection): planning the statement costs more than running it.
-    const result = await executor.query<{ position: string | null; revision: string | null }>({
+    const result = await executor.query<{
+      position: string | null;
+      revision: string | null;
+      recorded_at: Date;
+    }>({
       name: `event_store_append_${mode}_${statements === APPEND_NOTIFY_AFTER_COMMIT ? 'notify_after' : 'notify_at_commit'}`,
       text: statements[mode],
       values: params,
     });
     const row = result.rows[0];
     if (!row?.position || row.revision === null) {
-      throw new WrongExpectedRevisionError(
-        streamId,
-        expected,
-        await this.currentRevision(executor, streamId),
-      );
+      const actual = await this.currentRevision(executor, streamId);
+      if (expected === 'any' || expected === actual)
+        throw new StreamOrderConflict(streamId, expected, actual);
+      throw new WrongExpectedRevisionError(streamId, expected, actual);
     }
-    return { position: BigInt(row.position), nextExpectedRevision: BigInt(row.revision) };
+    const position = BigInt(row.position);
+    const revision = BigInt(row.revision);
+    const before = BigInt(events.length - 1);
+    // As a reader of the log gets them: positions and revisions are consecutive in one append.
+    const recorded = events.map((event, index) => ({
+      id: ids[index]!,
+      streamId,
+      revision: revision - before + BigInt(index),
+      position: position - before + BigInt(index),
+      type: event.type,
+      data: JSON.parse(data[index]!) as unknown,
+      metadata: JSON.parse(metadata[index]!) as Record<string, unknown>,
+      recordedAt: row.recorded_at,
+    }));
+    return { position, nextExpectedRevision: revision, recorded };
   }
 
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {

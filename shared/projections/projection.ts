@@ -19,7 +19,16 @@ export interface Projection {
    */
   canHandle?: readonly string[];
   apply(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<void>;
+  /**
+   * Present on a projection that can be applied inline (./inline-projections.ts): applies
+   * one append's `events` (all of one stream, handled ones only) to the live tables, first
+   * catching its rows up with the stream's earlier events they lack (`earlier`).
+   */
+  applyInline?(client: PoolClient, events: RecordedEvent[], earlier: EarlierEvents): Promise<void>;
 }
+
+/** The stream's events after `afterRevision` and before the append, that the projection handles. */
+export type EarlierEvents = (afterRevision: bigint) => Promise<RecordedEvent[]>;
 
 export const liveTable = (name: string) => `"${name}"`;
 
@@ -46,6 +55,11 @@ export interface ReadModel<Batch> {
   load(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<Batch>;
   fold(batch: Batch, event: RecordedEvent): Batch;
   persist(client: PoolClient, batch: Batch, table: (name: string) => string): Promise<void>;
+  /**
+   * A read model whose every row follows one stream may be applied inline: it tells the
+   * stream revision the batch's row of `events`' stream has applied (-1: no row yet).
+   */
+  appliedRevision?(batch: Batch, events: RecordedEvent[]): bigint;
 }
 
 /** The projection the runner applies: load, fold every (handled) event in log order, persist. */
@@ -62,5 +76,17 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
       for (const event of events) batch = model.fold(batch, event);
       await model.persist(client, batch, table);
     },
+    ...(model.appliedRevision && {
+      async applyInline(client: PoolClient, events: RecordedEvent[], earlier: EarlierEvents) {
+        let batch: Batch = await model.load(client, events, liveTable);
+        const applied = model.appliedRevision!(batch, events);
+        // A row behind the stream (its earlier events still wait for the runner, as after
+        // an upgrade) first catches up, so the row never skips them.
+        const behind = applied < events[0]!.revision - 1n ? await earlier(applied) : [];
+        if (behind.length > 0) batch = await model.load(client, [...behind, ...events], liveTable);
+        for (const event of [...behind, ...events]) batch = model.fold(batch, event);
+        await model.persist(client, batch, liveTable);
+      },
+    }),
   };
 }

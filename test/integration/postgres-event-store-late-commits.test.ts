@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction } from '../../shared/db/pool.ts';
-import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import { WrongExpectedRevisionError, type RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -103,4 +103,30 @@ it('an append that commits on its own tells other processes with a NOTIFY after 
   } finally {
     await other.end();
   }
+});
+
+it("an append whose transaction id is older than the stream's last event fails as a conflict, so a stream's events reach the log in revision order", async () => {
+  const streamId = `ordered-${randomUUID()}`;
+  const older = await database.pool.connect();
+  try {
+    await older.query('begin');
+    await older.query('select pg_current_xact_id()'); // the older transaction id
+    await inTransaction(database.pool, (newer) =>
+      store.appendWithin(newer, streamId, [{ type: 'first', data: {} }], 'no_stream'),
+    );
+    // The older transaction comes next on the stream: its position would come first in the log.
+    await expect(store.appendWithin(older, streamId, [{ type: 'second', data: {} }], 0n)).rejects.toThrow(
+      WrongExpectedRevisionError,
+    );
+    await older.query('rollback');
+    await expect(
+      store.append(streamId, [{ type: 'second', data: {} }], 'any').then(() => 'appended'),
+    ).resolves.toBe('appended');
+  } finally {
+    older.release();
+  }
+  const stream = await store.readStream(streamId);
+  expect(stream.map((event) => event.type)).toEqual(['first', 'second']);
+  expect(stream[0]!.position).toBeLessThan(stream[1]!.position);
+  expect(stream.map((event) => event.revision)).toEqual([0n, 1n]);
 });
