@@ -32,36 +32,43 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
         tokens.add(event.data.token_hash);
       }
     }
-    const loadedOnboardings = await client.query<OnboardingRow>(
-      `select id, team_id, client_id, template_id, template_source, template_name,
-              template_snapshot::text as template_snapshot, status, progress_pct,
-              created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
-              archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
-              last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
-              stream_revision::text as stream_revision
-       from ${table('onboardings')} where id = any($1::uuid[])`,
-      [[...ids]],
-    );
-    const loadedLinks = await client.query<LinkRow>(
-      `select token_hash, onboarding_id, team_id, send_number, issued_at::text as issued_at,
-              deactivated_at::text as deactivated_at
-       from ${table('onboarding_links')} where onboarding_id = any($1::uuid[]) or token_hash = any($2::text[])`,
+    // One round trip for both tables.
+    const loaded = await client.query<{ rows: OnboardingRow[]; links: LinkRow[] }>(
+      `select
+         coalesce((select json_agg(o) from (
+           select id, team_id, client_id, template_id, template_source, template_name,
+                  template_snapshot::text as template_snapshot, status, progress_pct,
+                  created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
+                  archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
+                  last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
+                  stream_revision::text as stream_revision
+           from ${table('onboardings')} where id = any($1::uuid[])) o), '[]'::json) as rows,
+         coalesce((select json_agg(l) from (
+           select token_hash, onboarding_id, team_id, send_number, issued_at::text as issued_at,
+                  deactivated_at::text as deactivated_at
+           from ${table('onboarding_links')} where onboarding_id = any($1::uuid[]) or token_hash = any($2::text[])) l),
+           '[]'::json) as links`,
       [[...ids], [...tokens]],
     );
-    return onboardingsBatch(loadedOnboardings.rows, loadedLinks.rows);
+    return onboardingsBatch(loaded.rows[0]!.rows, loaded.rows[0]!.links);
   },
 
   fold: foldOnboarding,
 
-  appliedRevision(batch, events) {
-    const { onboarding_id } = events[0]!.data as { onboarding_id: string };
-    return BigInt(batch.rows.get(onboardingKey(onboarding_id))?.stream_revision ?? -1);
+  inline: {
+    appliedRevision(batch, events) {
+      const { onboarding_id } = events[0]!.data as { onboarding_id: string };
+      return BigInt(batch.rows.get(onboardingKey(onboarding_id))?.stream_revision ?? -1);
+    },
+    emptyBatch: () => onboardingsBatch([], []),
   },
 
+  // One statement for both tables: a command applying inline pays one round trip.
   async persist(client, batch, table) {
-    if (batch.dirtyRows.size > 0) {
-      await client.query(
-        `insert into ${table('onboardings')}
+    if (batch.dirtyRows.size === 0 && batch.dirtyLinks.size === 0) return;
+    await client.query(
+      `with upserted_onboardings as (
+         insert into ${table('onboardings')}
            (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
             status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
             assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
@@ -83,20 +90,22 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
                send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
                expires_at = excluded.expires_at, updated_at = excluded.updated_at,
-               stream_revision = excluded.stream_revision`,
-        [JSON.stringify([...batch.dirtyRows].map((key) => batch.rows.get(key)!))],
-      );
-    }
-    if (batch.dirtyLinks.size > 0) {
-      await client.query(
-        `insert into ${table('onboarding_links')} (token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at)
+               stream_revision = excluded.stream_revision
+         returning 1
+       ), upserted_links as (
+         insert into ${table('onboarding_links')} (token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at)
          select token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at
-         from jsonb_to_recordset($1::jsonb) as r(
+         from jsonb_to_recordset($2::jsonb) as r(
            token_hash text, onboarding_id uuid, team_id uuid, send_number integer,
            issued_at timestamptz, deactivated_at timestamptz)
-         on conflict (token_hash) do update set deactivated_at = excluded.deactivated_at`,
-        [JSON.stringify([...batch.dirtyLinks].map((tokenHash) => batch.links.get(tokenHash)!))],
-      );
-    }
+         on conflict (token_hash) do update set deactivated_at = excluded.deactivated_at
+         returning 1
+       )
+       select (select count(*) from upserted_onboardings) as onboardings, (select count(*) from upserted_links) as links`,
+      [
+        JSON.stringify([...batch.dirtyRows].map((key) => batch.rows.get(key)!)),
+        JSON.stringify([...batch.dirtyLinks].map((tokenHash) => batch.links.get(tokenHash)!)),
+      ],
+    );
   },
 });

@@ -10,11 +10,11 @@ import type { Deadline, OnboardingEvent } from './onboarding-events.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import {
   clientFacts,
+  createFacts,
   isCurrentMember,
   lockTeamSends,
   sendFacts,
   teamFacts,
-  templateFacts,
   type TeamFacts,
 } from './onboarding-facts.ts';
 import {
@@ -82,11 +82,11 @@ export async function createOnboarding(
   metadata: CommandMetadata,
   plan: CreatePlan = {},
 ): Promise<OnboardingOutcome & { onboardingId: string; token: string }> {
-  const team = await requireTeam(tx, input.team_id);
+  const facts = await createFacts(tx, input.team_id, input.template_id, input.client_id);
+  if (!facts) throw new Error(`Team ${input.team_id} of an authenticated key has no read model row`);
+  const { team, template, client } = facts;
   const due = deadline('due_date', input.due_date, team.timezone) ?? null;
   const expires = deadline('expires_at', input.expires_at, team.timezone) ?? null;
-  const template = await templateFacts(tx, team.id, input.template_id);
-  const client = await clientFacts(tx, team.id, input.client_id);
   const onboardingId = plan.planned?.onboardingId ?? randomUUID();
   const { token, hash } = plan.planned
     ? { token: plan.planned.token, hash: hashClientToken(plan.planned.token) }
@@ -103,7 +103,7 @@ export async function createOnboarding(
         client_id: input.client_id,
         template_id: input.template_id,
         template: template ?? null,
-        client: client.status,
+        client,
         token_hash: hash,
         due,
         expires_at: expires?.due_date ?? null,

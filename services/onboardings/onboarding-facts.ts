@@ -45,15 +45,15 @@ interface TeamRow {
   reminder_schedule: ReminderRule[] | null;
 }
 
+const TEAM_COLUMNS = `id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
+  monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap, reminder_schedule`;
+
 export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFacts | undefined> {
-  const { rows } = await tx.query<TeamRow>(
-    `select id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
-            monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap,
-            reminder_schedule
-     from teams where id = $1`,
-    [teamId],
-  );
-  const row = rows[0];
+  const { rows } = await tx.query<TeamRow>(`select ${TEAM_COLUMNS} from teams where id = $1`, [teamId]);
+  return toTeamFacts(rows[0]);
+}
+
+function toTeamFacts(row: TeamRow | undefined): TeamFacts | undefined {
   if (!row || !isPlan(row.plan)) return undefined;
   return {
     id: row.id,
@@ -92,6 +92,55 @@ export async function clientFacts(tx: PoolClient, teamId: string, clientId: stri
   const [name, email] = await openSealed(tx, [storedValue(row.name), storedValue(row.email)]);
   if (!email) return { status: 'erased', name: null, email: null };
   return { status: 'active', name: name ?? null, email };
+}
+
+/**
+ * What a create reads, in one round trip: the team, the template (as templateFacts) and
+ * whether the client can get an onboarding (as clientFacts' status: an erased client, or
+ * one whose key is gone, is erased). undefined when the team has no row.
+ */
+export async function createFacts(
+  tx: PoolClient,
+  teamId: string,
+  templateId: string,
+  clientId: string,
+): Promise<
+  | {
+      team: TeamFacts;
+      template: Awaited<ReturnType<typeof templateFacts>>;
+      client: ClientFacts['status'];
+    }
+  | undefined
+> {
+  const { rows } = await tx.query<
+    TeamRow & {
+      template: { gallery: boolean; snapshot: TemplateSnapshot } | null;
+      client: ClientFacts['status'];
+    }
+  >({
+    name: 'onboarding_create_facts',
+    text: `select ${TEAM_COLUMNS},
+         (select json_build_object('gallery', gallery, 'snapshot', snapshot) from templates
+          where id = $2 and deleted_at is null and (team_id = $1 or (gallery and team_id is null))) as template,
+         coalesce((select case
+                     when client_is_erased(c.erased_at, c.email) then 'erased'
+                     when exists (select 1 from personal_data_keys k where k.subject_id = c.id and k.key is not null)
+                       then 'active'
+                     else 'erased' end
+                   from clients c where c.id = $3 and c.team_id = $1), 'missing') as client
+       from teams where id = $1`,
+    values: [teamId, templateId, clientId],
+  });
+  const row = rows[0];
+  const team = toTeamFacts(row);
+  if (!row || !team) return undefined;
+  const template = row.template
+    ? {
+        source: row.template.gallery ? ('gallery' as const) : ('team' as const),
+        snapshot: row.template.snapshot,
+      }
+    : undefined;
+  return { team, template, client: row.client };
 }
 
 /** The team's own template or a gallery template, not deleted; undefined otherwise. */

@@ -127,7 +127,7 @@ export async function undoParkedRows(
 /** Monthly usage and recipients of a send; timers that follow from the new state. */
 async function writeOperationalRows(
   tx: PoolClient,
-  { state, events }: Decided<OnboardingState, OnboardingEvent>,
+  { before, state, events }: Decided<OnboardingState, OnboardingEvent>,
   now: Date,
 ): Promise<void> {
   for (const event of events) {
@@ -165,7 +165,11 @@ async function writeOperationalRows(
       );
     }
   }
-  if (state.status !== 'absent') await syncTimers(tx, state, now);
+  // Scheduled timers are always the previous state's desired ones: when neither state wants
+  // any (a create, a draft's changes), there is nothing to cancel or schedule.
+  if (state.status === 'absent') return;
+  if (desiredTimers(before).length === 0 && desiredTimers(state).length === 0) return;
+  await syncTimers(tx, state, now);
 }
 
 /** Schedules the timers the state wants and cancels scheduled ones it no longer wants. */

@@ -192,13 +192,12 @@ export async function readStreamState<State, Event extends DomainEvent>(
   streamId: string,
   tx?: PoolClient,
 ): Promise<{ state: State; expected: ExpectedRevision; replayed: number }> {
-  const snapshot = decider.snapshot
-    ? await store.loadSnapshot(streamId, decider.snapshot.version, tx)
-    : undefined;
-  const options = snapshot ? { afterRevision: snapshot.revision } : undefined;
-  const recorded = tx
-    ? await store.readStreamWithin(tx, streamId, options)
-    : await store.readStream(streamId, options);
+  const { snapshot, events: recorded } = decider.snapshot
+    ? await store.readSinceSnapshot(streamId, decider.snapshot.version, tx)
+    : {
+        snapshot: undefined,
+        events: tx ? await store.readStreamWithin(tx, streamId) : await store.readStream(streamId),
+      };
   const start = snapshot ? (snapshot.state as State) : decider.initialState();
   const state = recorded.map(toDomainEvent<Event>).reduce(decider.evolve, start);
   const last = recorded.at(-1)?.revision ?? snapshot?.revision;

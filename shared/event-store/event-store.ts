@@ -96,14 +96,15 @@ export interface EventStore {
   /** Events of one stream in revision order; empty when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /**
-   * The stream's snapshot of decider `version`, through `transaction` when given; undefined
-   * when there is none (always with EventStoreDB, which keeps no snapshots: README).
+   * The stream's snapshot of decider `version` and the events after it (all of them without
+   * one), through `transaction` when given, in one read. Never a snapshot with EventStoreDB,
+   * which keeps none (README).
    */
-  loadSnapshot(
+  readSinceSnapshot(
     streamId: string,
     version: string,
     transaction?: PoolClient,
-  ): Promise<StreamSnapshot | undefined>;
+  ): Promise<{ snapshot: StreamSnapshot | undefined; events: RecordedEvent[] }>;
   /** Keeps a snapshot in the caller's transaction (PostgreSQL); a no-op with EventStoreDB. */
   saveSnapshot(
     transaction: PoolClient,

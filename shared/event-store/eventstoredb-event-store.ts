@@ -87,8 +87,10 @@ export class EventStoreDBEventStore implements EventStore {
    * No snapshots: EventStoreDB reads a stream from its own index, and a snapshot kept in
    * PostgreSQL could not commit with the append (README, known limits).
    */
-  async loadSnapshot(): Promise<StreamSnapshot | undefined> {
-    return undefined;
+  async readSinceSnapshot(
+    streamId: string,
+  ): Promise<{ snapshot: StreamSnapshot | undefined; events: RecordedEvent[] }> {
+    return { snapshot: undefined, events: await this.readStream(streamId) };
   }
 
   async saveSnapshot(): Promise<void> {}

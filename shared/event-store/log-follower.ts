@@ -2,17 +2,27 @@ import type { ReadAllOptions, RecordedEvent, SubscriptionHandler } from './event
 import { WakeableSleep } from './wakeable-sleep.ts';
 
 const BATCH_SIZE = 500;
-/** Fallback poll when nothing wakes us: a writer's transaction may hide newer events a while. */
+/** Poll while committed events are hidden: an older transaction may end without a notification. */
 const FIRST_RETRY_MS = 5;
+/** The slowest poll, and the only one while nothing is hidden (a notification lost with its connection). */
 const MAX_IDLE_WAIT_MS = 500;
 /** After a failed read or batch (the database unreachable, say): 250 ms, doubling, at most 2 s. */
 const FIRST_FAILURE_WAIT_MS = 250;
 const MAX_FAILURE_WAIT_MS = 2000;
 
+/** A read of the log: its visible events, and whether committed events were still hidden. */
+export interface LogWindow {
+  events: RecordedEvent[];
+  hidden: boolean;
+}
+
 /**
  * Catch-up then live reading of the global log from a checkpoint, one batch at a time.
- * A wake-up (LISTEN/NOTIFY) ends the wait early; short retries with backoff cover events
- * that became visible without a notification (an older transaction finished).
+ * Every append notifies (LISTEN/NOTIFY, or in process), and a wake-up ends the wait. While
+ * the last read saw committed events still hidden behind an older transaction, short
+ * retries with backoff cover their becoming visible without a notification (that
+ * transaction may end without appending). Otherwise the follower reads again only when
+ * woken, or after the slowest poll.
  */
 export class LogFollower {
   private running = false;
@@ -21,7 +31,7 @@ export class LogFollower {
   private woken = false;
 
   constructor(
-    private readonly read: (options: ReadAllOptions) => Promise<RecordedEvent[]>,
+    private readonly read: (options: ReadAllOptions) => Promise<LogWindow>,
     private position: bigint,
     private readonly handler: SubscriptionHandler,
   ) {}
@@ -46,18 +56,20 @@ export class LogFollower {
     let idleWait = FIRST_RETRY_MS;
     let failures = 0;
     while (this.running) {
-      let events: RecordedEvent[];
+      let hidden: boolean;
       try {
         this.woken = false;
-        events = await this.read({ after: this.position, limit: BATCH_SIZE });
+        const window = await this.read({ after: this.position, limit: BATCH_SIZE });
+        const { events } = window;
+        hidden = window.hidden;
+        failures = 0;
         if (events.length > 0) {
           await this.handler.onEvents(events);
           this.position = events[events.length - 1]!.position;
           idleWait = FIRST_RETRY_MS;
-          failures = 0;
-          continue;
+          // A full batch may have more behind it; a shorter one read all that was visible.
+          if (events.length === BATCH_SIZE) continue;
         }
-        failures = 0;
       } catch (error) {
         if (!this.running) return;
         this.handler.onError?.(error);
@@ -70,6 +82,10 @@ export class LogFollower {
       }
       if (this.woken) {
         idleWait = FIRST_RETRY_MS;
+        continue;
+      }
+      if (!hidden) {
+        await this.pause.sleep(MAX_IDLE_WAIT_MS);
         continue;
       }
       await this.pause.sleep(idleWait);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { backoffMs } from '../subscriptions/pause.ts';
-import { LogFollower } from './log-follower.ts';
+import { LogFollower, type LogWindow } from './log-follower.ts';
 import { applyInline } from '../projections/inline-projections.ts';
 import type { Projection } from '../projections/projection.ts';
 import {
@@ -136,7 +136,7 @@ export class PostgresEventStore implements EventStore {
   private listenFailures = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly followers = new Set<LogFollower>();
-  private readonly readsInFlight = new Map<string, Promise<RecordedEvent[]>>();
+  private readonly readsInFlight = new Map<string, Promise<LogWindow>>();
   private notifying = false;
   private notifyAgain = false;
 
@@ -312,18 +312,31 @@ export class PostgresEventStore implements EventStore {
     return result.rows.map(toRecorded);
   }
 
-  async loadSnapshot(
+  async readSinceSnapshot(
     streamId: string,
     version: string,
     transaction?: PoolClient,
-  ): Promise<StreamSnapshot | undefined> {
-    const result = await (transaction ?? this.pool).query<{ revision: string; state: unknown }>({
-      name: 'event_store_load_snapshot',
-      text: 'select revision::text as revision, state from stream_snapshots where stream_id = $1 and version = $2',
+  ): Promise<{ snapshot: StreamSnapshot | undefined; events: RecordedEvent[] }> {
+    // The snapshot's row comes first (its position is null), then the events after it.
+    const result = await (transaction ?? this.pool).query<EventRow & { snapshot: boolean }>({
+      name: 'event_store_read_since_snapshot',
+      text: `with snapshot as (
+               select revision, state from stream_snapshots where stream_id = $1 and version = $2
+             )
+             select null::bigint as position, null::uuid as event_id, $1 as stream_id, revision,
+                    null::text as type, state as data, null::jsonb as metadata,
+                    null::timestamptz as recorded_at, true as snapshot
+             from snapshot
+             union all
+             select ${COLUMNS}, false
+             from events
+             where stream_id = $1 and revision > coalesce((select revision from snapshot), -1)
+             order by snapshot desc, revision`,
       values: [streamId, version],
     });
-    const row = result.rows[0];
-    return row ? { revision: BigInt(row.revision), state: row.state } : undefined;
+    const first = result.rows[0];
+    const snapshot = first?.snapshot ? { revision: BigInt(first.revision), state: first.data } : undefined;
+    return { snapshot, events: (snapshot ? result.rows.slice(1) : result.rows).map(toRecorded) };
   }
 
   /** In the append's transaction; a newer snapshot already there is kept. */
@@ -344,20 +357,32 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    return (await this.readWindow(options)).events;
+  }
+
+  /**
+   * The visible events of the log window after `after`, and whether the window holds
+   * committed events that are not visible yet (an older transaction is still in flight):
+   * only then may events appear without a notification, so only then does a follower poll.
+   */
+  async readWindow({ after, limit }: ReadAllOptions): Promise<LogWindow> {
     // The LIMIT sits inside so the planner always walks the primary key in order and stops
     // after `limit` rows; the visible rows of that window are a prefix of it, because
-    // positions grow with transaction ids.
-    const result = await this.pool.query<EventRow>({
-      name: 'event_store_read_all',
-      text: `select ${COLUMNS} from (
-         select ${COLUMNS} from events where position > $1 order by position limit $2
+    // positions grow with transaction ids. Rows past the limit come back without their data.
+    const result = await this.pool.query<EventRow & { visible: boolean }>({
+      name: 'event_store_read_window',
+      text: `select position, event_id, stream_id, revision, type, recorded_at, visible,
+              case when visible then data end as data, case when visible then metadata end as metadata
+       from (
+         select ${COLUMNS}, position < ${VISIBLE_LIMIT} as visible
+         from events where position > $1 order by position limit $2
        ) window_rows
-       where position < ${VISIBLE_LIMIT}
        order by position`,
       values: [String(after), limit],
     });
-    return result.rows.map(toRecorded);
+    const visible = result.rows.filter((row) => row.visible);
+    return { events: visible.map(toRecorded), hidden: visible.length < result.rows.length };
   }
 
   async headPosition(): Promise<bigint> {
@@ -393,15 +418,15 @@ export class PostgresEventStore implements EventStore {
    * instead of one per follower). Each sharer gets its own copy of the events, so no
    * follower's handler sees another's changes.
    */
-  private readAllShared(options: ReadAllOptions): Promise<RecordedEvent[]> {
+  private readAllShared(options: ReadAllOptions): Promise<LogWindow> {
     const key = `${options.after}:${options.limit}`;
     let read = this.readsInFlight.get(key);
     if (!read) {
-      read = this.readAll(options).finally(() => this.readsInFlight.delete(key));
+      read = this.readWindow(options).finally(() => this.readsInFlight.delete(key));
       this.readsInFlight.set(key, read);
     }
     // Every copy is made before any follower's handler runs (promise reactions run in order).
-    return read.then((events) => structuredClone(events));
+    return read.then(({ events, hidden }) => ({ events: structuredClone(events), hidden }));
   }
 
   async ping(): Promise<void> {

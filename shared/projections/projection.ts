@@ -55,11 +55,13 @@ export interface ReadModel<Batch> {
   load(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<Batch>;
   fold(batch: Batch, event: RecordedEvent): Batch;
   persist(client: PoolClient, batch: Batch, table: (name: string) => string): Promise<void>;
-  /**
-   * A read model whose every row follows one stream may be applied inline: it tells the
-   * stream revision the batch's row of `events`' stream has applied (-1: no row yet).
-   */
-  appliedRevision?(batch: Batch, events: RecordedEvent[]): bigint;
+  /** A read model whose every row follows one stream may be applied inline (./inline-projections.ts). */
+  inline?: {
+    /** The stream revision the batch's row of `events`' stream has applied (-1: no row yet). */
+    appliedRevision(batch: Batch, events: RecordedEvent[]): bigint;
+    /** The batch of a stream's first events: no row of a new stream exists, so none is loaded. */
+    emptyBatch(): Batch;
+  };
 }
 
 /** The projection the runner applies: load, fold every (handled) event in log order, persist. */
@@ -76,10 +78,12 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
       for (const event of events) batch = model.fold(batch, event);
       await model.persist(client, batch, table);
     },
-    ...(model.appliedRevision && {
+    ...(model.inline && {
       async applyInline(client: PoolClient, events: RecordedEvent[], earlier: EarlierEvents) {
-        let batch: Batch = await model.load(client, events, liveTable);
-        const applied = model.appliedRevision!(batch, events);
+        const inline = model.inline!;
+        const newStream = events[0]!.revision === 0n;
+        let batch: Batch = newStream ? inline.emptyBatch() : await model.load(client, events, liveTable);
+        const applied = newStream ? -1n : inline.appliedRevision(batch, events);
         // A row behind the stream (its earlier events still wait for the runner, as after
         // an upgrade) first catches up, so the row never skips them.
         const behind = applied < events[0]!.revision - 1n ? await earlier(applied) : [];

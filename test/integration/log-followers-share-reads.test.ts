@@ -23,7 +23,7 @@ afterAll(async () => {
 
 test('followers at one position share reads, each with its own copy of the events', async () => {
   const start = await store.headPosition();
-  const reads = vi.spyOn(store, 'readAll');
+  const reads = vi.spyOn(store, 'readWindow');
   const followers = 5;
   const seen: RecordedEvent[][] = Array.from({ length: followers }, () => []);
   const subscriptions = seen.map((events, index) =>
