@@ -9,6 +9,7 @@ import {
   type OnboardingsBatch,
 } from './onboardings-fold.ts';
 import { readModelProjection } from '../shared/projections/projection.ts';
+import type { RecordedEvent } from '../shared/event-store/event-store.ts';
 
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the
@@ -17,6 +18,8 @@ import { readModelProjection } from '../shared/projections/projection.ts';
  * one onboarding's stream, so the read model is applied inline with the PostgreSQL store
  * (shared/projections/inline-projections.ts) and by the runner, which skips what it has.
  */
+const onboardingIdOf = (event: RecordedEvent) => (event.data as { onboarding_id: string }).onboarding_id;
+
 export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
   name: 'onboardings',
   tables: ['onboardings', 'onboarding_links'],
@@ -57,10 +60,20 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
 
   inline: {
     appliedRevision(batch, events) {
-      const { onboarding_id } = events[0]!.data as { onboarding_id: string };
-      return BigInt(batch.rows.get(onboardingKey(onboarding_id))?.stream_revision ?? -1);
+      return BigInt(batch.rows.get(onboardingKey(onboardingIdOf(events[0]!)))?.stream_revision ?? -1);
     },
     emptyBatch: () => onboardingsBatch([], []),
+    async unapplied(client, events, table) {
+      const ids = [...new Set(events.map((event) => onboardingKey(onboardingIdOf(event))))];
+      const { rows } = await client.query<{ id: string; stream_revision: string }>(
+        `select id, stream_revision::text as stream_revision from ${table('onboardings')} where id = any($1::uuid[])`,
+        [ids],
+      );
+      const applied = new Map(rows.map((row) => [onboardingKey(row.id), BigInt(row.stream_revision)]));
+      return events.filter(
+        (event) => event.revision > (applied.get(onboardingKey(onboardingIdOf(event))) ?? -1n),
+      );
+    },
   },
 
   // One statement for both tables: a command applying inline pays one round trip.

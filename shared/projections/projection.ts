@@ -61,6 +61,16 @@ export interface ReadModel<Batch> {
     appliedRevision(batch: Batch, events: RecordedEvent[]): bigint;
     /** The batch of a stream's first events: no row of a new stream exists, so none is loaded. */
     emptyBatch(): Batch;
+    /**
+     * The events of `events` its rows do not have yet, read cheaply (their stream revisions
+     * only): the runner meets most events after their command applied them inline, and
+     * loads and writes nothing for those.
+     */
+    unapplied(
+      client: PoolClient,
+      events: RecordedEvent[],
+      table: (name: string) => string,
+    ): Promise<RecordedEvent[]>;
   };
 }
 
@@ -73,6 +83,7 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
       return model.canHandle;
     },
     async apply(client, events, table) {
+      if (model.inline) events = await model.inline.unapplied(client, events, table);
       if (events.length === 0) return;
       let batch: Batch = await model.load(client, events, table);
       for (const event of events) batch = model.fold(batch, event);

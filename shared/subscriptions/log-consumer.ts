@@ -13,6 +13,9 @@ import {
 import { CONNECTION_RETRY_MAX_MS, Pause, backoffMs } from './pause.ts';
 import { PositionWatch } from './position-watch.ts';
 import { handleOnce } from './processed-events.ts';
+import { TrailingWrite } from './trailing-write.ts';
+
+const PASSED_OVER_WRITE_MS = 200;
 
 export interface LogConsumerDeps {
   pool: Pool;
@@ -93,13 +96,23 @@ export async function startLogConsumer(
     // Events passed over at the end of the batch: move the checkpoint past them too.
     const last = events[events.length - 1];
     if (last && !stopping && last.position > watch.position) {
-      await pool.query(
-        `update checkpoints set position = greatest(position, $2), updated_at = now() where name = $1`,
-        [checkpoint, String(last.position)],
-      );
       watch.advance(last.position);
+      passedOver.schedule();
     }
   };
+
+  /**
+   * The stored checkpoint follows events passed over at most every PASSED_OVER_WRITE_MS
+   * (and at stop): a consumer wants few of the log's events, and one write per batch of
+   * others would cost a round trip per append. Reading them again after a crash only
+   * passes them over again; handled events move the checkpoint in their own transaction.
+   */
+  const passedOver = new TrailingWrite(PASSED_OVER_WRITE_MS, async () => {
+    await pool.query(
+      `update checkpoints set position = greatest(position, $2), updated_at = now() where name = $1`,
+      [checkpoint, String(watch.position)],
+    );
+  });
 
   const subscription: Subscription = eventStore.subscribeToAll(watch.position, {
     onEvents,
@@ -114,11 +127,17 @@ export async function startLogConsumer(
   return {
     name: consumer.name,
     adapter: 'log',
-    caughtUp: (position, timeoutMs = 30_000) => watch.waitFor(position, timeoutMs),
+    // Caught up includes the stored checkpoint (a drain leaves none behind).
+    caughtUp: async (position, timeoutMs = 30_000) => {
+      if (!(await watch.waitFor(position, timeoutMs))) return false;
+      await passedOver.flush();
+      return true;
+    },
     async stop() {
       stopping = true;
       pause.interrupt();
       await subscription.stop();
+      await passedOver.flush().catch(() => undefined);
       watch.release();
     },
   };
