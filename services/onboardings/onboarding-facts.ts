@@ -1,4 +1,4 @@
-import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
+import { openWithKeyRows } from '../../shared/privacy/personal-data-vault.ts';
 import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { knownZone, usageMonth } from './deadlines.ts';
@@ -81,15 +81,28 @@ export interface ClientFacts {
 
 /** A client of the team (personal fields opened): missing (absent or another team's), erased, or active with its name and email. */
 export async function clientFacts(tx: PoolClient, teamId: string, clientId: string): Promise<ClientFacts> {
-  const { rows } = await tx.query<{ name: string | null; email: string | null; erased: boolean }>(
-    'select name, email, client_is_erased(erased_at, email) as erased from clients where id = $1 and team_id = $2',
-    [clientId, teamId],
-  );
+  // The client's key comes with its row (one round trip) to open its sealed fields here.
+  const { rows } = await tx.query<{
+    name: string | null;
+    email: string | null;
+    erased: boolean;
+    subject_id: string;
+    key: Buffer | null;
+    kek_id: string | null;
+  }>({
+    name: 'onboarding_client_facts',
+    text: `select c.name, c.email, client_is_erased(c.erased_at, c.email) as erased,
+                  c.id::text as subject_id, k.key, k.kek_id
+           from clients c left join personal_data_keys k on k.subject_id = c.id
+           where c.id = $1 and c.team_id = $2`,
+    values: [clientId, teamId],
+  });
   const row = rows[0];
   if (!row) return { status: 'missing', name: null, email: null };
   if (row.erased) return { status: 'erased', name: null, email: null };
-  // Sealed at rest (sealed-columns.ts): opened here; a key already gone reads as erased.
-  const [name, email] = await openSealed(tx, [storedValue(row.name), storedValue(row.email)]);
+  // Sealed at rest (sealed-columns.ts) with the client's key; a key already gone reads as erased.
+  const keyRows = row.key ? [{ subject_id: row.subject_id, key: row.key, kek_id: row.kek_id }] : [];
+  const [name, email] = openWithKeyRows([storedValue(row.name), storedValue(row.email)], keyRows);
   if (!email) return { status: 'erased', name: null, email: null };
   return { status: 'active', name: name ?? null, email };
 }
@@ -180,30 +193,27 @@ export async function sendFacts(
   now: Date,
 ): Promise<SendFacts> {
   const month = usageMonth(now, team.timezone);
-  const used = await tx.query<{ count: number }>(
-    'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
-    [team.id, month],
-  );
-  const known = await tx.query('select 1 from onboarding_recipients where team_id = $1 and client_id = $2', [
-    team.id,
-    clientId,
-  ]);
-  const recent = await tx.query<{ count: number }>(
-    `select count(*)::int as count from onboarding_recipients
-     where team_id = $1 and first_invited_at > $2`,
-    [team.id, new Date(now.getTime() - NEW_RECIPIENT_WINDOW_MS)],
-  );
+  // One round trip for the three counters.
+  const { rows } = await tx.query<{ used: number; known: boolean; recent: number }>({
+    name: 'onboarding_send_facts',
+    text: `select
+         (select count(*)::int from onboarding_send_usage where team_id = $1 and usage_month = $2) as used,
+         exists (select 1 from onboarding_recipients where team_id = $1 and client_id = $3) as known,
+         (select count(*)::int from onboarding_recipients where team_id = $1 and first_invited_at > $4) as recent`,
+    values: [team.id, month, clientId, new Date(now.getTime() - NEW_RECIPIENT_WINDOW_MS)],
+  });
+  const counters = rows[0]!;
   return {
     client: client.status,
     plan_can_collect_payments: canCollectPayments(team.plan),
     payments_connected: team.payments_connected,
     sending_paused: team.sending_paused,
     unpaid: team.unpaid,
-    new_recipient: (known.rowCount ?? 0) === 0,
-    new_recipients_last_24h: recent.rows[0]?.count ?? 0,
+    new_recipient: !counters.known,
+    new_recipients_last_24h: counters.recent,
     new_recipient_cap: team.new_recipient_cap,
     monthly_limit: team.monthly_limit,
-    monthly_used: used.rows[0]?.count ?? 0,
+    monthly_used: counters.used,
     usage_month: month,
   };
 }

@@ -134,35 +134,10 @@ async function writeOperationalRows(
     if (event.type === 'onboarding_reopened') {
       // A reopen counts once more: one usage row per count (infra/migrations/101).
       const { data } = event;
-      await tx.query(
-        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at, send_number)
-         values ($1, $2, $3, $4, $5) on conflict (onboarding_id, send_number) do nothing`,
-        [data.onboarding_id, data.team_id, data.usage_month, data.reopened_at, data.send_number],
-      );
-      if (data.new_recipient) {
-        await tx.query(
-          `insert into onboarding_recipients (team_id, client_id, first_invited_at)
-           values ($1, $2, $3) on conflict (team_id, client_id) do nothing`,
-          [data.team_id, data.client_id, data.reopened_at],
-        );
-      }
-      continue;
-    }
-    if (event.type !== 'onboarding.sent') continue;
-    const { data } = event;
-    if (data.counted) {
-      await tx.query(
-        `insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at, send_number)
-         values ($1, $2, $3, $4, $5) on conflict (onboarding_id, send_number) do nothing`,
-        [data.onboarding_id, data.team_id, data.usage_month, data.sent_at, data.send_number],
-      );
-    }
-    if (data.new_recipient) {
-      await tx.query(
-        `insert into onboarding_recipients (team_id, client_id, first_invited_at)
-         values ($1, $2, $3) on conflict (team_id, client_id) do nothing`,
-        [data.team_id, data.client_id, data.sent_at],
-      );
+      await recordSendCounts(tx, { ...data, counted: true, at: data.reopened_at });
+    } else if (event.type === 'onboarding.sent') {
+      const { data } = event;
+      await recordSendCounts(tx, { ...data, at: data.sent_at });
     }
   }
   // Scheduled timers are always the previous state's desired ones: when neither state wants
@@ -172,28 +147,67 @@ async function writeOperationalRows(
   await syncTimers(tx, state, now);
 }
 
+/** The usage row of a counted send and the team's new recipient, in one statement. */
+async function recordSendCounts(
+  tx: PoolClient,
+  send: {
+    onboarding_id: string;
+    team_id: string;
+    client_id: string;
+    usage_month: string | null;
+    send_number: number;
+    at: string;
+    counted: boolean;
+    new_recipient: boolean;
+  },
+): Promise<void> {
+  if (!send.counted && !send.new_recipient) return;
+  await tx.query({
+    name: 'onboarding_record_send_counts',
+    text: `with usage as (
+             insert into onboarding_send_usage (onboarding_id, team_id, usage_month, counted_at, send_number)
+             select $1, $2, $3, $4, $5 where $6
+             on conflict (onboarding_id, send_number) do nothing
+           )
+           insert into onboarding_recipients (team_id, client_id, first_invited_at)
+           select $2, $7, $4 where $8
+           on conflict (team_id, client_id) do nothing`,
+    values: [
+      send.onboarding_id,
+      send.team_id,
+      send.usage_month,
+      send.at,
+      send.send_number,
+      send.counted,
+      send.client_id,
+      send.new_recipient,
+    ],
+  });
+}
+
 /** Schedules the timers the state wants and cancels scheduled ones it no longer wants. */
 async function syncTimers(tx: PoolClient, state: Exclude<OnboardingState, { status: 'absent' }>, now: Date) {
   const timers = desiredTimers(state);
-  await tx.query(
-    `update onboarding_timers set status = 'cancelled', updated_at = $3
-     where onboarding_id = $1 and status = 'scheduled' and not (key = any($2::text[]))`,
-    [state.id, timers.map((timer) => timer.key), now],
-  );
-  if (timers.length === 0) return;
-  await tx.query(
-    `insert into onboarding_timers (id, onboarding_id, team_id, kind, key, due_at, status, created_at, updated_at)
-     select t.id, $1, $2, t.kind, t.key, t.due_at, 'scheduled', $3, $3
-     from unnest($4::uuid[], $5::text[], $6::text[], $7::timestamptz[]) as t(id, kind, key, due_at)
-     -- A reminder already sent at this time (also under an older key) is not sent again.
-     where not (t.kind = 'reminder' and exists (
-       select 1 from onboarding_timers fired
-       where fired.onboarding_id = $1 and fired.kind = 'reminder' and fired.status = 'fired'
-         and fired.due_at = t.due_at))
-     on conflict (onboarding_id, key) do update
-       set status = 'scheduled', updated_at = excluded.updated_at
-       where onboarding_timers.status = 'cancelled'`,
-    [
+  // One statement: the cancelled keys (not wanted) and the scheduled ones (wanted) are
+  // different rows, so the two changes never touch the same row.
+  await tx.query({
+    name: 'onboarding_sync_timers',
+    text: `with cancelled as (
+             update onboarding_timers set status = 'cancelled', updated_at = $3
+             where onboarding_id = $1 and status = 'scheduled' and not (key = any($6::text[]))
+           )
+           insert into onboarding_timers (id, onboarding_id, team_id, kind, key, due_at, status, created_at, updated_at)
+           select t.id, $1, $2, t.kind, t.key, t.due_at, 'scheduled', $3, $3
+           from unnest($4::uuid[], $5::text[], $6::text[], $7::timestamptz[]) as t(id, kind, key, due_at)
+           -- A reminder already sent at this time (also under an older key) is not sent again.
+           where not (t.kind = 'reminder' and exists (
+             select 1 from onboarding_timers fired
+             where fired.onboarding_id = $1 and fired.kind = 'reminder' and fired.status = 'fired'
+               and fired.due_at = t.due_at))
+           on conflict (onboarding_id, key) do update
+             set status = 'scheduled', updated_at = excluded.updated_at
+             where onboarding_timers.status = 'cancelled'`,
+    values: [
       state.id,
       state.team_id,
       now,
@@ -202,5 +216,5 @@ async function syncTimers(tx: PoolClient, state: Exclude<OnboardingState, { stat
       timers.map((timer) => timer.key),
       timers.map((timer) => timer.due_at),
     ],
-  );
+  });
 }

@@ -284,18 +284,34 @@ export async function openSealed(
   ring?: KeyRing,
 ): Promise<Array<string | null>> {
   const subjects = [...new Set(values.filter(isSealed).map((value) => value.subject))];
+  const keyRows =
+    subjects.length === 0
+      ? []
+      : (
+          await db.query<StoredKeyRow & { subject_id: string }>(
+            'select subject_id, key, kek_id from personal_data_keys where subject_id = any($1::uuid[])',
+            [subjects],
+          )
+        ).rows;
+  return openWithKeyRows(values, keyRows, ring);
+}
+
+/**
+ * Opens sealed values with their subjects' key rows as read from personal_data_keys (by a
+ * caller that read them with its own rows, in one statement); a subject without a key
+ * (erased) opens as erased.
+ */
+export function openWithKeyRows(
+  values: Array<SealedValue | string | null | undefined>,
+  keyRows: Array<StoredKeyRow & { subject_id: string }>,
+  ring?: KeyRing,
+): Array<string | null> {
   const keys = new Map<string, Buffer>();
-  if (subjects.length > 0) {
-    const result = await db.query<StoredKeyRow & { subject_id: string }>(
-      'select subject_id, key, kek_id from personal_data_keys where subject_id = any($1::uuid[])',
-      [subjects],
-    );
-    for (const row of result.rows) {
-      if (!row.key) continue;
-      // The process's KEKs are needed only once there is a key to open.
-      const kekRing = ring ?? processKeyRing();
-      keys.set(row.subject_id, unwrapDataKey(kekRing, row.subject_id, { key: row.key, kekId: row.kek_id }));
-    }
+  for (const row of keyRows) {
+    if (!row.key) continue;
+    // The process's KEKs are needed only once there is a key to open.
+    const kekRing = ring ?? processKeyRing();
+    keys.set(row.subject_id, unwrapDataKey(kekRing, row.subject_id, { key: row.key, kekId: row.kek_id }));
   }
   return values.map((value) => {
     if (value === null || value === undefined) return null;
