@@ -83,7 +83,8 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
       return model.canHandle;
     },
     async apply(client, events, table) {
-      if (model.inline) events = await model.inline.unapplied(client, events, table);
+      // Only live tables are written inline: a rebuild's shadow copies have nothing to skip.
+      if (model.inline && table === liveTable) events = await model.inline.unapplied(client, events, table);
       if (events.length === 0) return;
       let batch: Batch = await model.load(client, events, table);
       for (const event of events) batch = model.fold(batch, event);
