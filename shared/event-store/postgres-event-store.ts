@@ -218,7 +218,7 @@ export class PostgresEventStore implements EventStore {
       APPEND_NOTIFY_AFTER_COMMIT,
     );
     if (this.inlineProjections.length > 0) {
-      await applyInline(transaction, this.inlineProjections, appended.recorded, (afterRevision) =>
+      await applyInline(transaction, this.inlineProjections, appended.recorded(), (afterRevision) =>
         this.readStreamWith(transaction, streamId, { afterRevision }),
       );
     }
@@ -243,7 +243,7 @@ export class PostgresEventStore implements EventStore {
     events: NewEvent[],
     expected: ExpectedRevision,
     statements: typeof APPEND_NOTIFY_AFTER_COMMIT,
-  ): Promise<AppendResult & { recorded: RecordedEvent[] }> {
+  ): Promise<AppendResult & { recorded: () => RecordedEvent[] }> {
     if (events.length === 0 || events.length > MAX_EVENTS_PER_APPEND) {
       throw new RangeError(`An append takes 1 to ${MAX_EVENTS_PER_APPEND} events`);
     }
@@ -280,17 +280,19 @@ export class PostgresEventStore implements EventStore {
     const position = BigInt(row.position);
     const revision = BigInt(row.revision);
     const before = BigInt(events.length - 1);
-    // As a reader of the log gets them: positions and revisions are consecutive in one append.
-    const recorded = events.map((event, index) => ({
-      id: ids[index]!,
-      streamId,
-      revision: revision - before + BigInt(index),
-      position: position - before + BigInt(index),
-      type: event.type,
-      data: JSON.parse(data[index]!) as unknown,
-      metadata: JSON.parse(metadata[index]!) as Record<string, unknown>,
-      recordedAt: row.recorded_at,
-    }));
+    // As a reader of the log gets them (positions and revisions are consecutive in one
+    // append); built only for the inline read models that need them.
+    const recorded = () =>
+      events.map((event, index) => ({
+        id: ids[index]!,
+        streamId,
+        revision: revision - before + BigInt(index),
+        position: position - before + BigInt(index),
+        type: event.type,
+        data: JSON.parse(data[index]!) as unknown,
+        metadata: JSON.parse(metadata[index]!) as Record<string, unknown>,
+        recordedAt: row.recorded_at,
+      }));
     return { position, nextExpectedRevision: revision, recorded };
   }
 
@@ -357,19 +359,30 @@ export class PostgresEventStore implements EventStore {
     });
   }
 
-  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
-    return (await this.readWindow(options)).events;
+  async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+    // The LIMIT sits inside so the planner always walks the primary key in order and stops
+    // after `limit` rows; the visible rows of that window are a prefix of it, because
+    // positions grow with transaction ids.
+    const result = await this.pool.query<EventRow>({
+      name: 'event_store_read_all',
+      text: `select ${COLUMNS} from (
+         select ${COLUMNS} from events where position > $1 order by position limit $2
+       ) window_rows
+       where position < ${VISIBLE_LIMIT}
+       order by position`,
+      values: [String(after), limit],
+    });
+    return result.rows.map(toRecorded);
   }
 
   /**
-   * The visible events of the log window after `after`, and whether the window holds
-   * committed events that are not visible yet (an older transaction is still in flight):
-   * only then may events appear without a notification, so only then does a follower poll.
+   * readAll for a live follower: the visible events of the log window after `after`, and
+   * whether the window holds committed events that are not visible yet (an older
+   * transaction is still in flight): only then may events appear without a notification,
+   * so only then does a follower poll.
    */
   async readWindow({ after, limit }: ReadAllOptions): Promise<LogWindow> {
-    // The LIMIT sits inside so the planner always walks the primary key in order and stops
-    // after `limit` rows; the visible rows of that window are a prefix of it, because
-    // positions grow with transaction ids. Rows past the limit come back without their data.
+    // As readAll's window; the rows past the visible limit come back without their data.
     const result = await this.pool.query<EventRow & { visible: boolean }>({
       name: 'event_store_read_window',
       text: `select position, event_id, stream_id, revision, type, recorded_at, visible,
