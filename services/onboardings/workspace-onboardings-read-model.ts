@@ -19,8 +19,12 @@ import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.
  */
 export const DUE_FILTERS = ['overdue', 'week', 'none'] as const;
 
-/** not_sent: a draft; active: the client's link works now; inactive: closed, archived or expired. */
-export const LINK_STATES = ['not_sent', 'active', 'inactive'] as const;
+/**
+ * not_sent: a draft; active: the client's link works now; completed: it opens the client's
+ * finished form (and the answers a review sends back); inactive: cancelled, archived
+ * or expired.
+ */
+export const LINK_STATES = ['not_sent', 'active', 'completed', 'inactive'] as const;
 
 const OPEN = ['draft', 'sent', 'in_progress'];
 
@@ -70,6 +74,8 @@ const row = z.object({
 
 function linkState(value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem['link'] {
   if (value.status === 'draft') return 'not_sent';
+  // As the form page decides (services/onboardings/portal/portal-face.ts): completion before expiry.
+  if (value.status === 'completed') return value.archived_at === null ? 'completed' : 'inactive';
   const expired = value.expires_at !== null && Date.parse(value.expires_at) <= now.getTime();
   const open = value.status === 'sent' || value.status === 'in_progress';
   return open && value.archived_at === null && !expired ? 'active' : 'inactive';

@@ -26429,7 +26429,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -26705,7 +26705,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -27197,7 +27197,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -27478,7 +27478,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -27776,7 +27776,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -28060,7 +28060,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -28356,7 +28356,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -28640,7 +28640,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -28924,7 +28924,7 @@ export interface operations {
                             send_count: number;
                             last_sent_at: string | null;
                             /** @enum {string} */
-                            link: "not_sent" | "active" | "inactive";
+                            link: "not_sent" | "active" | "completed" | "inactive";
                             client: {
                                 /** Format: uuid */
                                 id: string;

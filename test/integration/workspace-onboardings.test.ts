@@ -152,7 +152,11 @@ describe('workspace onboardings', () => {
     const before = await usage();
     await member.call('POST', path(onboarding.id, '/send'), {});
     await complete(onboarding.id);
-    expect((await member.call('GET', path(onboarding.id))).body.onboarding.status).toBe('completed');
+    // The client's link still opens their finished form: the page says so, not "not working".
+    expect((await member.call('GET', path(onboarding.id))).body.onboarding).toMatchObject({
+      status: 'completed',
+      link: 'completed',
+    });
     expect((await usage()).used).toBe(before.used + 1);
 
     const reopened = await member.call('POST', path(onboarding.id, '/reopen'), {});
