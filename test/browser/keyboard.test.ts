@@ -71,6 +71,20 @@ async function tabTo(page: Page, label: string, options: { backwards?: boolean }
   throw new Error(`Tab never reached "${label}"; focus went through:\n  ${seen.join('\n  ')}`);
 }
 
+/**
+ * A new screen's heading takes focus once painted (ScreenHeading, for screen readers): wait
+ * for that before tabbing on, or a Tab pressed first lands before the heading's focus.
+ */
+async function screenShown(page: Page, name: string) {
+  await heading(page, name).waitFor();
+  await expect
+    .poll(async () => {
+      const focused = await focusedElement(page);
+      return focused?.tag === 'h1' && focused.label === name;
+    })
+    .toBe(true);
+}
+
 it('a client completes the form with the keyboard alone; focus is always visible', async () => {
   const form = await sendForm(service, tenant, { pin: PIN });
   secrets.tokens.push(form.token);
@@ -83,7 +97,7 @@ it('a client completes the form with the keyboard alone; focus is always visible
     await tabTo(page, text.t('pin.label'));
     await page.keyboard.type(PIN);
     await page.keyboard.press('Enter');
-    await heading(page, 'Contact').waitFor();
+    await screenShown(page, 'Contact');
 
     // Text fields, with a step back by Shift+Tab.
     await tabTo(page, 'Full name');
@@ -111,7 +125,7 @@ it('a client completes the form with the keyboard alone; focus is always visible
 
     await tabTo(page, text.t('nav.next'));
     await page.keyboard.press('Enter');
-    await heading(page, 'Sign the letter').waitFor();
+    await screenShown(page, 'Sign the letter');
 
     // The signature by the typed name.
     await tabTo(page, text.t('signature.typeName'));
@@ -126,7 +140,7 @@ it('a client completes the form with the keyboard alone; focus is always visible
 
     await tabTo(page, text.t('nav.toReview'));
     await page.keyboard.press('Enter');
-    await heading(page, text.t('review.title')).waitFor();
+    await screenShown(page, text.t('review.title'));
     await tabTo(page, text.t('review.submit'));
     await page.keyboard.press('Enter');
     await heading(page, text.t('done.title')).waitFor({ timeout: 15_000 });
