@@ -49,6 +49,15 @@ const onboardingsCheckpoint = async () =>
     ).rows[0]!.position,
   );
 
+/** Once the runner has the whole log, the live read models equal a rebuild of it. */
+async function expectLiveTablesEqualRebuild() {
+  const head = await service.context.eventStore.committedHeadPosition();
+  expect(await service.context.projections.waitForPosition(head, 10_000)).toBe(true);
+  const live = await readModelRows(service.database.pool);
+  await rebuildProjections(service.database.pool, service.context.eventStore, allProjections);
+  expect(await readModelRows(service.database.pool)).toEqual(live);
+}
+
 describe('inline onboardings read model (PostgreSQL store)', () => {
   let onboardingId: string;
 
@@ -90,11 +99,7 @@ describe('inline onboardings read model (PostgreSQL store)', () => {
   });
 
   it('the runner skipped what the commands applied: the tables equal a rebuild', async () => {
-    const head = await service.context.eventStore.committedHeadPosition();
-    expect(await service.context.projections.waitForPosition(head, 10_000)).toBe(true);
-    const live = await readModelRows(service.database.pool);
-    await rebuildProjections(service.database.pool, service.context.eventStore, allProjections);
-    expect(await readModelRows(service.database.pool)).toEqual(live);
+    await expectLiveTablesEqualRebuild();
   });
 
   it('a row behind its stream catches up before a command applies inline', async () => {
@@ -128,11 +133,7 @@ describe('inline onboardings read model (PostgreSQL store)', () => {
     });
 
     await service.context.projections.start();
-    const head = await service.context.eventStore.committedHeadPosition();
-    expect(await service.context.projections.waitForPosition(head, 10_000)).toBe(true);
-    const live = await readModelRows(service.database.pool);
-    await rebuildProjections(service.database.pool, service.context.eventStore, allProjections);
-    expect(await readModelRows(service.database.pool)).toEqual(live);
+    await expectLiveTablesEqualRebuild();
   });
 
   it('racing commands on one onboarding, through both instances and with the runner on, equal a rebuild', async () => {
@@ -155,10 +156,6 @@ describe('inline onboardings read model (PostgreSQL store)', () => {
     const lastDue = events.findLast((event) => event.type === 'onboarding_updated');
     expect(seen.due_date).toBe((lastDue?.data as { changes: { due_date: string } }).changes.due_date);
 
-    const head = await service.context.eventStore.committedHeadPosition();
-    expect(await service.context.projections.waitForPosition(head, 10_000)).toBe(true);
-    const live = await readModelRows(service.database.pool);
-    await rebuildProjections(service.database.pool, service.context.eventStore, allProjections);
-    expect(await readModelRows(service.database.pool)).toEqual(live);
+    await expectLiveTablesEqualRebuild();
   });
 });
