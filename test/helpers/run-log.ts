@@ -12,7 +12,8 @@ import { createLogger, type Logger } from '../../shared/logging/logger.ts';
  * them, as written or URL-encoded.
  */
 
-export const RUN_LOG_DIR = path.resolve('test-output/run-log');
+// TEST_RUN_LOG_DIR lets several test runs on one checkout keep logs of their own.
+export const RUN_LOG_DIR = path.resolve(process.env.TEST_RUN_LOG_DIR ?? 'test-output/run-log');
 const LOG_PREFIX = 'service-';
 const SECRETS_PREFIX = 'secrets-';
 
