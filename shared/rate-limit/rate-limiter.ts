@@ -1,12 +1,17 @@
 import type { Clock } from '../clock.ts';
+import { ApiError } from '../http/api-error.ts';
 
 /**
- * Where the counters live: in this process's memory (MemoryRateLimitStore), or in Redis
- * when REDIS_URL is set, shared by every API instance (./redis-store.ts).
+ * Where the counters live: in Redis when REDIS_URL is set (./redis-store.ts), else in
+ * PostgreSQL (./postgres-store.ts); both shared by every instance and kept over restarts.
+ * MemoryRateLimitStore (this process only) is for unit tests and for the Redis store's
+ * fallback of plain request limits.
  */
 export interface RateLimitStore {
   /** Counts one request for `key` in the window starting at `windowStart` (ms); returns the count so far. */
   increment(key: string, windowStart: number): Promise<number>;
+  /** Gives one count back (a reservation released); never below 0; returns the count left. */
+  decrement(key: string, windowStart: number): Promise<number>;
   /** The count so far for `key` in the window starting at `windowStart`, without counting (Redis: GET). */
   peek(key: string, windowStart: number): Promise<number>;
 }
@@ -27,8 +32,30 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return count;
   }
 
+  async decrement(key: string, windowStart: number): Promise<number> {
+    if (windowStart !== this.window) return 0;
+    const count = Math.max(0, (this.counts.get(key) ?? 0) - 1);
+    this.counts.set(key, count);
+    return count;
+  }
+
   async peek(key: string, windowStart: number): Promise<number> {
     return windowStart === this.window ? (this.counts.get(key) ?? 0) : 0;
+  }
+}
+
+/**
+ * The counters of a guess limit (sign-in, two-factor codes, ADMIN_TOKEN, PINs) cannot be
+ * reached (Redis down): the attempt is refused, 503 service_unavailable, retryable, rather
+ * than checked without a limit.
+ */
+export class RateLimitUnavailableError extends ApiError {
+  constructor() {
+    super(503, 'Service unavailable; try again', {
+      code: 'service_unavailable',
+      retryable: true,
+      headers: { 'retry-after': '1' },
+    });
   }
 }
 
@@ -38,6 +65,8 @@ export interface RateLimitDecision {
   count: number;
   /** Seconds until the window resets (1 to the window length). */
   retryAfterSeconds: number;
+  /** The window the request was counted in (for `release`). */
+  windowStart: number;
 }
 
 /**
@@ -60,7 +89,15 @@ export class RateLimiter {
       this.windowSeconds,
       Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
     );
-    return { allowed: count <= limit, count, retryAfterSeconds };
+    return { allowed: count <= limit, count, retryAfterSeconds, windowStart };
+  }
+
+  /**
+   * Gives back the count of a `consume` (in the window it was counted in): a reservation
+   * taken before a check and released when the check passed.
+   */
+  async release(key: string, decision: RateLimitDecision): Promise<void> {
+    await this.store.decrement(key, decision.windowStart);
   }
 
   /** The count of `key` in the current window and the seconds until that window ends. */

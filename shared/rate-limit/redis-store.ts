@@ -1,7 +1,9 @@
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
-import { MemoryRateLimitStore, type RateLimitStore } from './rate-limiter.ts';
+import { PostgresRateLimitStore } from './postgres-store.ts';
+import { MemoryRateLimitStore, RateLimitUnavailableError, type RateLimitStore } from './rate-limiter.ts';
 
 /** More than any window can count: the store only counts, the RateLimiter decides. */
 const UNLIMITED_POINTS = 2 ** 31 - 1;
@@ -20,6 +22,10 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
  * then limits on its own, which keeps a limit without making Redis a reason to refuse
  * requests. A warning is logged when that starts, and an info line when Redis answers
  * again (the counts of the outage are not carried over).
+ * A store of guess limits (`failClosed`: sign-in, two-factor codes, ADMIN_TOKEN, PINs)
+ * has no such fallback: while Redis does not answer, it throws RateLimitUnavailableError
+ * (503, retryable), because per-instance memory counts would let a restart or a second
+ * instance hand out fresh guesses.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly limiter: RateLimiterRedis;
@@ -30,6 +36,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     prefix: string,
     windowSeconds: number,
     private readonly outage: RedisOutage,
+    private readonly failClosed = false,
   ) {
     this.limiter = new RateLimiterRedis({
       storeClient: client,
@@ -48,7 +55,20 @@ export class RedisRateLimitStore implements RateLimitStore {
     } catch (error) {
       if (error instanceof RateLimiterRes) return error.consumedPoints;
       this.outage.began(error);
+      if (this.failClosed) throw new RateLimitUnavailableError();
       return this.fallback.increment(key, windowStart);
+    }
+  }
+
+  async decrement(key: string, windowStart: number): Promise<number> {
+    try {
+      const result = await this.limiter.reward(`${windowStart}:${key}`, 1);
+      this.outage.ended();
+      return Math.max(0, result.consumedPoints);
+    } catch (error) {
+      this.outage.began(error);
+      if (this.failClosed) return 0; // the reservation stays counted: never fewer than made
+      return this.fallback.decrement(key, windowStart);
     }
   }
 
@@ -59,6 +79,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       return result?.consumedPoints ?? 0;
     } catch (error) {
       this.outage.began(error);
+      if (this.failClosed) throw new RateLimitUnavailableError();
       return this.fallback.peek(key, windowStart);
     }
   }
@@ -89,19 +110,40 @@ export class RedisOutage {
 /** How long the start waits for Redis before it goes on (counting in memory until Redis answers). */
 export const REDIS_START_WAIT_MS = 3000;
 
-/** Where every limiter of the service keeps its counters: Redis when REDIS_URL is set, else memory. */
+export interface StoreOptions {
+  /**
+   * A guess limit (sign-in, two-factor codes, ADMIN_TOKEN, PINs): never counted in this
+   * process's memory; while Redis does not answer, the store throws
+   * RateLimitUnavailableError (503) instead.
+   */
+  failClosed?: boolean;
+}
+
+/**
+ * Where every limiter of the service keeps its counters: Redis when REDIS_URL is set, else
+ * PostgreSQL (table rate_limit_counters); never this process's memory alone.
+ */
 export interface RateLimitStores {
   /** The store of one limiter; `prefix` keeps its keys apart from the others'. */
-  store(prefix: string, windowSeconds: number): RateLimitStore;
+  store(prefix: string, windowSeconds: number, options?: StoreOptions): RateLimitStore;
   close(): Promise<void>;
 }
 
+/**
+ * `pool`: the database of the PostgreSQL stores, used when `redisUrl` is unset (without
+ * either, the start is refused: counters are never kept in memory alone).
+ */
 export async function createRateLimitStores(
   redisUrl: string | undefined,
   logger: Logger,
+  pool?: Pool,
 ): Promise<RateLimitStores> {
   if (!redisUrl) {
-    return { store: () => new MemoryRateLimitStore(), close: async () => undefined };
+    if (!pool) throw new Error('rate-limit counters need REDIS_URL or a database');
+    return {
+      store: (prefix, windowSeconds) => new PostgresRateLimitStore(pool, prefix, windowSeconds),
+      close: async () => undefined,
+    };
   }
   const client = new Redis(redisUrl, {
     // A command while disconnected fails at once (the store counts in memory) instead of queueing.
@@ -120,7 +162,8 @@ export async function createRateLimitStores(
   ]);
   if (!ready) outage.began(new Error(`no answer within ${REDIS_START_WAIT_MS} ms of the start`));
   return {
-    store: (prefix, windowSeconds) => new RedisRateLimitStore(client, prefix, windowSeconds, outage),
+    store: (prefix, windowSeconds, options = {}) =>
+      new RedisRateLimitStore(client, prefix, windowSeconds, outage, options.failClosed ?? false),
     async close() {
       client.disconnect();
     },

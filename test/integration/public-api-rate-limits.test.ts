@@ -167,6 +167,11 @@ describe('per key and IP address (100; Business 500)', () => {
       this.counts.set(key, count);
       return count;
     }
+    async decrement(key: string): Promise<number> {
+      const count = Math.max(0, (this.counts.get(key) ?? this.seed(key)) - 1);
+      this.counts.set(key, count);
+      return count;
+    }
     async peek(key: string): Promise<number> {
       return this.counts.get(key) ?? this.seed(key);
     }
