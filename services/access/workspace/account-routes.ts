@@ -15,6 +15,7 @@ import { passwordProblem } from './password-rules.ts';
 import {
   lockRefusal,
   refusalMessage,
+  type SignInAttempt,
   type SignInThrottle,
   type ThrottleRefusal,
 } from './sign-in-throttle.ts';
@@ -263,13 +264,16 @@ export async function accountRoutes(
       );
       const locked = lockRefusal(lock.rows[0]?.locked_until ?? null, now);
       if (locked) throw throttled(locked);
-      const refusal = await throttle.admit(address, request.ip);
-      if (refusal) throw throttled(refusal);
+      // The attempt is counted before anything is checked (./sign-in-throttle.ts).
+      const admission = await throttle.admit(address, request.ip);
+      if ('refusal' in admission) throw throttled(admission.refusal);
+      const { attempt } = admission;
       const account = await credentialsByEmail(address);
       const passwordRight = await verifyPassword(account?.password_hash ?? null, given);
       let step: number | null = null;
       if (account && passwordRight && account.totp_secret) {
         if (!totp) {
+          await throttle.release(attempt);
           throw codedError(401, 'totp_required', 'Enter the 6-digit code from your authenticator app.');
         }
         const secret = await context.vault.open(account.totp_secret);
@@ -278,10 +282,13 @@ export async function accountRoutes(
       }
       const secondFactor = step !== null;
       if (!account || !passwordRight || (account.totp_secret && !secondFactor)) {
-        await failedSignIn(request, address, account, now);
+        await failedSignIn(request, attempt, account, now);
         if (account && passwordRight) throw totpInvalid();
         throw invalidCredentials();
       }
+      // Right before the session: a burst around the right password went over a limit meanwhile.
+      const late = await throttle.recheck(attempt);
+      if (late) throw throttled(late);
       let session = { id: '', csrfToken: '' };
       await inWorkspaceTransaction(context, (decide) =>
         decide({
@@ -290,23 +297,36 @@ export async function accountRoutes(
           metadata: memberMetadata(request, account.member_id),
           command: { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
           writeRows: async (_decided, tx) => {
+            await refuseIfLocked(tx, address, now);
             if (step !== null) await spendTotpStep(tx, account.member_id, step);
             session = await insertSession(tx, { memberId: account.member_id, teamId: account.team_id, now });
           },
         }),
       );
+      await throttle.release(attempt);
       return answerSignedIn(reply, request, { ...account, id: account.member_id }, session, 200);
     },
   );
 
+  /** A lock written meanwhile (by a failure of the same burst) refuses the session in its transaction. */
+  async function refuseIfLocked(tx: { query: PoolClient['query'] }, address: string, now: Date) {
+    const { rows } = await tx.query<{ locked_until: Date }>(
+      'select locked_until from sign_in_locks where email = $1',
+      [address],
+    );
+    const locked = lockRefusal(rows[0]?.locked_until ?? null, now);
+    if (locked) throw throttled(locked);
+  }
+
   /** Counts a failure; the one that locks records the lock and answers 429 sign_in_locked. */
   async function failedSignIn(
     request: FastifyRequest,
-    address: string,
+    attempt: SignInAttempt,
     account: Credentials | undefined,
     now: Date,
   ): Promise<void> {
-    const lockedUntil = await throttle.fail(address, request.ip);
+    const address = attempt.email;
+    const lockedUntil = await throttle.fail(attempt);
     if (!lockedUntil) return;
     const writeLock = async (tx: { query: typeof context.pool.query }) => {
       await tx.query(
@@ -420,17 +440,18 @@ export async function accountRoutes(
       const session = signedIn(request);
       const now = context.clock.now();
       const account = await credentialsOf(session.memberId);
-      const refusal =
-        lockRefusal(
-          (
-            await context.pool.query<{ locked_until: Date }>(
-              'select locked_until from sign_in_locks where email = $1',
-              [account.email],
-            )
-          ).rows[0]?.locked_until ?? null,
-          now,
-        ) ?? (await throttle.admit(account.email, request.ip));
-      if (refusal) throw throttled(refusal);
+      const locked = lockRefusal(
+        (
+          await context.pool.query<{ locked_until: Date }>(
+            'select locked_until from sign_in_locks where email = $1',
+            [account.email],
+          )
+        ).rows[0]?.locked_until ?? null,
+        now,
+      );
+      if (locked) throw throttled(locked);
+      const admission = await throttle.admit(account.email, request.ip);
+      if ('refusal' in admission) throw throttled(admission.refusal);
       let method: 'password' | 'totp' = 'password';
       let right = false;
       let step: number | null = null;
@@ -445,9 +466,11 @@ export async function accountRoutes(
         right = step !== null;
       }
       if (!right) {
-        await failedSignIn(request, account.email, account, now);
+        await failedSignIn(request, admission.attempt, account, now);
         throw codedError(401, 'invalid_credentials', 'That password or code is wrong.');
       }
+      const late = await throttle.recheck(admission.attempt);
+      if (late) throw throttled(late);
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: accountStreamId(session.memberId),
@@ -463,6 +486,7 @@ export async function accountRoutes(
           },
         }),
       );
+      await throttle.release(admission.attempt);
       return { reauthenticated_until: new Date(now.getTime() + 5 * 60 * 1000).toISOString() };
     },
   );

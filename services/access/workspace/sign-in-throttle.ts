@@ -1,13 +1,16 @@
 import type { Clock } from '../../../shared/clock.ts';
 import {
-  MemoryRateLimitStore,
   RateLimiter,
+  type RateLimitDecision,
   type RateLimitStore,
 } from '../../../shared/rate-limit/rate-limiter.ts';
 
 /**
- * Wrong passwords slow down, then lock (counted by email, so an unknown address behaves
- * like a known one, and by IP), in fixed 15-minute windows of the rate-limit store:
+ * Wrong passwords and two-factor codes slow down, then lock (counted by email, so an
+ * unknown address behaves like a known one, and by IP), in fixed 15-minute windows of the
+ * rate-limit store. Every attempt reserves its count before anything is checked and keeps
+ * it when it fails (it gives it back when it signs in), so attempts sent at once are
+ * counted as they arrive, and a right password inside a burst is refused (`recheck`):
  * - from the 5th failure of an email in a window, an attempt waits for the next 30-second
  *   window after the last failure (429 code sign_in_slowed_down with Retry-After);
  * - the 10th failure locks the email for 15 minutes from then, even for the right password
@@ -15,7 +18,8 @@ import {
  * - 50 failures from one IP in a window refuse that IP until the window ends
  *   (429 code sign_in_rate_limited).
  * The stores are the shared rate-limit port (shared/rate-limit/): in Redis when REDIS_URL
- * is set, so every instance counts the same failures.
+ * is set, else in PostgreSQL, so every instance and every restart counts the same
+ * attempts (docs/decisions/0001-attempt-limits-and-trusted-proxies.md).
  */
 export const FAILURE_WINDOW_SECONDS = 15 * 60;
 export const SLOW_DOWN_AFTER = 5;
@@ -52,40 +56,92 @@ export function refusalMessage(refusal: ThrottleRefusal): string {
   }
 }
 
+/** The reservations of one admitted attempt, held while its password (and code) are checked. */
+export interface SignInAttempt {
+  readonly email: string;
+  readonly ip: string;
+  readonly byIp: RateLimitDecision;
+  readonly byEmail: RateLimitDecision;
+}
+
+export type Admission = { refusal: ThrottleRefusal } | { attempt: SignInAttempt };
+
 export class SignInThrottle {
   private readonly failures: RateLimiter;
   private readonly pace: RateLimiter;
 
+  /** The stores are guess limits (failClosed): see ../../../shared/rate-limit/redis-store.ts. */
   constructor(
     private readonly clock: Clock,
-    failureStore: RateLimitStore = new MemoryRateLimitStore(),
-    paceStore: RateLimitStore = new MemoryRateLimitStore(),
+    failureStore: RateLimitStore,
+    paceStore: RateLimitStore,
   ) {
     this.failures = new RateLimiter(failureStore, clock, FAILURE_WINDOW_SECONDS);
     this.pace = new RateLimiter(paceStore, clock, SLOW_DOWN_SECONDS);
   }
 
-  /** Before the password is checked: the IP limit, then the slow-down of the email. */
-  async admit(email: string, ip: string): Promise<ThrottleRefusal | null> {
-    const byIp = await this.failures.current(`signin_ip:${ip}`);
-    if (byIp.count >= IP_FAILURE_LIMIT) {
-      return { code: 'sign_in_rate_limited', retryAfterSeconds: byIp.resetsInSeconds };
+  /**
+   * Before the password is checked, an attempt is reserved atomically (the counters count
+   * failures and attempts in flight, each increment returns its own count), so a burst is
+   * counted before any of it is checked:
+   * 1. the IP: more than IP_FAILURE_LIMIT is refused (sign_in_rate_limited);
+   * 2. the email: more than LOCK_AFTER is refused (sign_in_locked, until the window ends);
+   * 3. from the 6th (5 failures or attempts in flight before it), one attempt per 30-second
+   *    window, and none in the window of a failure (sign_in_slowed_down).
+   * A refusal of 2 or 3 gives its other reservations back (no password was checked).
+   */
+  async admit(email: string, ip: string): Promise<Admission> {
+    const ipKey = `signin_ip:${ip}`;
+    const emailKey = `signin_email:${email}`;
+    const byIp = await this.failures.consume(ipKey, IP_FAILURE_LIMIT);
+    if (!byIp.allowed) {
+      return { refusal: { code: 'sign_in_rate_limited', retryAfterSeconds: byIp.retryAfterSeconds } };
     }
-    const byEmail = await this.failures.current(`signin_email:${email}`);
-    if (byEmail.count >= SLOW_DOWN_AFTER) {
-      const paced = await this.pace.current(`signin_pace:${email}`);
-      if (paced.count > 0) return { code: 'sign_in_slowed_down', retryAfterSeconds: paced.resetsInSeconds };
+    const byEmail = await this.failures.consume(emailKey, LOCK_AFTER);
+    if (!byEmail.allowed) {
+      await this.failures.release(ipKey, byIp);
+      return { refusal: { code: 'sign_in_locked', retryAfterSeconds: byEmail.retryAfterSeconds } };
+    }
+    if (byEmail.count > SLOW_DOWN_AFTER) {
+      const paced = await this.pace.consume(`signin_pace:${email}`, 1);
+      if (!paced.allowed) {
+        await this.failures.release(ipKey, byIp);
+        await this.failures.release(emailKey, byEmail);
+        return { refusal: { code: 'sign_in_slowed_down', retryAfterSeconds: paced.retryAfterSeconds } };
+      }
+    }
+    return { attempt: { email, ip, byIp, byEmail } };
+  }
+
+  /**
+   * Right before a session is issued (the password and code were right): refused when the
+   * email or the IP went over its limit meanwhile (a burst around the right password).
+   */
+  async recheck(attempt: SignInAttempt): Promise<ThrottleRefusal | null> {
+    const [byEmail, byIp] = await Promise.all([
+      this.failures.current(`signin_email:${attempt.email}`),
+      this.failures.current(`signin_ip:${attempt.ip}`),
+    ]);
+    if (byEmail.count > LOCK_AFTER) {
+      return { code: 'sign_in_locked', retryAfterSeconds: byEmail.resetsInSeconds };
+    }
+    if (byIp.count > IP_FAILURE_LIMIT) {
+      return { code: 'sign_in_rate_limited', retryAfterSeconds: byIp.resetsInSeconds };
     }
     return null;
   }
 
-  /** Counts a wrong password; returns the end of a lock when this failure locks the email. */
-  async fail(email: string, ip: string): Promise<Date | null> {
-    await this.failures.consume(`signin_ip:${ip}`, IP_FAILURE_LIMIT);
-    const { allowed } = await this.failures.consume(`signin_email:${email}`, LOCK_AFTER - 1);
-    // From the 5th failure on, the 30-second window of this failure is spent: the next attempt waits for the next one.
-    await this.pace.consume(`signin_pace:${email}`, 1);
-    if (allowed) return null;
+  /** The attempt checked no wrong secret (signed in, or asked for its code): its reservations go back. */
+  async release(attempt: SignInAttempt): Promise<void> {
+    await this.failures.release(`signin_ip:${attempt.ip}`, attempt.byIp);
+    await this.failures.release(`signin_email:${attempt.email}`, attempt.byEmail);
+  }
+
+  /** A wrong password or code: the reservations stay counted; returns the end of a lock when this one locks the email. */
+  async fail(attempt: SignInAttempt): Promise<Date | null> {
+    // This 30-second window is spent: from the 5th failure on, the next attempt waits for the next one.
+    await this.pace.consume(`signin_pace:${attempt.email}`, 1);
+    if (attempt.byEmail.count < LOCK_AFTER) return null;
     return new Date(this.clock.now().getTime() + LOCK_SECONDS * 1000);
   }
 }

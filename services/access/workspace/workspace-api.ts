@@ -118,8 +118,8 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   });
   const throttle = new SignInThrottle(
     context.clock,
-    context.rateLimitStores.store('signin_failures', FAILURE_WINDOW_SECONDS),
-    context.rateLimitStores.store('signin_pace', SLOW_DOWN_SECONDS),
+    context.rateLimitStores.store('signin_failures', FAILURE_WINDOW_SECONDS, { failClosed: true }),
+    context.rateLimitStores.store('signin_pace', SLOW_DOWN_SECONDS, { failClosed: true }),
   );
   app.decorateRequest('workspaceSession', null);
 
