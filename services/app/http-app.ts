@@ -13,12 +13,16 @@ import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
+import { limitBodies } from '../../shared/http/body-limits.ts';
 import { requestIdOf } from '../../shared/http/request-id.ts';
 import { documentPolish } from './openapi-polish.ts';
 import { registerRoutes, registerWorkerRoutes } from './routes.ts';
 import { servesApi } from '../../shared/config/service-role.ts';
 
-/** Largest JSON body accepted (the spec leaves it open): 1 MiB, answered with 413 above it. */
+/**
+ * Largest JSON body of the public API (the spec leaves it open): 1 MiB, answered with 413
+ * above it. Other routes take less (shared/http/body-limits.ts).
+ */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 declare module 'fastify' {
@@ -52,6 +56,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   if (!context.settings.TRUST_PROXY) capConnectionsPerAddress(app.server);
   guardInput(app); // the zod validator compiler behind a check that every input can be stored
   app.setSerializerCompiler(serializerCompiler);
+  limitBodies(app); // each route's body limit (shared/http/body-limits.ts), before the routes
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: 'Not found', code: 'not_found', request_id: request.id }),

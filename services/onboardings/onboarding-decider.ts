@@ -15,6 +15,7 @@ import { DEFAULT_REMINDER_SCHEDULE, reminderTimes, type ReminderRule } from './r
 import { answerProblemText } from './answer-problem-text.ts';
 import { visibility, type Visibility } from '../templates/conditional-rules.ts';
 import type { TemplateStep } from '../templates/template-events.ts';
+import { AMOUNT_RULE_TEXT } from '../templates/payment-amount.ts';
 import {
   answerProblem,
   answerShapeProblem,
@@ -579,7 +580,7 @@ function assertSendable(onboarding: Onboarding, facts: SendFacts): void {
   if (badAmount) {
     throw fieldError(
       'invalid_payment',
-      `Payment field "${badAmount.field.label}" needs an amount in cents that is a positive whole number`,
+      `Payment field "${badAmount.field.label}" needs an amount that is ${AMOUNT_RULE_TEXT}`,
       badAmount,
     );
   }

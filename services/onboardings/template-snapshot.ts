@@ -20,9 +20,8 @@ export function requiredPaymentFields(snapshot: TemplateSnapshot): LocatedField[
   return fieldsOf(snapshot).filter(({ field }) => field.type === 'payment' && field.is_required);
 }
 
-/** `config.amount_cents` must be a positive integer. */
-export const validAmountCents = (value: unknown): boolean =>
-  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+/** `config.amount_cents`: the builder's rule (../templates/payment-amount.ts), 1 to 99,999,999 cents. */
+export { validAmountCents } from '../templates/payment-amount.ts';
 
 const isSignature = (field: TemplateField) => field.type === 'signature';
 

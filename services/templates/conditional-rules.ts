@@ -155,10 +155,12 @@ export function visibility(form: RuleForm, answerOf: (fieldId: string) => unknow
 /**
  * What is wrong with the rule a builder saves on a step or field (messages for the
  * template's author): an unknown shape is refused here, though one already stored reads
- * as "always shown". `fieldIds` are the fields of the template the rule may name: every
- * field but the one carrying it (a field cannot depend on itself).
+ * as "always shown". `fieldIds` are the fields of the template the rule may name; `selfId`
+ * is the field carrying the rule, which it may not name (a field cannot depend on itself).
+ * One set of the template's field ids serves every rule, so checking a whole template is
+ * linear in its size.
  */
-export function ruleProblems(rules: unknown, fieldIds: ReadonlySet<string>): string[] {
+export function ruleProblems(rules: unknown, fieldIds: ReadonlySet<string>, selfId?: string): string[] {
   if (rules === null || rules === undefined) return [];
   const rule = showWhenOf(rules);
   if (!rule) {
@@ -168,7 +170,7 @@ export function ruleProblems(rules: unknown, fieldIds: ReadonlySet<string>): str
   }
   const problems: string[] = [];
   if (Object.keys(rules as object).length !== 1) problems.push('conditional_rules holds only show_when');
-  if (!fieldIds.has(rule.field_id))
+  if (!fieldIds.has(rule.field_id) || (selfId !== undefined && rule.field_id === selfId))
     problems.push('conditional_rules names a field this template does not hold');
   if (needsValue(rule.operator)) {
     if ((rule.value ?? '').trim() === '') problems.push(`conditional_rules needs a value to compare with`);

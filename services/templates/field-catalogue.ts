@@ -11,6 +11,8 @@
  * turns them into the client's language.
  */
 
+import { AMOUNT_RULE_TEXT, validAmountCents } from './payment-amount.ts';
+
 export const FIELD_TYPES = [
   'short_text',
   'long_text',
@@ -293,8 +295,8 @@ export function fieldConfigProblems(field: {
       break;
     case 'payment': {
       const amount = config.amount_cents;
-      if (amount !== undefined && !(Number.isInteger(amount) && (amount as number) > 0)) {
-        problems.push('config.amount_cents must be a positive whole number');
+      if (amount !== undefined && !validAmountCents(amount)) {
+        problems.push(`config.amount_cents must be ${AMOUNT_RULE_TEXT}`);
       }
       if (
         config.currency !== undefined &&

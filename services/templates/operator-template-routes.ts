@@ -14,6 +14,7 @@ import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
+import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT, TEMPLATE_LIMITS } from './template-limits.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
@@ -53,7 +54,7 @@ const stepBody = z.object({
   is_optional: z.boolean().optional(),
   conditional_rules: json.optional(),
   translations: json.optional(),
-  fields: z.array(fieldBody).max(500).optional(),
+  fields: z.array(fieldBody).max(TEMPLATE_LIMITS.fieldsPerStep).optional(),
 });
 
 const templateBody = z.object({
@@ -62,7 +63,7 @@ const templateBody = z.object({
   vertical: z.string().max(200).nullable().optional(),
   settings: jsonObject.optional(),
   translations: json.optional(),
-  steps: z.array(stepBody).max(200).optional(),
+  steps: z.array(stepBody).max(TEMPLATE_LIMITS.steps).optional(),
 });
 
 type TemplateBody = z.infer<typeof templateBody>;
@@ -132,6 +133,8 @@ export async function operatorTemplateRoutes(
   app.post(
     '/teams/:team_id/templates',
     {
+      bodyLimit: TEMPLATE_BODY_LIMIT,
+      preValidation: refuseOversizedTemplate,
       schema: {
         tags: ['operator'],
         summary: "Create a team's template (answer shaped as GET /api/v1/templates/:id)",
@@ -179,6 +182,8 @@ export async function operatorTemplateRoutes(
   app.post(
     '/gallery-templates',
     {
+      bodyLimit: TEMPLATE_BODY_LIMIT,
+      preValidation: refuseOversizedTemplate,
       schema: {
         tags: ['operator'],
         summary: 'Create a gallery template (usable by every team, not listed by the API)',

@@ -110,15 +110,15 @@ function assertUniqueIds(templateId: string, content: TemplateContent) {
  * another field of the template: 400 invalid_body naming the first by its position.
  */
 function assertRules(content: TemplateContent): void {
-  const ids = content.steps.flatMap((step) => step.fields.map((field) => field.id));
-  const others = (id?: string) => new Set(ids.filter((candidate) => candidate !== id));
+  // One set for every rule (linear): a field's own id is refused by ruleProblems' selfId.
+  const ids = new Set(content.steps.flatMap((step) => step.fields.map((field) => field.id)));
   const problems = content.steps.flatMap((step, stepIndex) => [
-    ...ruleProblems(step.conditional_rules, others()).map((message) => ({
+    ...ruleProblems(step.conditional_rules, ids).map((message) => ({
       path: `steps[${stepIndex}]`,
       message,
     })),
     ...step.fields.flatMap((field, fieldIndex) =>
-      ruleProblems(field.conditional_rules, others(field.id)).map((message) => ({
+      ruleProblems(field.conditional_rules, ids, field.id).map((message) => ({
         path: `steps[${stepIndex}].fields[${fieldIndex}]`,
         message,
       })),
@@ -156,8 +156,10 @@ function assertSortOrders(content: TemplateContent): void {
 
 /**
  * A payment field's amount is the send's first check (client-onboarding-api.md, send:
- * "invalid payment amount: 400 invalid_payment" naming the field), so a template keeps an
- * amount still to be set and the send refuses it.
+ * "invalid payment amount: 400 invalid_payment" naming the field), so a template of the
+ * operator API keeps an amount still to be set and the send refuses it. The builder's
+ * saves (`builder`) check the amount with the send's own rule (./payment-amount.ts), so
+ * what the builder accepts the send accepts too.
  */
 function withoutSendRules(field: TemplateField): TemplateField {
   if (field.type !== 'payment' || !('amount_cents' in field.config)) return field;
@@ -170,10 +172,10 @@ function withoutSendRules(field: TemplateField): TemplateField {
  * (./field-catalogue.ts): 400 invalid_body whose message names the first field by its
  * position (`steps[0].fields[2]: ...`); details list every problem of every field.
  */
-function assertCatalogueFields(content: TemplateContent): void {
+function assertCatalogueFields(content: TemplateContent, builder: boolean): void {
   const problems = content.steps.flatMap((step, stepIndex) =>
     step.fields.flatMap((field, fieldIndex) =>
-      fieldConfigProblems(withoutSendRules(field)).map((message) => ({
+      fieldConfigProblems(builder ? field : withoutSendRules(field)).map((message) => ({
         path: `steps[${stepIndex}].fields[${fieldIndex}]`,
         message,
       })),
@@ -188,9 +190,10 @@ function assertCatalogueFields(content: TemplateContent): void {
 function decide(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
   assertStorable(command.data);
   if (command.type === 'CreateTemplate' || command.type === 'UpdateTemplate') {
+    const builder = command.type === 'UpdateTemplate' || command.data.check_rules === true;
     assertSortOrders(command.data.content);
-    assertCatalogueFields(command.data.content);
-    if (command.type === 'UpdateTemplate' || command.data.check_rules) assertRules(command.data.content);
+    assertCatalogueFields(command.data.content, builder);
+    if (builder) assertRules(command.data.content);
   }
   switch (command.type) {
     case 'CreateTemplate':

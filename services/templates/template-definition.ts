@@ -4,6 +4,7 @@ import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
 import { showWhenOf } from './conditional-rules.ts';
 import { FIELD_TYPES } from './field-catalogue.ts';
 import type { Json, TemplateContent } from './template-events.ts';
+import { TEMPLATE_LIMITS } from './template-limits.ts';
 
 /**
  * A template's whole definition as the workspace builder sends it (POST and PUT
@@ -53,7 +54,7 @@ export const stepDefinition = z.object({
   is_optional: z.boolean().optional(),
   conditional_rules: conditionalRules,
   translations,
-  fields: z.array(fieldDefinition).max(500).optional(),
+  fields: z.array(fieldDefinition).max(TEMPLATE_LIMITS.fieldsPerStep).optional(),
 });
 
 export const templateDefinition = z.object({
@@ -62,7 +63,7 @@ export const templateDefinition = z.object({
   vertical: z.string().max(200).nullable().optional(),
   settings: z.record(z.unknown()).optional(),
   translations,
-  steps: z.array(stepDefinition).max(200).optional(),
+  steps: z.array(stepDefinition).max(TEMPLATE_LIMITS.steps).optional(),
 });
 
 export type TemplateDefinition = z.infer<typeof templateDefinition>;

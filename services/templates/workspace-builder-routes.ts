@@ -15,6 +15,7 @@ import { signedIn } from '../access/workspace/workspace-session.ts';
 import { templateDecider, type TemplateCommand } from './template-decider.ts';
 import { agreementTextBlockers, contentOf, templateDefinition, withFreshIds } from './template-definition.ts';
 import { templateStreamId, type TemplateContent } from './template-events.ts';
+import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT } from './template-limits.ts';
 
 /*
  * The workspace's template builder (/workspace/v1; every role may, with the member as the
@@ -29,7 +30,10 @@ import { templateStreamId, type TemplateContent } from './template-events.ts';
  *   GET    /gallery-templates             { data: [gallery template] }  shared starting templates
  *   POST   /gallery-templates/:id/copy    201 { template }  a copy in the team, to edit
  *
- * A bad definition answers 400 invalid_body naming the step or field and changes nothing.
+ * A bad definition answers 400 invalid_body naming the step or field and changes nothing;
+ * a definition over the caps of ./template-limits.ts (50 steps, 200 fields a step, 1,000 in
+ * all, ...) answers 400 invalid_body naming the cap before any other check, a body over
+ * 1 MiB 413.
  * Another team's, a gallery (except to copy) or a deleted template answers 404
  * template_not_found. Onboardings already created keep their snapshot: a save changes
  * only the template.
@@ -114,7 +118,7 @@ const notFoundAnswer = {
 };
 const invalidAnswer = {
   400: coded(
-    'A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes',
+    'A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem) or one over the caps (at most 50 steps, 200 fields a step, 1,000 fields in all, 500 items a list, 9 languages, texts of 20,000 characters; the message names the cap); nothing changes',
   ),
 };
 
@@ -184,6 +188,8 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
     '/templates',
     {
       config: { workspace: { action: 'templates.manage' } },
+      bodyLimit: TEMPLATE_BODY_LIMIT,
+      preValidation: refuseOversizedTemplate,
       schema: {
         ...tag,
         summary: 'Create a template from a definition (steps may be left out)',
@@ -198,6 +204,8 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
     '/templates/:id',
     {
       config: { workspace: { action: 'templates.manage' } },
+      bodyLimit: TEMPLATE_BODY_LIMIT,
+      preValidation: refuseOversizedTemplate,
       schema: {
         ...tag,
         summary: "Save a template's whole definition; `version` is the version the builder opened",

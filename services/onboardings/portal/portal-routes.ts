@@ -4,12 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RunOptions } from '../onboarding-unit-of-work.ts';
 import { fileConfig } from '../../templates/field-catalogue.ts';
-import {
-  sizeText,
-  type Onboarding,
-  type OnboardingCommand,
-  type OnboardingState,
-} from '../onboarding-decider.ts';
+import { type Onboarding, type OnboardingCommand, type OnboardingState } from '../onboarding-decider.ts';
 import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
 import {
   cleanFileName,
@@ -22,6 +17,7 @@ import {
 import { downloadHeaders } from '../../../shared/http/download-headers.ts';
 import { binaryResponse } from '../../../shared/http/openapi-3-1-schema.ts';
 import { sniffContentType } from '../file-content-type.ts';
+import { oneFile } from './portal-upload.ts';
 import { findField } from '../template-snapshot.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
@@ -428,18 +424,8 @@ export async function portalRoutes(
         throw codedError(400, 'invalid_body', 'Send the file as multipart/form-data');
       }
       const maxBytes = uploadLimit(link, request.params.field_id);
-      const part = await request.file({ limits: { fileSize: maxBytes } });
-      if (!part) throw codedError(400, 'invalid_body', 'A file is required');
-      let content: Buffer;
-      try {
-        content = await part.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw codedError(413, 'payload_too_large', `File larger than ${sizeText(maxBytes)}`);
-        }
-        throw error;
-      }
-      const fileName = cleanFileName(part.filename);
+      const { content, filename } = await oneFile(request, maxBytes);
+      const fileName = cleanFileName(filename);
       // What the browser says (part.mimetype) is not trusted: the bytes tell.
       const contentType = await sniffContentType(content);
       const sealedName = await seal(link, fileName);

@@ -222,18 +222,17 @@ export interface Problems {
 
 /** Everything the service would refuse in a save, by step and field id. */
 export function problemsOf(template: BuilderTemplate): Problems {
-  const ids = template.steps.flatMap((step) => step.fields.map((field) => field.id));
-  const others = (id?: string) => new Set(ids.filter((candidate) => candidate !== id));
+  const ids = new Set(template.steps.flatMap((step) => step.fields.map((field) => field.id)));
   const problems: Problems = { template: [], steps: {}, fields: {}, count: 0 };
   if (template.name.trim() === '') problems.template.push('Give the template a name.');
   for (const step of template.steps) {
-    const found = ruleProblems(step.conditional_rules, others()).map(sentence);
+    const found = ruleProblems(step.conditional_rules, ids).map(sentence);
     if (found.length) problems.steps[step.id] = found;
     for (const field of step.fields) {
       const fieldFound = [
         ...(field.label.trim() === '' && !isDisplayOnly(field.type) ? ['Give the field a label.'] : []),
         ...fieldConfigProblems(field).map(sentence),
-        ...ruleProblems(field.conditional_rules, others(field.id)).map(sentence),
+        ...ruleProblems(field.conditional_rules, ids, field.id).map(sentence),
       ];
       if (fieldFound.length) problems.fields[field.id] = fieldFound;
     }
