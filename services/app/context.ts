@@ -2,6 +2,7 @@ import type { Platform } from '../../shared/app-deps.ts';
 import type { Registry } from 'prom-client';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import type { RelayHealth } from '../events/relay-health.ts';
+import type { DatabaseHealth } from '../../shared/db/database-health.ts';
 
 /**
  * Everything the running parts share, as the composition holds it. Built once in
@@ -15,4 +16,6 @@ export interface ServiceContext extends Platform {
   metrics: Registry;
   /** What the Kafka relay reports (read by /readyz); absent where no relay can run. */
   relayHealth?: RelayHealth;
+  /** Whether the database answers, since when not (shared/db/database-health.ts); read by /healthz. */
+  databaseHealth?: DatabaseHealth;
 }

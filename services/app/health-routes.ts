@@ -8,16 +8,22 @@ import {
 } from '../../shared/metrics/checkpoint-lag.ts';
 import type { RelayHealth } from '../events/relay-health.ts';
 import { runsWorker } from '../../shared/config/service-role.ts';
+import type { DatabaseHealth } from '../../shared/db/database-health.ts';
 
 export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'> & {
   relayHealth?: RelayHealth;
+  databaseHealth?: DatabaseHealth;
 };
 
 /** How long the readiness read of checkpoint lags may take; when it cannot answer, lag does not count. */
 export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
 
 /**
- * GET /healthz: the process answers. GET /readyz: the database and event store answer too.
+ * GET /healthz: the process answers, and its database has not been out of reach for
+ * DATABASE_LOST_UNHEALTHY_SECONDS or longer (then 503 `unhealthy`, so that an orchestrator
+ * restarts the process: shared/db/database-health.ts; the embedded database is restarted by
+ * the service itself first, shared/db/embedded-supervisor.ts). GET /readyz: the database and
+ * event store answer too; 503 from the moment the database is known to be gone.
  *
  * Parked events (events a projection cannot apply, GET /admin/v1/parked-events) do not make
  * the service unready: every other event and projection goes on, and taking the instance
@@ -39,7 +45,19 @@ export const READY_LAG_QUERY_TIMEOUT_MS = 1000;
  * the event refused.
  */
 export async function healthRoutes(app: FastifyInstance, { context }: { context: HealthRouteDeps }) {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    const health = context.databaseHealth;
+    const downSeconds = Math.floor((health?.downForMs() ?? 0) / 1000);
+    if (health?.down && downSeconds >= context.settings.DATABASE_LOST_UNHEALTHY_SECONDS) {
+      return reply.status(503).send({
+        status: 'unhealthy',
+        database: 'unreachable',
+        down_seconds: downSeconds,
+        reason: health.reason,
+      });
+    }
+    return { status: 'ok' };
+  });
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const [database, eventStore, parked, lags] = await Promise.all([

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ManualClock, systemClock } from '../../shared/clock.ts';
 import type { Settings } from '../../shared/config/settings.ts';
 import { runsWorker } from '../../shared/config/service-role.ts';
-import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
+import { DatabaseHealth, probeDatabase } from '../../shared/db/database-health.ts';
+import { superviseEmbeddedPostgres } from '../../shared/db/embedded-supervisor.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, type ConnectionErrorListener, type Pool } from '../../shared/db/pool.ts';
 import { createReadDb } from '../../shared/db/read-db.ts';
@@ -134,6 +135,14 @@ export const STOP_BUDGET_MS = {
   background: 2000,
 } as const;
 
+export interface StartOptions {
+  /**
+   * The embedded database is gone and could not be started again
+   * (shared/db/embedded-supervisor.ts): the service process exits non-zero (./serve.ts).
+   */
+  onDatabaseGone?: (reason: string) => void;
+}
+
 /**
  * Composes and starts the service: database (embedded when DATABASE_URL is unset),
  * migrations, event store, projections, HTTP. SERVICE_ROLE picks the parts
@@ -145,26 +154,50 @@ export const STOP_BUDGET_MS = {
 export async function startService(
   settings: Settings,
   logger: Logger = createLogger(settings.LOG_LEVEL),
+  options: StartOptions = {},
 ): Promise<RunningService> {
   // Before the database: a missing KEK refuses the start at once.
   const keyRing = await resolveKeyRing(settings, logger);
   const database = settings.DATABASE_URL
-    ? { url: settings.DATABASE_URL, stop: async () => undefined }
-    : await startEmbeddedPostgres({
-        dataDir: settings.DATA_DIR,
-        persistent: true,
-        onStalePostmasterStopped: (postmasterPid) =>
-          logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
-        onClusterFolderChosen: (clusterFolder) =>
-          logger.warn(
-            { clusterFolder },
-            'running as root: the postgres user cannot enter DATA_DIR, so the embedded database files are kept in clusterFolder',
-          ),
-      });
+    ? { url: settings.DATABASE_URL, health: new DatabaseHealth(), stop: async () => undefined }
+    : await superviseEmbeddedPostgres(
+        {
+          dataDir: settings.DATA_DIR,
+          persistent: true,
+          onStalePostmasterStopped: (postmasterPid) =>
+            logger.warn({ postmasterPid }, 'stopped PostgreSQL left running on DATA_DIR by an earlier run'),
+          onClusterFolderChosen: (clusterFolder) =>
+            logger.warn(
+              { clusterFolder },
+              'running as root: the postgres user cannot enter DATA_DIR, so the embedded database files are kept in clusterFolder',
+            ),
+        },
+        {
+          lost: (exit) =>
+            logger.error(
+              exit,
+              'the embedded PostgreSQL exited; requests answer 503 while it is started again',
+            ),
+          restartFailed: (attempt, error) =>
+            logger.error(
+              { attempt, error: (error as Error).message },
+              'the embedded PostgreSQL did not start again',
+            ),
+          restarted: (attempt, downMs) =>
+            logger.warn({ attempt, downMs }, 'the embedded PostgreSQL runs again'),
+          gaveUp: (reason) => {
+            logger.fatal({ reason }, 'the embedded PostgreSQL cannot be started again');
+            options.onDatabaseGone?.(reason);
+          },
+        },
+      );
+  // /healthz and /readyz (./health-routes.ts): the database answers, or since when it does not.
+  const probe = probeDatabase(database.url, database.health);
   const pool = createPool(database.url, 20, reportConnectionLoss(logger));
   try {
     await migrate(pool);
     const context = await createContext(settings, logger, pool, database.url, keyRing);
+    context.databaseHealth = database.health;
     // An API-only instance runs no projections: its commands wait on the shared checkpoints.
     const worker = runsWorker(settings);
     if (worker) await context.projections.start();
@@ -186,10 +219,12 @@ export async function startService(
         if (!(await settleWithin(stopContext(context), STOP_BUDGET_MS.background))) {
           logger.warn('background work did not stop in time; the database stop ends its sessions');
         }
+        await probe.stop();
         await database.stop();
       },
     };
   } catch (error) {
+    await probe.stop();
     await pool.end().catch(() => undefined);
     await database.stop().catch(() => undefined);
     throw error;

@@ -16,6 +16,9 @@ try {
 
 const logger = createLogger(settings.LOG_LEVEL);
 
+/** The exit code when the embedded database is gone for good (EX_UNAVAILABLE). */
+const DATABASE_GONE_EXIT_CODE = 69;
+
 /**
  * A start that fails prints one line saying what to do (./startup-failure.ts) and exits 1,
  * without a stack trace; the error itself is logged at debug level. An error thrown outside
@@ -30,7 +33,12 @@ function refuseToStart(error: unknown): never {
 process.on('uncaughtException', refuseToStart);
 let service: RunningService;
 try {
-  service = await startService(settings, logger);
+  service = await startService(settings, logger, {
+    // The embedded database could not be started again (shared/db/embedded-supervisor.ts):
+    // exit non-zero so that whatever supervises the process starts it again. The short wait
+    // lets the log line out.
+    onDatabaseGone: () => setTimeout(() => process.exit(DATABASE_GONE_EXIT_CODE), 200),
+  });
 } catch (error) {
   refuseToStart(error);
 }

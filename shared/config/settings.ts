@@ -120,6 +120,8 @@ const settingsSchema = z.object({
   }),
   // /readyz answers 503 when a projection or the relay is this many seconds behind the log.
   READY_MAX_LAG_SECONDS: positiveSeconds(120),
+  // /healthz answers 503 once the database has been out of reach this many seconds (shared/db/database-health.ts).
+  DATABASE_LOST_UNHEALTHY_SECONDS: positiveSeconds(20),
   SMTP_URL: urlSetting(['smtp', 'smtps'], 'expected an smtp:// or smtps:// URL'),
   ADMIN_TOKEN: optionalString,
   TRUST_PROXY: booleanSetting(false),

@@ -27,6 +27,13 @@ export interface EmbeddedOptions {
   /** Told when, run as root, the cluster lives outside DATA_DIR (./embedded-postgres-root.ts). */
   onClusterFolderChosen?: (folder: string) => void;
   onLog?: (message: unknown) => void;
+  /**
+   * Create the cluster when the folder holds none (default true). A restart after a crash
+   * passes false: a missing cluster is then an error, never a new empty database.
+   */
+  initialise?: boolean;
+  /** Told when the server exits without stop() having been called (killed, crashed). */
+  onUnexpectedExit?: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void;
 }
 
 const USER = 'onboarding';
@@ -108,7 +115,10 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onError: log,
   });
   try {
-    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+      if (options.initialise === false) throw new Error(`no database cluster in ${databaseDir}`);
+      await server.initialise();
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         await server.start();
@@ -140,6 +150,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   process.on('exit', shutDownOnExit);
 
   let stopping: Promise<void> | undefined;
+  const exitedUnexpectedly = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (stopping === undefined) options.onUnexpectedExit?.({ code, signal });
+  };
+  if (child && (child.exitCode !== null || child.signalCode !== null)) {
+    queueMicrotask(() => exitedUnexpectedly(child.exitCode, child.signalCode));
+  } else {
+    child?.once('exit', exitedUnexpectedly);
+  }
   const stop = () =>
     (stopping ??= (async () => {
       // Only remove the file when it is still ours (a later server may have written its own).
