@@ -31,7 +31,13 @@ const KEY_LENGTH = 32;
 export const PIN_HASH_CONCURRENCY = Math.max(1, availableParallelism() - 1);
 const hashSlots = pLimit(PIN_HASH_CONCURRENCY);
 
+let scryptRuns = 0;
+
+/** How many PIN hashes (scrypt runs) this process has started: tests count a visit's hashes with it. */
+export const pinHashRuns = (): number => scryptRuns;
+
 function scryptAsync(pin: string, salt: string): Promise<Buffer> {
+  scryptRuns += 1;
   return hashSlots(
     () =>
       new Promise<Buffer>((resolve, reject) =>

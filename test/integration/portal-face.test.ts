@@ -62,7 +62,7 @@ describe('GET /portal/v1/onboardings/:token/face', () => {
       const answer = await face(token);
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
-        link: { state: 'inactive', retry_after_seconds: null },
+        link: { state: 'inactive', retry_after_seconds: null, session: false },
         team: null,
         client: null,
       });
@@ -78,7 +78,7 @@ describe('GET /portal/v1/onboardings/:token/face', () => {
     const answer = await face(token);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      link: { state: 'open', retry_after_seconds: null },
+      link: { state: 'open', retry_after_seconds: null, session: false },
       team: northwind,
       client: { locale: 'fr-FR', date_format: 'DD/MM/YYYY', timezone: 'Europe/Paris' },
     });
@@ -92,7 +92,7 @@ describe('GET /portal/v1/onboardings/:token/face', () => {
 
   it('a PIN link: pin_required, pin_locked after too many wrong PINs (with retry_after_seconds)', async () => {
     const { token } = await sentOnboarding(service, tenant, { send: { pin: '246810' } });
-    expect(await linkOf(token)).toEqual({ state: 'pin_required', retry_after_seconds: null });
+    expect(await linkOf(token)).toEqual({ state: 'pin_required', retry_after_seconds: null, session: false });
     for (let i = 0; i < 10; i++) {
       expect((await portal(service, token, 'GET', '', { pin: '000000' })).status).toBe(401);
     }

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { MAX_FILE_BYTES } from '../onboarding-files.ts';
@@ -11,6 +12,7 @@ import {
   TOO_MANY_PORTAL_REQUESTS,
 } from './portal-rate-limits.ts';
 import { portalRoutes, type PortalRouteDeps } from './portal-routes.ts';
+import { PinAttempts } from './portal-pin-attempts.ts';
 
 export type PortalApiDeps = Pick<Platform, 'settings' | 'clock' | 'rateLimitStores'> & PortalRouteDeps;
 
@@ -52,6 +54,9 @@ export async function portalApi(
     });
   }
 
+  // The link session's cookie (./portal-link-sessions.ts).
+  await app.register(cookie);
+
   // File uploads (multipart/form-data): one file of at most MAX_FILE_BYTES per request.
   await app.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, fields: 20, parts: 30 } });
 
@@ -63,5 +68,14 @@ export async function portalApi(
     return defaultJson(request, body as string, done);
   });
 
-  await app.register(portalRoutes, { context, limiter });
+  // The wrong-PIN lock counts in the shared store (Redis or the database), never in this process.
+  const pinAttempts = context.settings.RATE_LIMITS
+    ? new PinAttempts(context.rateLimitStores, context.clock)
+    : null;
+  await app.register(portalRoutes, {
+    context,
+    limiter,
+    pinAttempts,
+    publicUrl: context.settings.PUBLIC_URL,
+  });
 }

@@ -8,6 +8,7 @@ import { CLIENT_TOKEN_PATTERN, hashClientToken } from '../link-secrets.ts';
 import { isOpenReview, type OnboardingState } from '../onboarding-decider.ts';
 import { readOnboarding } from '../onboarding-unit-of-work.ts';
 import type { PortalAccess } from './portal-access.ts';
+import { linkSessionId } from './portal-link-sessions.ts';
 
 /**
  * GET /portal/v1/onboardings/:token/face: what the client's form page shows before it may
@@ -46,6 +47,11 @@ export const faceSchema = z.object({
   link: z.object({
     state: z.enum(LINK_STATES),
     retry_after_seconds: z.number().int().nullable().describe('set when state is pin_locked'),
+    session: z
+      .boolean()
+      .describe(
+        'the request carries a live link session of this link (POST .../session): the form opens without asking for the PIN, even while the link is pin_locked',
+      ),
   }),
   team: faceTeamSchema,
   client: faceClientSchema,
@@ -141,7 +147,7 @@ export type PortalFaceDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock'>;
 const tokenParams = z.object({ token: z.string().describe('the client access token (64 hex characters)') });
 
 const unknownLink = () => ({
-  link: { state: 'inactive' as const, retry_after_seconds: null },
+  link: { state: 'inactive' as const, retry_after_seconds: null, session: false },
   team: null,
   client: null,
 });
@@ -171,6 +177,7 @@ export async function portalFaceRoutes(
       },
     },
     async (request) => {
+      const session = (tokenHash: string) => linkSessionId(request, tokenHash);
       const token = request.params.token.toLowerCase();
       if (!CLIENT_TOKEN_PATTERN.test(token)) return unknownLink();
       const tokenHash = hashClientToken(token);
@@ -190,14 +197,18 @@ export async function portalFaceRoutes(
         clientFace(context.pool, state.team_id, state.client_id),
       ]);
       return {
-        link: linkState({
-          state,
-          tokenHash,
-          newest: link.newest,
-          clientErased: client.erased,
-          pinLockedFor: access.pinLockedFor(tokenHash),
-          now: context.clock.now(),
-        }),
+        link: {
+          ...linkState({
+            state,
+            tokenHash,
+            newest: link.newest,
+            clientErased: client.erased,
+            pinLockedFor: await access.pinLockedFor(tokenHash),
+            now: context.clock.now(),
+          }),
+          session:
+            state.pin !== null && (await access.sessionLive(tokenHash, state.pin, { sessionId: session })),
+        },
         team,
         client: client.client,
       };

@@ -27,6 +27,13 @@ import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from '../o
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
 import { allResponses, findResponse, responseSchema } from '../responses-read-model.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
+import type { PinAttempts } from './portal-pin-attempts.ts';
+import {
+  LINK_SESSION_IDLE_SECONDS,
+  linkSessionId,
+  openLinkSession,
+  setLinkSessionCookie,
+} from './portal-link-sessions.ts';
 import { prefersHtml } from '../../web/prefers-html.ts';
 import { clientFace, faceClientSchema, faceTeamSchema, portalFaceRoutes, teamFace } from './portal-face.ts';
 import { formAttachments, formFileSchema, formSignatureSchema } from './portal-form-view.ts';
@@ -96,7 +103,12 @@ const stepParams = tokenParams.extend({ step_id: z.string().describe('a step of 
 
 const pinHeaders = z
   .object({
-    [PIN_HEADER]: z.string().optional().describe('the link’s 6-digit PIN, when the link has one'),
+    [PIN_HEADER]: z
+      .string()
+      .optional()
+      .describe(
+        'the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session)',
+      ),
   })
   .passthrough();
 
@@ -113,7 +125,9 @@ const portalErrors = (extra: Record<number, string> = {}) => ({
   400: coded(
     'Malformed body (code invalid_body; a step with a required field unanswered names it in details)',
   ),
-  401: coded('The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required)'),
+  401: coded(
+    'The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required)',
+  ),
   404: coded(
     'Unknown, deactivated or expired link (code link_inactive); unknown field or step (field_not_found, step_not_found)',
   ),
@@ -144,7 +158,19 @@ const opaque = (value: SealedValue) => value as unknown as string;
 
 export async function portalRoutes(
   plain: FastifyInstance,
-  { context, limiter }: { context: PortalRouteDeps; limiter: RateLimiter | null },
+  {
+    context,
+    limiter,
+    pinAttempts,
+    publicUrl,
+  }: {
+    context: PortalRouteDeps;
+    limiter: RateLimiter | null;
+    /** The wrong-PIN lock (./portal-pin-attempts.ts); null when RATE_LIMITS=off. */
+    pinAttempts: PinAttempts | null;
+    /** PUBLIC_URL: an https one makes the link session's cookie Secure. */
+    publicUrl: string;
+  },
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const access = new PortalAccess({
@@ -152,10 +178,15 @@ export async function portalRoutes(
     eventStore: context.eventStore,
     clock: context.clock,
     limiter,
+    pinAttempts,
   });
 
+  /** The link of the request's token: a live link session of it, or the PIN in X-Onboarding-Pin. */
   const open = (request: FastifyRequest) =>
-    access.open((request.params as { token: string }).token, request.headers[PIN_HEADER]);
+    access.open((request.params as { token: string }).token, {
+      pin: request.headers[PIN_HEADER],
+      sessionId: (tokenHash) => linkSessionId(request, tokenHash),
+    });
 
   /** One onboarding command of the client; refusals become the portal's error bodies. */
   const run = (
@@ -227,6 +258,48 @@ export async function portalRoutes(
     }));
     return { ...link, state: outcome.state };
   }
+
+  app.post(
+    '/onboardings/:token/session',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Open a link session with the PIN: a short-lived HttpOnly cookie, so the form checks the PIN once per visit (records nothing)',
+        description: `Checks X-Onboarding-Pin like every portal route (it always checks the PIN, even with a live session) and answers a cookie (HttpOnly, SameSite=Strict, Path=/portal/v1/onboardings/, Secure over https) that the other portal routes of this link accept instead of the PIN until it ends: ${LINK_SESSION_IDLE_SECONDS / 60} minutes after its last request, or at expires_at. A new PIN or a new link (resend) ends it. A link without a PIN needs no session: 200 with expires_at null and no cookie. The answer has Cache-Control: no-store.`,
+        security: [],
+        params: tokenParams,
+        headers: pinHeaders,
+        response: {
+          200: z.object({
+            expires_at: z
+              .string()
+              .nullable()
+              .describe('when the session ends at the latest (ISO 8601); null for a link without a PIN'),
+            idle_timeout_seconds: z
+              .number()
+              .int()
+              .describe('the session ends this long after its last request'),
+          }),
+          ...portalErrors(),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      // The PIN itself, whatever cookie the request carries.
+      const link = await access.open(request.params.token, { pin: request.headers[PIN_HEADER] });
+      if (link.state.pin === null)
+        return { expires_at: null, idle_timeout_seconds: LINK_SESSION_IDLE_SECONDS };
+      const session = await openLinkSession(context.pool, {
+        tokenHash: link.tokenHash,
+        pinSalt: link.state.pin.salt,
+        now: context.clock.now(),
+      });
+      setLinkSessionCookie(reply, request, { tokenHash: link.tokenHash, id: session.id, publicUrl });
+      return { expires_at: session.expiresAt.toISOString(), idle_timeout_seconds: LINK_SESSION_IDLE_SECONDS };
+    },
+  );
 
   app.get(
     '/onboardings/:token',
