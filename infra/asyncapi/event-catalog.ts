@@ -237,6 +237,16 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       invited_at: timestamp,
     }),
   },
+  'team.invitation_resent': {
+    summary: 'An owner or admin emailed a pending invitation again; a new link replaced the older one.',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, invitation_id: uuid, email: text, resent_at: timestamp }),
+  },
+  'team.invitation_revoked': {
+    summary: 'An owner or admin revoked a pending invitation; its link no longer accepts.',
+    stream: 'team-<team_id>',
+    data: object({ team_id: uuid, invitation_id: uuid, email: text, revoked_at: timestamp }),
+  },
   'team.member_role_changed': {
     summary: "A member's role changed.",
     stream: 'team-<team_id>',

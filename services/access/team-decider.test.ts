@@ -233,6 +233,33 @@ describe('team decider', () => {
         ]);
     });
 
+    it('resends and revokes a pending invitation; not an unknown, revoked or accepted one', () => {
+      const invited: TeamEvent = {
+        type: 'team.member_invited',
+        data: { team_id: teamId, invitation_id: 'i1', email: 'new@x.io', role: 'member', invited_at: now },
+      };
+      const resend: TeamCommand = { type: 'ResendInvitation', data: { invitation_id: 'i1' }, metadata: at };
+      const revoke: TeamCommand = { type: 'RevokeInvitation', data: { invitation_id: 'i1' }, metadata: at };
+      const revoked: TeamEvent = {
+        type: 'team.invitation_revoked',
+        data: { team_id: teamId, invitation_id: 'i1', email: 'new@x.io', revoked_at: now },
+      };
+      given([created, owner, invited])
+        .when(resend)
+        .then([
+          {
+            type: 'team.invitation_resent',
+            data: { team_id: teamId, invitation_id: 'i1', email: 'new@x.io', resent_at: now },
+          },
+        ]);
+      given([created, owner, invited]).when(revoke).then([revoked]);
+      given([created, owner]).when(resend).thenFails('invitation_not_found');
+      given([created, owner, invited, revoked]).when(resend).thenFails('invitation_not_found');
+      given([created, owner, invited, revoked]).when(revoke).thenFails('invitation_not_found');
+      const joined = member('n1', 'new@x.io', 'member');
+      given([created, owner, invited, joined]).when(revoke).thenFails('invitation_not_found');
+    });
+
     it('refuses to invite the email of a current member, not of a removed one', () => {
       given([created, owner, admin])
         .when({

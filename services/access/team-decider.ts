@@ -20,6 +20,8 @@ export interface TeamState {
   members: Readonly<Record<string, { email: string; role: MemberRole; removed: boolean }>>;
   /** Slots taken by API keys; released when a key is revoked. */
   apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
+  /** Invitations sent, by id; a revoked one is gone (its acceptance is the route's table). */
+  invitations: Readonly<Record<string, { email: string }>>;
 }
 
 /** Every command carries the service clock's time in `metadata.now`. */
@@ -28,6 +30,8 @@ export type TeamCommand = (
   | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings & TeamBranding> } }
   | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
   | { type: 'InviteMember'; data: { invitation_id: string; email: string; role: MemberRole } }
+  | { type: 'ResendInvitation'; data: { invitation_id: string } }
+  | { type: 'RevokeInvitation'; data: { invitation_id: string } }
   | { type: 'ChangeMemberRole'; data: { member_id: string; role: MemberRole } }
   /** keep_an_owner: refuse to remove the team's last owner (the workspace sets it; 409 last_owner). */
   | { type: 'RemoveMember'; data: { member_id: string; keep_an_owner?: boolean } }
@@ -35,7 +39,7 @@ export type TeamCommand = (
   | { type: 'ReleaseApiKeySlot'; data: { api_key_id: string } }
 ) & { metadata: { now: Date } };
 
-const initialState = (): TeamState => ({ team: null, members: {}, apiKeys: {} });
+const initialState = (): TeamState => ({ team: null, members: {}, apiKeys: {}, invitations: {} });
 
 function requireTeam(state: TeamState): NonNullable<TeamState['team']> {
   if (!state.team) throw new DomainError('team_not_found', 'Team not found');
@@ -125,6 +129,49 @@ function inviteMember(
     {
       type: 'team.member_invited',
       data: { team_id: team.id, invitation_id, email, role, invited_at: command.metadata.now.toISOString() },
+    },
+  ];
+}
+
+const invitationNotFound = () => new DomainError('invitation_not_found', 'No pending invitation with this id');
+
+/** Resend or revoke an invitation the team sent and did not revoke, to an address not yet a member. */
+function pendingInvitation(state: TeamState, invitationId: string): { email: string } {
+  const invitation = state.invitations[invitationId];
+  if (!invitation) throw invitationNotFound();
+  const joined = Object.values(state.members).some(
+    (member) => !member.removed && member.email === invitation.email,
+  );
+  if (joined) throw invitationNotFound();
+  return invitation;
+}
+
+function resendInvitation(
+  command: Extract<TeamCommand, { type: 'ResendInvitation' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { invitation_id } = command.data;
+  const { email } = pendingInvitation(state, invitation_id);
+  return [
+    {
+      type: 'team.invitation_resent',
+      data: { team_id: team.id, invitation_id, email, resent_at: command.metadata.now.toISOString() },
+    },
+  ];
+}
+
+function revokeInvitation(
+  command: Extract<TeamCommand, { type: 'RevokeInvitation' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { invitation_id } = command.data;
+  const { email } = pendingInvitation(state, invitation_id);
+  return [
+    {
+      type: 'team.invitation_revoked',
+      data: { team_id: team.id, invitation_id, email, revoked_at: command.metadata.now.toISOString() },
     },
   ];
 }
@@ -229,6 +276,10 @@ function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
       return addMember(command, state);
     case 'InviteMember':
       return inviteMember(command, state);
+    case 'ResendInvitation':
+      return resendInvitation(command, state);
+    case 'RevokeInvitation':
+      return revokeInvitation(command, state);
     case 'ChangeMemberRole':
       return changeMemberRole(command, state);
     case 'RemoveMember':
@@ -261,6 +312,15 @@ function evolve(state: TeamState, event: TeamEvent): TeamState {
           [event.data.member_id]: { email: event.data.email, role: event.data.role, removed: false },
         },
       };
+    case 'team.member_invited':
+      return {
+        ...state,
+        invitations: { ...state.invitations, [event.data.invitation_id]: { email: event.data.email } },
+      };
+    case 'team.invitation_revoked': {
+      const { [event.data.invitation_id]: _revoked, ...invitations } = state.invitations;
+      return { ...state, invitations };
+    }
     case 'team.member_role_changed': {
       const member = state.members[event.data.member_id];
       if (!member) return state;

@@ -81,6 +81,18 @@ export type MemberInvited = DomainEvent<
   { team_id: string; invitation_id: string; email: string; role: MemberRole; invited_at: string }
 >;
 
+/** An owner or admin sent an invitation again: a new link replaces the older one. */
+export type InvitationResent = DomainEvent<
+  'team.invitation_resent',
+  { team_id: string; invitation_id: string; email: string; resent_at: string }
+>;
+
+/** An owner or admin revoked a pending invitation: its link no longer accepts. */
+export type InvitationRevoked = DomainEvent<
+  'team.invitation_revoked',
+  { team_id: string; invitation_id: string; email: string; revoked_at: string }
+>;
+
 export type MemberRoleChanged = DomainEvent<
   'team.member_role_changed',
   { team_id: string; member_id: string; role: MemberRole; changed_at: string }
@@ -111,6 +123,8 @@ export type TeamEvent =
   | TeamUpdated
   | MemberAdded
   | MemberInvited
+  | InvitationResent
+  | InvitationRevoked
   | MemberRoleChanged
   | MemberRemoved
   | ApiKeySlotTaken

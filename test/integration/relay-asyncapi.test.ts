@@ -109,6 +109,8 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     role: 'member',
     invited_at: at,
   },
+  'team.invitation_resent': { team_id, invitation_id: id(), email: 'ada@example.com', resent_at: at },
+  'team.invitation_revoked': { team_id, invitation_id: id(), email: 'ada@example.com', revoked_at: at },
   'team.member_role_changed': { team_id, member_id: id(), role: 'owner', changed_at: at },
   'team.member_removed': { team_id, member_id: id(), removed_at: at },
   'team.api_key_slot_taken': { team_id, api_key_id: id(), expires_at: null, taken_at: at },

@@ -12,6 +12,11 @@ describe('workspace permissions', () => {
     }
   });
 
+  it('lets owners and admins list, resend and revoke pending invitations', () => {
+    expect([may('owner', 'members.invitations'), may('admin', 'members.invitations')]).toEqual([true, true]);
+    expect(may('member', 'members.invitations')).toBe(false);
+  });
+
   it('keeps every Integrations and audit action from members', () => {
     const integrations = Object.keys(PERMISSIONS).filter((action) => /^(api_keys|audit)\./.test(action));
     expect(integrations.length).toBe(5);

@@ -9,6 +9,8 @@ import type { MemberRole } from '../team-events.ts';
 export const PERMISSIONS = {
   'members.list': ['owner', 'admin', 'member'],
   'members.invite': ['owner'],
+  /** List, resend and revoke pending invitations. */
+  'members.invitations': ['owner', 'admin'],
   'members.change_role': ['owner'],
   'members.remove': ['owner'],
   'api_keys.list': ['owner', 'admin'],

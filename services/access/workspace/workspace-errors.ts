@@ -10,6 +10,7 @@ export const workspaceErrors = registerDomainErrors('workspace', {
   statuses: {
     team_not_found: 404,
     member_not_found: 404,
+    invitation_not_found: 404,
     api_key_not_found: 404,
     account_not_found: 404,
     member_exists: 409,
