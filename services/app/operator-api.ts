@@ -8,7 +8,8 @@ import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
 import { emailsRoutes } from '../mail/emails-routes.ts';
 import { operatorOnboardingRoutes } from '../onboardings/operator-onboarding-routes.ts';
 import { parkedEventsRoutes } from '../../shared/projections/parked-events-routes.ts';
-import { operatorTokenCheck } from '../access/operator-auth.ts';
+import { ADMIN_TOKEN_GUESS_WINDOW_SECONDS, operatorTokenCheck } from '../access/operator-auth.ts';
+import { RateLimiter } from '../../shared/rate-limit/rate-limiter.ts';
 import { automationRulesRoutes } from '../automation/automation-rules-routes.ts';
 import { operatorTeamRoutes } from '../access/operator-team-routes.ts';
 import { operatorTemplateRoutes } from '../templates/operator-template-routes.ts';
@@ -24,7 +25,7 @@ export type OperatorRoutePlugin = (
  * Route plugins of the operator API (`/admin/v1`). To add operator routes, append your
  * plugin here; it then gets the prefix /admin/v1, the ADMIN_TOKEN check (404 for every
  * route while ADMIN_TOKEN is unset, 401 code admin_token_invalid for a missing or wrong
- * token) and validation errors as 400 invalid_body with `details.issues`. Give each route
+ * token, 429 admin_token_rate_limited after too many wrong ones) and validation errors as 400 invalid_body with `details.issues`. Give each route
  * a zod schema (tags: ['operator']) so it appears in /openapi.json.
  */
 export const operatorRoutePlugins: OperatorRoutePlugin[] = [
@@ -43,7 +44,13 @@ export const operatorRoutePlugins: OperatorRoutePlugin[] = [
 
 /** The operator API; registered with prefix /admin/v1 in services/app/routes.ts. */
 export async function operatorApi(app: FastifyInstance, { context }: { context: ServiceContext }) {
-  app.addHook('onRequest', operatorTokenCheck(context.settings.ADMIN_TOKEN));
+  // Guesses of ADMIN_TOKEN are counted per IP in Redis or PostgreSQL, never in memory alone.
+  const guesses = new RateLimiter(
+    context.rateLimitStores.store('admin_token', ADMIN_TOKEN_GUESS_WINDOW_SECONDS, { failClosed: true }),
+    context.clock,
+    ADMIN_TOKEN_GUESS_WINDOW_SECONDS,
+  );
+  app.addHook('onRequest', operatorTokenCheck(context.settings.ADMIN_TOKEN, guesses));
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.validation) {
       const issues = error.validation.map((issue) => ({

@@ -2,8 +2,9 @@
  * `npm run demo`: a real form to open in a browser on a running service
  * (./demo-form.ts); prints the client's link and PIN on stdout.
  *
- *   ADMIN_TOKEN=dev npm start                      # in one terminal
- *   ADMIN_TOKEN=dev npm run demo -- --locale de-DE # in another
+ *   export ADMIN_TOKEN=$(openssl rand -hex 32)     # at least 32 characters
+ *   npm start                                      # in one terminal (same ADMIN_TOKEN)
+ *   npm run demo -- --locale de-DE                 # in another
  *
  * Options: --url (default PUBLIC_URL or http://127.0.0.1:3000), --locale (default en-US),
  * --date-format (default the locale's usual one), --pin (default a random 6-digit PIN;
@@ -23,7 +24,9 @@ const { values } = parseArgs({
 
 const adminToken = process.env.ADMIN_TOKEN;
 if (!adminToken) {
-  process.stderr.write('Set ADMIN_TOKEN to the running service’s ADMIN_TOKEN (e.g. ADMIN_TOKEN=dev).\n');
+  process.stderr.write(
+    'Set ADMIN_TOKEN to the running service’s ADMIN_TOKEN (at least 32 characters, e.g. from openssl rand -hex 32).\n',
+  );
   process.exit(2);
 }
 

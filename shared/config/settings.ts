@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { KeyEncryptionKeyError, parseKeyRing } from '../privacy/key-encryption-key.ts';
 
@@ -48,6 +49,52 @@ const commaList = z
       .map((item) => item.trim())
       .filter((item) => item !== ''),
   );
+
+/** The shortest ADMIN_TOKEN accepted: guessing one is then out of reach even unthrottled. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** Who is a trusted proxy (fastify's trustProxy): nobody, the nearest N hops, or these addresses and ranges. */
+export type TrustProxy = false | number | string[];
+
+/** proxy-addr's names of ranges: 127.0.0.1/8 and ::1, 169.254.0.0/16 and fe80::/10, 10/8, 172.16/12, 192.168/16 and fc00::/7. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: off (the peer is the client); the number of proxy hops in front of the
+ * service (`1`: one proxy; `on` and `true` mean 1); or a comma list of the proxies'
+ * addresses and CIDR ranges (and loopback, linklocal, uniquelocal). The client IP is the
+ * X-Forwarded-For entry appended by the nearest trusted proxy, never one further left
+ * (docs/decisions/0001-attempt-limits-and-trusted-proxies.md).
+ */
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const value = blankToUndefined(raw)?.toLowerCase();
+    if (value === undefined || value === 'off' || value === 'false' || value === '0') return false;
+    if (value === 'on' || value === 'true') return 1;
+    if (/^\d+$/.test(value) && Number(value) <= 10) return Number(value);
+    const entries = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    if (entries.length > 0 && entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message:
+        'expected off, the number of proxies in front of the service (1 to 10; on means 1), or a comma list of their addresses or CIDR ranges (e.g. 10.0.0.0/8)',
+    });
+    return z.NEVER;
+  });
 
 /** A whole number of seconds from 1 to one day. */
 const positiveSeconds = (fallback: number) =>
@@ -123,8 +170,14 @@ const settingsSchema = z.object({
   // /healthz answers 503 once the database has been out of reach this many seconds (shared/db/database-health.ts).
   DATABASE_LOST_UNHEALTHY_SECONDS: positiveSeconds(20),
   SMTP_URL: urlSetting(['smtp', 'smtps'], 'expected an smtp:// or smtps:// URL'),
-  ADMIN_TOKEN: optionalString,
-  TRUST_PROXY: booleanSetting(false),
+  // Bearer token of the operator API; long enough that it cannot be guessed (guesses are throttled too).
+  ADMIN_TOKEN: optionalString.refine(
+    (value) => value === undefined || value.length >= ADMIN_TOKEN_MIN_LENGTH,
+    {
+      message: `expected at least ${ADMIN_TOKEN_MIN_LENGTH} characters (make one with: openssl rand -hex 32)`,
+    },
+  ),
+  TRUST_PROXY: trustProxySetting,
   RATE_LIMITS: booleanSetting(true),
   HOOK_TARGET_ALLOWLIST: commaList.transform((hosts) => hosts.map((host) => host.toLowerCase())),
   TEST_CLOCK: booleanSetting(false),
@@ -164,7 +217,7 @@ export type Settings = Omit<z.output<typeof settingsSchema>, 'PUBLIC_URL'> & { P
 export class SettingsError extends Error {}
 
 /** Settings whose refused value is never echoed. */
-const SECRET_SETTINGS = new Set(['PERSONAL_DATA_KEK']);
+const SECRET_SETTINGS = new Set(['PERSONAL_DATA_KEK', 'ADMIN_TOKEN']);
 
 /** A refused value is echoed in the message, without the password of a URL. */
 function shown(name: string, value: string | undefined): string {

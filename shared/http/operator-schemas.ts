@@ -13,6 +13,9 @@ export function operatorErrorResponses({ body = false } = {}) {
     401: coded('Missing or wrong admin token (code admin_token_invalid)'),
     404: coded('Not found; every operator route answers 404 while ADMIN_TOKEN is unset'),
     ...(body ? { 413: coded('Request body over 1 MiB (code payload_too_large)') } : {}),
+    429: coded(
+      'Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After',
+    ),
     500: coded('Server error (retryable)'),
   };
 }

@@ -9,7 +9,7 @@ import { createContext, stopContext } from '../../services/app/runtime.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { registerSecrets, runLogger } from './run-log.ts';
 
-export const ADMIN_TOKEN = 'test-admin-token';
+export const ADMIN_TOKEN = 'test-admin-token-of-the-operator-api';
 /** The key-encryption key of every test service (PERSONAL_DATA_KEK), unless `env` gives another. */
 export const TEST_PERSONAL_DATA_KEK = 'test:dGVzdC1vbmx5LWtlay0zMi1ieXRlcy1sb25nLi4uLi4=';
 

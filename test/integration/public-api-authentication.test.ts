@@ -250,7 +250,7 @@ describe('GET /api/v1/me', () => {
 
   it('does not accept the admin token as an API key', async () => {
     const answer = await request(service, 'GET', '/api/v1/me', {
-      headers: { authorization: 'Bearer test-admin-token' },
+      headers: { authorization: 'Bearer test-admin-token-of-the-operator-api' },
     });
     expectKeyError(answer, 401, 'api_key_inactive');
     expect((await adminRequest(service, 'GET', '/me')).status).toBe(404);

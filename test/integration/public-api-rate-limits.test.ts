@@ -99,7 +99,10 @@ describe('with TRUST_PROXY on (client IP from X-Forwarded-For)', () => {
   it('does not limit the operator API', async () => {
     const statuses = await burst(120, () =>
       request(service, 'POST', '/admin/v1/teams', {
-        headers: { authorization: 'Bearer test-admin-token', ...fromIp('203.0.113.50').headers },
+        headers: {
+          authorization: 'Bearer test-admin-token-of-the-operator-api',
+          ...fromIp('203.0.113.50').headers,
+        },
         body: { name: 'x', plan: 'free' },
       }),
     );

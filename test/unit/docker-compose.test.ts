@@ -62,7 +62,7 @@ describe('docker-compose.yml', () => {
       const settings = loadSettings(env(api));
       expect(settings).toMatchObject({
         SERVICE_ROLE: 'api',
-        TRUST_PROXY: true,
+        TRUST_PROXY: 1,
         REDIS_URL: 'redis://redis:6379',
       });
       expect(settings.DATABASE_URL).toContain('@postgres:5432/');

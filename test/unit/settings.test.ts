@@ -161,21 +161,34 @@ describe('each setting', () => {
     }
   });
 
-  it('ADMIN_TOKEN: any non-blank text', () => {
-    expect(loadSettings({ ADMIN_TOKEN: 's3cret-token' }).ADMIN_TOKEN).toBe('s3cret-token');
+  it('ADMIN_TOKEN: any non-blank text of at least 32 characters', () => {
+    const token = 's3cret-token-of-32-characters-ok';
+    expect(token).toHaveLength(32);
+    expect(loadSettings({ ADMIN_TOKEN: token }).ADMIN_TOKEN).toBe(token);
   });
 
-  it.each(['TRUST_PROXY', 'RATE_LIMITS', 'TEST_CLOCK'] as const)(
-    '%s: on/off, true/false and 1/0, in any case',
-    (name) => {
-      for (const value of ['on', 'true', '1', 'ON', 'True', ' on ']) {
-        expect(loadSettings({ [name]: value })[name], value).toBe(true);
-      }
-      for (const value of ['off', 'false', '0', 'OFF', 'False']) {
-        expect(loadSettings({ [name]: value })[name], value).toBe(false);
-      }
-    },
-  );
+  it('TRUST_PROXY: off, a number of proxy hops (on means 1), or proxy addresses and CIDR ranges', () => {
+    for (const value of ['off', 'false', '0', 'OFF'])
+      expect(loadSettings({ TRUST_PROXY: value }).TRUST_PROXY).toBe(false);
+    for (const value of ['on', 'true', '1', 'ON', ' on '])
+      expect(loadSettings({ TRUST_PROXY: value }).TRUST_PROXY).toBe(1);
+    expect(loadSettings({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadSettings({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,loopback, fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'loopback',
+      'fd00::/8',
+    ]);
+  });
+
+  it.each(['RATE_LIMITS', 'TEST_CLOCK'] as const)('%s: on/off, true/false and 1/0, in any case', (name) => {
+    for (const value of ['on', 'true', '1', 'ON', 'True', ' on ']) {
+      expect(loadSettings({ [name]: value })[name], value).toBe(true);
+    }
+    for (const value of ['off', 'false', '0', 'OFF', 'False']) {
+      expect(loadSettings({ [name]: value })[name], value).toBe(false);
+    }
+  });
 
   it('HOOK_TARGET_ALLOWLIST: a comma-separated list of hosts, lower-cased', () => {
     expect(
@@ -224,6 +237,9 @@ describe('bad values stop the start with a message naming the variable', () => {
     ['SMTP_URL', 'http://mail'],
     ['SMTP_URL', 'smtp://'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '10.0.0.1, proxy.internal'],
     ['RATE_LIMITS', 'yes'],
     ['TEST_CLOCK', '2'],
     ['PUBLIC_URL', 'ftp://example.com'],
@@ -242,9 +258,25 @@ describe('bad values stop the start with a message naming the variable', () => {
   });
 
   it('says what a boolean expects', () => {
-    expect(refusal({ TRUST_PROXY: 'maybe' })).toContain(
-      'TRUST_PROXY="maybe": expected on/off, true/false or 1/0',
+    expect(refusal({ RATE_LIMITS: 'maybe' })).toContain(
+      'RATE_LIMITS="maybe": expected on/off, true/false or 1/0',
     );
+  });
+
+  it('says what TRUST_PROXY expects', () => {
+    expect(refusal({ TRUST_PROXY: 'maybe' })).toContain(
+      'TRUST_PROXY="maybe": expected off, the number of proxies in front of the service (1 to 10; on means 1), or a comma list of their addresses or CIDR ranges (e.g. 10.0.0.0/8)',
+    );
+  });
+
+  it('an ADMIN_TOKEN under 32 characters stops the start, without echoing the token', () => {
+    const short = 'a-31-character-admin-token-here';
+    expect(short).toHaveLength(31);
+    const message = refusal({ ADMIN_TOKEN: short });
+    expect(message).toBe(
+      'Invalid settings:\n  ADMIN_TOKEN=(hidden): expected at least 32 characters (make one with: openssl rand -hex 32)',
+    );
+    expect(message).not.toContain(short);
   });
 
   it('names every bad variable at once', () => {
