@@ -181,7 +181,6 @@ const reminderSchedule = arrayOf(reminderRule, { maxItems: MAX_REMINDER_RULES })
 const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
 
 const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
-const sha256 = string({ pattern: '^[0-9a-f]{64}$' });
 const rule = { rule_id: uuid, team_id: uuid };
 const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
 
@@ -340,7 +339,7 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     data: accountFact(),
   },
 
-  // Clients (stream client-<client_id>; email reservations client_email-<team_id>-<sha256>)
+  // Clients (stream client-<client_id>; email reservations of old logs client_email-<team_id>-<client_id>)
   'client.created': {
     summary: "A client was created. Personal fields are sealed with the client's key.",
     stream: 'client-<client_id>',
@@ -359,7 +358,6 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
       locale: nonEmpty,
       date_format: nonEmpty,
       timezone: nonEmpty,
-      email_hash: { ...sha256, description: 'sha256 of the email: names the email-index stream' },
       created_at: timestamp,
     }),
   },
@@ -380,10 +378,6 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
           description: 'JSON text of the custom fields object, sealed',
         },
       }),
-      email_hash: nullable({
-        ...sha256,
-        description: 'sha256 of the new email; null when it did not change',
-      }),
       updated_at: timestamp,
     }),
   },
@@ -393,14 +387,16 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     data: object({ client_id: uuid, team_id: uuid, erased_at: timestamp }),
   },
   'client_email.reserved': {
-    summary: 'A client holds an email address within its team (uniqueness on the write side).',
-    stream: 'client_email-<team_id>-<sha256 of email>',
-    data: object({ team_id: uuid, email_hash: sha256, client_id: uuid }),
+    summary:
+      'In logs written before the email index table only (no longer written): a client held an email address within its team.',
+    stream: 'client_email-<team_id>-<client_id>',
+    data: object({ team_id: uuid, client_id: uuid }),
   },
   'client_email.released': {
-    summary: 'A client gave its email address back (erasure).',
-    stream: 'client_email-<team_id>-<sha256 of email>',
-    data: object({ team_id: uuid, email_hash: sha256, client_id: uuid }),
+    summary:
+      'In logs written before the email index table only (no longer written): a client gave its email address back.',
+    stream: 'client_email-<team_id>-<client_id>',
+    data: object({ team_id: uuid, client_id: uuid }),
   },
 
   // Templates (stream template-<template_id>)

@@ -1,7 +1,6 @@
 import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import { findShortLink, stringsIn } from './short-links.ts';
-import { emailHash } from './client-email-index.ts';
 import type { ClientCreated, ClientEvent, ClientInput, ClientUpdated, Sealed } from './client-events.ts';
 
 /**
@@ -18,9 +17,10 @@ interface ClientHolder {
   clientId: string;
   teamId: string;
   createdAt: string;
-  /** The current email, sealed, and its hash (the email-index stream it holds). */
+  /** The current email, name and company, sealed (the search index is made of these). */
   email: Sealed;
-  emailHash: string;
+  name: Sealed;
+  company: Sealed | null;
 }
 
 /** The personal fields as they go into the event, sealed by the caller (I/O stays outside). */
@@ -60,8 +60,8 @@ export type UpdateClient = {
     client_id: string;
     team_id: string;
     changes: ClientChanges;
-    /** With a new email: the hash the caller read; another value means a racing update won. */
-    expected_email_hash?: string;
+    /** With a new email: the sealed email the caller read; another one means a racing update won. */
+    expected_email?: Sealed;
   };
   sealed: ClientUpdated['data']['changes'];
   metadata: { now: Date };
@@ -101,7 +101,6 @@ function create(command: CreateClient, state: ClientState): ClientEvent[] {
         client_id,
         team_id,
         ...command.sealed,
-        email_hash: emailHash(command.data.email),
         locale,
         date_format,
         timezone,
@@ -123,10 +122,9 @@ function update(command: UpdateClient, state: ClientState): ClientEvent[] {
     custom_fields: changes.custom_fields ?? {},
   });
   if (Object.keys(command.sealed).length === 0) return [];
-  if (changes.email !== undefined && command.data.expected_email_hash !== state.emailHash) {
+  if (changes.email !== undefined && !sameSealed(command.data.expected_email, state.email)) {
     throw new DomainError('client_changed', 'The client was changed at the same time; reload and try again');
   }
-  const newHash = changes.email === undefined ? undefined : emailHash(changes.email);
   return [
     {
       type: 'client.updated',
@@ -134,12 +132,14 @@ function update(command: UpdateClient, state: ClientState): ClientEvent[] {
         client_id: state.clientId,
         team_id: state.teamId,
         changes: command.sealed,
-        email_hash: newHash !== undefined && newHash !== state.emailHash ? newHash : null,
         updated_at: command.metadata.now.toISOString(),
       },
     },
   ];
 }
+
+/** The same stored value (a sealed envelope's box is unique to one sealing). */
+const sameSealed = (a: Sealed | undefined, b: Sealed) => JSON.stringify(a) === JSON.stringify(b);
 
 function erase(command: EraseClient, state: ClientState): ClientEvent[] {
   if (state.status === 'absent' || state.teamId !== command.data.team_id) {
@@ -169,14 +169,16 @@ export const clientDecider: Decider<ClientState, ClientCommand, ClientEvent> = {
           teamId: event.data.team_id,
           createdAt: event.data.created_at,
           email: event.data.email,
-          emailHash: event.data.email_hash,
+          name: event.data.name,
+          company: event.data.company,
         };
       case 'client.updated':
         if (state.status === 'absent') return state;
         return {
           ...state,
           email: event.data.changes.email ?? state.email,
-          emailHash: event.data.email_hash ?? state.emailHash,
+          name: event.data.changes.name ?? state.name,
+          company: event.data.changes.company !== undefined ? event.data.changes.company : state.company,
         };
       case 'client.erased':
         if (state.status === 'absent') return state;

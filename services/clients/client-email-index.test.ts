@@ -1,64 +1,121 @@
-import { describe, expect, it } from 'vitest';
-import { fold } from '../../shared/commands/decider.ts';
-import {
-  clientEmailDecider,
-  clientEmailStream,
-  clientEmailStreamOfHash,
-  emailHash,
-  type ClientEmailCommand,
-  type ClientEmailEvent,
-} from './client-email-index.ts';
+import { createHash, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
+import { generateKeyEncryptionKey, parseKeyRing } from '../../shared/privacy/key-encryption-key.ts';
+import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
+import { emailIndexOf, releaseEmails, reserveEmail } from './client-email-index.ts';
+import { outwardEvent } from '../events/outward-event.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 
-const teamId = '22222222-2222-4222-8222-222222222222';
-const first = '11111111-1111-4111-8111-111111111111';
-const second = '33333333-3333-4333-8333-333333333333';
-const email = 'ada@example.com';
-const hash = emailHash(email);
+installProcessKeyRing(parseKeyRing(generateKeyEncryptionKey()));
+let database: TestDatabase;
+let vault: PersonalDataVault;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  vault = new PersonalDataVault(database.pool);
+});
+afterAll(async () => database?.drop());
 
-const given = (events: ClientEmailEvent[]) => ({
-  when: (command: ClientEmailCommand) => clientEmailDecider.decide(command, fold(clientEmailDecider, events)),
-});
-const reserve = (clientId: string): ClientEmailCommand => ({
-  type: 'ReserveEmail',
-  data: { team_id: teamId, email, client_id: clientId },
-});
-const release = (clientId: string): ClientEmailCommand => ({
-  type: 'ReleaseEmail',
-  data: { team_id: teamId, email_hash: hash, client_id: clientId },
-});
-const reserved = (clientId: string): ClientEmailEvent => ({
-  type: 'client_email.reserved',
-  data: { team_id: teamId, email_hash: hash, client_id: clientId },
-});
-const released = (clientId: string): ClientEmailEvent => ({
-  type: 'client_email.released',
-  data: { team_id: teamId, email_hash: hash, client_id: clientId },
-});
+const deps = () => ({ pool: database.pool, vault });
 
 describe('client email index', () => {
-  it('names the stream by team and email hash, never the address', () => {
-    expect(clientEmailStream(teamId, email)).toBe(`client_email-${teamId}-${hash}`);
-    expect(clientEmailStream(teamId, email)).not.toContain('ada');
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(clientEmailStreamOfHash(teamId, hash)).toBe(clientEmailStream(teamId, email));
+  it('60 racing reservations of one address: one holder, every racer is told the same one', async () => {
+    const team = randomUUID();
+    const racers = Array.from({ length: 60 }, () => randomUUID());
+    const holders = await Promise.all(racers.map((id) => reserveEmail(deps(), team, 'Ada@Example.com ', id)));
+    expect(new Set(holders).size).toBe(1);
+    expect(racers).toContain(holders[0]);
+    const { rows } = await database.pool.query('select * from client_email_index where team_id = $1', [team]);
+    expect(rows).toHaveLength(1);
   });
 
-  it('given a free email, when reserved, then reserved for that client', () => {
-    expect(given([]).when(reserve(first))).toEqual([reserved(first)]);
+  it('the row holds a keyed blind index, never the address or its sha256; teams differ', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const email = 'grace@example.com';
+    await reserveEmail(deps(), a, email, randomUUID());
+    await reserveEmail(deps(), b, email, randomUUID());
+    const { rows } = await database.pool.query<{ email_index: string }>(
+      'select email_index from client_email_index where team_id = any($1::uuid[])',
+      [[a, b]],
+    );
+    const sha = createHash('sha256').update(email).digest();
+    for (const { email_index } of rows) {
+      expect(email_index).not.toContain('grace');
+      expect([sha.toString('hex'), sha.toString('base64'), sha.toString('base64url')]).not.toContain(
+        email_index,
+      );
+    }
+    expect(rows[0]!.email_index).not.toBe(rows[1]!.email_index);
+    expect(await emailIndexOf(deps(), a, ' GRACE@example.com')).toBe(await emailIndexOf(deps(), a, email));
   });
 
-  it('given a reserved email, when reserved by another client, then nothing and the holder stays', () => {
-    expect(given([reserved(first)]).when(reserve(second))).toEqual([]);
-    expect(fold(clientEmailDecider, [reserved(first)]).clientId).toBe(first);
+  it('a released address can be reserved by another client; release keeps the address named to keep', async () => {
+    const team = randomUUID();
+    const [first, second] = [randomUUID(), randomUUID()];
+    expect(await reserveEmail(deps(), team, 'x@example.com', first)).toBe(first);
+    expect(await reserveEmail(deps(), team, 'y@example.com', first)).toBe(first);
+    await releaseEmails(database.pool, team, first, await emailIndexOf(deps(), team, 'y@example.com'));
+    expect(await reserveEmail(deps(), team, 'x@example.com', second)).toBe(second);
+    expect(await reserveEmail(deps(), team, 'y@example.com', second)).toBe(first);
+    await releaseEmails(database.pool, team, first);
+    expect(await reserveEmail(deps(), team, 'y@example.com', second)).toBe(second);
   });
 
-  it('given a reserved email, when released by its holder, then released and free again', () => {
-    expect(given([reserved(first)]).when(release(first))).toEqual([released(first)]);
-    expect(given([reserved(first), released(first)]).when(reserve(second))).toEqual([reserved(second)]);
+  it('a client of the read model from before the table holds its address; an erased one does not', async () => {
+    const team = randomUUID();
+    const [old, erased, fresh] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [id, email] of [
+      [old, 'old@example.com'],
+      [erased, 'gone@example.com'],
+    ] as const) {
+      await vault.seal(team, id, email);
+      await database.pool.query(
+        `insert into clients (id, team_id, name, email, email_hash, locale, date_format, timezone, created_at, position)
+         values ($1, $2, 'n', 'sealed', $3, 'en-US', 'MM/DD/YYYY', 'UTC', now(), 1)`,
+        [id, team, await emailIndexOf(deps(), team, email)],
+      );
+    }
+    await vault.erase(erased);
+    expect(await reserveEmail(deps(), team, 'old@example.com', fresh)).toBe(old);
+    expect(await reserveEmail(deps(), team, 'gone@example.com', fresh)).toBe(fresh);
+  });
+});
+
+describe('events leaving the service (outwardEvent)', () => {
+  const team = randomUUID();
+  const client = randomUUID();
+  const sha = createHash('sha256').update('ada@example.com').digest('hex');
+  const event = (streamId: string, type: string, data: Record<string, unknown>): RecordedEvent => ({
+    id: randomUUID(),
+    streamId,
+    revision: 0n,
+    position: 1n,
+    type,
+    data,
+    metadata: {},
+    recordedAt: new Date(),
   });
 
-  it('given a reserved email, when released by another client, then nothing', () => {
-    expect(given([reserved(first)]).when(release(second))).toEqual([]);
-    expect(given([]).when(release(first))).toEqual([]);
+  it('an old reservation stream goes out keyed by its client, without the digest', () => {
+    const out = outwardEvent(
+      event(`client_email-${team}-${sha}`, 'client_email.reserved', {
+        team_id: team,
+        email_hash: sha,
+        client_id: client,
+      }),
+    );
+    expect(out.streamId).toBe(`client_email-${team}-${client}`);
+    expect(out.data).toEqual({ team_id: team, client_id: client });
+  });
+
+  it('an old client.created loses its email_hash; a new event passes as it is', () => {
+    const old = outwardEvent(
+      event(`client-${client}`, 'client.created', { client_id: client, email_hash: sha }),
+    );
+    expect(JSON.stringify(old.data)).not.toContain(sha);
+    expect(old.data).toEqual({ client_id: client });
+    const fresh = event(`client-${client}`, 'client.created', { client_id: client });
+    expect(outwardEvent(fresh)).toBe(fresh);
   });
 });

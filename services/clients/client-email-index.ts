@@ -1,82 +1,111 @@
-import { createHash } from 'node:crypto';
-import {
-  type Decider,
-  type DomainEvent,
-  unhandledEvent,
-  unknownCommand,
-} from '../../shared/commands/decider.ts';
+import type { Pool } from '../../shared/db/pool.ts';
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { emailBlindIndex } from '../../shared/privacy/sealed-columns.ts';
+import { fold, type DomainEvent } from '../../shared/commands/decider.ts';
+import { toDomainEvent } from '../../shared/commands/handle-command.ts';
+import type { EventStore } from '../../shared/event-store/event-store.ts';
+import { clientDecider } from './client-decider.ts';
+import { clientStream, type ClientEvent } from './client-events.ts';
 
 /**
- * Email uniqueness per team, held on the write side so it works with either event store:
- * one small stream per (team, email), `client_email-<team_id>-<sha256(email)>`. The first
- * create appends `client_email.reserved` naming its client id; appends use the expected
- * revision, so of two racing creates exactly one reserves and the other, retrying,
- * finds the reservation and answers with that client. Erasing a client
- * releases the email with `client_email.released`, after which it can be reserved again.
+ * Email uniqueness per team (docs/decisions/0016-nothing-linkable-after-erasure.md): one
+ * row of client_email_index per email a client holds, keyed by the email's blind index
+ * (HMAC-SHA256 under the team's index key), never by the address or an unkeyed hash of
+ * it. The primary key (team_id, email_index) decides which of two racing creates holds an
+ * address, whichever event store runs; the log holds no identifier derived from the email
+ * (no stream per email, no email hash in events). Erasing a client deletes its rows.
  *
- * The stream name holds a hash, not the email, so the log's stream ids carry no address.
+ * Before this table, reservations were streams `client_email-<team>-<sha256(email)>`: the
+ * events of those streams stay in the log, are never read again, and leave the service
+ * (export, Kafka) without the digest (services/events/outward-event.ts).
  */
-export const emailHash = (email: string) => createHash('sha256').update(email).digest('hex');
 
-export const clientEmailStream = (teamId: string, email: string) =>
-  clientEmailStreamOfHash(teamId, emailHash(email));
+/**
+ * Events of the reservation streams of before (`client_email-<team>-<sha256(email)>`): in
+ * old logs only, never written now. Their stream id and email_hash never leave the service
+ * (services/events/outward-event.ts).
+ */
+export type ClientEmailEvent =
+  | DomainEvent<'client_email.reserved', { team_id: string; client_id: string; email_hash?: string }>
+  | DomainEvent<'client_email.released', { team_id: string; client_id: string; email_hash?: string }>;
 
-/** The same stream from the `email_hash` of client.created (after erasure the email is unreadable). */
-export const clientEmailStreamOfHash = (teamId: string, hash: string) => `client_email-${teamId}-${hash}`;
+type Deps = { pool: Pick<Pool, 'query'>; vault: Pick<PersonalDataVault, 'teamIndexKey'> };
 
-export type EmailReserved = DomainEvent<
-  'client_email.reserved',
-  { team_id: string; email_hash: string; client_id: string }
->;
-export type EmailReleased = DomainEvent<
-  'client_email.released',
-  { team_id: string; email_hash: string; client_id: string }
->;
-export type ClientEmailEvent = EmailReserved | EmailReleased;
+export const normalizedEmail = (email: string) => email.trim().toLowerCase();
 
-export interface ClientEmailState {
-  /** The client that holds the email, or null when free. */
-  clientId: string | null;
+/** The email's blind index within the team: the key of its row. */
+export async function emailIndexOf(deps: Deps, teamId: string, email: string): Promise<string> {
+  return emailBlindIndex(await deps.vault.teamIndexKey(teamId), normalizedEmail(email));
 }
 
-export type ReserveEmail = {
-  type: 'ReserveEmail';
-  data: { team_id: string; email: string; client_id: string };
-};
-/** By hash: an erasure releases the email after the address itself is unreadable. */
-export type ReleaseEmail = {
-  type: 'ReleaseEmail';
-  data: { team_id: string; email_hash: string; client_id: string };
-};
-export type ClientEmailCommand = ReserveEmail | ReleaseEmail;
+/**
+ * The client that holds `email` in the team: `clientId` when the address was free (it is
+ * reserved for it now), else the holder. A client of an install from before the table that
+ * the clients read model knows (same blind index, key not erased) is its holder: its row
+ * is written then.
+ */
+export async function reserveEmail(
+  deps: Deps,
+  teamId: string,
+  email: string,
+  clientId: string,
+): Promise<string> {
+  const index = await emailIndexOf(deps, teamId, email);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const inserted = await deps.pool.query<{ client_id: string }>(
+      `insert into client_email_index (team_id, email_index, client_id)
+       select $1, $2, coalesce((
+         select c.id from clients c
+         where c.team_id = $1 and c.email_hash = $2 and c.id <> $3
+           and not client_is_erased(c.erased_at, c.email)
+           and not exists (select 1 from personal_data_keys k where k.subject_id = c.id and k.key is null)
+         order by c.created_at, c.position limit 1), $3::uuid)
+       on conflict do nothing
+       returning client_id::text`,
+      [teamId, index, clientId],
+    );
+    if (inserted.rows[0]) return inserted.rows[0].client_id;
+    const held = await deps.pool.query<{ client_id: string }>(
+      'select client_id::text from client_email_index where team_id = $1 and email_index = $2',
+      [teamId, index],
+    );
+    // Released between the two statements: try again.
+    if (held.rows[0]) return held.rows[0].client_id;
+  }
+  throw new Error('The email index changed under every attempt to reserve an address');
+}
 
-export const clientEmailDecider: Decider<ClientEmailState, ClientEmailCommand, ClientEmailEvent> = {
-  initialState: () => ({ clientId: null }),
-  evolve(state, event) {
-    switch (event.type) {
-      case 'client_email.reserved':
-        return { clientId: event.data.client_id };
-      case 'client_email.released':
-        return { clientId: null };
-      default:
-        return unhandledEvent(event, state);
-    }
-  },
-  decide(command, state) {
-    switch (command.type) {
-      case 'ReserveEmail': {
-        // Already held: nothing to do, the state names the holder.
-        if (state.clientId !== null) return [];
-        const { team_id, client_id, email } = command.data;
-        return [
-          { type: 'client_email.reserved', data: { team_id, email_hash: emailHash(email), client_id } },
-        ];
-      }
-      case 'ReleaseEmail':
-        if (state.clientId !== command.data.client_id) return [];
-        return [{ type: 'client_email.released', data: command.data }];
-      default:
-        throw unknownCommand(command);
-    }
-  },
-};
+/**
+ * Gives back every address the client holds except `keep` (its current email's index;
+ * undefined: all of them, as an erasure does).
+ */
+export async function releaseEmails(
+  db: Pick<Pool, 'query'>,
+  teamId: string,
+  clientId: string,
+  keep?: string,
+): Promise<void> {
+  await db.query(
+    `delete from client_email_index
+     where team_id = $1 and client_id = $2 and ($3::text is null or email_index <> $3)`,
+    [teamId, clientId, keep ?? null],
+  );
+}
+
+/**
+ * After a change of email (applied or refused): the client keeps the row of the email it
+ * has now and gives back the others, so a refused change frees the address it reserved
+ * and an applied one frees the old address.
+ */
+export async function settleEmails(
+  deps: Deps & { eventStore: EventStore; vault: Pick<PersonalDataVault, 'teamIndexKey' | 'open'> },
+  teamId: string,
+  clientId: string,
+): Promise<void> {
+  const recorded = await deps.eventStore.readStream(clientStream(clientId));
+  const state = fold(clientDecider, recorded.map(toDomainEvent<ClientEvent>));
+  if (state.status !== 'active') return releaseEmails(deps.pool, teamId, clientId);
+  const email = await deps.vault.open(state.email);
+  if (email === null) return releaseEmails(deps.pool, teamId, clientId);
+  await releaseEmails(deps.pool, teamId, clientId, await emailIndexOf(deps, teamId, email));
+}

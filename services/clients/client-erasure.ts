@@ -1,5 +1,6 @@
 import { clientDecider, type ClientState } from './client-decider.ts';
-import { clientEmailDecider, clientEmailStreamOfHash } from './client-email-index.ts';
+import { releaseEmails } from './client-email-index.ts';
+import { deleteSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientEvent } from './client-events.ts';
 import { fold } from '../../shared/commands/decider.ts';
 import {
@@ -30,8 +31,10 @@ export type ClientErasureDeps = Pick<Platform, 'pool' | 'eventStore' | 'vault' |
  * 1. note the client's email address while it can still be read (for step 7);
  * 2. delete the key (vault.erase): from now on nothing can seal new values for the client
  *    nor open old ones, so no projection can write its data again;
- * 3. release its email in the team's email index (client_email.released), so a new client
- *    may use the address;
+ * 3. (in the last transaction, below) delete its rows of the email index and of the search
+ *    index: a new client may use the address, and no keyed digest of its email or words
+ *    is kept (docs/decisions/0016, 0017). After step 4, so a change that commits before it
+ *    loses its rows too and one after it is refused;
  * 4. append client.erased to the client's stream: the clients and responses read models
  *    drop what they had opened, the client leaves every list, and creating an onboarding
  *    for it answers 410 client_erasure_pending;
@@ -81,26 +84,13 @@ export async function eraseClientData(
   if (state.status === 'absent' || state.teamId !== teamId) {
     throw codedError(404, 'client_not_found', 'Client not found');
   }
-  // The current email (an update may have changed it) and the index stream it holds.
-  const { email: sealedEmail, emailHash } = state;
+  // The current email (an update may have changed it).
+  const { email: sealedEmail } = state;
 
   // 1-2
   const email = await context.vault.open(sealedEmail);
   await context.vault.erase(clientId);
   const now = context.clock.now();
-
-  // 3
-  let position = (
-    await handleCommand(context, {
-      streamId: clientEmailStreamOfHash(teamId, emailHash),
-      decider: clientEmailDecider,
-      command: {
-        type: 'ReleaseEmail',
-        data: { team_id: teamId, email_hash: emailHash, client_id: clientId },
-      },
-      metadata,
-    })
-  ).position;
 
   // 4
   const erased = await handleCommand(context, {
@@ -109,7 +99,7 @@ export async function eraseClientData(
     command: { type: 'EraseClient', data: { client_id: clientId, team_id: teamId }, metadata: { now } },
     metadata,
   });
-  position = maxPosition(position, erased.position);
+  let position = erased.position;
   const erasedAt = erased.state.status === 'erased' ? erased.state.erasedAt : now.toISOString();
 
   // 5
@@ -132,8 +122,10 @@ export async function eraseClientData(
     position = maxPosition(position, outcome.position);
   }
 
-  // 6-8
+  // 3, 6-8
   await inCommandTransaction(context, async (tx) => {
+    await releaseEmails(tx, teamId, clientId);
+    await deleteSearchTokens(tx, teamId, clientId);
     for (const step of CLIENT_ERASURE_STEPS) await step(tx, { teamId, clientId, email, onboardingIds });
     await tx.query(
       `update mail_outbox

@@ -45,10 +45,11 @@ export type ClientCreated = DomainEvent<
     /** JSON text of the custom_fields object. */
     custom_fields: Sealed;
     /**
-     * sha256 of the email: names the email-index stream (client-email-index.ts), so an
-     * erasure can release the email after the sealed address is unreadable.
+     * Events written before the email index table (docs/decisions/0016) carry the email's
+     * unkeyed sha256 here; it is never written now, never read, and removed from every
+     * event that leaves the service (services/events/outward-event.ts).
      */
-    email_hash: string;
+    email_hash?: string;
     /** ISO 8601, from the service clock. */
     created_at: string;
   }
@@ -67,8 +68,8 @@ export type ClientErased = DomainEvent<
 /**
  * The team changed a client's details (the workspace's client page). `changes` holds only
  * the fields that changed; personal ones sealed with the client's key exactly as in
- * client.created (custom_fields as JSON text). `email_hash` is set (not null) when the email changed:
- * the email index then holds the new address for this client and the old one is released.
+ * client.created (custom_fields as JSON text). The email index (client-email-index.ts)
+ * holds the new address for this client and the old one is released.
  * An internal event: in the events feed as client_updated with the names of the changed
  * fields only, never a hook.
  */
@@ -85,8 +86,8 @@ export type ClientUpdated = DomainEvent<
       notes: Sealed | null;
       custom_fields: Sealed;
     }>;
-    /** The new email's hash; null when the email did not change. */
-    email_hash: string | null;
+    /** Only in events from before docs/decisions/0016 (an unkeyed sha256): never written now. */
+    email_hash?: string | null;
     updated_at: string;
   }
 >;

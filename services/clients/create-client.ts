@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { assertNoShortLinks, clientDecider } from './client-decider.ts';
-import { clientEmailDecider, clientEmailStream } from './client-email-index.ts';
+import { releaseEmails, reserveEmail } from './client-email-index.ts';
+import { clientTokens, writeSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientInput } from './client-events.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
+import { DomainError } from '../../shared/commands/decider.ts';
 import {
   handleCommand,
   type CommandMetadata,
@@ -19,18 +21,17 @@ export interface CreateClientOutcome {
 }
 
 /**
- * POST /api/v1/clients on the write side. Email uniqueness per team holds in the event
- * store itself, whichever adapter is configured:
+ * POST /api/v1/clients on the write side. Email uniqueness per team holds in the email
+ * index table (client-email-index.ts), whichever event store is configured:
  *
  * 1. the rules run first (a refused create reserves nothing);
- * 2. the email is reserved in the stream `client_email-<team>-<sha256(email)>` for a new
- *    client id, appended with the expected revision through the command pipeline: of racing creates one
- *    reserves, the others (queued on the stream's lock, or retried after a conflict)
- *    re-read and find the holder;
- * 3. the holder's client stream is created (expected revision no_stream). A holder
- *    whose stream is still empty (a create that stopped between 2 and 3) is completed by
- *    the next create of that email. Racing creates of the holder decide nothing after
- *    the first, so every racer answers with the same client.
+ * 2. the email is reserved for a new client id (a row keyed by the email's blind index):
+ *    of racing creates one inserts the row, the others find the holder;
+ * 3. the holder's client stream is created (expected revision no_stream), and in the same
+ *    transaction its search tokens (client-search-index.ts). A holder whose stream is still
+ *    empty (a create that stopped between 2 and 3) is completed by the next create of that
+ *    email. Racing creates of the holder decide nothing after the first, so every racer
+ *    answers with the same client.
  */
 export async function createClient(
   deps: PipelineDeps & { vault: PersonalDataVault },
@@ -39,18 +40,10 @@ export async function createClient(
   metadata: CommandMetadata,
 ): Promise<CreateClientOutcome> {
   assertNoShortLinks(input);
-  const reservation = await handleCommand(deps, {
-    streamId: clientEmailStream(input.team_id, input.email),
-    decider: clientEmailDecider,
-    command: {
-      type: 'ReserveEmail',
-      data: { team_id: input.team_id, email: input.email, client_id: randomUUID() },
-    },
-    metadata,
-  });
-  const clientId = reservation.state.clientId!;
+  const newId = randomUUID();
+  const clientId = await reserveEmail(deps, input.team_id, input.email, newId);
   const stream = clientStream(clientId);
-  if (reservation.events.length === 0) {
+  if (clientId !== newId) {
     // Someone else holds the email: their client, or one they are creating right now.
     const existing = await waitForStream(deps.eventStore, stream);
     if (existing) return { created: false, clientId, position: existing };
@@ -66,24 +59,37 @@ export async function createClient(
     seal(input.notes),
     seal(JSON.stringify(input.custom_fields)),
   ]);
-  const result = await handleCommand(deps, {
-    streamId: stream,
-    decider: clientDecider,
-    command: {
-      type: 'CreateClient',
-      data: { ...input, client_id: clientId },
-      sealed: {
-        name: name as SealedValue,
-        email: email as SealedValue,
-        company,
-        phone,
-        notes,
-        custom_fields: customFields as SealedValue,
+  const tokens = await clientTokens(deps.vault, input.team_id, input);
+  let result;
+  try {
+    result = await handleCommand(deps, {
+      streamId: stream,
+      decider: clientDecider,
+      command: {
+        type: 'CreateClient',
+        data: { ...input, client_id: clientId },
+        sealed: {
+          name: name as SealedValue,
+          email: email as SealedValue,
+          company,
+          phone,
+          notes,
+          custom_fields: customFields as SealedValue,
+        },
+        metadata: { now },
       },
-      metadata: { now },
-    },
-    metadata,
-  });
+      metadata,
+      writeRows: async (decided, tx) => {
+        if (decided.events.length > 0) await writeSearchTokens(tx, input.team_id, clientId, tokens);
+      },
+    });
+  } catch (error) {
+    // Refused by the rules: nothing was appended, the address is free again.
+    if (error instanceof DomainError && clientId === newId) {
+      await releaseEmails(deps.pool, input.team_id, clientId);
+    }
+    throw error;
+  }
   if (result.events.length > 0) return { created: true, clientId, position: result.position };
   const winner = await deps.eventStore.readStream(stream);
   return { created: false, clientId, position: winner.at(-1)?.position };

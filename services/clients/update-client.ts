@@ -1,10 +1,6 @@
 import { assertNoShortLinks, clientDecider, type ClientChanges } from './client-decider.ts';
-import {
-  clientEmailDecider,
-  clientEmailStream,
-  clientEmailStreamOfHash,
-  emailHash,
-} from './client-email-index.ts';
+import { reserveEmail, settleEmails } from './client-email-index.ts';
+import { clientTokens, writeSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientEvent, type ClientUpdated } from './client-events.ts';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
 import {
@@ -25,11 +21,12 @@ export interface UpdateClientOutcome {
 /**
  * A change of a client's details on the write side. The per-team unique email holds as on
  * create (create-client.ts): a new email is first reserved for this client in the email
- * index with the expected revision, so of two racing updates or creates to one address
- * exactly one holds it and the others are refused (409 email_taken). Then client.updated
- * is appended; a racing update that changed the email in between makes it refuse
- * (client_changed) and the reservation is given back. Last, the old address is released
- * so a new client may use it.
+ * index, so of two racing updates or creates to one address exactly one holds it and the
+ * others are refused (409 email_taken). Then client.updated is appended, with the client's
+ * search tokens rewritten in its transaction when the name, email or company changed; a
+ * racing update that changed the email in between makes it refuse (client_changed). Last,
+ * the client keeps only the address it now has: the old one (or the refused new one) is
+ * released so another client may use it.
  */
 export async function updateClient(
   deps: PipelineDeps & { vault: PersonalDataVault },
@@ -54,17 +51,12 @@ export async function updateClient(
 
   const email = changes.email;
   if (email !== undefined) {
-    const reservation = await handleCommand(deps, {
-      streamId: clientEmailStream(target.team_id, email),
-      decider: clientEmailDecider,
-      command: {
-        type: 'ReserveEmail',
-        data: { team_id: target.team_id, email, client_id: target.client_id },
-      },
-      metadata,
-    });
-    if (reservation.state.clientId !== target.client_id) throw new DomainError('email_taken', EMAIL_TAKEN);
+    const holder = await reserveEmail(deps, target.team_id, email, target.client_id);
+    if (holder !== target.client_id) throw new DomainError('email_taken', EMAIL_TAKEN);
   }
+
+  // The search reads the name, email and company: their tokens are rewritten with the change.
+  const searched = changes.name !== undefined || email !== undefined || changes.company !== undefined;
 
   const seal = (value: string | null) => deps.vault.seal(target.team_id, target.client_id, value);
   const sealed: ClientUpdated['data']['changes'] = {};
@@ -84,36 +76,26 @@ export async function updateClient(
       decider: clientDecider,
       command: {
         type: 'UpdateClient',
-        data: { ...target, changes, expected_email_hash: before.emailHash },
+        data: { ...target, changes, expected_email: before.email },
         sealed,
         metadata: { now },
       },
       metadata,
+      writeRows: async (decided, tx) => {
+        const after = decided.state;
+        if (!searched || decided.events.length === 0 || after.status !== 'active') return;
+        // The state after the change, so a racing change of another field is kept.
+        const [name, current, company] = await deps.vault.openAll([after.name, after.email, after.company]);
+        const tokens = await clientTokens(deps.vault, target.team_id, {
+          name: name ?? null,
+          email: current ?? null,
+          company: company ?? null,
+        });
+        await writeSearchTokens(tx, target.team_id, target.client_id, tokens);
+      },
     });
-  } catch (error) {
-    if (email !== undefined) await release(deps, target, emailHash(email), metadata);
-    throw error;
-  }
-  const updated = result.events.find((event) => event.type === 'client.updated');
-  if (updated?.type === 'client.updated' && updated.data.email_hash !== null) {
-    await release(deps, target, before.emailHash, metadata);
+  } finally {
+    if (email !== undefined) await settleEmails(deps, target.team_id, target.client_id);
   }
   return { changed: result.events.length > 0, position: result.position };
-}
-
-async function release(
-  deps: PipelineDeps,
-  target: { team_id: string; client_id: string },
-  hash: string,
-  metadata: CommandMetadata,
-): Promise<void> {
-  await handleCommand(deps, {
-    streamId: clientEmailStreamOfHash(target.team_id, hash),
-    decider: clientEmailDecider,
-    command: {
-      type: 'ReleaseEmail',
-      data: { team_id: target.team_id, email_hash: hash, client_id: target.client_id },
-    },
-    metadata,
-  });
 }

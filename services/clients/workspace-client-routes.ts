@@ -23,6 +23,7 @@ import {
   type ClientResource,
 } from './clients-routes.ts';
 import { createClient } from './create-client.ts';
+import { matchesSearch, queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
 
 /*
@@ -82,12 +83,6 @@ const listQuery = offsetPaginationQuery.extend({
 
 const idParams = z.object({ id: z.string().uuid().describe('client id (uuid)') });
 
-/** Every word found (case-insensitive) in the client's name, email or company. */
-const matches = (client: ClientResource, words: string[]) => {
-  const text = [client.name, client.email, client.company ?? ''].join(' ').toLocaleLowerCase('en-US');
-  return words.every((word) => text.includes(word.toLocaleLowerCase('en-US')));
-};
-
 /** The fields of `body` whose value differs from the client's now (only those are changed). */
 function changedFields(current: ClientResource, body: z.output<typeof patchBody>): ClientChanges {
   const changes: ClientChanges = {};
@@ -145,25 +140,21 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
     async (request) => {
       const { teamId } = signedIn(request);
       const { limit, offset, q } = request.query;
-      const words = (q ?? '').trim().split(/\s+/).filter(Boolean);
-      const where = sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS}`;
-      if (words.length === 0) {
-        const [rows, total] = await Promise.all([
-          context.readDb.any(sql.type(clientRow)`
-            select ${CLIENT_COLUMNS} from clients where ${where}
-            order by created_at desc, position desc limit ${limit} offset ${offset}`),
-          context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
-            select count(*)::int as count from clients where ${where}`),
-        ]);
-        return { data: (await openClients(context.vault, rows)).map(toResource), total };
-      }
-      // Personal fields are sealed at rest, so the database cannot match words in them: the
-      // team's clients are opened (one key read for the page of keys not cached) and matched
-      // here. Fine for the thousands of clients a team keeps; README, known limits.
-      const rows = await context.readDb.any(sql.type(clientRow)`
-        select ${CLIENT_COLUMNS} from clients where ${where} order by created_at desc, position desc`);
-      const found = (await openClients(context.vault, rows)).map(toResource).filter((c) => matches(c, words));
-      return { data: found.slice(offset, offset + limit), total: found.length };
+      const searching = (q ?? '').trim() !== '';
+      // The blind index of words (client-search-index.ts): no client is opened to search.
+      const tokens = searching ? await queryTokens(context.vault, teamId, q!) : [];
+      if (searching && tokens.length === 0) return { data: [], total: 0 };
+      const where = searching
+        ? sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS} and ${matchesSearch(teamId, tokens)}`
+        : sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS}`;
+      const [rows, total] = await Promise.all([
+        context.readDb.any(sql.type(clientRow)`
+          select ${CLIENT_COLUMNS} from clients where ${where}
+          order by created_at desc, position desc limit ${limit} offset ${offset}`),
+        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
+          select count(*)::int as count from clients where ${where}`),
+      ]);
+      return { data: (await openClients(context.vault, rows)).map(toResource), total };
     },
   );
 

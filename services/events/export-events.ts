@@ -1,10 +1,12 @@
 import type { Writable } from 'node:stream';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.ts';
+import { outwardEvent } from './outward-event.ts';
 
 /**
  * One line of the NDJSON export. `position` is a decimal string (positions outgrow the
  * numbers JSON readers keep exact); `time` is when the event was recorded; `data` and
- * `metadata` are exactly as stored (sealed personal values stay sealed).
+ * `metadata` are as stored (sealed personal values stay sealed), except the unkeyed email
+ * digests of old events, which never leave the service (./outward-event.ts).
  */
 export interface ExportLine {
   position: string;
@@ -17,16 +19,19 @@ export interface ExportLine {
   metadata: Record<string, unknown>;
 }
 
-export const toExportLine = (event: RecordedEvent): ExportLine => ({
-  position: String(event.position),
-  id: event.id,
-  stream_id: event.streamId,
-  revision: Number(event.revision),
-  type: event.type,
-  time: event.recordedAt.toISOString(),
-  data: event.data,
-  metadata: event.metadata,
-});
+export const toExportLine = (stored: RecordedEvent): ExportLine => {
+  const event = outwardEvent(stored);
+  return {
+    position: String(event.position),
+    id: event.id,
+    stream_id: event.streamId,
+    revision: Number(event.revision),
+    type: event.type,
+    time: event.recordedAt.toISOString(),
+    data: event.data,
+    metadata: event.metadata,
+  };
+};
 
 export interface ExportProgress {
   /** Called after each batch with the events written so far and the expected total. */

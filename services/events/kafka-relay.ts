@@ -6,6 +6,7 @@ import { DEFAULT_CE_SOURCE, toKafkaMessage } from '../../shared/subscriptions/cl
 import { RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
 import { Pause, backoffMs } from '../../shared/subscriptions/pause.ts';
 import { PositionWatch } from '../../shared/subscriptions/position-watch.ts';
+import { outwardEvent } from './outward-event.ts';
 import { RelayHealth } from './relay-health.ts';
 
 export interface KafkaRelayOptions {
@@ -149,7 +150,8 @@ export class KafkaRelay {
           await this.producer.send({
             topic: this.options.topic,
             acks: -1,
-            messages: messages.map((event) => toKafkaMessage(event, this.source)),
+            // Without the unkeyed email digests of old events (./outward-event.ts).
+            messages: messages.map((event) => toKafkaMessage(outwardEvent(event), this.source)),
           });
         }
         await (this.options.checkpointSession ?? this.pool).query(

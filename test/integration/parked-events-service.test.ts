@@ -9,7 +9,6 @@ import { allProjections } from '../../services/app/projections.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { clientStream } from '../../services/clients/client-events.ts';
-import { emailHash } from '../../services/clients/client-email-index.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { tablesHolding } from '../helpers/personal-data.ts';
 import { startTestService, TEST_PERSONAL_DATA_KEK, type TestService } from '../helpers/service.ts';
@@ -83,7 +82,6 @@ async function appendPoisonClient(teamId: string) {
           // clients projection cannot store is custom fields that are not JSON, written plain
           // as a buggy older writer could have left them.
           custom_fields: '{"note": "unfinished',
-          email_hash: emailHash(email),
           locale: 'en-US',
           date_format: 'MM/DD/YYYY',
           timezone: 'UTC',
