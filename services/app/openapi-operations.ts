@@ -68,6 +68,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
 
   'GET /portal/v1/onboardings/{token}/face': 'portalGetFace',
   'GET /portal/v1/onboardings/{token}': 'portalOpenOnboarding',
+  'POST /portal/v1/onboardings/{token}/session': 'portalOpenLinkSession',
   'PUT /portal/v1/onboardings/{token}/answers/{field_id}': 'portalSaveAnswer',
   'POST /portal/v1/onboardings/{token}/steps/{step_id}/submit': 'portalSubmitStep',
   'POST /portal/v1/onboardings/{token}/fields/{field_id}/signature': 'portalSignField',

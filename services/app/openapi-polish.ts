@@ -104,7 +104,7 @@ export function documentPolish(): DocumentPolish {
         prefix: '/portal/v1',
         tag: 'portal',
         description:
-          'The client portal API behind a client link (`/portal/v1/onboardings/:token`): an unknown, deactivated or expired token answers 404 link_inactive; a link with a PIN needs header X-Onboarding-Pin on every request (401 pin_required).',
+          'The client portal API behind a client link (`/portal/v1/onboardings/:token`): an unknown, deactivated or expired token answers 404 link_inactive; a link with a PIN needs header X-Onboarding-Pin on every request, or the link session cookie that POST /portal/v1/onboardings/:token/session answers for the right PIN (401 pin_required).',
         security: [{}, { portalPin: [] }],
         rateLimitHeaders: true,
       },

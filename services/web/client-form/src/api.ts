@@ -1,7 +1,9 @@
 /**
- * The page's client of the portal API (/portal/v1/onboardings/:token). Every call sends the
- * link's PIN in X-Onboarding-Pin when this tab has one; a refusal becomes an ApiError the
- * screens turn into human words (the page never shows a JSON body).
+ * The page's client of the portal API (/portal/v1/onboardings/:token). The PIN is sent
+ * once, to POST .../session, which answers the link session as an HttpOnly cookie; every
+ * later call carries that cookie (same origin) and no PIN, and the page keeps the PIN
+ * nowhere. A refusal becomes an ApiError the screens turn into human words (the page
+ * never shows a JSON body).
  */
 import type { AnswerProblem } from '../../../templates/field-catalogue.ts';
 
@@ -21,7 +23,8 @@ export interface FaceClient {
 }
 
 export interface Face {
-  link: { state: LinkState; retry_after_seconds: number | null };
+  /** `session`: this browser holds a live link session of the link (the form opens without the PIN). */
+  link: { state: LinkState; retry_after_seconds: number | null; session?: boolean };
   team: FaceTeam | null;
   client: FaceClient | null;
 }
@@ -172,29 +175,30 @@ async function errorFrom(response: Response): Promise<ApiError> {
 export class PortalClient {
   private readonly base: string;
 
-  constructor(
-    token: string,
-    private readonly pin: () => string | null,
-  ) {
+  constructor(token: string) {
     this.base = `/portal/v1/onboardings/${encodeURIComponent(token)}`;
   }
 
   private headers(json: boolean): Record<string, string> {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (json) headers['Content-Type'] = 'application/json';
-    const pin = this.pin();
-    if (pin) headers[PIN_HEADER] = pin;
     return headers;
   }
 
-  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<T> {
     let response: Response;
     try {
       response = await fetch(this.base + path, {
         method,
-        headers: this.headers(body !== undefined),
+        headers: { ...this.headers(body !== undefined), ...extraHeaders },
         body: body === undefined ? undefined : JSON.stringify(body),
-        credentials: 'omit',
+        // The link session's cookie (HttpOnly, SameSite=Strict) goes with every call.
+        credentials: 'same-origin',
         cache: 'no-store',
         referrerPolicy: 'no-referrer',
       });
@@ -212,6 +216,11 @@ export class PortalClient {
   /** The link's state, team and client; needs no PIN and records nothing. */
   face(): Promise<Face> {
     return this.request<Face>('GET', '/face');
+  }
+
+  /** Sends the PIN once: the answer sets the link session's cookie; records nothing. */
+  openSession(pin: string): Promise<{ expires_at: string | null }> {
+    return this.request('POST', '/session', undefined, { [PIN_HEADER]: pin });
   }
 
   /** Opens the form: the first open after a send records onboarding.started. */

@@ -31,7 +31,7 @@ import { FormScreen } from './screens/form.tsx';
 import { Loading } from './screens/loading.tsx';
 import { PinScreen, type PinError } from './screens/pin.tsx';
 import { inReviewState } from './sent-back.ts';
-import { storedLanguage, storedPin, storeLanguage, storePin } from './storage.ts';
+import { forgetStoredPin, storedLanguage, storeLanguage } from './storage.ts';
 
 type Screen =
   | { kind: 'loading' }
@@ -44,10 +44,7 @@ const lockMinutes = (seconds: number | null) => Math.max(1, Math.ceil((seconds ?
 
 export function App() {
   const token = useMemo(() => tokenFromPath(window.location.pathname), []);
-  const portal = useMemo(
-    () => new PortalClient(token ?? '', () => (token ? storedPin(token) : null)),
-    [token],
-  );
+  const portal = useMemo(() => new PortalClient(token ?? ''), [token]);
   const [face, setFace] = useState<Face | null>(null);
   const [locale, setLocale] = useState<Locale | null>(null);
   const [text, setText] = useState<{ locale: Locale; t: Translate } | null>(null);
@@ -135,7 +132,6 @@ export function App() {
       return null;
     }
     if (error.status === 401) {
-      if (token) storePin(token, null);
       const wrong = { key: 'pin.wrong' };
       if (!onPinScreen) setScreen({ kind: 'pin', error: null });
       return wrong;
@@ -169,17 +165,18 @@ export function App() {
       return;
     }
     adoptFace(next);
-    const { state, retry_after_seconds: retryAfter } = next.link;
-    if (state === 'open') await openForm(false);
-    else if (state === 'pin_required') {
-      if (storedPin(token)) await openForm(false);
-      else setScreen({ kind: 'pin', error: null });
-    } else deadEnd(state, retryAfter);
+    const { state, retry_after_seconds: retryAfter, session } = next.link;
+    // A live link session opens the form without the PIN, even while wrong PINs lock the link.
+    if (state === 'open' || (session && (state === 'pin_required' || state === 'pin_locked'))) {
+      await openForm(false);
+    } else if (state === 'pin_required') setScreen({ kind: 'pin', error: null });
+    else deadEnd(state, retryAfter);
   }
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
+    if (token) forgetStoredPin(token);
     void start();
   }, []);
 
@@ -249,7 +246,11 @@ export function App() {
             t={t}
             initialError={screen.error}
             onSubmit={async (pin) => {
-              if (token) storePin(token, pin);
+              try {
+                await portal.openSession(pin);
+              } catch (error) {
+                return failed(error, true);
+              }
               return openForm(true);
             }}
           />

@@ -1,6 +1,7 @@
 /**
- * What the page keeps in the browser, per link: the PIN in sessionStorage (this tab only)
- * and the chosen language in localStorage. Keys carry a hash of the token, not the token.
+ * What the page keeps in the browser, per link: the chosen language in localStorage. Keys
+ * carry a hash of the token, not the token. The PIN is kept nowhere: the server's link
+ * session (an HttpOnly cookie) keeps the form open after the PIN was entered once.
  */
 function tokenKey(token: string): string {
   // FNV-1a, 32 bits, twice with different seeds: a short stable key that does not reveal the token.
@@ -35,9 +36,8 @@ function write(store: () => Storage, key: string, value: string | null): void {
 const session = () => window.sessionStorage;
 const local = () => window.localStorage;
 
-export const storedPin = (token: string) => read(session, `onboarding-pin:${tokenKey(token)}`);
-export const storePin = (token: string, pin: string | null) =>
-  write(session, `onboarding-pin:${tokenKey(token)}`, pin);
+/** Removes a PIN that an earlier version of the page kept in sessionStorage for this link. */
+export const forgetStoredPin = (token: string) => write(session, `onboarding-pin:${tokenKey(token)}`, null);
 export const storedLanguage = (token: string) => read(local, `onboarding-language:${tokenKey(token)}`);
 export const storeLanguage = (token: string, locale: string) =>
   write(local, `onboarding-language:${tokenKey(token)}`, locale);
