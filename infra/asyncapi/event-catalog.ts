@@ -338,6 +338,18 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     stream: 'member_account-<member_id>',
     data: accountFact(),
   },
+  'account.email_verification_sent': {
+    summary:
+      'A self-serve owner was emailed a link to verify their address (at sign-up or a resend); until it is followed the team sends nothing.',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
+  },
+  'account.email_verified': {
+    summary:
+      'The owner followed the emailed link: their team may send onboardings, invitations and automation mail.',
+    stream: 'member_account-<member_id>',
+    data: accountFact(),
+  },
 
   // Clients (stream client-<client_id>; email reservations of old logs client_email-<team_id>-<client_id>)
   'client.created': {

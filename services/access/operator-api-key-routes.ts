@@ -20,6 +20,7 @@ import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { successSchema } from './operator-team-routes.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OperatorApiKeyRouteDeps = Pick<
   Platform,
@@ -62,6 +63,7 @@ export async function operatorApiKeyRoutes(
   app.post(
     '/teams/:team_id/api-keys',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary: 'Create an API key (the secret is shown once)',

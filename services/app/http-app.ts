@@ -7,6 +7,7 @@ import {
   SERVER_TIMEOUTS,
 } from '../../shared/http/connection-limits.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
+import { noStoreSecretAnswers } from '../../shared/http/secret-answer.ts';
 import { recordHttpMetrics } from '../../shared/metrics/http-metrics.ts';
 import { traceRoutes } from '../../shared/telemetry/trace-routes.ts';
 import { metricsRoutes } from './metrics-routes.ts';
@@ -15,6 +16,7 @@ import { guardInput } from '../../shared/http/input-guard.ts';
 import { openApiDocs } from '../../shared/http/openapi.ts';
 import { limitBodies } from '../../shared/http/body-limits.ts';
 import { requestIdOf } from '../../shared/http/request-id.ts';
+import { fastifyTrustProxy } from '../../shared/http/trust-proxy.ts';
 import { documentPolish } from './openapi-polish.ts';
 import { registerRoutes, registerWorkerRoutes } from './routes.ts';
 import { servesApi } from '../../shared/config/service-role.ts';
@@ -37,7 +39,8 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     loggerInstance: context.logger as FastifyBaseLogger,
     genReqId: requestIdOf,
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: context.settings.TRUST_PROXY,
+    // The client IP is the entry the nearest trusted proxy appended (shared/http/trust-proxy.ts).
+    trustProxy: fastifyTrustProxy(context.settings.TRUST_PROXY),
     // A path parameter of any length reaches its route, whose schema answers the standard
     // 400 or 404; the router's own cap (100 encoded characters) would answer a bare 414.
     maxParamLength: 2048,
@@ -64,6 +67,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   app.addHook('onSend', async (request, reply) => {
     if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
   });
+  noStoreSecretAnswers(app); // routes marked SECRET_ANSWER, and answers that set a cookie: no-store
 
   traceRoutes(app); // first: the server span is still the active context
   recordHttpMetrics(app, context.metrics); // before the routes: every route's answers are counted

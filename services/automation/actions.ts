@@ -3,6 +3,7 @@ import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from './placeholders.ts';
 import { currentMember } from '../access/current-member.ts';
+import { teamEmailVerified } from '../access/workspace/email-verification.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { judge, outboundOptions, type OutboundDeps } from '../hooks/outbound.ts';
@@ -47,6 +48,16 @@ export async function sendWebhook(context: ActionDeps, run: QueuedRun, finish: F
 const NO_EMAIL = 'client has no valid email address';
 
 /**
+ * A self-serve team whose owner has not verified their email sends no automation mail: the
+ * run stops as a paused team's create does ("sending paused"), without retry.
+ */
+const UNVERIFIED = {
+  kind: 'stop',
+  reason: 'sending paused (the owner has not verified their email)',
+  status: null,
+} as const;
+
+/**
  * Send email: to the onboarding's client, from the firm name, plain text (line breaks kept,
  * HTML shown as typed), placeholders filled now. Queued in mail_outbox (kind automation)
  * in the transaction that records the run as succeeded; the mailer sends it. A client
@@ -60,6 +71,7 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
     const team = await teamRow(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
+    if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);
     const to = facts.client_email;
     if (!isValidEmail(to)) return finish(tx, { kind: 'stop', reason: NO_EMAIL, status: null });
     const from = firmName(team);
@@ -103,6 +115,7 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
     const team = await teamRow(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
+    if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);
     const to = (await currentMember(tx, run.team_id, memberId))?.email;
     if (!to) return finish(tx, { kind: 'stop', reason: 'team member left the team', status: null });
     if (!isValidEmail(to))

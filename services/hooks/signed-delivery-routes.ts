@@ -28,6 +28,7 @@ import {
   rotateWebhookEndpointSecret,
   teamPlan,
 } from './webhook-endpoints.ts';
+import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type SignedDeliveryRouteDeps = Pick<
   Platform,
@@ -105,6 +106,7 @@ export async function signedDeliveryRoutes(
   app.get(
     '/teams/:team_id/hook-signing-secret',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary:
@@ -138,6 +140,7 @@ export async function signedDeliveryRoutes(
   app.post(
     '/teams/:team_id/hook-signing-secret/rotate',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary: `A new hook signing secret; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
@@ -164,6 +167,7 @@ export async function signedDeliveryRoutes(
   app.post(
     '/teams/:team_id/webhook-endpoints',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary:
@@ -249,6 +253,7 @@ export async function signedDeliveryRoutes(
   app.post(
     '/teams/:team_id/webhook-endpoints/:id/rotate-secret',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary: `A new secret for the endpoint; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,

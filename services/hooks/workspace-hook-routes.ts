@@ -29,6 +29,7 @@ import {
   rotateWebhookEndpointSecret,
   teamPlan,
 } from './webhook-endpoints.ts';
+import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 /*
  * The workspace's hooks (owners and admins; /workspace/v1), thin routes over the
@@ -169,7 +170,7 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
   app.get(
     '/hook-signing-secret',
     {
-      config: { workspace: { action: 'hooks.secrets' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
         ...tag,
         summary: "The team's hook signing secret (re-authentication first); made on first need",
@@ -196,7 +197,7 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
   app.post(
     '/hook-signing-secret/rotate',
     {
-      config: { workspace: { action: 'hooks.secrets' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
         ...tag,
         summary: `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
@@ -247,7 +248,7 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
   app.post(
     '/webhook-endpoints',
     {
-      config: { workspace: { action: 'hooks.secrets' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
         ...tag,
         summary:
@@ -298,7 +299,7 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
     {
-      config: { workspace: { action: 'hooks.secrets' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
         ...tag,
         summary: `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,

@@ -22,6 +22,8 @@ export interface TeamFacts {
   timezone: string;
   email_sender_name: string | null;
   sending_paused: boolean;
+  /** No self-serve owner of the team is waiting to verify their email (access/workspace/email-verification.ts). */
+  email_verified: boolean;
   payments_connected: boolean;
   monthly_limit: number | 'unlimited';
   unpaid: boolean;
@@ -37,6 +39,7 @@ interface TeamRow {
   timezone: string;
   email_sender_name: string | null;
   sending_paused: boolean;
+  email_verified: boolean;
   payments_connected: boolean;
   monthly_onboarding_limit: number | null;
   monthly_onboarding_unlimited: boolean;
@@ -46,7 +49,9 @@ interface TeamRow {
 }
 
 const TEAM_COLUMNS = `id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
-  monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap, reminder_schedule`;
+  monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap, reminder_schedule,
+  not exists (select 1 from team_email_verifications v where v.team_id = teams.id and v.verified_at is null)
+    as email_verified`;
 
 export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFacts | undefined> {
   const { rows } = await tx.query<TeamRow>(`select ${TEAM_COLUMNS} from teams where id = $1`, [teamId]);
@@ -62,6 +67,7 @@ function toTeamFacts(row: TeamRow | undefined): TeamFacts | undefined {
     timezone: knownZone(row.timezone),
     email_sender_name: row.email_sender_name,
     sending_paused: row.sending_paused,
+    email_verified: row.email_verified,
     payments_connected: row.payments_connected,
     monthly_limit: monthlyOnboardingLimit(
       row.plan,
@@ -207,7 +213,10 @@ export async function sendFacts(
     client: client.status,
     plan_can_collect_payments: canCollectPayments(team.plan),
     payments_connected: team.payments_connected,
-    sending_paused: team.sending_paused,
+    // A team whose self-serve owner has not verified their email may not send: to the spec's
+    // send checks it is a paused team (check 5, 403 sending_paused, the same text), so the
+    // public API's contract does not change; the workspace explains it (email_unverified).
+    sending_paused: team.sending_paused || !team.email_verified,
     unpaid: team.unpaid,
     new_recipient: !counters.known,
     new_recipients_last_24h: counters.recent,

@@ -38,6 +38,7 @@ import {
   onboardingDetail,
   onboardingListItem,
 } from './onboardings-read-model.ts';
+import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OnboardingsRouteDeps = Pick<
   Platform,
@@ -294,7 +295,7 @@ export async function onboardingsRoutes(
   app.post(
     '/onboardings',
     {
-      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      config: { ...SECRET_ANSWER, scope: 'onboardings:write', validateBeforeScope: true },
       schema: {
         tags: ['onboardings'],
         summary: 'Create an onboarding (a draft) for a client from a template',

@@ -21,6 +21,7 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from './onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from './onboardings-read-model.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OperatorOnboardingRouteDeps = Pick<
   Platform,
@@ -140,6 +141,7 @@ export async function operatorOnboardingRoutes(
   app.get(
     '/onboardings/:onboarding_id/link',
     {
+      config: SECRET_ANSWER,
       schema: {
         tags: ['operator'],
         summary: "The onboarding's active client link: token and portal URL (null when no link works)",

@@ -23,6 +23,7 @@ import { onboardingErrors } from './onboarding-errors.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
 import { getOnboarding } from './onboardings-read-model.ts';
+import { explainUnverified } from '../access/workspace/email-verification.ts';
 import { reopenOnboarding } from './reopen-onboarding.ts';
 import {
   DUE_FILTERS,
@@ -97,7 +98,9 @@ const answer = z.object({ onboarding: workspaceOnboarding });
 /** The refusals of the onboarding commands, as the public API answers them. */
 const commandRefusals = {
   400: coded('invalid_body, invalid_deadline, invalid_assignee, invalid_payment or payment_not_connected'),
-  403: coded('payment_plan_required, sending_paused or limit_reached (or a workspace refusal)'),
+  403: coded(
+    'payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal)',
+  ),
   404: coded('target_unavailable, template_missing or client_scope_missing'),
   409: z
     .object({ error: z.string(), code: z.string() })
@@ -304,7 +307,7 @@ export async function workspaceOnboardingRoutes(
           context.clock.now(),
           metadata,
         ),
-      ),
+      ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
   );
 
   app.post(
@@ -352,7 +355,7 @@ export async function workspaceOnboardingRoutes(
           context.clock.now(),
           metadata,
         ),
-      ),
+      ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
   );
 
   app.post(

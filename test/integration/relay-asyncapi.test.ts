@@ -134,6 +134,10 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
   'account.totp_setup_started': { ...account },
   'account.totp_enabled': { ...account },
   'account.totp_disabled': { ...account },
+  'account.email_verification_sent': { ...account },
+  'account.email_verified': { ...account },
+  'account.recovery_codes_generated': { ...account, count: 10 },
+  'account.recovery_code_used': { ...account, codes_left: 9 },
   'client.created': {
     client_id,
     team_id,

@@ -44,8 +44,17 @@ export class Browser {
   }
 }
 
-/** Signs up a new team; answers the owner's browser and the sign-up body. */
-export async function signUp(service: TestService, email: string, password: string, team = 'Acme') {
+/**
+ * Signs up a new team, follows the emailed verification link (unless `verify` is false: the
+ * team then may not send) and signs in; answers the owner's browser, team and member ids.
+ */
+export async function signUp(
+  service: TestService,
+  email: string,
+  password: string,
+  team = 'Acme',
+  { verify = true }: { verify?: boolean } = {},
+) {
   registerSecrets(password);
   const owner = new Browser(service);
   const answer = await owner.call('POST', '/workspace/v1/sign-up', {
@@ -54,12 +63,23 @@ export async function signUp(service: TestService, email: string, password: stri
     email,
     password,
   });
-  expect(answer.status).toBe(201);
+  expect(answer.status).toBe(202);
+  if (verify) await followVerificationLink(service, email);
+  const signedIn = await owner.call('POST', '/workspace/v1/sessions', { email, password });
+  expect(signedIn.status).toBe(200);
   return {
     owner,
-    teamId: answer.body.team.id as string,
-    memberId: answer.body.member.id as string,
+    teamId: signedIn.body.team.id as string,
+    memberId: signedIn.body.member.id as string,
   };
+}
+
+/** The newest verification link emailed to `email`, followed (in a browser without a session). */
+export async function followVerificationLink(service: TestService, email: string) {
+  const token = linkToken(await lastEmailTo(service, email));
+  registerSecrets(service.context.settings.SMTP_URL ? token : undefined);
+  const verified = await new Browser(service).call('POST', `/workspace/v1/email-verification/${token}`);
+  expect(verified.status).toBe(200);
 }
 
 /** Invites `email` with `role` and accepts through the emailed link; answers their browser. */
@@ -86,7 +106,7 @@ export async function addMember(
 
 export async function lastEmailTo(service: TestService, to: string): Promise<string> {
   const { rows } = await service.context.pool.query<{ text: string; kind: string }>(
-    `select text, kind from mail_outbox where "to" = $1 order by created_at desc limit 1`,
+    `select text, kind from mail_outbox where "to" = $1 order by created_at desc, seq desc limit 1`,
     [to],
   );
   expect(rows[0]?.kind).toBe('account');

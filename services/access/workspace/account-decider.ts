@@ -6,6 +6,8 @@ export interface AccountState {
   member_id: string | null;
   team_id: string | null;
   totp: 'off' | 'pending' | 'on';
+  /** A self-serve owner's address: unasked (invited members, operator teams), pending, verified. */
+  email?: 'pending' | 'verified';
 }
 
 /** Every command carries the service clock's time in `metadata.now`. */
@@ -19,6 +21,8 @@ export type AccountCommand = (
   | { type: 'StartTotp'; data: Record<string, never> }
   | { type: 'EnableTotp'; data: Record<string, never> }
   | { type: 'DisableTotp'; data: Record<string, never> }
+  | { type: 'SendEmailVerification'; data: Record<string, never> }
+  | { type: 'VerifyEmail'; data: Record<string, never> }
 ) & { metadata: { now: Date } };
 
 const initialState = (): AccountState => ({ opened: false, member_id: null, team_id: null, totp: 'off' });
@@ -62,6 +66,16 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
     case 'DisableTotp':
       if (state.totp !== 'on') throw new DomainError('totp_not_on', 'Two-factor sign-in is not on');
       return [{ type: 'account.totp_disabled', data: ids }];
+    case 'SendEmailVerification':
+      if (state.email === 'verified') {
+        throw new DomainError('email_already_verified', 'Your email address is already verified');
+      }
+      return [{ type: 'account.email_verification_sent', data: ids }];
+    case 'VerifyEmail':
+      if (state.email !== 'pending') {
+        throw new DomainError('email_already_verified', 'Your email address is already verified');
+      }
+      return [{ type: 'account.email_verified', data: ids }];
     default: {
       const unknown: never = command;
       throw new Error(`Unknown account command ${JSON.stringify(unknown)}`);
@@ -79,6 +93,10 @@ function evolve(state: AccountState, event: AccountEvent): AccountState {
       return { ...state, totp: 'on' };
     case 'account.totp_disabled':
       return { ...state, totp: 'off' };
+    case 'account.email_verification_sent':
+      return { ...state, email: 'pending' };
+    case 'account.email_verified':
+      return { ...state, email: 'verified' };
     default:
       return state;
   }

@@ -25,6 +25,10 @@ export type Reauthenticated = AccountFact<'account.reauthenticated', { method: '
 export type TotpSetupStarted = AccountFact<'account.totp_setup_started'>;
 export type TotpEnabled = AccountFact<'account.totp_enabled'>;
 export type TotpDisabled = AccountFact<'account.totp_disabled'>;
+/** A self-serve owner was emailed a link to verify their address (at sign-up, or a resend). */
+export type EmailVerificationSent = AccountFact<'account.email_verification_sent'>;
+/** The owner followed the link: their team may send (./email-verification.ts). */
+export type EmailVerified = AccountFact<'account.email_verified'>;
 
 export type AccountEvent =
   | AccountOpened
@@ -35,4 +39,6 @@ export type AccountEvent =
   | Reauthenticated
   | TotpSetupStarted
   | TotpEnabled
-  | TotpDisabled;
+  | TotpDisabled
+  | EmailVerificationSent
+  | EmailVerified;

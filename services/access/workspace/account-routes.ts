@@ -34,6 +34,7 @@ import {
   setSessionCookie,
   signedIn,
 } from './workspace-session.ts';
+import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 
 /**
  * A self-serve team starts on Pro trial: the plan with API access and automations, so the
@@ -159,7 +160,7 @@ export async function accountRoutes(
   app.post(
     '/sign-up',
     {
-      config: { workspace: { public: true } },
+      config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
         ...tag,
         summary: 'Create a team and its owner, and sign in',
@@ -247,7 +248,7 @@ export async function accountRoutes(
   app.post(
     '/sessions',
     {
-      config: { workspace: { public: true } },
+      config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
         ...tag,
         summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
@@ -358,6 +359,7 @@ export async function accountRoutes(
   app.get(
     '/me',
     {
+      config: SECRET_ANSWER,
       schema: {
         ...tag,
         summary: 'The signed-in member, their team and role, and the CSRF token',
@@ -509,6 +511,7 @@ export async function accountRoutes(
   app.post(
     '/me/totp',
     {
+      config: SECRET_ANSWER,
       schema: {
         ...tag,
         summary: 'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',

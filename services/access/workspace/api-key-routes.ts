@@ -19,6 +19,7 @@ import { teamStreamId } from '../team-events.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { signedIn, type WorkspaceSession } from './workspace-session.ts';
+import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 
 /**
  * The spec's permission labels of the key form; templates:write is not offered (it
@@ -210,7 +211,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
   app.post(
     '/api-keys',
     {
-      config: { workspace: { action: 'api_keys.create' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.create' } },
       schema: {
         ...tag,
         summary: 'Create an API key (Idempotency-Key required; the secret is shown once)',
@@ -245,7 +246,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
   app.post(
     '/api-keys/:key_id/rotate',
     {
-      config: { workspace: { action: 'api_keys.rotate' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.rotate' } },
       schema: {
         ...tag,
         summary: 'Rotate a key: a replacement with the same name, permissions and expiry; both stay active',

@@ -18,6 +18,7 @@ import { forbidden, invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
+import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 
 /** An invitation link works for 7 days, once. */
 export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
@@ -158,7 +159,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
   app.post(
     '/invitations/:token/accept',
     {
-      config: { workspace: { public: true } },
+      config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
         ...tag,
         summary: 'Accept an invitation: become a member with a password, signed in',

@@ -8,6 +8,7 @@ import { accountRoutes } from './account-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
+import { emailVerificationRoutes } from './email-verification.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { FAILURE_WINDOW_SECONDS, SignInThrottle, SLOW_DOWN_SECONDS } from './sign-in-throttle.ts';
@@ -94,7 +95,9 @@ const WORKSPACE_REFUSALS = {
   404: coded('Not found in this team'),
   409: coded('Not in this state (for example last_owner, key_limit_reached)'),
   413: coded('Body too large (code payload_too_large)'),
-  429: coded('Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After'),
+  429: coded(
+    'Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After',
+  ),
   500: coded('Server error; retryable'),
   503: coded('Service unavailable for a moment (code service_unavailable); retryable'),
 };
@@ -167,6 +170,7 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
 
   await app.register(accountRoutes, { context, throttle });
   await app.register(memberRoutes, { context });
+  await app.register(emailVerificationRoutes, { context });
   await app.register(workspaceApiKeyRoutes, { context });
   await app.register(auditRoutes, { context });
   await app.register(workspaceHookRoutes, { context });

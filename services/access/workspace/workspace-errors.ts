@@ -21,6 +21,7 @@ export const workspaceErrors = registerDomainErrors('workspace', {
     totp_already_on: 409,
     totp_not_started: 409,
     totp_not_on: 409,
+    email_already_verified: 409,
   },
   defaultStatus: 400,
   special: (error) =>
