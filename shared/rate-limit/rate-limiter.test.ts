@@ -11,9 +11,10 @@ describe('RateLimiter (fixed 60-second windows on the service clock)', () => {
       allowed: false,
       count: 501,
       retryAfterSeconds: 45,
+      windowStart: Date.parse('2030-01-01T00:00:00.000Z'),
     });
     clock.advance(44.5);
-    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toEqual({
+    expect(await limiter.consume('key_ip:k:1.2.3.4', 500)).toMatchObject({
       allowed: false,
       count: 502,
       retryAfterSeconds: 1,
@@ -23,7 +24,23 @@ describe('RateLimiter (fixed 60-second windows on the service clock)', () => {
       allowed: true,
       count: 1,
       retryAfterSeconds: 60,
+      windowStart: Date.parse('2030-01-01T00:01:00.000Z'),
     });
+  });
+
+  it('releases a reservation in the window it was counted in', async () => {
+    const clock = new ManualClock(new Date('2030-01-01T00:00:59.000Z'));
+    const limiter = new RateLimiter(new MemoryRateLimitStore(), clock);
+    const first = await limiter.consume('k', 1);
+    expect(first).toMatchObject({ allowed: true, count: 1 });
+    expect(await limiter.consume('k', 1)).toMatchObject({ allowed: false, count: 2 });
+    await limiter.release('k', first);
+    expect(await limiter.consume('k', 1)).toMatchObject({ allowed: false, count: 2 });
+    clock.advance(1);
+    const next = await limiter.consume('k', 1);
+    await limiter.release('k', first); // an earlier window's reservation leaves this one alone
+    expect(next).toMatchObject({ allowed: true, count: 1 });
+    expect((await limiter.current('k')).count).toBe(1);
   });
 
   it('counts each key on its own', async () => {
