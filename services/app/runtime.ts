@@ -25,6 +25,7 @@ import { buildApp } from './http-app.ts';
 import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
 import { startOwnedKafkaRelay } from '../events/start-relay.ts';
 import { retentionPass } from './retention-pass.ts';
+import { clientSearchIndexPass } from '../clients/client-search-job.ts';
 import { RelayHealth } from '../events/relay-health.ts';
 import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
@@ -75,7 +76,13 @@ export async function createContext(
     vault,
     consumers,
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger, pool),
-    duePasses: [onboardingTimersPass, pendingAppendsPass, ...outboundDuePasses, retentionPass],
+    duePasses: [
+      onboardingTimersPass,
+      pendingAppendsPass,
+      ...outboundDuePasses,
+      retentionPass,
+      clientSearchIndexPass,
+    ],
     metrics: createMetrics({
       settings,
       pool,
