@@ -36,6 +36,14 @@ const RECORDS: Record<
     data: pick(data, ['member_id', 'name', 'email', 'role']),
   }),
   'team.member_invited': (data) => ({ type: 'member_invited', data: pick(data, ['email', 'role']) }),
+  'team.invitation_resent': (data) => ({
+    type: 'invitation_resent',
+    data: pick(data, ['invitation_id', 'email']),
+  }),
+  'team.invitation_revoked': (data) => ({
+    type: 'invitation_revoked',
+    data: pick(data, ['invitation_id', 'email']),
+  }),
   'team.member_role_changed': (data) => ({
     type: 'member_role_changed',
     data: pick(data, ['member_id', 'role']),
@@ -47,6 +55,11 @@ const RECORDS: Record<
   }),
   'api_key.revoked': (data) => ({ type: 'api_key_revoked', data: pick(data, ['api_key_id']) }),
   'account.signed_in': (data) => ({ type: 'signed_in', data: pick(data, ['member_id', 'second_factor']) }),
+  // A sign-in with a two-factor recovery code, and how many codes the member has left.
+  'account.recovery_code_used': (data) => ({
+    type: 'recovery_code_used',
+    data: pick(data, ['member_id', 'codes_left']),
+  }),
   'account.sign_in_locked': (data) => ({
     type: 'sign_in_locked',
     data: pick(data, ['member_id', 'locked_until']),
@@ -64,6 +77,7 @@ export function toActivityRecord(event: RecordedEvent): ActivityRecord | undefin
     data['at'] ??
     data['added_at'] ??
     data['invited_at'] ??
+    data['resent_at'] ??
     data['changed_at'] ??
     data['removed_at'] ??
     data['created_at'] ??

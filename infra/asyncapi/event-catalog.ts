@@ -304,9 +304,9 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
   },
   'account.signed_out': {
     summary:
-      'Sessions of the member ended: the current one, every one (sign out everywhere) or every one after a password reset.',
+      'Sessions of the member ended: the current one, every one (sign out everywhere), every one after a password reset, or every other one (two-factor turned on, password changed).',
     stream: 'member_account-<member_id>',
-    data: accountFact({ scope: oneOfValues(['current', 'everywhere', 'password_reset']) }),
+    data: accountFact({ scope: oneOfValues(['current', 'everywhere', 'password_reset', 'other_sessions']) }),
   },
   'account.sign_in_locked': {
     summary: 'Too many wrong passwords locked signing in to the account until locked_until.',
@@ -314,9 +314,10 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     data: accountFact({ locked_until: timestamp }),
   },
   'account.password_changed': {
-    summary: 'The password changed (through a reset link); the hash is not in the event.',
+    summary:
+      'The password changed (through a reset link, or changed by the signed-in member); the hash is not in the event.',
     stream: 'member_account-<member_id>',
-    data: accountFact({ reason: oneOfValues(['reset']) }),
+    data: accountFact({ reason: oneOfValues(['reset', 'change']) }),
   },
   'account.reauthenticated': {
     summary: 'The member confirmed their password or a two-factor code for a sensitive action.',
@@ -337,6 +338,17 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     summary: 'Two-factor sign-in was turned off (after a re-authentication).',
     stream: 'member_account-<member_id>',
     data: accountFact(),
+  },
+  'account.recovery_codes_generated': {
+    summary:
+      'New one-time recovery codes replaced the older ones (two-factor turned on, or regenerated); the codes are not in the event.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ count: integer() }),
+  },
+  'account.recovery_code_used': {
+    summary: 'A recovery code stood in for a two-factor code at sign-in; codes_left counts the unused ones.',
+    stream: 'member_account-<member_id>',
+    data: accountFact({ codes_left: integer() }),
   },
   'account.email_verification_sent': {
     summary:

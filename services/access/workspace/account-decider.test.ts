@@ -61,8 +61,9 @@ describe('account decider', () => {
       { type: 'ChangePassword', data: { reason: 'reset' } },
       { type: 'Reauthenticate', data: { method: 'password' } },
       { type: 'StartTotp', data: {} },
-      { type: 'EnableTotp', data: {} },
+      { type: 'EnableTotp', data: { recovery_codes: 10 } },
       { type: 'DisableTotp', data: {} },
+      { type: 'RegenerateRecoveryCodes', data: { recovery_codes: 10 } },
     ];
     for (const command of commands) given([]).when(command).thenFails('account_not_found');
   });
@@ -95,10 +96,37 @@ describe('account decider', () => {
       given([opened, started, enabled]).when({ type: 'StartTotp', data: {} }).thenFails('totp_already_on');
     });
 
-    it('turns on only a started setup', () => {
-      given([opened, started]).when({ type: 'EnableTotp', data: {} }).then([enabled]);
-      given([opened]).when({ type: 'EnableTotp', data: {} }).thenFails('totp_not_started');
-      given([opened, started, enabled]).when({ type: 'EnableTotp', data: {} }).thenFails('totp_not_started');
+    const enable = { type: 'EnableTotp', data: { recovery_codes: 10 } } as const;
+    const codesGenerated = { type: 'account.recovery_codes_generated', data: { ...ids, count: 10 } } as const;
+
+    it('turns on only a started setup, with recovery codes, ending every other session', () => {
+      given([opened, started])
+        .when(enable)
+        .then([
+          enabled,
+          codesGenerated,
+          { type: 'account.signed_out', data: { ...ids, scope: 'other_sessions' } },
+        ]);
+      given([opened]).when(enable).thenFails('totp_not_started');
+      given([opened, started, enabled]).when(enable).thenFails('totp_not_started');
+    });
+
+    it('regenerates recovery codes only while two-factor is on', () => {
+      const regenerate = { type: 'RegenerateRecoveryCodes', data: { recovery_codes: 10 } } as const;
+      given([opened, started, enabled]).when(regenerate).then([codesGenerated]);
+      given([opened, started]).when(regenerate).thenFails('totp_not_on');
+      given([opened, started, enabled, disabled]).when(regenerate).thenFails('totp_not_on');
+    });
+
+    it('records a sign-in with a recovery code, and the codes left, only while two-factor is on', () => {
+      const withCode = { type: 'SignIn', data: { second_factor: true, recovery_codes_left: 9 } } as const;
+      given([opened, started, enabled])
+        .when(withCode)
+        .then([
+          { type: 'account.recovery_code_used', data: { ...ids, codes_left: 9 } },
+          { type: 'account.signed_in', data: { ...ids, second_factor: true } },
+        ]);
+      given([opened]).when(withCode).thenFails('totp_not_on');
     });
 
     it('turns off only when on', () => {

@@ -13,13 +13,16 @@ export interface AccountState {
 /** Every command carries the service clock's time in `metadata.now`. */
 export type AccountCommand = (
   | { type: 'OpenAccount'; data: { member_id: string; team_id: string } }
-  | { type: 'SignIn'; data: { second_factor: boolean } }
-  | { type: 'SignOut'; data: { scope: 'current' | 'everywhere' | 'password_reset' } }
+  /** recovery_codes_left: a recovery code stood in for the two-factor code (the unused ones left). */
+  | { type: 'SignIn'; data: { second_factor: boolean; recovery_codes_left?: number } }
+  | { type: 'SignOut'; data: { scope: 'current' | 'everywhere' | 'password_reset' | 'other_sessions' } }
   | { type: 'LockSignIn'; data: { locked_until: string } }
-  | { type: 'ChangePassword'; data: { reason: 'reset' } }
+  | { type: 'ChangePassword'; data: { reason: 'reset' | 'change' } }
   | { type: 'Reauthenticate'; data: { method: 'password' | 'totp' } }
   | { type: 'StartTotp'; data: Record<string, never> }
-  | { type: 'EnableTotp'; data: Record<string, never> }
+  /** recovery_codes: how many one-time codes the route hands out; every other session ends. */
+  | { type: 'EnableTotp'; data: { recovery_codes: number } }
+  | { type: 'RegenerateRecoveryCodes'; data: { recovery_codes: number } }
   | { type: 'DisableTotp'; data: Record<string, never> }
   | { type: 'SendEmailVerification'; data: Record<string, never> }
   | { type: 'VerifyEmail'; data: Record<string, never> }
@@ -43,8 +46,16 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
   if (!state.opened || !state.member_id || !state.team_id) throw notFound();
   const ids = { member_id: state.member_id, team_id: state.team_id, at };
   switch (command.type) {
-    case 'SignIn':
-      return [{ type: 'account.signed_in', data: { ...ids, second_factor: command.data.second_factor } }];
+    case 'SignIn': {
+      const signedIn: AccountEvent = {
+        type: 'account.signed_in',
+        data: { ...ids, second_factor: command.data.second_factor },
+      };
+      const left = command.data.recovery_codes_left;
+      if (left === undefined) return [signedIn];
+      if (state.totp !== 'on') throw new DomainError('totp_not_on', 'Two-factor sign-in is not on');
+      return [{ type: 'account.recovery_code_used', data: { ...ids, codes_left: left } }, signedIn];
+    }
     case 'SignOut':
       return [{ type: 'account.signed_out', data: { ...ids, scope: command.data.scope } }];
     case 'LockSignIn':
@@ -62,7 +73,16 @@ function decide(command: AccountCommand, state: AccountState): AccountEvent[] {
       if (state.totp !== 'pending') {
         throw new DomainError('totp_not_started', 'Start the two-factor setup first');
       }
-      return [{ type: 'account.totp_enabled', data: ids }];
+      return [
+        { type: 'account.totp_enabled', data: ids },
+        { type: 'account.recovery_codes_generated', data: { ...ids, count: command.data.recovery_codes } },
+        { type: 'account.signed_out', data: { ...ids, scope: 'other_sessions' } },
+      ];
+    case 'RegenerateRecoveryCodes':
+      if (state.totp !== 'on') throw new DomainError('totp_not_on', 'Two-factor sign-in is not on');
+      return [
+        { type: 'account.recovery_codes_generated', data: { ...ids, count: command.data.recovery_codes } },
+      ];
     case 'DisableTotp':
       if (state.totp !== 'on') throw new DomainError('totp_not_on', 'Two-factor sign-in is not on');
       return [{ type: 'account.totp_disabled', data: ids }];

@@ -8,6 +8,9 @@ import { accountRoutes } from './account-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
 import { teamSettingsRoutes } from './team-settings-routes.ts';
 import { memberRoutes } from './member-routes.ts';
+import { invitationRoutes } from './invitation-routes.ts';
+import { passwordChangeRoutes } from './password-change-routes.ts';
+import { recoveryCodeRoutes } from './recovery-codes.ts';
 import { emailVerificationRoutes } from './email-verification.ts';
 import { may, REAUTHENTICATED_ACTIONS, type WorkspaceAction } from './permissions.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
@@ -170,6 +173,9 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
 
   await app.register(accountRoutes, { context, throttle });
   await app.register(memberRoutes, { context });
+  await app.register(invitationRoutes, { context });
+  await app.register(recoveryCodeRoutes, { context });
+  await app.register(passwordChangeRoutes, { context });
   await app.register(emailVerificationRoutes, { context });
   await app.register(workspaceApiKeyRoutes, { context });
   await app.register(auditRoutes, { context });

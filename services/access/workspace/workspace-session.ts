@@ -80,6 +80,14 @@ export async function deleteMemberSessions(db: Db, memberId: string): Promise<vo
   await db.query('delete from workspace_sessions where member_id = $1', [memberId]);
 }
 
+/** Ends every session of the member but `keepIdHash` (two-factor turned on, password changed). */
+export async function deleteOtherSessions(db: Db, memberId: string, keepIdHash: string): Promise<void> {
+  await db.query('delete from workspace_sessions where member_id = $1 and id_hash <> $2', [
+    memberId,
+    keepIdHash,
+  ]);
+}
+
 /** Secure when the request came over HTTPS or the service's public URL is https. */
 function secureCookie(request: FastifyRequest, publicUrl: string): boolean {
   return request.protocol === 'https' || publicUrl.startsWith('https:');

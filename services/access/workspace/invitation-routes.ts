@@ -1,0 +1,213 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { teamDecider } from '../team-decider.ts';
+import { MEMBER_ROLES, teamStreamId, type MemberRole } from '../team-events.ts';
+import { abuseLimits } from './abuse-limits.ts';
+import { requireVerifiedTeam } from './email-verification.ts';
+import { invitationMail } from './invitation-mail.ts';
+import { INVITATION_SECONDS } from './member-routes.ts';
+import type { WorkspaceDeps } from './workspace-api.ts';
+import { inWorkspaceTransaction, memberMetadata } from './workspace-commands.ts';
+import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
+import { hashSecret, newSecret } from './workspace-secrets.ts';
+import { signedIn } from './workspace-session.ts';
+
+const tag = { tags: ['workspace'] };
+
+export const pendingInvitationSchema = z.object({
+  id: z.string().uuid(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(MEMBER_ROLES),
+  invited_by: z.object({ id: z.string().uuid(), name: z.string() }).nullable(),
+  created_at: z.string(),
+  last_sent_at: z.string(),
+  sent_count: z.number().int(),
+  expires_at: z.string(),
+  expired: z.boolean().describe('the link no longer works; a resend sends a new one'),
+});
+const invitationParams = z.object({ invitation_id: z.string().uuid() });
+
+const invitationNotFound = () =>
+  codedError(404, 'invitation_not_found', 'No pending invitation with this id in your team.');
+
+interface PendingRow {
+  id: string;
+  email: string;
+  name: string;
+  role: MemberRole;
+  invited_by_id: string | null;
+  invited_by_name: string | null;
+  created_at: Date;
+  last_sent_at: Date | null;
+  sent_count: number;
+  expires_at: Date;
+}
+
+const PENDING = `
+  select t.invitation_id as id, t.email, t.name, t.role, t.invited_by as invited_by_id,
+         m.name as invited_by_name, t.created_at, t.last_sent_at, t.sent_count, t.expires_at
+  from workspace_tokens t
+  left join team_members m on m.id = t.invited_by and m.team_id = t.team_id
+  where t.purpose = 'invitation' and t.team_id = $1 and t.used_at is null and t.invitation_id is not null`;
+
+function view(row: PendingRow, now: Date) {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    invited_by:
+      row.invited_by_id && row.invited_by_name ? { id: row.invited_by_id, name: row.invited_by_name } : null,
+    created_at: row.created_at.toISOString(),
+    last_sent_at: (row.last_sent_at ?? row.created_at).toISOString(),
+    sent_count: row.sent_count,
+    expires_at: row.expires_at.toISOString(),
+    expired: row.expires_at.getTime() <= now.getTime(),
+  };
+}
+
+/**
+ * Pending invitations (owners and admins): list them, send one again, revoke one.
+ * A resend emails a new link through the same mail and limits as the invitation itself
+ * (verified team, invitation limits per address, network and team) and the older link stops
+ * working; it runs 7 days from the resend. A revocation deletes the link: it no longer
+ * accepts. Both are team commands (team.invitation_resent, team.invitation_revoked).
+ */
+export async function invitationRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  async function pending(teamId: string, invitationId: string): Promise<PendingRow> {
+    const { rows } = await context.pool.query<PendingRow>(`${PENDING} and t.invitation_id = $2`, [
+      teamId,
+      invitationId,
+    ]);
+    if (!rows[0]) throw invitationNotFound();
+    return rows[0];
+  }
+
+  app.get(
+    '/invitations',
+    {
+      config: { workspace: { action: 'members.invitations' } },
+      schema: {
+        ...tag,
+        summary: 'Pending invitations of the team, newest first (owners and admins)',
+        response: { 200: z.object({ data: z.array(pendingInvitationSchema) }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const { rows } = await context.pool.query<PendingRow>(
+        `${PENDING} order by t.created_at desc, t.invitation_id`,
+        [session.teamId],
+      );
+      const now = context.clock.now();
+      return { data: rows.map((row) => view(row, now)) };
+    },
+  );
+
+  app.post(
+    '/invitations/:invitation_id/resend',
+    {
+      config: { workspace: { action: 'members.invitations' } },
+      schema: {
+        ...tag,
+        summary:
+          'Email a pending invitation again with a new link (the older link stops working; 7 days from now)',
+        params: invitationParams,
+        response: { 200: z.object({ invitation: pendingInvitationSchema }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const invitation = await pending(session.teamId, request.params.invitation_id);
+      // The invitation's own mail path: the same checks and limits as sending it first.
+      await requireVerifiedTeam(context.pool, session.teamId);
+      await abuseLimits(context).reserve([
+        ['invitation_address', invitation.email],
+        ['invitation_ip', request.ip],
+        ['invite_mail_team', session.teamId],
+      ]);
+      const token = newSecret();
+      const now = context.clock.now();
+      const expiresAt = new Date(now.getTime() + INVITATION_SECONDS * 1000);
+      const link = `${context.settings.PUBLIC_URL}/workspace/invitations/${token}`;
+      const teamName = (
+        await context.pool.query<{ name: string }>('select name from teams where id = $1', [session.teamId])
+      ).rows[0]?.name;
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: teamStreamId(session.teamId),
+          decider: teamDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: {
+            type: 'ResendInvitation',
+            data: { invitation_id: invitation.id },
+            metadata: { now },
+          },
+          writeRows: async (_decided, tx) => {
+            const replaced = await tx.query(
+              `update workspace_tokens
+               set token_hash = $3, expires_at = $4, last_sent_at = $5, sent_count = sent_count + 1
+               where invitation_id = $1 and team_id = $2 and purpose = 'invitation' and used_at is null`,
+              [invitation.id, session.teamId, hashSecret(token), expiresAt, now],
+            );
+            if (replaced.rowCount !== 1) throw invitationNotFound();
+            await queueAccountMail(tx, {
+              teamId: session.teamId,
+              to: invitation.email,
+              ...invitationMail({ inviterName: session.name, teamName, role: invitation.role, link }),
+              at: now,
+            });
+          },
+        }),
+      );
+      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', {
+        teamId: session.teamId,
+        link,
+      });
+      return { invitation: view(await pending(session.teamId, invitation.id), now) };
+    },
+  );
+
+  app.delete(
+    '/invitations/:invitation_id',
+    {
+      config: { workspace: { action: 'members.invitations' } },
+      schema: {
+        ...tag,
+        summary: 'Revoke a pending invitation: its link no longer accepts (owners and admins)',
+        params: invitationParams,
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const invitation = await pending(session.teamId, request.params.invitation_id);
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: teamStreamId(session.teamId),
+          decider: teamDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: {
+            type: 'RevokeInvitation',
+            data: { invitation_id: invitation.id },
+            metadata: { now: context.clock.now() },
+          },
+          writeRows: async (_decided, tx) => {
+            const revoked = await tx.query(
+              `delete from workspace_tokens
+               where invitation_id = $1 and team_id = $2 and purpose = 'invitation' and used_at is null`,
+              [invitation.id, session.teamId],
+            );
+            if (revoked.rowCount !== 1) throw invitationNotFound();
+          },
+        }),
+      );
+      return { success: true as const };
+    },
+  );
+}

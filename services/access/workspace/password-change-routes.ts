@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { accountDecider } from './account-decider.ts';
+import { accountStreamId } from './account-events.ts';
+import { hashPassword } from './password-hash.ts';
+import { passwordProblem } from './password-rules.ts';
+import { recentlyReauthenticated } from './session-policy.ts';
+import { resetLinkRows } from './sign-up-answers.ts';
+import type { WorkspaceDeps } from './workspace-api.ts';
+import { inWorkspaceTransaction, memberMetadata } from './workspace-commands.ts';
+import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
+import { deleteOtherSessions, signedIn } from './workspace-session.ts';
+
+const tag = { tags: ['workspace'] };
+
+/**
+ * The signed-in member changes their password: after a re-authentication within 5 minutes
+ * (POST /sessions/current/reauth, which is throttled like a sign-in), with the same rules
+ * as every new password (./password-rules.ts: length, not the email, not a common one).
+ * Every other session of the member ends, and so does any outstanding reset link.
+ */
+export async function passwordChangeRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/me/password',
+    {
+      schema: {
+        ...tag,
+        summary:
+          'Change your password (re-authentication within 5 minutes); every other session of yours ends',
+        body: z.object({ password: z.string().max(1024) }),
+        response: { 200: z.object({ success: z.literal(true) }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const now = context.clock.now();
+      if (!recentlyReauthenticated(session, now)) throw reauthenticationRequired();
+      const problem = passwordProblem(request.body.password, session.email);
+      if (problem) throw invalidBody(problem);
+      const passwordHash = await hashPassword(request.body.password);
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: accountStreamId(session.memberId),
+          decider: accountDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: { type: 'ChangePassword', data: { reason: 'change' }, metadata: { now } },
+          writeRows: async (_decided, tx) => {
+            await tx.query(
+              'update member_credentials set password_hash = $2, updated_at = $3 where member_id = $1',
+              [session.memberId, passwordHash, now],
+            );
+            await resetLinkRows(tx, session.memberId, null);
+            await deleteOtherSessions(tx, session.memberId, session.idHash);
+          },
+        }),
+      );
+      return { success: true as const };
+    },
+  );
+}
