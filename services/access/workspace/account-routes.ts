@@ -20,14 +20,16 @@ import {
   type ThrottleRefusal,
 } from './sign-in-throttle.ts';
 import { newTotpSecret, stepUnused, totpStep, totpUri } from './totp.ts';
+import { abuseLimits, answerNoSoonerThan } from './abuse-limits.ts';
+import { requireEmailVerification } from './email-verification.ts';
 import {
-  deleteRecoveryCodes,
-  newRecoveryCodes,
-  recoveryCodeInvalid,
-  recoverySignIn,
-  replaceRecoveryCodes,
-  unusedRecoveryCode,
-} from './recovery-codes.ts';
+  RESET_ANSWER_MS,
+  resetLinkRows,
+  SIGN_UP_ACCEPTED,
+  SIGN_UP_ANSWER_MS,
+  signUpAccepted,
+  warnExistingOwner,
+} from './sign-up-answers.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { invalidBody, invalidCredentials, reauthenticationRequired } from './workspace-errors.ts';
@@ -37,7 +39,6 @@ import { recentlyReauthenticated } from './session-policy.ts';
 import {
   clearSessionCookie,
   deleteMemberSessions,
-  deleteOtherSessions,
   deleteSession,
   insertSession,
   setSessionCookie,
@@ -105,12 +106,6 @@ async function spendTotpStep(tx: { query: PoolClient['query'] }, memberId: strin
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
-const accountExists = () =>
-  codedError(
-    409,
-    'account_exists',
-    'An account with this email already exists: sign in or reset your password.',
-  );
 
 /** Sign-up, sign-in and out, the signed-in member, re-authentication, two-factor, password reset. */
 export async function accountRoutes(
@@ -172,22 +167,33 @@ export async function accountRoutes(
       config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
         ...tag,
-        summary: 'Create a team and its owner, and sign in',
+        summary:
+          'Create a team and its owner; 202 "check your email" whether or not the address has an account (sign in after, verify the address to send)',
         body: z.object({
           team_name: z.string().trim().min(1).max(200),
           name: z.string().trim().min(1).max(200),
           email,
           password,
         }),
-        response: { 201: signedInView },
+        response: { 202: signUpAccepted },
       },
     },
     async (request, reply) => {
+      const started = performance.now();
       const body = request.body;
       const problem = passwordProblem(body.password, body.email);
       if (problem) throw invalidBody(problem);
-      if (await credentialsByEmail(body.email)) throw accountExists();
+      await abuseLimits(context).reserve([
+        ['sign_up_ip', request.ip],
+        ['sign_up_address', body.email],
+      ]);
+      // Hashed whatever happens next, so an existing address takes as long as a new one.
       const passwordHash = await hashPassword(body.password);
+      if (await credentialsByEmail(body.email)) {
+        await warnExistingOwner(context, body.email);
+        await answerNoSoonerThan(started, SIGN_UP_ANSWER_MS);
+        return reply.status(202).send(SIGN_UP_ACCEPTED);
+      }
       const teamId = randomUUID();
       const memberId = randomUUID();
       const now = context.clock.now();
@@ -205,7 +211,7 @@ export async function accountRoutes(
         unpaid: false,
         new_recipient_cap: null,
       };
-      let session = { id: '', csrfToken: '' };
+      let verificationUrl = '';
       const outcome = await inWorkspaceTransaction(context, async (decide) => {
         const team = await decide({
           streamId: teamStreamId(teamId),
@@ -230,27 +236,30 @@ export async function accountRoutes(
           passwordHash,
           now,
         });
-        const signIn = await decide({
-          streamId: accountStreamId(memberId),
-          decider: accountDecider,
-          metadata,
-          command: { type: 'SignIn', data: { second_factor: false }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            session = await insertSession(tx, { memberId, teamId, now });
-          },
+        const verification = await requireEmailVerification(decide, metadata, {
+          memberId,
+          teamId,
+          email: body.email,
+          now,
+          publicUrl,
         });
-        return lastPosition(team, member, account, signIn);
-      }).catch((error: unknown) => {
-        throw isUniqueViolation(error) ? accountExists() : error;
+        verificationUrl = verification.url;
+        return lastPosition(team, member, account, verification.outcome);
+      }).catch(async (error: unknown) => {
+        // The same address signed up at the same moment: answered as an existing one.
+        if (!isUniqueViolation(error)) throw error;
+        await warnExistingOwner(context, body.email);
+        return undefined;
       });
-      await awaitReadModels(context, outcome);
-      return answerSignedIn(
-        reply,
-        request,
-        { id: memberId, name: body.name, email: body.email, role: 'owner', team_id: teamId },
-        session,
-        201,
-      );
+      if (outcome !== undefined) {
+        await awaitReadModels(context, outcome);
+        logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'verification email', {
+          teamId,
+          link: verificationUrl,
+        });
+      }
+      await answerNoSoonerThan(started, SIGN_UP_ANSWER_MS);
+      return reply.status(202).send(SIGN_UP_ACCEPTED);
     },
   );
 
@@ -261,22 +270,12 @@ export async function accountRoutes(
       schema: {
         ...tag,
         summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
-        body: z.object({
-          email,
-          password,
-          totp: z.string().trim().max(12).optional(),
-          recovery_code: z
-            .string()
-            .trim()
-            .max(40)
-            .optional()
-            .describe('a two-factor recovery code, instead of totp (each works once)'),
-        }),
+        body: z.object({ email, password, totp: z.string().trim().max(12).optional() }),
         response: { 200: signedInView },
       },
     },
     async (request, reply) => {
-      const { email: address, password: given, totp, recovery_code: recoveryCode } = request.body;
+      const { email: address, password: given, totp } = request.body;
       const now = context.clock.now();
       const lock = await context.pool.query<{ locked_until: Date }>(
         'select locked_until from sign_in_locks where email = $1',
@@ -292,25 +291,18 @@ export async function accountRoutes(
       const passwordRight = await verifyPassword(account?.password_hash ?? null, given);
       let step: number | null = null;
       if (account && passwordRight && account.totp_secret) {
-        if (!totp && !recoveryCode) {
+        if (!totp) {
           await throttle.release(attempt);
           throw codedError(401, 'totp_required', 'Enter the 6-digit code from your authenticator app.');
         }
         const secret = await context.vault.open(account.totp_secret);
-        const matched = secret === null || !totp ? null : totpStep(secret, account.email, totp, now);
+        const matched = secret === null ? null : totpStep(secret, account.email, totp, now);
         step = stepUnused(matched, account.totp_last_step) ? matched : null;
       }
-      // A recovery code stands in for the two-factor code (./recovery-codes.ts); spent in the transaction.
-      const recovered =
-        step === null &&
-        !!account?.totp_secret &&
-        passwordRight &&
-        !!recoveryCode &&
-        (await unusedRecoveryCode(context.pool, account.member_id, recoveryCode));
-      const secondFactor = step !== null || recovered;
+      const secondFactor = step !== null;
       if (!account || !passwordRight || (account.totp_secret && !secondFactor)) {
         await failedSignIn(request, attempt, account, now);
-        if (account && passwordRight) throw recoveryCode && !totp ? recoveryCodeInvalid() : totpInvalid();
+        if (account && passwordRight) throw totpInvalid();
         throw invalidCredentials();
       }
       // Right before the session: a burst around the right password went over a limit meanwhile.
@@ -322,9 +314,7 @@ export async function accountRoutes(
           streamId: accountStreamId(account.member_id),
           decider: accountDecider,
           metadata: memberMetadata(request, account.member_id),
-          command: recovered
-            ? recoverySignIn(account.member_id, recoveryCode!, now)
-            : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
+          command: { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
           writeRows: async (_decided, tx) => {
             await refuseIfLocked(tx, address, now);
             if (step !== null) await spendTotpStep(tx, account.member_id, step);
@@ -574,12 +564,10 @@ export async function accountRoutes(
     {
       schema: {
         ...tag,
-        summary:
-          'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
+        summary: 'Turn two-factor sign-in on with a code from the authenticator app',
         body: z.object({ code: z.string().trim().max(12) }),
-        response: { 200: success.extend({ recovery_codes: z.array(z.string()) }) },
+        response: { 200: success },
       },
-      config: SECRET_ANSWER,
     },
     async (request) => {
       const session = signedIn(request);
@@ -593,13 +581,12 @@ export async function accountRoutes(
       if (step === null) {
         throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
       }
-      const recoveryCodes = newRecoveryCodes();
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: accountStreamId(session.memberId),
           decider: accountDecider,
           metadata: memberMetadata(request, session.memberId),
-          command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
+          command: { type: 'EnableTotp', data: {}, metadata: { now } },
           writeRows: async (_decided, tx) => {
             await tx.query(
               `update member_credentials
@@ -607,12 +594,10 @@ export async function accountRoutes(
                where member_id = $1`,
               [session.memberId, step],
             );
-            await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
-            await deleteOtherSessions(tx, session.memberId, session.idHash);
           },
         }),
       );
-      return { success: true as const, recovery_codes: recoveryCodes };
+      return { success: true as const };
     },
   );
 
@@ -640,7 +625,6 @@ export async function accountRoutes(
                where member_id = $1`,
               [session.memberId],
             );
-            await deleteRecoveryCodes(tx, session.memberId);
           },
         }),
       );
@@ -660,23 +644,24 @@ export async function accountRoutes(
       },
     },
     async (request, reply) => {
+      const started = performance.now();
+      await abuseLimits(context).reserve([
+        ['reset_ip', request.ip],
+        ['reset_address', request.body.email],
+      ]);
       const account = await credentialsByEmail(request.body.email);
       if (account) {
         const token = newSecret();
         const now = context.clock.now();
         const link = `${publicUrl}/workspace/reset-password/${token}`;
         await inTransaction(context.pool, async (tx) => {
-          await tx.query(
-            `insert into workspace_tokens (token_hash, purpose, team_id, member_id, expires_at, created_at)
-           values ($1, 'password_reset', $2, $3, $4, $5)`,
-            [
-              hashSecret(token),
-              account.team_id,
-              account.member_id,
-              new Date(now.getTime() + RESET_LINK_SECONDS * 1000),
-              now,
-            ],
-          );
+          // A new link ends the older ones of the account (resetLinkRows).
+          await resetLinkRows(tx, account.member_id, {
+            tokenHash: hashSecret(token),
+            teamId: account.team_id,
+            expiresAt: new Date(now.getTime() + RESET_LINK_SECONDS * 1000),
+            now,
+          });
           await queueAccountMail(tx, {
             teamId: account.team_id,
             to: account.email,
@@ -690,6 +675,7 @@ export async function accountRoutes(
           link,
         });
       }
+      await answerNoSoonerThan(started, RESET_ANSWER_MS);
       return reply.status(202).send({ accepted: true as const });
     },
   );
@@ -747,6 +733,8 @@ export async function accountRoutes(
               'update member_credentials set password_hash = $2, updated_at = $3 where member_id = $1',
               [found.member_id, passwordHash, now],
             );
+            // A completed reset ends every other outstanding link of the account.
+            await resetLinkRows(tx, found.member_id, null);
             await tx.query('delete from sign_in_locks where email = $1', [found.email]);
             await deleteMemberSessions(tx, found.member_id);
           },

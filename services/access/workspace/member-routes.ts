@@ -17,6 +17,9 @@ import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspac
 import { forbidden, invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
+import { abuseLimits } from './abuse-limits.ts';
+import { requireVerifiedTeam } from './email-verification.ts';
+import { invitationMail } from './invitation-mail.ts';
 import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 
@@ -111,7 +114,15 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
     async (request, reply) => {
       const session = signedIn(request);
       const { email, name, role } = request.body;
-      if (await hasAccount(email)) throw accountExists();
+      // An address with an account elsewhere is invited like any other (no 409): the answer
+      // says nothing about other teams' accounts; accepting tells the address's owner.
+      await requireVerifiedTeam(context.pool, session.teamId);
+      await abuseLimits(context).reserve([
+        ['invitation_team', session.teamId],
+        ['invitation_address', email],
+        ['invitation_ip', request.ip],
+        ['invite_mail_team', session.teamId],
+      ]);
       const invitationId = randomUUID();
       const token = newSecret();
       const now = context.clock.now();
@@ -132,26 +143,14 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
           },
           writeRows: async (_decided, tx) => {
             await tx.query(
-              `insert into workspace_tokens (token_hash, purpose, team_id, email, name, role, expires_at, created_at,
-                 invitation_id, invited_by, last_sent_at)
-               values ($1, 'invitation', $2, $3, $4, $5, $6, $7, $8, $9, $7)`,
-              [
-                hashSecret(token),
-                session.teamId,
-                email,
-                name,
-                role,
-                expiresAt,
-                now,
-                invitationId,
-                session.memberId,
-              ],
+              `insert into workspace_tokens (token_hash, purpose, team_id, email, name, role, expires_at, created_at)
+               values ($1, 'invitation', $2, $3, $4, $5, $6, $7)`,
+              [hashSecret(token), session.teamId, email, name, role, expiresAt, now],
             );
             await queueAccountMail(tx, {
               teamId: session.teamId,
               to: email,
-              subject: `${session.name} invited you to ${teamName ?? 'their team'}`,
-              text: `${session.name} invited you to join ${teamName ?? 'their team'} as ${role}.\n\nAccept the invitation and choose your password here (the link works once, for 7 days):\n${link}`,
+              ...invitationMail({ inviterName: session.name, teamName, role, link }),
               at: now,
             });
           },
