@@ -20,6 +20,14 @@ import {
   type ThrottleRefusal,
 } from './sign-in-throttle.ts';
 import { newTotpSecret, stepUnused, totpStep, totpUri } from './totp.ts';
+import {
+  deleteRecoveryCodes,
+  newRecoveryCodes,
+  recoveryCodeInvalid,
+  recoverySignIn,
+  replaceRecoveryCodes,
+  unusedRecoveryCode,
+} from './recovery-codes.ts';
 import { abuseLimits, answerNoSoonerThan } from './abuse-limits.ts';
 import { requireEmailVerification } from './email-verification.ts';
 import {
@@ -39,6 +47,7 @@ import { recentlyReauthenticated } from './session-policy.ts';
 import {
   clearSessionCookie,
   deleteMemberSessions,
+  deleteOtherSessions,
   deleteSession,
   insertSession,
   setSessionCookie,
@@ -270,12 +279,22 @@ export async function accountRoutes(
       schema: {
         ...tag,
         summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
-        body: z.object({ email, password, totp: z.string().trim().max(12).optional() }),
+        body: z.object({
+          email,
+          password,
+          totp: z.string().trim().max(12).optional(),
+          recovery_code: z
+            .string()
+            .trim()
+            .max(40)
+            .optional()
+            .describe('a two-factor recovery code, instead of totp (each works once)'),
+        }),
         response: { 200: signedInView },
       },
     },
     async (request, reply) => {
-      const { email: address, password: given, totp } = request.body;
+      const { email: address, password: given, totp, recovery_code: recoveryCode } = request.body;
       const now = context.clock.now();
       const lock = await context.pool.query<{ locked_until: Date }>(
         'select locked_until from sign_in_locks where email = $1',
@@ -291,18 +310,25 @@ export async function accountRoutes(
       const passwordRight = await verifyPassword(account?.password_hash ?? null, given);
       let step: number | null = null;
       if (account && passwordRight && account.totp_secret) {
-        if (!totp) {
+        if (!totp && !recoveryCode) {
           await throttle.release(attempt);
           throw codedError(401, 'totp_required', 'Enter the 6-digit code from your authenticator app.');
         }
         const secret = await context.vault.open(account.totp_secret);
-        const matched = secret === null ? null : totpStep(secret, account.email, totp, now);
+        const matched = secret === null || !totp ? null : totpStep(secret, account.email, totp, now);
         step = stepUnused(matched, account.totp_last_step) ? matched : null;
       }
-      const secondFactor = step !== null;
+      // A recovery code stands in for the two-factor code (./recovery-codes.ts); spent in the transaction.
+      const recovered =
+        step === null &&
+        !!account?.totp_secret &&
+        passwordRight &&
+        !!recoveryCode &&
+        (await unusedRecoveryCode(context.pool, account.member_id, recoveryCode));
+      const secondFactor = step !== null || recovered;
       if (!account || !passwordRight || (account.totp_secret && !secondFactor)) {
         await failedSignIn(request, attempt, account, now);
-        if (account && passwordRight) throw totpInvalid();
+        if (account && passwordRight) throw recoveryCode && !totp ? recoveryCodeInvalid() : totpInvalid();
         throw invalidCredentials();
       }
       // Right before the session: a burst around the right password went over a limit meanwhile.
@@ -314,7 +340,9 @@ export async function accountRoutes(
           streamId: accountStreamId(account.member_id),
           decider: accountDecider,
           metadata: memberMetadata(request, account.member_id),
-          command: { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
+          command: recovered
+            ? recoverySignIn(account.member_id, recoveryCode!, now)
+            : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
           writeRows: async (_decided, tx) => {
             await refuseIfLocked(tx, address, now);
             if (step !== null) await spendTotpStep(tx, account.member_id, step);
@@ -564,10 +592,12 @@ export async function accountRoutes(
     {
       schema: {
         ...tag,
-        summary: 'Turn two-factor sign-in on with a code from the authenticator app',
+        summary:
+          'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
         body: z.object({ code: z.string().trim().max(12) }),
-        response: { 200: success },
+        response: { 200: success.extend({ recovery_codes: z.array(z.string()) }) },
       },
+      config: SECRET_ANSWER,
     },
     async (request) => {
       const session = signedIn(request);
@@ -581,12 +611,13 @@ export async function accountRoutes(
       if (step === null) {
         throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
       }
+      const recoveryCodes = newRecoveryCodes();
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: accountStreamId(session.memberId),
           decider: accountDecider,
           metadata: memberMetadata(request, session.memberId),
-          command: { type: 'EnableTotp', data: {}, metadata: { now } },
+          command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
           writeRows: async (_decided, tx) => {
             await tx.query(
               `update member_credentials
@@ -594,10 +625,12 @@ export async function accountRoutes(
                where member_id = $1`,
               [session.memberId, step],
             );
+            await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
+            await deleteOtherSessions(tx, session.memberId, session.idHash);
           },
         }),
       );
-      return { success: true as const };
+      return { success: true as const, recovery_codes: recoveryCodes };
     },
   );
 
@@ -625,6 +658,7 @@ export async function accountRoutes(
                where member_id = $1`,
               [session.memberId],
             );
+            await deleteRecoveryCodes(tx, session.memberId);
           },
         }),
       );

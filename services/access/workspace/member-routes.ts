@@ -143,9 +143,20 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
           },
           writeRows: async (_decided, tx) => {
             await tx.query(
-              `insert into workspace_tokens (token_hash, purpose, team_id, email, name, role, expires_at, created_at)
-               values ($1, 'invitation', $2, $3, $4, $5, $6, $7)`,
-              [hashSecret(token), session.teamId, email, name, role, expiresAt, now],
+              `insert into workspace_tokens (token_hash, purpose, team_id, email, name, role, expires_at, created_at,
+                 invitation_id, invited_by, last_sent_at)
+               values ($1, 'invitation', $2, $3, $4, $5, $6, $7, $8, $9, $7)`,
+              [
+                hashSecret(token),
+                session.teamId,
+                email,
+                name,
+                role,
+                expiresAt,
+                now,
+                invitationId,
+                session.memberId,
+              ],
             );
             await queueAccountMail(tx, {
               teamId: session.teamId,
