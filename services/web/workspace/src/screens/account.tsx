@@ -6,12 +6,14 @@ import { useReauth } from '../reauth.tsx';
 import { groupedKey, qrSvg, sixDigits } from '../two-factor.ts';
 import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
 import type { SignedIn } from '../api.ts';
+import { ChangePassword } from './change-password.tsx';
+import { RecoveryCodes } from './recovery-codes.tsx';
 
 type TwoFactor =
   | { state: 'loading' }
   | { state: 'off' }
   | { state: 'setting-up'; secret: string; uri: string }
-  | { state: 'on' };
+  | { state: 'on'; recoveryCodes?: string[] };
 
 /** Your account: the signed-in member's own two-factor sign-in (every role). */
 export function AccountScreen({ me }: { me: SignedIn }) {
@@ -20,6 +22,7 @@ export function AccountScreen({ me }: { me: SignedIn }) {
       <ScreenHeading>{t('account.title')}</ScreenHeading>
       <p>{t('account.signedInAs', { name: me.member.name, email: me.member.email })}</p>
       <TwoFactorSection />
+      <ChangePassword />
     </>
   );
 }
@@ -65,9 +68,11 @@ function TwoFactorSection() {
     const digits = sixDigits(code);
     if (!fields.check(digits ? {} : { code: t('twoFactor.codeShape') })) return;
     void run(async () => {
-      const answer = await call('POST', '/me/totp/confirm', { body: { code: digits } });
+      const answer = await call<{ recovery_codes: string[] }>('POST', '/me/totp/confirm', {
+        body: { code: digits },
+      });
       if (answer.ok) {
-        setTwoFactor({ state: 'on' });
+        setTwoFactor({ state: 'on', recoveryCodes: answer.data.recovery_codes });
         return setStatus(t('twoFactor.turnedOn'));
       }
       if (answer.problem.code === 'totp_invalid') fields.check({ code: t('twoFactor.codeWrong') });
@@ -105,6 +110,7 @@ function TwoFactorSection() {
           >
             {t('twoFactor.turnOff')}
           </button>
+          <RecoveryCodes initial={twoFactor.recoveryCodes ?? null} withReauth={withReauth} />
         </>
       ) : twoFactor.state === 'off' ? (
         <>

@@ -4,6 +4,7 @@ import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
 import { Dialog, ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
 import { fieldErrors } from '../validation.ts';
+import { PendingInvitations } from './pending-invitations.tsx';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
 
@@ -16,6 +17,7 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
   const [status, setStatus] = useState<string | null>(null);
   const [open, setOpen] = useState<Open>(null);
   const owner = me.role === 'owner';
+  const [invited, setInvited] = useState(0);
 
   const load = useCallback(async () => {
     const answer = await call<{ data: Member[] }>('GET', '/members');
@@ -85,7 +87,15 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
           ))}
         </ul>
       )}
-      {owner ? <InviteForm onInvited={(message) => setStatus(message)} /> : null}
+      {owner ? (
+        <InviteForm
+          onInvited={(message) => {
+            setStatus(message);
+            setInvited((count) => count + 1);
+          }}
+        />
+      ) : null}
+      {me.role !== 'member' ? <PendingInvitations version={invited} /> : null}
       {open?.kind === 'role' ? (
         <RoleDialog member={open.member} onClose={() => setOpen(null)} onDone={done} />
       ) : null}

@@ -19,6 +19,9 @@ export function SignInScreen({
   const [password, setPassword] = useState('');
   const [totp, setTotp] = useState('');
   const [needsTotp, setNeedsTotp] = useState(false);
+  // Instead of the two-factor code, one of the account's recovery codes (each works once).
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [recoveryCode, setRecoveryCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const fields = useFieldCheck();
@@ -30,7 +33,10 @@ export function SignInScreen({
       {
         email: { kind: 'email', value: email },
         password: { kind: 'password', value: password },
-        ...(needsTotp ? { totp: { kind: 'required' as const, value: totp } } : {}),
+        ...(needsTotp && !useRecovery ? { totp: { kind: 'required' as const, value: totp } } : {}),
+        ...(needsTotp && useRecovery
+          ? { recoveryCode: { kind: 'required' as const, value: recoveryCode } }
+          : {}),
       },
       t,
     );
@@ -38,7 +44,11 @@ export function SignInScreen({
     setBusy(true);
     setError(null);
     const answer = await call<SignedIn>('POST', '/sessions', {
-      body: { email, password, ...(needsTotp ? { totp } : {}) },
+      body: {
+        email,
+        password,
+        ...(needsTotp ? (useRecovery ? { recovery_code: recoveryCode } : { totp }) : {}),
+      },
     });
     setBusy(false);
     if (answer.ok) return onSignedIn(answer.data);
@@ -74,8 +84,9 @@ export function SignInScreen({
           onValue={setPassword}
           error={fields.errors.password}
         />
-        {needsTotp ? (
+        {needsTotp && !useRecovery ? (
           <Field
+            key="totp"
             label={t('field.totp')}
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -86,6 +97,35 @@ export function SignInScreen({
             error={fields.errors.totp}
             autoFocus
           />
+        ) : null}
+        {needsTotp && useRecovery ? (
+          <Field
+            key="recovery"
+            label={t('field.recoveryCode')}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellcheck={false}
+            hint={t('field.recoveryCodeHint')}
+            required
+            value={recoveryCode}
+            onValue={setRecoveryCode}
+            error={fields.errors.recoveryCode}
+            autoFocus
+          />
+        ) : null}
+        {needsTotp ? (
+          <p>
+            <button
+              type="button"
+              class="button-quiet"
+              onClick={() => {
+                setUseRecovery(!useRecovery);
+                setError(null);
+              }}
+            >
+              {useRecovery ? t('signIn.useTotp') : t('signIn.useRecoveryCode')}
+            </button>
+          </p>
         ) : null}
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('signIn.submit')}
