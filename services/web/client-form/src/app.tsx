@@ -31,7 +31,7 @@ import { FormScreen } from './screens/form.tsx';
 import { Loading } from './screens/loading.tsx';
 import { PinScreen, type PinError } from './screens/pin.tsx';
 import { inReviewState } from './sent-back.ts';
-import { forgetStoredPin, storedLanguage, storeLanguage } from './storage.ts';
+import { forgetStoredPins, storedLanguage, storeLanguage } from './storage.ts';
 
 type Screen =
   | { kind: 'loading' }
@@ -176,7 +176,7 @@ export function App() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    if (token) forgetStoredPin(token);
+    forgetStoredPins();
     void start();
   }, []);
 

@@ -36,8 +36,16 @@ function write(store: () => Storage, key: string, value: string | null): void {
 const session = () => window.sessionStorage;
 const local = () => window.localStorage;
 
-/** Removes a PIN that an earlier version of the page kept in sessionStorage for this link. */
-export const forgetStoredPin = (token: string) => write(session, `onboarding-pin:${tokenKey(token)}`, null);
+/** Removes every PIN that an earlier version of the page kept in this tab's sessionStorage. */
+export function forgetStoredPins(): void {
+  try {
+    const store = session();
+    const keys = Array.from({ length: store.length }, (_, index) => store.key(index));
+    for (const key of keys) if (key?.startsWith('onboarding-pin:')) store.removeItem(key);
+  } catch {
+    // Storage can be off (private mode, policies): then nothing was kept either.
+  }
+}
 export const storedLanguage = (token: string) => read(local, `onboarding-language:${tokenKey(token)}`);
 export const storeLanguage = (token: string, locale: string) =>
   write(local, `onboarding-language:${tokenKey(token)}`, locale);
