@@ -62,6 +62,8 @@ export interface SignInAttempt {
   readonly ip: string;
   readonly byIp: RateLimitDecision;
   readonly byEmail: RateLimitDecision;
+  /** The attempt's 30-second slot, taken from the 6th attempt on. */
+  readonly paced?: RateLimitDecision;
 }
 
 export type Admission = { refusal: ThrottleRefusal } | { attempt: SignInAttempt };
@@ -102,15 +104,16 @@ export class SignInThrottle {
       await this.failures.release(ipKey, byIp);
       return { refusal: { code: 'sign_in_locked', retryAfterSeconds: byEmail.retryAfterSeconds } };
     }
+    let paced: RateLimitDecision | undefined;
     if (byEmail.count > SLOW_DOWN_AFTER) {
-      const paced = await this.pace.consume(`signin_pace:${email}`, 1);
+      paced = await this.pace.consume(`signin_pace:${email}`, 1);
       if (!paced.allowed) {
         await this.failures.release(ipKey, byIp);
         await this.failures.release(emailKey, byEmail);
         return { refusal: { code: 'sign_in_slowed_down', retryAfterSeconds: paced.retryAfterSeconds } };
       }
     }
-    return { attempt: { email, ip, byIp, byEmail } };
+    return { attempt: { email, ip, byIp, byEmail, paced } };
   }
 
   /**
@@ -131,10 +134,14 @@ export class SignInThrottle {
     return null;
   }
 
-  /** The attempt checked no wrong secret (signed in, or asked for its code): its reservations go back. */
+  /**
+   * The attempt checked no wrong secret (signed in, or asked for its code): its
+   * reservations go back, its 30-second slot too (only failures slow an account down).
+   */
   async release(attempt: SignInAttempt): Promise<void> {
     await this.failures.release(`signin_ip:${attempt.ip}`, attempt.byIp);
     await this.failures.release(`signin_email:${attempt.email}`, attempt.byEmail);
+    if (attempt.paced) await this.pace.release(`signin_pace:${attempt.email}`, attempt.paced);
   }
 
   /** A wrong password or code: the reservations stay counted; returns the end of a lock when this one locks the email. */
