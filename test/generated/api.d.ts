@@ -873,6 +873,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/onboardings/{token}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a link session with the PIN: a short-lived HttpOnly cookie, so the form checks the PIN once per visit (records nothing)
+         * @description Checks X-Onboarding-Pin like every portal route (it always checks the PIN, even with a live session) and answers a cookie (HttpOnly, SameSite=Strict, Path=/portal/v1/onboardings/, Secure over https) that the other portal routes of this link accept instead of the PIN until it ends: 30 minutes after its last request, or at expires_at. A new PIN or a new link (resend) ends it. A link without a PIN needs no session: 200 with expires_at null and no cookie. The answer has Cache-Control: no-store.
+         */
+        post: operations["portalOpenLinkSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/portal/v1/onboardings/{token}": {
         parameters: {
             query?: never;
@@ -1000,7 +1020,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a team and its owner, and sign in */
+        /** Create a team and its owner; 202 "check your email" whether or not the address has an account (sign in after, verify the address to send) */
         post: operations["workspaceSignUp"];
         delete?: never;
         options?: never;
@@ -1121,7 +1141,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor sign-in on with a code from the authenticator app */
+        /** Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once */
         post: operations["workspaceConfirmTotp"];
         delete?: never;
         options?: never;
@@ -1187,7 +1207,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Pending invitations of the team, newest first (owners and admins) */
+        get: operations["workspaceListInvitations"];
         put?: never;
         /** Invite someone by email (owners); the emailed link works once, for 7 days */
         post: operations["workspaceInviteMember"];
@@ -1230,6 +1251,741 @@ export interface paths {
         head?: never;
         /** Change a member's role (owners); the last owner cannot be demoted (409 last_owner) */
         patch: operations["workspaceChangeMemberRole"];
+        trace?: never;
+    };
+    "/workspace/v1/invitations/{invitation_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a pending invitation again with a new link (the older link stops working; 7 days from now) */
+        post: operations["workspaceResendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation: its link no longer accepts (owners and admins) */
+        delete: operations["workspaceRevokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many unused two-factor recovery codes the signed-in member has (never the codes) */
+        get: operations["workspaceGetRecoveryCodeCount"];
+        put?: never;
+        /** New two-factor recovery codes, shown once; the older ones stop working (re-authentication within 5 minutes) */
+        post: operations["workspaceRegenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change your password (re-authentication within 5 minutes); every other session of yours ends */
+        post: operations["workspaceChangePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/email-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the team may send: its self-serve owner verified their email address */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                    "X-Request-Id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "team_verified": true,
+                         *       "pending_for_me": true
+                         *     }
+                         */
+                        "application/json": {
+                            /** @description false: the team sends nothing until its owner verifies */
+                            team_verified: boolean;
+                            /** @description true: the signed-in member is the owner who must verify */
+                            pending_for_me: boolean;
+                        };
+                    };
+                };
+                /** @description Malformed request (code invalid_body; details.issues names each problem) */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Malformed request",
+                         *       "code": "invalid_body",
+                         *       "message": "Malformed request",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No live session (code session_required), or wrong credentials when signing in */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "No live session",
+                         *       "code": "session_required",
+                         *       "message": "No live session",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Refused: missing or wrong X-CSRF-Token",
+                         *       "code": "csrf_token_invalid",
+                         *       "message": "Refused: missing or wrong X-CSRF-Token",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this team */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not found in this team",
+                         *       "code": "not_found",
+                         *       "message": "Not found in this team",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not in this state (for example last_owner, key_limit_reached) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not in this state",
+                         *       "code": "invalid_state",
+                         *       "message": "Not in this state",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (code payload_too_large) */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Body too large",
+                         *       "code": "payload_too_large",
+                         *       "message": "Body too large",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Too many attempts",
+                         *       "code": "sign_in_locked",
+                         *       "message": "Too many attempts",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server error; retryable */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Server error",
+                         *       "code": "internal_error",
+                         *       "message": "Server error",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable for a moment (code service_unavailable); retryable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Service unavailable for a moment",
+                         *       "code": "service_unavailable",
+                         *       "message": "Service unavailable for a moment",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/email-verification/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email a new verification link to the signed-in owner (older links stop working) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                    "X-Request-Id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                202: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "accepted": true
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {boolean} */
+                            accepted: true;
+                        };
+                    };
+                };
+                /** @description Malformed request (code invalid_body; details.issues names each problem) */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Malformed request",
+                         *       "code": "invalid_body",
+                         *       "message": "Malformed request",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No live session (code session_required), or wrong credentials when signing in */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "No live session",
+                         *       "code": "session_required",
+                         *       "message": "No live session",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Refused: missing or wrong X-CSRF-Token",
+                         *       "code": "csrf_token_invalid",
+                         *       "message": "Refused: missing or wrong X-CSRF-Token",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this team */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not found in this team",
+                         *       "code": "not_found",
+                         *       "message": "Not found in this team",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not in this state (for example last_owner, key_limit_reached) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not in this state",
+                         *       "code": "invalid_state",
+                         *       "message": "Not in this state",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (code payload_too_large) */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Body too large",
+                         *       "code": "payload_too_large",
+                         *       "message": "Body too large",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Too many attempts",
+                         *       "code": "sign_in_locked",
+                         *       "message": "Too many attempts",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server error; retryable */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Server error",
+                         *       "code": "internal_error",
+                         *       "message": "Server error",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable for a moment (code service_unavailable); retryable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Service unavailable for a moment",
+                         *       "code": "service_unavailable",
+                         *       "message": "Service unavailable for a moment",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/email-verification/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify the email address with the emailed link: the team may send from now on */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                    "X-Request-Id"?: string;
+                };
+                path: {
+                    /** @description the emailed link’s token (64 hex characters) */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success */
+                200: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "verified": true
+                         *     }
+                         */
+                        "application/json": {
+                            /** @enum {boolean} */
+                            verified: true;
+                        };
+                    };
+                };
+                /** @description Malformed request (code invalid_body; details.issues names each problem) */
+                400: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Malformed request",
+                         *       "code": "invalid_body",
+                         *       "message": "Malformed request",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No live session (code session_required), or wrong credentials when signing in */
+                401: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "No live session",
+                         *       "code": "session_required",
+                         *       "message": "No live session",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+                403: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Refused: missing or wrong X-CSRF-Token",
+                         *       "code": "csrf_token_invalid",
+                         *       "message": "Refused: missing or wrong X-CSRF-Token",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in this team */
+                404: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not found in this team",
+                         *       "code": "not_found",
+                         *       "message": "Not found in this team",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not in this state (for example last_owner, key_limit_reached) */
+                409: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Not in this state",
+                         *       "code": "invalid_state",
+                         *       "message": "Not in this state",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (code payload_too_large) */
+                413: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Body too large",
+                         *       "code": "payload_too_large",
+                         *       "message": "Body too large",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+                429: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Too many attempts",
+                         *       "code": "sign_in_locked",
+                         *       "message": "Too many attempts",
+                         *       "retryable": false,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Server error; retryable */
+                500: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Server error",
+                         *       "code": "internal_error",
+                         *       "message": "Server error",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Service unavailable for a moment (code service_unavailable); retryable */
+                503: {
+                    headers: {
+                        "X-Request-Id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "Service unavailable for a moment",
+                         *       "code": "service_unavailable",
+                         *       "message": "Service unavailable for a moment",
+                         *       "retryable": true,
+                         *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workspace/v1/api-keys": {
@@ -2685,6 +3441,8 @@ export interface components {
                 state: "open" | "pin_required" | "pin_locked" | "completed" | "expired" | "cancelled" | "inactive";
                 /** @description set when state is pin_locked */
                 retry_after_seconds: number | null;
+                /** @description the request carries a live link session of this link (POST .../session): the form opens without asking for the PIN, even while the link is pin_locked */
+                session: boolean;
             };
             team: {
                 /** @description the team's email sender name, else its name */
@@ -6031,6 +6789,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -6217,6 +6995,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -6387,6 +7185,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -6488,6 +7306,26 @@ export interface operations {
                      *       "error": "Team or member not found",
                      *       "code": "team_not_found",
                      *       "message": "Team or member not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -6670,6 +7508,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -6771,6 +7629,26 @@ export interface operations {
                      *       "error": "API key not found in this team",
                      *       "code": "api_key_not_found",
                      *       "message": "API key not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -7009,6 +7887,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -7110,6 +8008,26 @@ export interface operations {
                      *       "error": "Template not found in this team",
                      *       "code": "template_not_found",
                      *       "message": "Template not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -7327,6 +8245,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -7436,6 +8374,26 @@ export interface operations {
                      *       "error": "Unknown onboarding",
                      *       "code": "target_unavailable",
                      *       "message": "Unknown onboarding",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -7674,6 +8632,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -7861,6 +8839,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -7991,6 +8989,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -8103,6 +9121,26 @@ export interface operations {
                      *       "error": "Unknown team",
                      *       "code": "team_not_found",
                      *       "message": "Unknown team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -8226,6 +9264,26 @@ export interface operations {
                      *       "error": "Unknown team",
                      *       "code": "team_not_found",
                      *       "message": "Unknown team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -8372,6 +9430,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -8479,6 +9557,26 @@ export interface operations {
                      *       "error": "Not found",
                      *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -8687,6 +9785,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -8812,6 +9930,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -8913,6 +10051,26 @@ export interface operations {
                      *       "error": "Team or rule not found",
                      *       "code": "team_not_found",
                      *       "message": "Team or rule not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -9099,6 +10257,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -9218,6 +10396,26 @@ export interface operations {
                      *       "error": "Not found",
                      *       "code": "not_found",
                      *       "message": "Not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -9409,6 +10607,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -9515,6 +10733,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -9634,6 +10872,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -9746,6 +11004,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -9930,6 +11208,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -10048,6 +11346,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -10149,6 +11467,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -10262,6 +11600,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -10409,6 +11767,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -10523,6 +11901,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -10630,6 +12028,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -10780,6 +12198,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -10920,6 +12358,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -11034,6 +12492,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -11141,6 +12619,26 @@ export interface operations {
                      *       "error": "Team, target or delivery not found",
                      *       "code": "not_found",
                      *       "message": "Team, target or delivery not found",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11284,6 +12782,26 @@ export interface operations {
                      *       "error": "Request body over 1 MiB",
                      *       "code": "payload_too_large",
                      *       "message": "Request body over 1 MiB",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11457,6 +12975,26 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many wrong admin tokens from this IP in 15 minutes (code admin_token_rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "code": "admin_token_rate_limited",
+                     *       "message": "Too many wrong admin tokens from this IP in 15 minutes",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Server error (retryable) */
             500: {
                 headers: {
@@ -11506,7 +13044,8 @@ export interface operations {
                      * @example {
                      *       "link": {
                      *         "state": "open",
-                     *         "retry_after_seconds": 1
+                     *         "retry_after_seconds": 1,
+                     *         "session": true
                      *       },
                      *       "team": {
                      *         "display_name": "Ada Lovelace",
@@ -11565,11 +13104,177 @@ export interface operations {
             };
         };
     };
+    portalOpenLinkSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
+                "x-onboarding-pin"?: string;
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description the client access token (64 hex characters) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "expires_at": "2026-01-15T09:30:00.000Z",
+                     *       "idle_timeout_seconds": 1
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description when the session ends at the latest (ISO 8601); null for a link without a PIN */
+                        expires_at: string | null;
+                        /** @description the session ends this long after its last request */
+                        idle_timeout_seconds: number;
+                    };
+                };
+            };
+            /** @description Malformed body (code invalid_body; a step with a required field unanswered names it in details) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed body",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed body",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "code": "pin_required",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, deactivated or expired link (code link_inactive); unknown field or step (field_not_found, step_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown, deactivated or expired link",
+                     *       "code": "link_inactive",
+                     *       "message": "Unknown, deactivated or expired link",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not while the onboarding is in this status, or",
+                     *       "code": "invalid_state",
+                     *       "message": "Not while the onboarding is in this status, or",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this IP address, PIN checks on this link, or wrong PINs for it",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     portalOpenOnboarding: {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -11691,7 +13396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11702,9 +13407,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11800,7 +13505,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -11869,7 +13574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -11880,9 +13585,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -11999,7 +13704,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -12100,7 +13805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12111,9 +13816,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12209,7 +13914,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -12293,7 +13998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12304,9 +14009,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12423,7 +14128,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -12497,7 +14202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12508,9 +14213,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12627,7 +14332,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -12676,7 +14381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12687,9 +14392,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12785,7 +14490,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description the link’s 6-digit PIN, when the link has one */
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
                 "x-onboarding-pin"?: string;
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
                 "X-Request-Id"?: string;
@@ -12838,7 +14543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The link has a PIN and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -12849,9 +14554,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "code": "pin_required",
-                     *       "message": "The link has a PIN and X-Onboarding-Pin is missing or wrong",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -12973,7 +14678,7 @@ export interface operations {
         };
         responses: {
             /** @description Success */
-            201: {
+            202: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -12981,22 +14686,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "member": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "name": "Ada Lovelace",
-                     *         "email": "ada@example.com",
-                     *         "role": "example"
-                     *       },
-                     *       "team": {
-                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
-                     *         "name": "Ada Lovelace",
-                     *         "plan": "example"
-                     *       },
-                     *       "role": "example",
-                     *       "csrf_token": "example"
+                     *       "accepted": true,
+                     *       "next": "verify_email"
                      *     }
                      */
-                    "application/json": components["schemas"]["WorkspaceSession"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        accepted: true;
+                        /**
+                         * @description check your email: follow the link to verify, then sign in
+                         * @enum {string}
+                         */
+                        next: "verify_email";
+                    };
                 };
             };
             /** @description Malformed request (code invalid_body; details.issues names each problem) */
@@ -13113,7 +14815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -13189,13 +14891,16 @@ export interface operations {
                  * @example {
                  *       "email": "ada@example.com",
                  *       "password": "example",
-                 *       "totp": "example"
+                 *       "totp": "example",
+                 *       "recovery_code": "example"
                  *     }
                  */
                 "application/json": {
                     email: string;
                     password: string;
                     totp?: string;
+                    /** @description a two-factor recovery code, instead of totp (each works once) */
+                    recovery_code?: string;
                 };
             };
         };
@@ -13341,7 +15046,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -13554,7 +15259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -13755,7 +15460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -13956,7 +15661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -14172,7 +15877,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -14375,7 +16080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -14580,7 +16285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -14781,7 +16486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -14873,10 +16578,17 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "success": true
+                     *       "success": true,
+                     *       "recovery_codes": [
+                     *         "example"
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        recovery_codes: string[];
+                    };
                 };
             };
             /** @description Malformed request (code invalid_body; details.issues names each problem) */
@@ -14993,7 +16705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -15208,7 +16920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -15423,7 +17135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -15634,7 +17346,244 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceListInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "email": "ada@example.com",
+                     *           "name": "Ada Lovelace",
+                     *           "role": "owner",
+                     *           "invited_by": {
+                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "last_sent_at": "2026-01-15T09:30:00.000Z",
+                     *           "sent_count": 1,
+                     *           "expires_at": "2026-01-15T09:30:00.000Z",
+                     *           "expired": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            invited_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            last_sent_at: string;
+                            sent_count: number;
+                            expires_at: string;
+                            /** @description the link no longer works; a resend sends a new one */
+                            expired: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -15867,7 +17816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -16096,7 +18045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -16299,7 +18248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -16524,7 +18473,1069 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceResendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "invitation": {
+                     *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "email": "ada@example.com",
+                     *         "name": "Ada Lovelace",
+                     *         "role": "owner",
+                     *         "invited_by": {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "name": "Ada Lovelace"
+                     *         },
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "last_sent_at": "2026-01-15T09:30:00.000Z",
+                     *         "sent_count": 1,
+                     *         "expires_at": "2026-01-15T09:30:00.000Z",
+                     *         "expired": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        invitation: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            invited_by: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            } | null;
+                            created_at: string;
+                            last_sent_at: string;
+                            sent_count: number;
+                            expires_at: string;
+                            /** @description the link no longer works; a resend sends a new one */
+                            expired: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceRevokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                invitation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetRecoveryCodeCount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "totp_enabled": true,
+                     *       "remaining": 1
+                     *     }
+                     */
+                    "application/json": {
+                        totp_enabled: boolean;
+                        remaining: number;
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceRegenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        recovery_codes: string[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceChangePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "example"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -16742,7 +19753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -17019,7 +20030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -17279,7 +20290,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -17482,7 +20493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -17706,7 +20717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -17917,7 +20928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -18140,7 +21151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -18351,7 +21362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -18554,7 +21565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -18761,7 +21772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -18968,7 +21979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -19181,7 +22192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -19414,7 +22425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -19627,7 +22638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -19830,7 +22841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -20038,7 +23049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -20271,7 +23282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -20480,7 +23491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -20688,7 +23699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -20907,7 +23918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -21140,7 +24151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -21349,7 +24360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -21557,7 +24568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -21776,7 +24787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -21993,7 +25004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -22231,7 +25242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -22448,7 +25459,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -22665,7 +25676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -22868,7 +25879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -23104,7 +26115,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -23314,7 +26325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -23523,7 +26534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes */
+            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem) or one over the caps (at most 50 steps, 200 fields a step, 1,000 fields in all, 500 items a list, 9 languages, texts of 20,000 characters; the message names the cap); nothing changes */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -23637,7 +26648,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -23881,7 +26892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24094,7 +27105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem); nothing changes */
+            /** @description A bad definition (code invalid_body; the message names steps[i].fields[j], details.field_problems lists every problem) or one over the caps (at most 50 steps, 200 fields a step, 1,000 fields in all, 500 items a list, 9 languages, texts of 20,000 characters; the message names the cap); nothing changes */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24208,7 +27219,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24411,7 +27422,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24655,7 +27666,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -24878,7 +27889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25122,7 +28133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25343,7 +28354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25607,7 +28618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -25822,7 +28833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26080,7 +29091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26291,7 +29302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26560,7 +29571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26762,7 +29773,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -26771,9 +29782,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -27067,7 +30078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -27330,7 +30341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -27535,7 +30546,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -27544,9 +30555,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -27833,7 +30844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -27842,9 +30853,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -28117,7 +31128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -28126,9 +31137,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -28413,7 +31424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -28422,9 +31433,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -28697,7 +31708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -28706,9 +31717,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -28981,7 +31992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description payment_plan_required, sending_paused or limit_reached (or a workspace refusal) */
+            /** @description payment_plan_required, sending_paused, email_unverified (the owner has not verified their email yet) or limit_reached (or a workspace refusal) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -28990,9 +32001,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "payment_plan_required, sending_paused or limit_reached",
+                     *       "error": "payment_plan_required, sending_paused, email_unverified",
                      *       "code": "forbidden",
-                     *       "message": "payment_plan_required, sending_paused or limit_reached",
+                     *       "message": "payment_plan_required, sending_paused, email_unverified",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -29305,7 +32316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29574,7 +32585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -29869,7 +32880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -30178,7 +33189,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -30406,7 +33417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -30606,7 +33617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -30835,7 +33846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited); header Retry-After */
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
