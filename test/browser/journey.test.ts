@@ -140,7 +140,7 @@ describe('a new client (en-US, phone)', () => {
       await atScreen('step-1-filled');
       await nextTo(page, text, STEP_TITLES[1]);
 
-      // Step 2: choices, then a reload: the PIN is kept for the tab and every answer is back.
+      // Step 2: choices, then a reload: the link session keeps the form open and every answer is back.
       await fillChoices(page);
       await waitForSaved(page, text);
       await page.reload();
