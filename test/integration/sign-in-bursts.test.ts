@@ -160,6 +160,21 @@ describe('two instances sharing Redis', () => {
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('sign_in_rate_limited');
   }, 120_000);
+
+  it('while Redis is down, sign-in is refused 503 (retryable) rather than checked without a limit', async () => {
+    const email = 'redis-down@example.com';
+    alignClockToWindow(a.clock, FAILURE_WINDOW_SECONDS);
+    b.clock.set(a.clock.now());
+    await signUp(a, email, password, 'Redis down');
+    await redis.stop();
+    for (const service of [a, b]) {
+      const answer = await new Browser(service).call('POST', '/workspace/v1/sessions', { email, password });
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({ code: 'service_unavailable', retryable: true });
+      expect(answer.headers.get('retry-after')).toBe('1');
+      expect(answer.setCookie).toBeNull();
+    }
+  }, 120_000);
 });
 
 describe('a restart (counters in PostgreSQL)', () => {
