@@ -17,6 +17,7 @@ import { runLongStreamBench } from './long-stream/autosave-bench.ts';
 import { runProfileBench } from './profile/profile-bench.ts';
 import { runPagesBench } from './pages/pages-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
+import { runClientSearchBench } from './search/client-search-bench.ts';
 
 /**
  * npm run bench: every part against one embedded PostgreSQL (default durability), then the
@@ -138,6 +139,11 @@ try {
   });
   await part('10 sealed reads', async () => {
     const result = await runSealedReadsBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('11 client search', async () => {
+    const result = await runClientSearchBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });
