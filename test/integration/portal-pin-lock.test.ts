@@ -8,6 +8,7 @@ import {
 import { createPool } from '../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { registerSecrets } from '../helpers/run-log.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import type { HttpAnswer } from '../helpers/tenant.ts';
 import { createTenant, portal, sentOnboarding, type Tenant } from './portal-fixtures.ts';
@@ -146,6 +147,8 @@ describe('Redis (REDIS_URL): two instances, then a restart of both', () => {
   let b: TestService;
   let tenant: Tenant;
   let env: Record<string, string>;
+  /** The instance running after the restart. */
+  let current: TestService;
 
   beforeAll(async () => {
     redis = await startTestRedis();
@@ -183,9 +186,29 @@ describe('Redis (REDIS_URL): two instances, then a restart of both', () => {
       (await database.pool.query('select 1 from rate_limit_counters where key = $1', [key])).rowCount,
     ).toBe(0);
     const restarted = await startOnDatabase(env);
+    current = restarted;
     restarted.clock.set(new Date(at.getTime() + 60_000));
     await expectLocked(restarted, token);
     restarted.clock.set(new Date(at.getTime() + PIN_FAILURE_WINDOW_SECONDS * 1000));
     expect((await portal(restarted, token, 'GET', '', { pin: PIN })).status).toBe(200);
+  });
+
+  it('Redis down: a PIN is refused with 503 (never checked without its limit); a live link session keeps working', async () => {
+    const { token } = await sentOnboarding(current, tenant, { send: { pin: PIN } });
+    nextWindow([current]);
+    const opened = await portal(current, token, 'POST', '/session', { pin: PIN });
+    expect(opened.status).toBe(200);
+    const cookie = opened.headers.getSetCookie()[0]!.split(';')[0]!;
+    registerSecrets(cookie.split('=')[1]);
+    await redis.stop();
+    const before = pinHashRuns();
+    const refused = await portal(current, token, 'GET', '', { pin: PIN });
+    expect(refused.status).toBe(503);
+    expect(refused.body.code).toBe('service_unavailable');
+    expect(pinHashRuns()).toBe(before);
+    expect((await portal(current, token, 'GET', '', { headers: { cookie } })).status).toBe(200);
+    const face = await portal(current, token, 'GET', '/face', { headers: { cookie } });
+    expect(face.status).toBe(200);
+    expect(face.body.link).toEqual({ state: 'pin_required', retry_after_seconds: null, session: true });
   });
 });

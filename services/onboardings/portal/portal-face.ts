@@ -9,6 +9,7 @@ import { isOpenReview, type OnboardingState } from '../onboarding-decider.ts';
 import { readOnboarding } from '../onboarding-unit-of-work.ts';
 import type { PortalAccess } from './portal-access.ts';
 import { linkSessionId } from './portal-link-sessions.ts';
+import { RateLimitUnavailableError } from '../../../shared/rate-limit/rate-limiter.ts';
 
 /**
  * GET /portal/v1/onboardings/:token/face: what the client's form page shows before it may
@@ -203,7 +204,12 @@ export async function portalFaceRoutes(
             tokenHash,
             newest: link.newest,
             clientErased: client.erased,
-            pinLockedFor: await access.pinLockedFor(tokenHash),
+            // While the lock's counters cannot be read (Redis down), the page still shows the
+            // PIN screen; the PIN itself is then refused with 503 until they can.
+            pinLockedFor: await access.pinLockedFor(tokenHash).catch((error: unknown) => {
+              if (error instanceof RateLimitUnavailableError) return null;
+              throw error;
+            }),
             now: context.clock.now(),
           }),
           session:
