@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { expectNoAxeViolations, screenshot, VIEWPORTS, type ViewportName } from '../helpers/browser.ts';
+import { ADMIN_TOKEN } from '../helpers/service.ts';
 
 export const TIMEOUT = 10_000;
 
@@ -25,8 +26,17 @@ export interface Person {
 /** Waits for `locator` to be visible (the page answers after its API call). */
 export const shown = (locator: Locator) => locator.first().waitFor({ state: 'visible', timeout: TIMEOUT });
 
-/** The sign-up form at /: team name, name, email, password, Create account; waits for the signed-in page. */
-export async function signUp(page: Page, person: Person, atScreen?: (screen: string) => Promise<void>) {
+/**
+ * The sign-up form at /: team name, name, email, password, Create account; then "Check your
+ * email", sign in, and (unless `verify` is false) follow the emailed verification link as
+ * the owner would; waits for the signed-in page.
+ */
+export async function signUp(
+  page: Page,
+  person: Person,
+  atScreen?: (screen: string) => Promise<void>,
+  { verify = true }: { verify?: boolean } = {},
+) {
   await shown(button(page, 'Create account'));
   await field(page, 'Team name').fill(person.team ?? 'Northwind Advisors');
   await field(page, 'Your name').fill(person.name);
@@ -34,6 +44,40 @@ export async function signUp(page: Page, person: Person, atScreen?: (screen: str
   await field(page, 'Password').fill(person.password);
   if (atScreen) await atScreen('sign-up-filled');
   await button(page, 'Create account').click();
+  await shown(page.getByRole('heading', { name: 'Check your email' }));
+  if (atScreen) await atScreen('sign-up-check-email');
+  await page.getByRole('link', { name: 'Sign in to set up your team' }).click();
+  await signIn(page, person.email, person.password);
+  if (verify) await verifyEmail(page, person.email);
+}
+
+/**
+ * The newest verification link emailed to `email`, read from the team's outbox through the
+ * operator API (the owner's mailbox), opened and confirmed; back where the page was.
+ */
+export async function verificationPath(page: Page, email: string): Promise<string> {
+  const origin = new URL(page.url()).origin;
+  const me = await page.request.get(`${origin}/workspace/v1/me`);
+  const teamId = ((await me.json()) as { team: { id: string } }).team.id;
+  const answer = await page.request.get(`${origin}/admin/v1/teams/${teamId}/emails`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  const { emails } = (await answer.json()) as { emails: { to: string; subject: string; text: string }[] };
+  const mail = emails.find((sent) => sent.to === email && sent.subject === 'Verify your email address');
+  const path = /\/workspace\/verify-email\/[0-9a-f]{64}/.exec(mail?.text ?? '')?.[0];
+  if (!path) throw new Error(`no verification email to ${email}`);
+  return `${origin}${path}`;
+}
+
+export async function verifyEmail(page: Page, email: string, atScreen?: (screen: string) => Promise<void>) {
+  const back = page.url();
+  await page.goto(await verificationPath(page, email));
+  await shown(button(page, 'Verify email address'));
+  if (atScreen) await atScreen('verify-email');
+  await button(page, 'Verify email address').click();
+  await shown(page.getByText('Your email address is verified'));
+  if (atScreen) await atScreen('verify-email-done');
+  await page.goto(back);
   await shown(button(page, 'Sign out'));
 }
 

@@ -54,7 +54,7 @@ class Browser {
 
 async function emailTo(to: string): Promise<string> {
   const { rows } = await service.context.pool.query<{ text: string; kind: string }>(
-    `select text, kind from mail_outbox where "to" = $1 order by created_at desc limit 1`,
+    `select text, kind from mail_outbox where "to" = $1 order by created_at desc, seq desc limit 1`,
     [to],
   );
   expect(rows[0]?.kind).toBe('account');
@@ -93,13 +93,25 @@ describe('the workspace', () => {
       email: 'Olive@Example.com',
       password: ownerPassword,
     });
-    expect(signUp.status).toBe(201);
-    expect(signUp.body.member.role).toBe('owner');
-    expect(signUp.body.team.plan).toBe('pro_trial');
-    expect(signUp.setCookie).toMatch(/HttpOnly/i);
-    expect(signUp.setCookie).toMatch(/SameSite=Strict/i);
-    expect(signUp.setCookie).toMatch(/Path=\//);
-    const teamId = signUp.body.team.id as string;
+    // "Check your email": no session yet; the emailed link verifies the address, then sign in.
+    expect(signUp.status).toBe(202);
+    expect(signUp.body).toEqual({ accepted: true, next: 'verify_email' });
+    expect(signUp.setCookie).toBeNull();
+    const verifyToken = linkToken(await emailTo('olive@example.com'));
+    expect((await new Browser().call('POST', `/workspace/v1/email-verification/${verifyToken}`)).status).toBe(
+      200,
+    );
+    const firstSignIn = await owner.call('POST', '/workspace/v1/sessions', {
+      email: 'olive@example.com',
+      password: ownerPassword,
+    });
+    expect(firstSignIn.status).toBe(200);
+    expect(firstSignIn.body.member.role).toBe('owner');
+    expect(firstSignIn.body.team.plan).toBe('pro_trial');
+    expect(firstSignIn.setCookie).toMatch(/HttpOnly/i);
+    expect(firstSignIn.setCookie).toMatch(/SameSite=Strict/i);
+    expect(firstSignIn.setCookie).toMatch(/Path=\//);
+    const teamId = firstSignIn.body.team.id as string;
     const hash = await service.context.pool.query<{ password_hash: string }>(
       'select password_hash from member_credentials where email = $1',
       ['olive@example.com'],

@@ -10,7 +10,7 @@ import { queueAccountMail } from './workspace-mail.ts';
  * instead), and a reset request answers 202 either way. Both answer no sooner than a floor
  * above the work of either path, so their time does not tell either.
  */
-export const SIGN_UP_ANSWER_MS = 500;
+export const SIGN_UP_ANSWER_MS = 1000;
 export const RESET_ANSWER_MS = 250;
 
 export const signUpAccepted = z.object({

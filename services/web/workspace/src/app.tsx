@@ -13,6 +13,7 @@ import { SettingsScreen } from './screens/settings.tsx';
 import { AccountScreen } from './screens/account.tsx';
 import { SignInScreen } from './screens/sign-in.tsx';
 import { SignUpScreen } from './screens/sign-up.tsx';
+import { VerifyEmailScreen } from './screens/verify-email.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import { OnboardingsScreen } from './screens/onboardings.tsx';
 import { OnboardingScreen } from './screens/onboarding.tsx';
@@ -111,13 +112,15 @@ export function App() {
         {route.screen === 'sign-in' ? (
           <SignInScreen navigate={navigate} onSignedIn={signedIn} notice={notice} />
         ) : route.screen === 'sign-up' ? (
-          <SignUpScreen navigate={navigate} onSignedIn={signedIn} />
+          <SignUpScreen navigate={navigate} />
         ) : route.screen === 'forgot-password' ? (
           <ForgotPasswordScreen navigate={navigate} />
         ) : route.screen === 'reset-password' ? (
           <ResetPasswordScreen navigate={navigate} token={route.token} />
         ) : route.screen === 'invitation' ? (
           <InvitationScreen navigate={navigate} token={route.token} onSignedIn={signedIn} />
+        ) : route.screen === 'verify-email' ? (
+          <VerifyEmailScreen navigate={navigate} token={route.token} signedIn={me !== null} />
         ) : route.screen === 'not-found' ? (
           <>
             <ScreenHeading>{t('notFound.title')}</ScreenHeading>

@@ -6,6 +6,7 @@ export type Route =
   | { screen: 'forgot-password' }
   | { screen: 'reset-password'; token: string }
   | { screen: 'invitation'; token: string }
+  | { screen: 'verify-email'; token: string }
   | { screen: 'members' }
   | { screen: 'integrations' }
   | { screen: 'webhooks' }
@@ -54,6 +55,8 @@ export function routeOf(pathname: string): Route {
   if (second && first === 'reset-password')
     return { screen: 'reset-password', token: decodeURIComponent(second) };
   if (second && first === 'invitations') return { screen: 'invitation', token: decodeURIComponent(second) };
+  if (second && first === 'verify-email')
+    return { screen: 'verify-email', token: decodeURIComponent(second) };
   if (second && first && first in RECORDS) {
     return { screen: RECORDS[first as keyof typeof RECORDS], id: decodeURIComponent(second) };
   }
@@ -70,6 +73,8 @@ export function pathOf(route: Route): string {
       return `/workspace/reset-password/${encodeURIComponent(route.token)}`;
     case 'invitation':
       return `/workspace/invitations/${encodeURIComponent(route.token)}`;
+    case 'verify-email':
+      return `/workspace/verify-email/${encodeURIComponent(route.token)}`;
     case 'onboarding':
     case 'client':
     case 'template':
@@ -81,5 +86,7 @@ export function pathOf(route: Route): string {
 
 /** Screens a visitor without a session may see. */
 export function isPublic(route: Route): boolean {
-  return ['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'invitation'].includes(route.screen);
+  return ['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'invitation', 'verify-email'].includes(
+    route.screen,
+  );
 }

@@ -5,6 +5,7 @@ import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
 import type { Route } from '../router.ts';
 import { ErrorMessage, Link } from '../ui.tsx';
+import { VerifyEmailBanner } from './verify-email-banner.tsx';
 
 /** The pages before sign-in: the product's name and one column. */
 export function PublicLayout({ children }: { children: ComponentChildren }) {
@@ -125,6 +126,7 @@ export function Shell({
       </header>
       <main id="main" class="main wide">
         <ErrorMessage text={error} />
+        <VerifyEmailBanner />
         {children}
       </main>
     </>

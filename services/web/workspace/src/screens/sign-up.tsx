@@ -1,25 +1,24 @@
 import { useState } from 'preact/hooks';
-import { call, type SignedIn } from '../api.ts';
+import { call } from '../api.ts';
 import { t } from '../i18n.ts';
 import { problemMessage } from '../problems.ts';
 import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../ui.tsx';
 import { fieldErrors } from '../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
-/** Sign up: a new team and its owner. */
-export function SignUpScreen({
-  navigate,
-  onSignedIn,
-}: {
-  navigate: (path: string) => void;
-  onSignedIn: (me: SignedIn) => void;
-}) {
+/**
+ * Sign up: a new team and its owner. The answer is "check your email" whether or not the
+ * address already has an account (the service tells nobody else which); the emailed link
+ * verifies the address, and the owner signs in.
+ */
+export function SignUpScreen({ navigate }: { navigate: (path: string) => void }) {
   const [teamName, setTeamName] = useState('');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const fields = useFieldCheck();
 
   const submit = async (event: Event) => {
@@ -37,13 +36,28 @@ export function SignUpScreen({
     if (!fields.check(found)) return setError(null);
     setBusy(true);
     setError(null);
-    const answer = await call<SignedIn>('POST', '/sign-up', {
+    const answer = await call('POST', '/sign-up', {
       body: { team_name: teamName, name, email, password },
     });
     setBusy(false);
-    if (answer.ok) return onSignedIn(answer.data);
+    if (answer.ok) return setSentTo(email.trim());
     setError(problemMessage(answer.problem, t));
   };
+
+  if (sentTo !== null) {
+    return (
+      <>
+        <ScreenHeading>{t('signUp.checkTitle')}</ScreenHeading>
+        <p>{t('signUp.checkEmail', { email: sentTo })}</p>
+        <p class="muted">{t('signUp.checkExisting')}</p>
+        <p class="links">
+          <Link href="/workspace/sign-in" navigate={navigate}>
+            {t('signUp.checkSignIn')}
+          </Link>
+        </p>
+      </>
+    );
+  }
 
   return (
     <>
