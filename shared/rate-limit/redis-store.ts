@@ -96,7 +96,7 @@ export class RedisOutage {
     this.down = true;
     this.logger.warn(
       { error: error instanceof Error ? error.message : String(error) },
-      'Redis does not answer: rate limits count in this instance only until it does',
+      'Redis does not answer: until it does, rate limits count in this instance only and guess limits (sign-in, ADMIN_TOKEN, PINs) refuse attempts with 503',
     );
   }
 
