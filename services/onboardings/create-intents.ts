@@ -1,6 +1,7 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
 import {
   externalCommandConflict,
+  fingerprintMatches,
   fingerprintOf,
   openFor,
   sealFor,
@@ -41,7 +42,7 @@ export async function plannedCreate(
   );
   const row = rows[0];
   if (!row || now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_RETENTION_MS) return undefined;
-  if (row.fingerprint !== fingerprintOf(request)) throw externalCommandConflict();
+  if (!fingerprintMatches(row.fingerprint, request)) throw externalCommandConflict();
   return {
     onboardingId: row.onboarding_id,
     token: openFor<{ token: string }>(request, row.sealed_token).token,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { EventStore } from '../event-store/event-store.ts';
 import type { Clock } from '../clock.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
@@ -81,16 +81,30 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+const fingerprintText = (request: IdempotencyRequest) =>
+  canonicalJson({
+    operation: request.operation,
+    onboarding_id: request.onboardingId,
+    body: request.body ?? {},
+  });
+
+/**
+ * The request's fingerprint: an HMAC-SHA256 of its operation, onboarding and body under a key
+ * derived from the API key's secret (stored nowhere), so a stored fingerprint cannot be tested
+ * against a guessed body holding a client's personal data (docs/decisions/0016).
+ */
 export const fingerprintOf = (request: IdempotencyRequest) =>
-  createHash('sha256')
-    .update(
-      canonicalJson({
-        operation: request.operation,
-        onboarding_id: request.onboardingId,
-        body: request.body ?? {},
-      }),
-    )
+  createHmac(
+    'sha256',
+    Buffer.from(hkdfSync('sha256', request.apiKeySecret, 'idempotency fingerprint', 'v2', 32)),
+  )
+    .update(fingerprintText(request))
     .digest('hex');
+
+/** Whether a stored fingerprint is this request's (also one kept as a plain sha256 before v2). */
+export const fingerprintMatches = (stored: string, request: IdempotencyRequest) =>
+  stored === fingerprintOf(request) ||
+  stored === createHash('sha256').update(fingerprintText(request)).digest('hex');
 
 function cipherKey(request: IdempotencyRequest): Buffer {
   return Buffer.from(
@@ -158,7 +172,7 @@ export async function runIdempotent(
       const existing = rows[0];
       const fresh = existing && now.getTime() - existing.created_at.getTime() < IDEMPOTENCY_RETENTION_MS;
       if (existing && fresh) {
-        if (existing.fingerprint !== fingerprint) throw externalCommandConflict();
+        if (!fingerprintMatches(existing.fingerprint, request)) throw externalCommandConflict();
         if (existing.status !== null && existing.response !== null) {
           const answer = openFor<{ status: number; body: unknown }>(request, existing.response);
           const position = existing.position === null ? undefined : BigInt(existing.position);
