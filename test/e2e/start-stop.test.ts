@@ -142,4 +142,22 @@ describe('bad settings', () => {
       await rm(folder, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('an ADMIN_TOKEN under 32 characters stops npm start with a message that does not repeat it', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'onboarding-e2e-bad-'));
+    const token = 'short-admin-token-31-characters';
+    try {
+      const started = npm(['start'], userEnv({ DATA_DIR: folder, ADMIN_TOKEN: token }));
+      let stderr = '';
+      started.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exit = await started.exited;
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      expect(stderr).toContain('ADMIN_TOKEN=(hidden): expected at least 32 characters');
+      expect(stderr).not.toContain(token);
+      expect(await processesUsing(folder)).toEqual([]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
