@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { setDocsSecurityHeaders } from './docs-security-headers.ts';
 import { jsonSchema2020Transform } from './openapi-3-1-schema.ts';
 import { polishDocument, type DocumentPolish } from './openapi-document.ts';
 
@@ -28,6 +29,11 @@ export async function openApiDocs(app: FastifyInstance, polish: DocumentPolish) 
       return polishDocument(document as Record<string, unknown>, polish) as typeof document;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Every answer under /docs carries the pages' security headers (./docs-security-headers.ts):
+  // the hook lives in a context of its own, so it covers the UI's routes and nothing else.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (_request, reply) => setDocsSecurityHeaders(reply));
+    await docs.register(swaggerUi, { routePrefix: '/docs', validatorUrl: false });
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,11 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchBrowser, openPage } from '../helpers/browser.ts';
+import { expectNoAxeViolations, launchBrowser, openPage, VIEWPORT_NAMES } from '../helpers/browser.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 
 /**
  * /docs (swagger-ui over GET /openapi.json) in a real browser: the four APIs' tags and
- * the webhooks, with the hook and signed-webhook payload of an event type one click away.
+ * the webhooks, with the hook and signed-webhook payload of an event type one click away;
+ * under its Content-Security-Policy (shared/http/docs-security-headers.ts) without a single
+ * violation, and axe-clean at both sizes.
  */
 
 let service: TestService;
@@ -22,10 +24,12 @@ afterAll(async () => {
 });
 
 it('shows the APIs and the payload of every webhook', async () => {
-  const { context, page } = await openPage(browser, 'desktop');
+  const { context, page, watch } = await openPage(browser, 'desktop');
   try {
-    await page.goto(`${service.url}/docs`);
-    await page.getByText('hook onboarding.sent', { exact: true }).first().waitFor({ timeout: 20_000 });
+    const answer = await page.goto(`${service.url}/docs`);
+    expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
+    // A large document: the UI may take a while to render it on a busy machine.
+    await page.getByText('hook onboarding.sent', { exact: true }).first().waitFor({ timeout: 60_000 });
     for (const tag of ['public', 'operator', 'portal', 'workspace', 'webhooks']) {
       await expect(page.locator(`#operations-tag-${tag}`).count()).resolves.toBe(1);
     }
@@ -37,7 +41,25 @@ it('shows the APIs and the payload of every webhook', async () => {
     const opened = await page.locator('body').innerText();
     expect(opened).toContain('webhook-signature');
     expect(opened).toContain('"event": "onboarding.sent"');
+    watch.assertClean(); // no CSP violation, no page error
   } finally {
     await context.close();
   }
-});
+}, 120_000);
+
+it.each(VIEWPORT_NAMES)(
+  'loads with zero CSP errors and no axe violation (%s)',
+  async (viewport) => {
+    const { context, page, watch } = await openPage(browser, viewport);
+    try {
+      await page.goto(`${service.url}/docs`);
+      await page.locator('#operations-tag-public').waitFor({ timeout: 60_000 });
+      expect(watch.failures).toEqual([]);
+      expect(watch.consoleErrors.filter((text) => /Content.Security.Policy|CSP/i.test(text))).toEqual([]);
+      await expectNoAxeViolations(page, `docs ${viewport}`);
+    } finally {
+      await context.close();
+    }
+  },
+  120_000,
+);
