@@ -61,8 +61,9 @@ export function problemMessage(problem: Problem, t: Translate): string {
     case 'sign_in_slowed_down':
     case 'sign_in_rate_limited':
       return slowedDown(problem, t);
+    case 'rate_limited':
     case 'invalid_body':
-      // The API's own sentence (password rules, dates) is written for people.
+      // The API's own sentence (password rules, dates, a limit and its wait) is written for people.
       return problem.message || t('error.invalid');
   }
   const key = BY_CODE[problem.code];
