@@ -29,8 +29,8 @@ import { TOO_MANY_WRONG_PINS, type PinAttempts } from './portal-pin-attempts.ts'
  *    first against the link's PIN checks per minute (./portal-rate-limits.ts), then
  *    reserved as an attempt of the wrong-PIN lock (./portal-pin-attempts.ts: 10 wrong PINs
  *    per 15 minutes per link, an atomic count in the shared rate-limit store; 429
- *    rate_limited once locked; RATE_LIMITS=off turns both off), and only then hashed, in the thread pool
- *    (services/onboardings/link-secrets.ts). A right PIN is accepted only when the link is
+ *    rate_limited once locked; RATE_LIMITS=off turns both off), and only then hashed, in
+ *    the thread pool (services/onboardings/link-secrets.ts). A right PIN is accepted only when the link is
  *    still not locked after its check. A live session still works while the link is locked:
  *    the lock stops PIN guesses, not the client who already gave the PIN.
  *
