@@ -180,6 +180,8 @@ describe('pending invitations and recovery codes', () => {
     await shown(page.getByText('9 recovery codes left.'));
     await openSection(page, 'Activity');
     await shown(page.getByText(/Recovery code used/));
+    await shown(page.getByText('9 recovery codes left'));
+    await at('activity-recovery-sign-in');
 
     // The same code again: refused in words.
     await signOut(page);

@@ -72,6 +72,12 @@ export function ActivityScreen() {
                   })}
                 </p>
               ) : null}
+              {typeof entry.data['codes_left'] === 'number' ? (
+                <p>{t('activity.codesLeft', { count: entry.data['codes_left'] })}</p>
+              ) : null}
+              {/^(member_invited|invitation_)/.test(entry.type) && typeof entry.data['email'] === 'string' ? (
+                <p>{entry.data['email']}</p>
+              ) : null}
               <p class="muted">
                 <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>
                 {' · '}
