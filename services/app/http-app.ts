@@ -13,8 +13,9 @@ import { traceRoutes } from '../../shared/telemetry/trace-routes.ts';
 import { metricsRoutes } from './metrics-routes.ts';
 import { healthRoutes } from './health-routes.ts';
 import { guardInput } from '../../shared/http/input-guard.ts';
-import { openApiDocs } from '../../shared/http/openapi.ts';
 import { limitBodies } from '../../shared/http/body-limits.ts';
+import { guardJsonShape } from '../../shared/http/json-body-guard.ts';
+import { openApiDocs } from '../../shared/http/openapi.ts';
 import { requestIdOf } from '../../shared/http/request-id.ts';
 import { fastifyTrustProxy } from '../../shared/http/trust-proxy.ts';
 import { documentPolish } from './openapi-polish.ts';
@@ -58,8 +59,9 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
   app.server.maxConnections = maxConnections();
   if (!context.settings.TRUST_PROXY) capConnectionsPerAddress(app.server);
   guardInput(app); // the zod validator compiler behind a check that every input can be stored
-  app.setSerializerCompiler(serializerCompiler);
   limitBodies(app); // each route's body limit (shared/http/body-limits.ts), before the routes
+  guardJsonShape(app); // no JSON object of over 200 keys reaches JSON.parse (shared/http/json-body-guard.ts)
+  app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({ error: 'Not found', code: 'not_found', request_id: request.id }),

@@ -33,7 +33,7 @@ import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT } from './template-limits.
  * A bad definition answers 400 invalid_body naming the step or field and changes nothing;
  * a definition over the caps of ./template-limits.ts (50 steps, 200 fields a step, 1,000 in
  * all, ...) answers 400 invalid_body naming the cap before any other check, a body over
- * 1 MiB 413.
+ * 512 KiB 413.
  * Another team's, a gallery (except to copy) or a deleted template answers 404
  * template_not_found. Onboardings already created keep their snapshot: a save changes
  * only the template.

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * service parse and check more than its route needs:
  *
  *   /api/v1 (the public API)                          1 MiB (the README's contract)
- *   a route that names its own bodyLimit              that (templates: 1 MiB, template-limits.ts)
+ *   a route that names its own bodyLimit              that (templates: 512 KiB, template-limits.ts)
  *   a route of BODY_LIMIT_OVERRIDES below             its limit
  *   any other route (workspace, portal, operator)     64 KiB
  *

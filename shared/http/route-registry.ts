@@ -5,6 +5,8 @@ export interface RegisteredRoute {
   url: string;
   config: RouteOptions['config'];
   hidden: boolean;
+  /** The largest body the route reads (shared/http/body-limits.ts). */
+  bodyLimit: number | undefined;
 }
 
 const registries = new WeakMap<FastifyInstance, RegisteredRoute[]>();
@@ -24,6 +26,7 @@ export function trackRoutes(app: FastifyInstance): void {
         url: route.url,
         config: route.config,
         hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide),
+        bodyLimit: route.bodyLimit,
       });
     }
   });

@@ -65,29 +65,60 @@ export function findUnstorable(value: unknown, maxDepth = MAX_NESTING_DEPTH): Un
   return walk(value, [], 0, maxDepth);
 }
 
+/** The problem of a value that is not an object or array, if any (no allocation). */
+function leafProblem(value: unknown): UnstorableProblem | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : 'text';
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : 'number';
+  return undefined;
+}
+
+/**
+ * One pass over `value` with one path (pushed and popped on the way, copied only for a
+ * value found): linear in the value's size, with no allocation per key or item.
+ */
 function walk(
   value: unknown,
   path: (string | number)[],
   depth: number,
   maxDepth: number,
 ): UnstorableValue | undefined {
-  if (typeof value === 'string') return isStorableText(value) ? undefined : { path, problem: 'text' };
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, problem: 'number' };
-  if (value === null || typeof value !== 'object') return undefined;
-  if (value instanceof Date) return isStorableInstant(value) ? undefined : { path, problem: 'date' };
+  if (value === null || typeof value !== 'object') {
+    const problem = leafProblem(value);
+    return problem ? { path: path.slice(), problem } : undefined;
+  }
+  if (value instanceof Date)
+    return isStorableInstant(value) ? undefined : { path: path.slice(), problem: 'date' };
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return undefined;
-  if (depth >= maxDepth) return { path, problem: 'depth' };
+  if (depth >= maxDepth) return { path: path.slice(), problem: 'depth' };
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      const found = walk(value[index], [...path, index], depth + 1, maxDepth);
-      if (found) return found;
+      const item: unknown = value[index];
+      if (item === null || typeof item !== 'object') {
+        const problem = leafProblem(item);
+        if (problem) return { path: [...path, index], problem };
+        continue;
+      }
+      path.push(index);
+      const inner = walk(item, path, depth + 1, maxDepth);
+      path.pop();
+      if (inner) return inner;
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if (!isStorableText(key)) return { path, problem: 'key' };
-    const found = walk(item, [...path, key], depth + 1, maxDepth);
-    if (found) return found;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.prototype.hasOwnProperty.call(record, key)) continue;
+    if (!isStorableText(key)) return { path: path.slice(), problem: 'key' };
+    const item = record[key];
+    if (item === null || typeof item !== 'object') {
+      const problem = leafProblem(item);
+      if (problem) return { path: [...path, key], problem };
+      continue;
+    }
+    path.push(key);
+    const inner = walk(item, path, depth + 1, maxDepth);
+    path.pop();
+    if (inner) return inner;
   }
   return undefined;
 }
