@@ -94,8 +94,12 @@ export async function updateClient(
         await writeSearchTokens(tx, target.team_id, target.client_id, tokens);
       },
     });
-  } finally {
-    if (email !== undefined) await settleEmails(deps, target.team_id, target.client_id);
+  } catch (error) {
+    // The refusal is the answer: a failure to give the address back must not hide it.
+    if (email !== undefined)
+      await settleEmails(deps, target.team_id, target.client_id).catch(() => undefined);
+    throw error;
   }
+  if (email !== undefined) await settleEmails(deps, target.team_id, target.client_id);
   return { changed: result.events.length > 0, position: result.position };
 }
