@@ -261,7 +261,7 @@ describe('the workspace', () => {
     expect(sixth.body.code).toBe('key_limit_reached');
 
     // The last owner can neither leave nor be demoted.
-    const ownerId = signUp.body.member.id as string;
+    const ownerId = firstSignIn.body.member.id as string;
     expect((await owner.call('DELETE', `/workspace/v1/members/${ownerId}`)).body.code).toBe('last_owner');
     expect((await owner.call('PATCH', `/workspace/v1/members/${ownerId}`, { role: 'admin' })).body.code).toBe(
       'last_owner',
