@@ -183,7 +183,7 @@ describe('email verification of a self-serve team', () => {
     expect(late.status).toBe(400);
   }, 60_000);
 
-  it('stops an automation mail of a team waiting for its owner, and sends it after the link', async () => {
+  it('the fact the automation actions read is pending until the link and verified after (automation-unverified-team.test.ts runs the mail)', async () => {
     nextDay();
     const email = 'automation-owner@example.com';
     const { owner, teamId, memberId } = await signUp(service, email, password, 'Automations', {
