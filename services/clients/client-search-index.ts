@@ -154,12 +154,18 @@ export async function deleteSearchTokens(tx: Db, teamId: string, clientId: strin
 }
 
 /**
- * A condition on `clients` (alias-free `id`): the client has a token of every query term.
- * `tokens` are distinct (queryTokens).
+ * A condition on `clients` (the table unaliased): the client has a token of every query
+ * term. One `exists` per token (a primary-key probe each) with the token as a constant, so
+ * the planner sees how common each token is: a rare one leads, a common one is probed or
+ * read along the newest-first index (10,000 clients: a few ms, also when all match).
+ * `tokens` are distinct (queryTokens), at most MAX_QUERY_WORDS.
  */
-export const matchesSearch = (teamId: string, tokens: string[]) => sql.fragment`id in (
-  select client_id from client_search_tokens
-  where team_id = ${teamId}
-    and token = any(array(select decode(hex, 'hex') from unnest(${sql.array(tokens, 'text')}) as hex))
-  group by client_id
-  having count(*) = ${tokens.length})`;
+export const matchesSearch = (teamId: string, tokens: string[]) =>
+  sql.join(
+    tokens.map(
+      (hex) => sql.fragment`exists (
+        select 1 from client_search_tokens s
+        where s.team_id = ${teamId} and s.token = decode(${hex}, 'hex') and s.client_id = clients.id)`,
+    ),
+    sql.fragment` and `,
+  );
