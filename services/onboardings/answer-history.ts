@@ -69,6 +69,14 @@ const REVIEWED = {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/**
+ * Milliseconds the word diffs of one history may take together. A word diff of two long,
+ * very different texts costs far more than their length (4,000 characters rewritten: half
+ * a second), so past this budget a diff gives up and shows before and after instead: the
+ * review page never holds the event loop for long, however the client rewrote the answers.
+ */
+export const WORD_DIFF_BUDGET_MS = 20;
+
 export function answerHistory(
   snapshot: TemplateSnapshot,
   events: ReadonlyArray<{ id: string; event: OnboardingEvent }>,
@@ -93,6 +101,7 @@ export function answerHistory(
     return state;
   };
   const valueOf = (id: string, fallback: unknown) => (opened.has(id) ? opened.get(id) : fallback);
+  const diffDeadline = performance.now() + WORD_DIFF_BUDGET_MS;
 
   for (const { id, event } of events) {
     switch (event.type) {
@@ -185,26 +194,30 @@ export function answerHistory(
           versions: state.versions,
           reviews: state.reviews,
           countersignatures: state.countersignatures,
-          diff: versionDiff(state),
+          diff: versionDiff(state, diffDeadline),
         },
       ];
     }),
   );
 }
 
-/** The version last reviewed against the newest one, when a newer one exists. */
-function versionDiff(state: FieldState): AnswerDiff | null {
+/**
+ * The version last reviewed against the newest one, when a newer one exists: a word diff
+ * for two texts while the history's diff budget lasts (`deadline`, performance.now()), else
+ * before and after.
+ */
+function versionDiff(state: FieldState, deadline: number): AnswerDiff | null {
   const reviewed = state.reviews.at(-1)?.version ?? 0;
   const newest = state.versions.at(-1);
   const before = state.versions[reviewed - 1];
   if (!before || !newest || newest.number <= reviewed) return null;
-  if (typeof before.value === 'string' && typeof newest.value === 'string') {
-    const parts = diffWords(before.value, newest.value).map((part) => ({
-      value: part.value,
-      added: part.added,
-      removed: part.removed,
-    }));
-    return { kind: 'words', from: before.number, to: newest.number, parts };
+  const left = deadline - performance.now();
+  if (typeof before.value === 'string' && typeof newest.value === 'string' && left > 0) {
+    const changes = diffWords(before.value, newest.value, { timeout: Math.ceil(left) });
+    if (changes) {
+      const parts = changes.map((part) => ({ value: part.value, added: part.added, removed: part.removed }));
+      return { kind: 'words', from: before.number, to: newest.number, parts };
+    }
   }
   return {
     kind: 'values',
