@@ -166,7 +166,12 @@ export async function startService(
   // Before the database: a missing KEK refuses the start at once.
   const keyRing = await resolveKeyRing(settings, logger);
   const database = settings.DATABASE_URL
-    ? { url: settings.DATABASE_URL, health: new DatabaseHealth(), stop: async () => undefined }
+    ? {
+        url: settings.DATABASE_URL,
+        health: new DatabaseHealth(),
+        stopSupervising: undefined,
+        stop: async () => undefined,
+      }
     : await superviseEmbeddedPostgres(
         {
           dataDir: settings.DATA_DIR,
@@ -218,6 +223,8 @@ export async function startService(
       context,
       url,
       async stop() {
+        // A stop signal to the process group reaches PostgreSQL too: its exit is no crash.
+        database.stopSupervising?.();
         await Promise.all([
           closeHttp(app, STOP_BUDGET_MS.requests),
           scheduler?.stop(STOP_BUDGET_MS.requests),

@@ -36,6 +36,11 @@ export interface SupervisorEvents {
 
 export interface SupervisedDatabase extends EmbeddedDatabase {
   health: DatabaseHealth;
+  /**
+   * From now on an exit is expected: no restart, no giving up. The service calls it first
+   * when it stops, since a Ctrl-C or a SIGTERM to the process group stops PostgreSQL too.
+   */
+  stopSupervising(): void;
 }
 
 export async function superviseEmbeddedPostgres(
@@ -126,13 +131,17 @@ export async function superviseEmbeddedPostgres(
 
   current = await start(options.port, true);
   const port = Number(new URL(current.url).port);
+  const stopSupervising = () => {
+    stopped = true;
+    clearTimeout(giveUpTimer);
+    wake?.();
+  };
   return {
     url: current.url,
     health,
+    stopSupervising,
     async stop() {
-      stopped = true;
-      clearTimeout(giveUpTimer);
-      wake?.();
+      stopSupervising();
       await restarting;
       await current.stop();
     },
