@@ -107,7 +107,7 @@ async function watched<T>(work: () => Promise<T>): Promise<Watched<T>> {
   }
 }
 
-const ATTEMPTS = 3;
+const ATTEMPTS = 4;
 const measurements: Array<{ what: string; pollMs: number; loopMs: number; attempts: number }> = [];
 
 /**
