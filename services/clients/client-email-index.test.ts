@@ -1,4 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MIGRATIONS_DIR } from '../../shared/db/migrate.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
 import { generateKeyEncryptionKey, parseKeyRing } from '../../shared/privacy/key-encryption-key.ts';
@@ -79,6 +82,34 @@ describe('client email index', () => {
     await vault.erase(erased);
     expect(await reserveEmail(deps(), team, 'old@example.com', fresh)).toBe(old);
     expect(await reserveEmail(deps(), team, 'gone@example.com', fresh)).toBe(fresh);
+  });
+});
+
+describe('migration 134 on an install from before the table', () => {
+  it('every client of the read model not erased holds its address; erased ones hold none', async () => {
+    const team = randomUUID();
+    const [kept, erased] = [randomUUID(), randomUUID()];
+    for (const [id, email, erasedAt] of [
+      [kept, 'kept@example.com', null],
+      [erased, 'erased@example.com', new Date()],
+    ] as const) {
+      await database.pool.query(
+        `insert into clients (id, team_id, name, email, email_hash, locale, date_format, timezone, created_at, erased_at, position)
+         values ($1, $2, 'n', 'sealed', $3, 'en-US', 'MM/DD/YYYY', 'UTC', now(), $4, 1)`,
+        [id, team, await emailIndexOf(deps(), team, email), erasedAt],
+      );
+    }
+    const migration = await readFile(path.join(MIGRATIONS_DIR, '134_client_email_index.sql'), 'utf8');
+    const backfill = migration.slice(migration.indexOf('insert into client_email_index'));
+    await database.pool.query(backfill);
+    const { rows } = await database.pool.query<{ client_id: string; email_index: string }>(
+      'select client_id::text, email_index from client_email_index where team_id = $1',
+      [team],
+    );
+    expect(rows).toEqual([
+      { client_id: kept, email_index: await emailIndexOf(deps(), team, 'kept@example.com') },
+    ]);
+    expect(await reserveEmail(deps(), team, 'kept@example.com', randomUUID())).toBe(kept);
   });
 });
 
