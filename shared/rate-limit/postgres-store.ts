@@ -49,6 +49,13 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return rows[0]?.count ?? 0;
   }
 
+  async clear(key: string, windowStart: number): Promise<void> {
+    await this.pool.query('delete from rate_limit_counters where key = $1 and window_start = $2', [
+      this.key(key),
+      windowStart,
+    ]);
+  }
+
   async peek(key: string, windowStart: number): Promise<number> {
     const { rows } = await this.pool.query<{ count: number }>(
       'select count from rate_limit_counters where key = $1 and window_start = $2',

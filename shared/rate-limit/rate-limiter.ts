@@ -12,6 +12,8 @@ export interface RateLimitStore {
   increment(key: string, windowStart: number): Promise<number>;
   /** Gives one count back (a reservation released); never below 0; returns the count left. */
   decrement(key: string, windowStart: number): Promise<number>;
+  /** Forgets every count of `key` in the window (an account's failures end with a password reset). */
+  clear(key: string, windowStart: number): Promise<void>;
   /** The count so far for `key` in the window starting at `windowStart`, without counting (Redis: GET). */
   peek(key: string, windowStart: number): Promise<number>;
 }
@@ -37,6 +39,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const count = Math.max(0, (this.counts.get(key) ?? 0) - 1);
     this.counts.set(key, count);
     return count;
+  }
+
+  async clear(key: string, windowStart: number): Promise<void> {
+    if (windowStart === this.window) this.counts.delete(key);
   }
 
   async peek(key: string, windowStart: number): Promise<number> {
@@ -98,6 +104,12 @@ export class RateLimiter {
    */
   async release(key: string, decision: RateLimitDecision): Promise<void> {
     await this.store.decrement(key, decision.windowStart);
+  }
+
+  /** Forgets the count of `key` in the current window. */
+  async clear(key: string): Promise<void> {
+    const windowMs = this.windowSeconds * 1000;
+    await this.store.clear(key, Math.floor(this.clock.now().getTime() / windowMs) * windowMs);
   }
 
   /** The count of `key` in the current window and the seconds until that window ends. */

@@ -72,6 +72,17 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  async clear(key: string, windowStart: number): Promise<void> {
+    try {
+      await this.limiter.delete(`${windowStart}:${key}`);
+      this.outage.ended();
+    } catch (error) {
+      this.outage.began(error);
+      if (this.failClosed) throw new RateLimitUnavailableError();
+      await this.fallback.clear(key, windowStart);
+    }
+  }
+
   async peek(key: string, windowStart: number): Promise<number> {
     try {
       const result = await this.limiter.get(`${windowStart}:${key}`);

@@ -175,6 +175,9 @@ describe('per key and IP address (100; Business 500)', () => {
       this.counts.set(key, count);
       return count;
     }
+    async clear(key: string): Promise<void> {
+      this.counts.set(key, 0);
+    }
     async peek(key: string): Promise<number> {
       return this.counts.get(key) ?? this.seed(key);
     }

@@ -100,6 +100,59 @@ describe('password reset without SMTP_URL', () => {
   }, 60_000);
 });
 
+describe('password reset of a locked account', () => {
+  let service: TestService;
+
+  beforeAll(async () => {
+    service = await startTestService({ RATE_LIMITS: 'on' });
+  });
+
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it('ends the lock: the new password signs in at once, the old one still fails', async () => {
+    const email = 'locked-owner@example.com';
+    await signUp(service, email, oldPassword);
+    const stranger = new Browser(service);
+    const codes: string[] = [];
+    // Up to 30 tries: the 15-minute windows are aligned to the clock, so one may end midway.
+    for (let attempt = 0; attempt < 30 && !codes.includes('sign_in_locked'); attempt += 1) {
+      const wrong = await stranger.call('POST', '/workspace/v1/sessions', {
+        email,
+        password: `wrong passphrase number ${attempt}`,
+      });
+      codes.push(wrong.body.code);
+      // The 30-second pace from the 5th failure: the test clock moves past it.
+      await adminRequest(service, 'POST', '/clock/advance', { seconds: 31 });
+    }
+    expect(codes).toContain('sign_in_locked');
+    const stillLocked = await new Browser(service).call('POST', '/workspace/v1/sessions', {
+      email,
+      password: oldPassword,
+    });
+    expect(stillLocked.status).toBe(429);
+
+    expect((await stranger.call('POST', '/workspace/v1/password-resets', { email })).status).toBe(202);
+    const token = linkToken(await lastEmailTo(service, email));
+    const reset = await stranger.call('POST', `/workspace/v1/password-resets/${token}`, {
+      password: newPassword,
+    });
+    expect(reset.status).toBe(200);
+
+    const withNew = await new Browser(service).call('POST', '/workspace/v1/sessions', {
+      email,
+      password: newPassword,
+    });
+    expect(withNew.status).toBe(200);
+    const withOld = await new Browser(service).call('POST', '/workspace/v1/sessions', {
+      email,
+      password: oldPassword,
+    });
+    expect(withOld.status).toBe(401);
+  }, 60_000);
+});
+
 describe('password reset with SMTP_URL', () => {
   let service: TestService;
   const captured = capturedLogger();

@@ -774,6 +774,8 @@ export async function accountRoutes(
           },
         }),
       );
+      // The reset proves the account's owner: its wrong-password count ends with the lock.
+      await throttle.forgetAccount(found.email);
       return { success: true as const };
     },
   );

@@ -144,6 +144,15 @@ export class SignInThrottle {
     if (attempt.paced) await this.pace.release(`signin_pace:${attempt.email}`, attempt.paced);
   }
 
+  /**
+   * A completed password reset: the account's failures and its 30-second slot are
+   * forgotten, so the new password signs in at once (the IP's count stays).
+   */
+  async forgetAccount(email: string): Promise<void> {
+    await this.failures.clear(`signin_email:${email}`);
+    await this.pace.clear(`signin_pace:${email}`);
+  }
+
   /** A wrong password or code: the reservations stay counted; returns the end of a lock when this one locks the email. */
   async fail(attempt: SignInAttempt): Promise<Date | null> {
     // This 30-second window is spent: from the 5th failure on, the next attempt waits for the next one.
