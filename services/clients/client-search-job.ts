@@ -16,8 +16,8 @@ export const INDEX_BATCHES_PER_PASS = 10;
  * keys at a time) and indexed. It builds the index of an install from before the table on
  * the first ticks after the upgrade (a few thousand clients a tick), picks up what a crash
  * between an append and its commit left with EventStoreDB, and re-indexes the clients
- * whose documents row an operator deleted. When nothing is missing a tick costs one
- * indexed anti-join. Runs on every instance's scheduler; two at once index each client
+ * whose documents row an operator deleted (within INDEX_IDLE_MS). When nothing is missing
+ * a look costs one anti-join. Runs on every instance's scheduler; two at once index each client
  * once (a lock per client and a re-check). Resolves to the clients indexed.
  */
 export async function indexMissingClients(deps: SearchIndexDeps, signal?: AbortSignal): Promise<number> {
@@ -59,11 +59,22 @@ export async function indexMissingClients(deps: SearchIndexDeps, signal?: AbortS
   return indexed;
 }
 
-/** The scheduler's pass: housekeeping, so it counts nothing as handled (like retention). */
+/** After a pass that found nothing to index, the next one looks again after this long. */
+export const INDEX_IDLE_MS = 5 * 60 * 1000;
+let idleUntil = 0;
+
+/**
+ * The scheduler's pass: housekeeping, so it counts nothing as handled (like retention).
+ * Commands index their clients themselves, so once nothing is missing the pass looks again
+ * only every INDEX_IDLE_MS (by the process's own clock: a repair need not wait for the
+ * service clock).
+ */
 export const clientSearchIndexPass: DuePass<SearchIndexDeps> = {
   name: 'client-search-index',
   runDue: async (deps, signal) => {
-    await indexMissingClients(deps, signal);
+    if (Date.now() < idleUntil) return 0;
+    const indexed = await indexMissingClients(deps, signal);
+    if (indexed === 0) idleUntil = Date.now() + INDEX_IDLE_MS;
     return 0;
   },
 };
