@@ -133,7 +133,8 @@ function inviteMember(
   ];
 }
 
-const invitationNotFound = () => new DomainError('invitation_not_found', 'No pending invitation with this id');
+const invitationNotFound = () =>
+  new DomainError('invitation_not_found', 'No pending invitation with this id');
 
 /** Resend or revoke an invitation the team sent and did not revoke, to an address not yet a member. */
 function pendingInvitation(state: TeamState, invitationId: string): { email: string } {
