@@ -25,6 +25,7 @@ describe('defaults (nothing set)', () => {
       REDIS_URL: undefined,
       METRICS_TOKEN: undefined,
       READY_MAX_LAG_SECONDS: 120,
+      DATABASE_LOST_UNHEALTHY_SECONDS: 20,
       SERVICE_ROLE: 'all',
       SMTP_URL: undefined,
       ADMIN_TOKEN: undefined,
@@ -143,6 +144,15 @@ describe('each setting', () => {
   it('READY_MAX_LAG_SECONDS: whole seconds from 1 to 86400', () => {
     expect(loadSettings({ READY_MAX_LAG_SECONDS: '30' }).READY_MAX_LAG_SECONDS).toBe(30);
     expect(loadSettings({ READY_MAX_LAG_SECONDS: '86400' }).READY_MAX_LAG_SECONDS).toBe(86_400);
+  });
+
+  it('DATABASE_LOST_UNHEALTHY_SECONDS: whole seconds from 1 to 86400', () => {
+    expect(loadSettings({ DATABASE_LOST_UNHEALTHY_SECONDS: '120' }).DATABASE_LOST_UNHEALTHY_SECONDS).toBe(
+      120,
+    );
+    expect(() => loadSettings({ DATABASE_LOST_UNHEALTHY_SECONDS: '0' })).toThrow(
+      /DATABASE_LOST_UNHEALTHY_SECONDS/,
+    );
   });
 
   it('retention periods: whole days from 1 to 3650', () => {
