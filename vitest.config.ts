@@ -4,12 +4,13 @@ export default defineConfig({
   test: {
     include: [
       'test/**/*.test.ts',
-      'shared/**/*.test.ts',
-      'services/**/*.test.ts',
-      'projections/**/*.test.ts',
+      'services/**/*.db.test.ts',
+      'shared/**/*.db.test.ts',
+      'projections/**/*.db.test.ts',
     ],
     // End-to-end tests start `npm start` as a process; they run first, alone (test/e2e/vitest.config.ts).
-    exclude: ['test/containers/**', 'test/e2e/**', 'node_modules/**'],
+    // Tests without I/O run in a run of their own, two files at a time (test/unit/vitest.config.ts).
+    exclude: ['test/containers/**', 'test/e2e/**', 'test/unit/**', 'node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

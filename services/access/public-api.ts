@@ -137,7 +137,7 @@ export async function publicApi(
   { context, rateLimitStore }: { context: PublicApiDeps; rateLimitStore?: RateLimitStore },
 ) {
   const limiter = new RateLimiter(
-    rateLimitStore ?? context.rateLimitStores.store('api', RATE_WINDOW_SECONDS),
+    rateLimitStore ?? context.rateLimitStores.store('api', RATE_WINDOW_SECONDS, { throughput: true }),
     context.clock,
     RATE_WINDOW_SECONDS,
   );

@@ -128,11 +128,18 @@ export interface StoreOptions {
    * RateLimitUnavailableError (503) instead.
    */
   failClosed?: boolean;
+  /**
+   * A throughput limit (requests per window, not guesses: the public API's and the portal's
+   * request limits): without REDIS_URL it counts in this process's memory, so a request
+   * costs no database write. Guess and abuse limits leave it unset and count in PostgreSQL.
+   */
+  throughput?: boolean;
 }
 
 /**
  * Where every limiter of the service keeps its counters: Redis when REDIS_URL is set, else
- * PostgreSQL (table rate_limit_counters); never this process's memory alone.
+ * PostgreSQL (table rate_limit_counters), so guess and abuse limits hold across instances
+ * and restarts; only throughput limits count in this process's memory without Redis.
  */
 export interface RateLimitStores {
   /** The store of one limiter; `prefix` keeps its keys apart from the others'. */
@@ -152,7 +159,10 @@ export async function createRateLimitStores(
   if (!redisUrl) {
     if (!pool) throw new Error('rate-limit counters need REDIS_URL or a database');
     return {
-      store: (prefix, windowSeconds) => new PostgresRateLimitStore(pool, prefix, windowSeconds),
+      store: (prefix, windowSeconds, options = {}) =>
+        options.throughput
+          ? new MemoryRateLimitStore()
+          : new PostgresRateLimitStore(pool, prefix, windowSeconds),
       close: async () => undefined,
     };
   }

@@ -33,7 +33,8 @@ export async function portalApi(
 
   const limiter = context.settings.RATE_LIMITS
     ? new RateLimiter(
-        rateLimitStore ?? context.rateLimitStores.store('portal', PORTAL_RATE_WINDOW_SECONDS),
+        rateLimitStore ??
+          context.rateLimitStores.store('portal', PORTAL_RATE_WINDOW_SECONDS, { throughput: true }),
         context.clock,
         PORTAL_RATE_WINDOW_SECONDS,
       )
