@@ -46,6 +46,9 @@ export async function drainWork<Deps>(
     return await drainRounds(context, deadline, remaining, stopPasses.signal);
   } finally {
     clearTimeout(timer);
+    // A pass still running when the cap's wait ended first is told to stop here (the timer
+    // and the wait end at about the same moment); after a full drain nothing listens.
+    stopPasses.abort();
   }
 }
 
