@@ -7,11 +7,10 @@ import { MEMBER_ROLES, teamStreamId, type MemberRole } from '../team-events.ts';
 import { abuseLimits } from './abuse-limits.ts';
 import { requireVerifiedTeam } from './email-verification.ts';
 import { invitationMail } from './invitation-mail.ts';
-import { INVITATION_SECONDS } from './member-routes.ts';
+import { newInvitationLink } from './invitation-link.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, memberMetadata } from './workspace-commands.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
-import { hashSecret, newSecret } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
 
 const tag = { tags: ['workspace'] };
@@ -131,13 +130,8 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
         ['invitation_ip', request.ip],
         ['invite_mail_team', session.teamId],
       ]);
-      const token = newSecret();
       const now = context.clock.now();
-      const expiresAt = new Date(now.getTime() + INVITATION_SECONDS * 1000);
-      const link = `${context.settings.PUBLIC_URL}/workspace/invitations/${token}`;
-      const teamName = (
-        await context.pool.query<{ name: string }>('select name from teams where id = $1', [session.teamId])
-      ).rows[0]?.name;
+      const { tokenHash, expiresAt, link, teamName } = await newInvitationLink(context, session.teamId, now);
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: teamStreamId(session.teamId),
@@ -153,7 +147,7 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
               `update workspace_tokens
                set token_hash = $3, expires_at = $4, last_sent_at = $5, sent_count = sent_count + 1
                where invitation_id = $1 and team_id = $2 and purpose = 'invitation' and used_at is null`,
-              [invitation.id, session.teamId, hashSecret(token), expiresAt, now],
+              [invitation.id, session.teamId, tokenHash, expiresAt, now],
             );
             if (replaced.rowCount !== 1) throw invitationNotFound();
             await queueAccountMail(tx, {

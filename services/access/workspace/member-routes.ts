@@ -12,11 +12,12 @@ import { openAccount, signedInView } from './account-routes.ts';
 import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
 import { may } from './permissions.ts';
+import { newInvitationLink } from './invitation-link.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { forbidden, invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
-import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
+import { hashSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { abuseLimits } from './abuse-limits.ts';
 import { requireVerifiedTeam } from './email-verification.ts';
 import { invitationMail } from './invitation-mail.ts';
@@ -24,7 +25,6 @@ import { deleteMemberSessions, insertSession, setSessionCookie, signedIn } from 
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 
 /** An invitation link works for 7 days, once. */
-export const INVITATION_SECONDS = 7 * 24 * 60 * 60;
 
 const tag = { tags: ['workspace'] };
 export const memberSchema = z.object({
@@ -124,13 +124,8 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
         ['invite_mail_team', session.teamId],
       ]);
       const invitationId = randomUUID();
-      const token = newSecret();
       const now = context.clock.now();
-      const expiresAt = new Date(now.getTime() + INVITATION_SECONDS * 1000);
-      const link = `${context.settings.PUBLIC_URL}/workspace/invitations/${token}`;
-      const teamName = (
-        await context.pool.query<{ name: string }>('select name from teams where id = $1', [session.teamId])
-      ).rows[0]?.name;
+      const { tokenHash, expiresAt, link, teamName } = await newInvitationLink(context, session.teamId, now);
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: teamStreamId(session.teamId),
@@ -146,17 +141,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
               `insert into workspace_tokens (token_hash, purpose, team_id, email, name, role, expires_at, created_at,
                  invitation_id, invited_by, last_sent_at)
                values ($1, 'invitation', $2, $3, $4, $5, $6, $7, $8, $9, $7)`,
-              [
-                hashSecret(token),
-                session.teamId,
-                email,
-                name,
-                role,
-                expiresAt,
-                now,
-                invitationId,
-                session.memberId,
-              ],
+              [tokenHash, session.teamId, email, name, role, expiresAt, now, invitationId, session.memberId],
             );
             await queueAccountMail(tx, {
               teamId: session.teamId,
