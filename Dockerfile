@@ -3,7 +3,7 @@
 # TypeScript runs through tsx; the one build step is the web pages (Vite), done here as root
 # because the service runs as `node` and cannot write into /app, so the start skips npm's
 # prestart build.
-FROM node:20-bookworm-slim
+FROM node:26-bookworm-slim
 
 WORKDIR /app
 ENV NODE_ENV=production

@@ -43,7 +43,7 @@ try {
   refuseToStart(error);
 }
 process.off('uncaughtException', refuseToStart);
-logger.info({ url: service.url }, 'client onboarding service started');
+logger.info({ url: service.url, node: process.version }, 'client onboarding service started');
 
 /**
  * A stop signal gets an orderly stop (services/app/runtime.ts, bounded by STOP_BUDGET_MS), and

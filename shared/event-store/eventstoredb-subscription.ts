@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
 import {
   excludeSystemEvents,
   type AllStreamResolvedEvent,
+  type AllStreamSubscription,
   type EventStoreDBClient,
 } from '@eventstore/db-client';
 import type { RecordedEvent, SubscriptionHandler } from './event-store.ts';
@@ -15,12 +15,18 @@ const RETRY_MS = 500;
  * Takes what a readable stream has buffered, up to `max` items at a time. Between calls the
  * stream stays paused, so the server is held back while our handler works (back-pressure).
  */
+/** The part of a readable stream the reader uses; the client's subscription types its events narrowly. */
+interface PausedStream {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  read(): unknown;
+}
+
 class BatchReader<T> {
   private error: unknown;
   private ended = false;
   private notify: (() => void) | undefined;
 
-  constructor(private readonly stream: Readable) {
+  constructor(private readonly stream: PausedStream) {
     const wake = () => this.notify?.();
     stream.on('readable', wake);
     for (const event of ['end', 'close']) {
@@ -30,7 +36,7 @@ class BatchReader<T> {
       });
     }
     // The client emits errors without ending the stream; keep them for the next read.
-    stream.on('error', (error) => {
+    stream.on('error', (error: unknown) => {
       this.error ??= error;
       wake();
     });
@@ -58,7 +64,7 @@ class BatchReader<T> {
 export class EventStoreDBSubscription {
   private running = false;
   private loop: Promise<void> | undefined;
-  private current: (Readable & { unsubscribe(): Promise<void> }) | undefined;
+  private current: AllStreamSubscription | undefined;
   private readonly pause = new WakeableSleep();
 
   constructor(

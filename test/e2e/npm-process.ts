@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -22,9 +22,31 @@ export function killGroup(group: number) {
   }
 }
 
+/**
+ * The PATH of the user's shell: without the node_modules/.bin folders npm puts first for the
+ * test run, so `npm` and `node` are the machine's own (Node.js 20 on the CI machine) and the
+ * pinned Node.js comes only from npm's own scripts.
+ */
+export const userPath = (process.env.PATH ?? '')
+  .split(path.delimiter)
+  .filter(
+    (folder) =>
+      !folder.split(path.sep).includes('node_modules') && !folder.includes(`${path.sep}node-gyp-bin`),
+  )
+  .join(path.delimiter);
+
+/** The machine's own `node` (first on the user's PATH), undefined when it has none. */
+export function systemNode(): string | undefined {
+  for (const folder of userPath.split(path.delimiter)) {
+    const candidate = path.join(folder, 'node');
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /** The environment of a user with none of the service's settings. */
 export function userEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: userPath };
   for (const name of [
     'DATABASE_URL',
     'PERSONAL_DATA_KEK',

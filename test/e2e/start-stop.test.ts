@@ -67,6 +67,10 @@ describe('npm start / SIGTERM / npm start again (embedded PostgreSQL)', () => {
     const started = await npmStart();
     try {
       expect(started.secondsToHealthy).toBeLessThan(30);
+      // npm runs the service on the Node.js pinned in package.json, whatever the machine has.
+      const runtime = /"node":"v(\d+)\.\d+\.\d+"/.exec(started.output());
+      expect(runtime, started.output()).not.toBeNull();
+      expect(Number(runtime![1])).toBeGreaterThanOrEqual(24);
       const ready = await fetch(`${started.url}/readyz`);
       expect(ready.status).toBe(200);
 

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_CLUSTER_BASES } from '../../shared/db/embedded-postgres-root.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.ts';
 import { createPool } from '../../shared/db/pool.ts';
-import { freePort, groups, killGroup, npm, npmStart, userEnv } from './npm-process.ts';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { freePort, groups, killGroup, npm, npmStart, ROOT, systemNode, userEnv } from './npm-process.ts';
 
 /**
  * A start that cannot succeed is one clear line, a non-zero exit and no stack trace: an
@@ -50,6 +52,29 @@ async function failedStart(overrides: Record<string, string>) {
 }
 
 describe('start-up failures', () => {
+  // The machine's own Node.js (20 on the CI machine) cannot run the service; started by hand
+  // on it, the service says so in one line instead of failing inside a dependency.
+  const machineNode = systemNode();
+  const machineMajor = machineNode
+    ? Number(/^v(\d+)/.exec(String(execFileSync(machineNode, ['--version'])))?.[1])
+    : undefined;
+  it.runIf(machineMajor !== undefined && machineMajor < 24)(
+    "started by hand on the machine's older Node.js, it is one line saying to use npm start",
+    async () => {
+      const tsx = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+      const refused = await promisify(execFile)(machineNode!, [tsx, 'services/app/main.ts'], {
+        cwd: ROOT,
+        env: userEnv({ DATA_DIR: path.join(folder, 'unused'), PORT: String(await freePort()) }),
+      }).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(refused?.code).toBe(1);
+      expect(refused?.stderr).toContain('This service needs Node.js 24 or newer and was started with v');
+      expect(refused?.stderr).not.toMatch(STACK_FRAME);
+    },
+  );
+
   it('an unreachable DATABASE_URL is one line naming host and port, never the password', async () => {
     const closedPort = await freePort();
     const { code, output } = await failedStart({

@@ -222,7 +222,13 @@ export async function uploadFile(
   pin?: string,
 ): Promise<HttpAnswer> {
   const form = new FormData();
-  form.append('file', new Blob([file.content], { type: file.type ?? 'application/pdf' }), file.name);
+  form.append(
+    'file',
+    new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], {
+      type: file.type ?? 'application/pdf',
+    }),
+    file.name,
+  );
   const response = await fetch(`${service.url}/portal/v1/onboardings/${token}/fields/${fieldId}/files`, {
     method: 'POST',
     headers: pin === undefined ? {} : { 'x-onboarding-pin': pin },

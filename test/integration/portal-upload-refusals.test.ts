@@ -26,7 +26,13 @@ async function upload(token: string, files: Array<{ name: string; content: Buffe
   const form = new FormData();
   for (const [name, value] of Object.entries(extra)) form.append(name, String(value));
   for (const file of files) {
-    form.append('file', new Blob([file.content], { type: 'application/pdf' }), file.name);
+    form.append(
+      'file',
+      new Blob([typeof file.content === 'string' ? file.content : new Uint8Array(file.content)], {
+        type: 'application/pdf',
+      }),
+      file.name,
+    );
   }
   const response = await fetch(
     `${service.url}/portal/v1/onboardings/${token}/fields/${tenant.ids.fields.idDocument}/files`,
