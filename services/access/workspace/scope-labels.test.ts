@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCOPE_LABELS as PAGE_LABELS } from '../../web/workspace/src/scopes.ts';
+import { SCOPE_LABELS as PAGE_LABELS } from '../../web/workspace/src/features/access/api-keys/scopes.ts';
 import { SCOPE_LABELS } from './api-key-routes.ts';
 
 describe('permission labels of API keys', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanizeType } from './audit.ts';
+import { humanizeType } from './features/events/audit.ts';
 import { pathOf, routeOf } from './router.ts';
 
 describe('routeOf', () => {

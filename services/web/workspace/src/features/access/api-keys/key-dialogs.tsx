@@ -1,0 +1,291 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, newIdempotencyKey, type ApiKey, type KeyCreated, type Outcome } from '../../../api.ts';
+import { todayUtc } from '../../../dates.ts';
+import { t } from '../../../i18n.ts';
+import { createKeyBody, keyResultOf, type KeyResult } from './key-results.ts';
+import { problemMessage } from '../../../problems.ts';
+import { OFFERED_SCOPES, SCOPE_LABELS } from './scopes.ts';
+import { Dialog, ErrorMessage, Field, Status } from '../../../ui/ui.tsx';
+
+export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
+
+interface Attempt {
+  path: string;
+  body: unknown;
+  idempotencyKey: string;
+}
+
+/** One creation attempt: its Idempotency-Key is kept, so Check repeats exactly the same request. */
+function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
+  const attempt = useRef<Attempt | null>(null);
+  const [result, setResult] = useState<KeyResult | null>(null);
+  const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+  const send = async () => {
+    const current = attempt.current;
+    if (!current || sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    const answer = await withReauth(() =>
+      call<KeyCreated>('POST', current.path, {
+        body: current.body,
+        headers: { 'idempotency-key': current.idempotencyKey },
+      }),
+    );
+    sending.current = false;
+    setBusy(false);
+    const next = keyResultOf(answer);
+    setResult(next);
+    if (next.state === 'created' || next.state === 'already_created') onChanged();
+  };
+  return {
+    result,
+    busy,
+    start: (path: string, body: unknown) => {
+      attempt.current = { path, body, idempotencyKey: newIdempotencyKey() };
+      setResult(null);
+      return send();
+    },
+    check: () => send(),
+  };
+}
+
+/** The outcome of an attempt: the secret once, or what is known, or a Check button. */
+function KeyOutcome(props: { result: KeyResult; busy: boolean; onCheck: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  // The outcome replaces the form (or a Check button): focus moves to it, so it is read out
+  // and keyboard focus is not lost on the page's body.
+  useEffect(() => {
+    if (props.result.state !== 'failed') box.current?.focus();
+  }, [props.result]);
+  return (
+    <div ref={box} tabIndex={-1} class="outcome">
+      <OutcomeText {...props} />
+    </div>
+  );
+}
+
+function OutcomeText({ result, busy, onCheck }: { result: KeyResult; busy: boolean; onCheck: () => void }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  if (result.state === 'created') {
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(result.secret);
+        setCopied(t('key.copied'));
+      } catch {
+        setCopied(t('key.copyFailed'));
+      }
+    };
+    return (
+      <div class="secret-box">
+        <p class="warning">
+          <strong>{t('key.onceWarning')}</strong>
+        </p>
+        <Field
+          label={t('key.secretLabel')}
+          readOnly
+          value={result.secret}
+          onValue={() => undefined}
+          class="secret"
+          spellcheck={false}
+          onFocus={(event) => (event.target as HTMLInputElement).select()}
+        />
+        <button type="button" class="button-primary" onClick={() => void copy()}>
+          {t('key.copy')}
+        </button>
+        <Status text={copied} />
+      </div>
+    );
+  }
+  if (result.state === 'already_created') {
+    return (
+      <div role="status" class="notice">
+        <p>{t('key.alreadyCreated', { name: result.key.name })}</p>
+      </div>
+    );
+  }
+  if (result.state === 'uncertain') {
+    return (
+      <div class="notice">
+        <ErrorMessage text={t('key.uncertain')} />
+        <p>{t('key.uncertainHelp')}</p>
+        <button type="button" class="button-primary" aria-disabled={busy || undefined} onClick={onCheck}>
+          {t('key.check')}
+        </button>
+      </div>
+    );
+  }
+  if (result.state === 'failed') return <ErrorMessage text={problemMessage(result.problem, t)} />;
+  return <p role="status">{t('key.notChanged')}</p>;
+}
+
+/** Create key: optional name, at least one permission, optional expiry date (end of that UTC date). */
+export function CreateKeyDialog({
+  withReauth,
+  onChanged,
+  onClose,
+}: {
+  withReauth: WithReauth;
+  onChanged: () => void;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [expiresOn, setExpiresOn] = useState('');
+  const [scopeError, setScopeError] = useState<string | null>(null);
+  const attempt = useKeyAttempt(withReauth, onChanged);
+  const result = attempt.result;
+  const finished = result?.state === 'created' || result?.state === 'already_created';
+  const showForm = result === null || result.state === 'failed' || result.state === 'cancelled';
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (scopes.length === 0) {
+      setScopeError(t('key.scopesRequired'));
+      document.getElementById('key-scope-0')?.focus();
+      return;
+    }
+    setScopeError(null);
+    void attempt.start('/api-keys', createKeyBody(name, scopes, expiresOn));
+  };
+  const toggle = (scope: string, on: boolean) =>
+    setScopes((now) => (on ? [...now, scope] : now.filter((each) => each !== scope)));
+
+  return (
+    <Dialog title={t('key.createTitle')} onClose={onClose}>
+      <Status text={attempt.busy ? t('key.creating') : null} />
+      {result ? (
+        <KeyOutcome result={result} busy={attempt.busy} onCheck={() => void attempt.check()} />
+      ) : null}
+      {showForm ? (
+        <form onSubmit={submit} noValidate>
+          <Field
+            label={t('field.keyName')}
+            hint={t('key.nameHint')}
+            maxLength={200}
+            value={name}
+            onValue={setName}
+            autoFocus
+          />
+          <fieldset
+            class={`field${scopeError ? ' field-invalid' : ''}`}
+            aria-describedby={scopeError ? 'key-scope-error' : undefined}
+          >
+            <legend>{t('key.permissions')}</legend>
+            {scopeError ? (
+              <p id="key-scope-error" class="field-error">
+                {scopeError}
+              </p>
+            ) : null}
+            {OFFERED_SCOPES.map((scope, index) => (
+              <div class="check" key={scope}>
+                <input
+                  type="checkbox"
+                  id={`key-scope-${index}`}
+                  checked={scopes.includes(scope)}
+                  onChange={(event) => toggle(scope, (event.target as HTMLInputElement).checked)}
+                />
+                <label for={`key-scope-${index}`}>{SCOPE_LABELS[scope]}</label>
+              </div>
+            ))}
+          </fieldset>
+          <Field
+            label={t('field.expiresOn')}
+            hint={t('key.expiryHint')}
+            type="date"
+            min={todayUtc()}
+            value={expiresOn}
+            onValue={setExpiresOn}
+          />
+          <button type="submit" class="button-primary" aria-disabled={attempt.busy || undefined}>
+            {t('key.create')}
+          </button>
+        </form>
+      ) : null}
+      {finished ? (
+        <button type="button" class="button-secondary" onClick={onClose}>
+          {t('key.done')}
+        </button>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** Rotate: a replacement with the same name, permissions and expiry; both keys stay active. */
+export function RotateKeyDialog({
+  apiKey,
+  withReauth,
+  onChanged,
+  onClose,
+}: {
+  apiKey: ApiKey;
+  withReauth: WithReauth;
+  onChanged: () => void;
+  onClose: () => void;
+}) {
+  const attempt = useKeyAttempt(withReauth, onChanged);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void attempt.start(`/api-keys/${apiKey.id}/rotate`, undefined);
+  }, []);
+  const result = attempt.result;
+  return (
+    <Dialog title={t('key.rotateTitle', { name: apiKey.name })} onClose={onClose}>
+      <p>{t('key.rotateIntro')}</p>
+      <Status text={attempt.busy ? t('key.rotating') : null} />
+      {result ? (
+        <KeyOutcome result={result} busy={attempt.busy} onCheck={() => void attempt.check()} />
+      ) : null}
+      <button type="button" class="button-secondary" onClick={onClose}>
+        {t('key.done')}
+      </button>
+    </Dialog>
+  );
+}
+
+/** Revoke, after a confirmation: the key fails from its next request. */
+export function RevokeKeyDialog({
+  apiKey,
+  withReauth,
+  onChanged,
+  onClose,
+}: {
+  apiKey: ApiKey;
+  withReauth: WithReauth;
+  onChanged: (message: string) => void;
+  onClose: () => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const revoke = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await withReauth(() => call('DELETE', `/api-keys/${apiKey.id}`));
+    setBusy(false);
+    if (answer === null) return;
+    if (answer.ok) onChanged(t('key.revoked', { name: apiKey.name }));
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('key.revokeTitle', { name: apiKey.name })} onClose={onClose}>
+      <p>{t('key.revokeIntro')}</p>
+      <ErrorMessage text={error} />
+      <div class="actions">
+        <button
+          type="button"
+          class="button-danger"
+          aria-disabled={busy || undefined}
+          onClick={() => void revoke()}
+        >
+          {t('key.revoke')}
+        </button>
+        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
+          {t('dialog.cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

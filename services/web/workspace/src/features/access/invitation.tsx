@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { call, type SignedIn } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import { fieldErrors } from '../../validation.ts';
+import { NewPasswordField } from './password-field.tsx';
+
+/** Accept an invitation: a name and a password, then signed in to the team. */
+export function InvitationScreen({
+  navigate,
+  token,
+  onSignedIn,
+}: {
+  navigate: (path: string) => void;
+  token: string;
+  onSignedIn: (me: SignedIn) => void;
+}) {
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = fieldErrors(
+      { name: { kind: 'required', value: name }, password: { kind: 'new-password', value: password } },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
+    setBusy(true);
+    setError(null);
+    const answer = await call<SignedIn>('POST', `/invitations/${encodeURIComponent(token)}/accept`, {
+      body: { name, password },
+    });
+    setBusy(false);
+    if (answer.ok) return onSignedIn(answer.data);
+    setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <>
+      <ScreenHeading>{t('invitation.title')}</ScreenHeading>
+      <p>{t('invitation.intro')}</p>
+      <Status text={busy ? t('invitation.busy') : null} />
+      <ErrorMessage text={error} />
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('field.yourName')}
+          autoComplete="name"
+          required
+          value={name}
+          onValue={setName}
+          error={fields.errors.name}
+        />
+        <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+          {t('invitation.submit')}
+        </button>
+      </form>
+      <p class="links">
+        <Link href="/workspace/sign-in" navigate={navigate}>
+          {t('invitation.signIn')}
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,271 @@
+import { useCallback, useEffect, useId, useState } from 'preact/hooks';
+import { call, type Member, type Role, type SignedIn } from '../../../api.ts';
+import { t } from '../../../i18n.ts';
+import { problemMessage } from '../../../problems.ts';
+import { Dialog, ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/ui.tsx';
+import { fieldErrors } from '../../../validation.ts';
+import { PendingInvitations } from './pending-invitations.tsx';
+
+const ROLES: Role[] = ['owner', 'admin', 'member'];
+
+type Open = { kind: 'role' | 'remove'; member: Member } | { kind: 'leave' } | null;
+
+/** Members: everyone sees the list and may leave; owners invite, change roles and remove. */
+export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void }) {
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const owner = me.role === 'owner';
+  const [invited, setInvited] = useState(0);
+
+  const load = useCallback(async () => {
+    const answer = await call<{ data: Member[] }>('GET', '/members');
+    if (answer.ok) setMembers(answer.data.data);
+    else setError(problemMessage(answer.problem, t));
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const done = (message: string) => {
+    setOpen(null);
+    setError(null);
+    setStatus(message);
+    void load();
+  };
+
+  return (
+    <>
+      <ScreenHeading>{t('members.title')}</ScreenHeading>
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      {members === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : (
+        <ul class="rows">
+          {members.map((member) => (
+            <li key={member.id} class="row">
+              <h2 class="row-title">
+                {member.name}
+                {member.id === me.member.id ? ` ${t('members.you')}` : ''}
+              </h2>
+              <dl class="facts">
+                <dt>{t('field.email')}</dt>
+                <dd>{member.email}</dd>
+                <dt>{t('members.role')}</dt>
+                <dd>{t(`role.${member.role}`)}</dd>
+              </dl>
+              <div class="actions">
+                {owner ? (
+                  <button
+                    type="button"
+                    class="button-secondary"
+                    onClick={() => setOpen({ kind: 'role', member })}
+                  >
+                    {t('members.changeRole')}
+                    <span class="visually-hidden"> {t('members.of', { name: member.name })}</span>
+                  </button>
+                ) : null}
+                {owner && member.id !== me.member.id ? (
+                  <button
+                    type="button"
+                    class="button-danger"
+                    onClick={() => setOpen({ kind: 'remove', member })}
+                  >
+                    {t('members.remove')}
+                    <span class="visually-hidden"> {member.name}</span>
+                  </button>
+                ) : null}
+                {member.id === me.member.id ? (
+                  <button type="button" class="button-danger" onClick={() => setOpen({ kind: 'leave' })}>
+                    {t('members.leave')}
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {owner ? (
+        <InviteForm
+          onInvited={(message) => {
+            setStatus(message);
+            setInvited((count) => count + 1);
+          }}
+        />
+      ) : null}
+      {me.role !== 'member' ? <PendingInvitations version={invited} /> : null}
+      {open?.kind === 'role' ? (
+        <RoleDialog member={open.member} onClose={() => setOpen(null)} onDone={done} />
+      ) : null}
+      {open?.kind === 'remove' || open?.kind === 'leave' ? (
+        <RemoveDialog
+          member={open.kind === 'remove' ? open.member : null}
+          memberId={open.kind === 'remove' ? open.member.id : me.member.id}
+          onClose={() => setOpen(null)}
+          onDone={open.kind === 'leave' ? onLeft : done}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function RoleSelect({ value, onValue }: { value: Role; onValue: (role: Role) => void }) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{t('members.role')}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onValue((event.target as HTMLSelectElement).value as Role)}
+      >
+        {ROLES.map((role) => (
+          <option key={role} value={role}>
+            {t(`role.${role}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    const found = fieldErrors(
+      { email: { kind: 'email', value: email }, name: { kind: 'required', value: name } },
+      t,
+    );
+    if (!fields.check(found)) return setError(null);
+    setBusy(true);
+    setError(null);
+    const answer = await call('POST', '/invitations', { body: { email, name, role } });
+    setBusy(false);
+    if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
+    if (!answer.ok) return setError(problemMessage(answer.problem, t));
+    onInvited(t('members.invited', { email }));
+    setEmail('');
+    setName('');
+    setRole('member');
+  };
+  return (
+    <section class="card section" aria-labelledby="invite-title">
+      <h2 id="invite-title">{t('members.inviteTitle')}</h2>
+      <p>{t('members.inviteIntro')}</p>
+      <ErrorMessage text={error} />
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('field.email')}
+          type="email"
+          autoComplete="off"
+          required
+          value={email}
+          onValue={setEmail}
+          error={fields.errors.email}
+        />
+        <Field
+          label={t('field.name')}
+          autoComplete="off"
+          required
+          value={name}
+          onValue={setName}
+          error={fields.errors.name}
+        />
+        <RoleSelect value={role} onValue={setRole} />
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+          {t('members.invite')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function RoleDialog({
+  member,
+  onClose,
+  onDone,
+}: {
+  member: Member;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const [role, setRole] = useState<Role>(member.role);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call('PATCH', `/members/${member.id}`, { body: { role } });
+    setBusy(false);
+    if (answer.ok) onDone(t('members.roleChanged', { name: member.name, role: t(`role.${role}`) }));
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('members.roleTitle', { name: member.name })} onClose={onClose}>
+      <ErrorMessage text={error} />
+      <form onSubmit={(event) => void submit(event)}>
+        <RoleSelect value={role} onValue={setRole} />
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+          {t('members.saveRole')}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
+
+function RemoveDialog({
+  member,
+  memberId,
+  onClose,
+  onDone,
+}: {
+  member: Member | null;
+  memberId: string;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call('DELETE', `/members/${memberId}`);
+    setBusy(false);
+    if (answer.ok) onDone(member ? t('members.removed', { name: member.name }) : t('members.left'));
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog
+      title={member ? t('members.removeTitle', { name: member.name }) : t('members.leaveTitle')}
+      onClose={onClose}
+    >
+      <p>{member ? t('members.removeIntro') : t('members.leaveIntro')}</p>
+      <ErrorMessage text={error} />
+      <div class="actions">
+        <button
+          type="button"
+          class="button-danger"
+          aria-disabled={busy || undefined}
+          onClick={() => void remove()}
+        >
+          {member ? t('members.remove') : t('members.leave')}
+        </button>
+        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
+          {t('dialog.cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,102 @@
+import { useCallback, useRef, useState } from 'preact/hooks';
+import { call, type Outcome } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { Dialog, ErrorMessage, Field } from '../../ui/ui.tsx';
+
+/**
+ * Re-authentication before sensitive actions: `withReauth(request)` runs the request; when the
+ * API answers reauthentication_required it asks for the password (or a two-factor code) in a
+ * dialog, confirms it (POST /sessions/current/reauth) and runs the same request again.
+ */
+export function useReauth() {
+  const [asking, setAsking] = useState(false);
+  const resolver = useRef<((confirmed: boolean) => void) | null>(null);
+
+  const ask = useCallback(
+    () =>
+      new Promise<boolean>((resolve) => {
+        resolver.current = resolve;
+        setAsking(true);
+      }),
+    [],
+  );
+  const finish = useCallback((confirmed: boolean) => {
+    setAsking(false);
+    resolver.current?.(confirmed);
+    resolver.current = null;
+  }, []);
+
+  const withReauth = useCallback(
+    async <T,>(request: () => Promise<Outcome<T>>): Promise<Outcome<T> | null> => {
+      const first = await request();
+      if (first.ok || first.problem.code !== 'reauthentication_required') return first;
+      if (!(await ask())) return null;
+      return request();
+    },
+    [ask],
+  );
+
+  const dialog = asking ? <ReauthDialog onDone={finish} /> : null;
+  return { withReauth, dialog };
+}
+
+function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
+  const [useCode, setUseCode] = useState(false);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call('POST', '/sessions/current/reauth', {
+      body: useCode ? { totp: code } : { password },
+    });
+    setBusy(false);
+    if (answer.ok) onDone(true);
+    else if (answer.problem.code === 'invalid_credentials') setError(t('reauth.wrong'));
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('reauth.title')} onClose={() => onDone(false)}>
+      <p>{t('reauth.intro')}</p>
+      <ErrorMessage text={error} />
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        {useCode ? (
+          <Field
+            key="code"
+            label={t('field.totp')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onValue={setCode}
+            autoFocus
+          />
+        ) : (
+          <Field
+            key="password"
+            label={t('field.password')}
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onValue={setPassword}
+            autoFocus
+          />
+        )}
+        <div class="actions">
+          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+            {t('reauth.submit')}
+          </button>
+          <button type="button" class="button-quiet" onClick={() => setUseCode(!useCode)}>
+            {useCode ? t('reauth.usePassword') : t('reauth.useCode')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

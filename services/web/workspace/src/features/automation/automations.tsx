@@ -1,0 +1,175 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { call, type SignedIn } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { Dialog, ErrorMessage, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { hasAutomations, type Placeholder, type Rule } from './rules.ts';
+import { RuleDialog } from './rule-dialog.tsx';
+
+type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule } | null;
+
+/**
+ * Automations (owners and admins): the team's rules with their latest-run line, created and
+ * edited in a dialog, switched on and off, deleted after confirmation. Without automations in
+ * the plan, rules can only be switched off and deleted (the page says why).
+ */
+export function AutomationsScreen({ me }: { me: SignedIn }) {
+  const [rules, setRules] = useState<Rule[] | null>(null);
+  const [placeholders, setPlaceholders] = useState<Placeholder[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [open, setOpen] = useState<Open>(null);
+  const [busy, setBusy] = useState(false);
+  const allowed = hasAutomations(me.team.plan);
+
+  const load = useCallback(async () => {
+    const answer = await call<{ data: Rule[] }>('GET', '/automation-rules');
+    if (answer.ok) setRules(answer.data.data);
+    else setError(problemMessage(answer.problem, t));
+  }, []);
+  useEffect(() => {
+    void load();
+    void call<{ data: Placeholder[] }>('GET', '/automation-rules/placeholders').then((answer) => {
+      if (answer.ok) setPlaceholders(answer.data.data);
+    });
+  }, [load]);
+
+  const done = (message: string) => {
+    setOpen(null);
+    setError(null);
+    setStatus(message);
+    void load();
+  };
+
+  const toggle = async (rule: Rule) => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call('PATCH', `/automation-rules/${rule.id}`, { body: { enabled: !rule.enabled } });
+    setBusy(false);
+    if (!answer.ok) return setError(problemMessage(answer.problem, t));
+    done(t(rule.enabled ? 'automations.switchedOff' : 'automations.switchedOn', { name: rule.name }));
+  };
+
+  return (
+    <>
+      <ScreenHeading>{t('automations.title')}</ScreenHeading>
+      <p>{t('automations.intro')}</p>
+      {allowed ? null : <p class="notice">{t('automations.noPlan')}</p>}
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      {allowed ? (
+        <p>
+          <button type="button" class="button-primary" onClick={() => setOpen({ kind: 'create' })}>
+            {t('automations.create')}
+          </button>
+        </p>
+      ) : null}
+      {rules === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : rules.length === 0 ? (
+        <p>{t('automations.none')}</p>
+      ) : (
+        <ul class="rows">
+          {rules.map((rule) => (
+            <li key={rule.id} class="row">
+              <h2 class="row-title">{rule.name}</h2>
+              <dl class="facts">
+                <dt>{t('automations.trigger')}</dt>
+                <dd>{t(`trigger.${rule.trigger}`)}</dd>
+                <dt>{t('automations.action')}</dt>
+                <dd>{t(`action.${rule.action.type}`)}</dd>
+                <dt>{t('automations.state')}</dt>
+                <dd>{t(rule.enabled ? 'automations.on' : 'automations.off')}</dd>
+                <dt>{t('automations.latestRun')}</dt>
+                <dd>{rule.latest_run}</dd>
+              </dl>
+              {rule.action_warning ? (
+                <p class="notice">{t('automations.warning', { warning: rule.action_warning })}</p>
+              ) : null}
+              <div class="actions">
+                {allowed ? (
+                  <button
+                    type="button"
+                    class="button-secondary"
+                    onClick={() => setOpen({ kind: 'edit', rule })}
+                  >
+                    {t('automations.edit')}
+                    <span class="visually-hidden"> {rule.name}</span>
+                  </button>
+                ) : null}
+                {allowed || rule.enabled ? (
+                  <button
+                    type="button"
+                    class="button-secondary"
+                    aria-disabled={busy || undefined}
+                    onClick={() => void toggle(rule)}
+                  >
+                    {t(rule.enabled ? 'automations.switchOff' : 'automations.switchOn')}
+                    <span class="visually-hidden"> {rule.name}</span>
+                  </button>
+                ) : null}
+                <button type="button" class="button-danger" onClick={() => setOpen({ kind: 'delete', rule })}>
+                  {t('automations.delete')}
+                  <span class="visually-hidden"> {rule.name}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {open?.kind === 'create' || open?.kind === 'edit' ? (
+        <RuleDialog
+          rule={open.kind === 'edit' ? open.rule : null}
+          placeholders={placeholders}
+          onClose={() => setOpen(null)}
+          onDone={done}
+        />
+      ) : null}
+      {open?.kind === 'delete' ? (
+        <DeleteDialog rule={open.rule} onClose={() => setOpen(null)} onDone={done} />
+      ) : null}
+    </>
+  );
+}
+
+function DeleteDialog({
+  rule,
+  onClose,
+  onDone,
+}: {
+  rule: Rule;
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await call('DELETE', `/automation-rules/${rule.id}`);
+    setBusy(false);
+    if (answer.ok) onDone(t('automations.deleted', { name: rule.name }));
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('automations.deleteTitle', { name: rule.name })} onClose={onClose}>
+      <p>{t('automations.deleteIntro')}</p>
+      <ErrorMessage text={error} />
+      <div class="actions">
+        <button
+          type="button"
+          class="button-danger"
+          aria-disabled={busy || undefined}
+          onClick={() => void remove()}
+        >
+          {t('automations.delete')}
+        </button>
+        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
+          {t('dialog.cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,310 @@
+import { useEffect, useId, useState } from 'preact/hooks';
+import { call, type Member, type TemplateChoice } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import {
+  ACTIONS,
+  actionOf,
+  draftOf,
+  requiredOf,
+  TRIGGERS,
+  type Placeholder,
+  type Rule,
+  type RuleDraft,
+} from './rules.ts';
+import { Dialog, ErrorMessage, Field, useFieldCheck } from '../../ui/ui.tsx';
+import { fieldErrors } from '../../validation.ts';
+
+/**
+ * Create or edit a rule: name, trigger (fixed once created), action and its fields, with the
+ * placeholders beside the texts. A rule naming a former member or a deleted template says so
+ * and is saved only with a current choice (the API's message shows when not).
+ */
+export function RuleDialog({
+  rule,
+  placeholders,
+  onClose,
+  onDone,
+}: {
+  rule: Rule | null;
+  placeholders: Placeholder[];
+  onClose: () => void;
+  onDone: (message: string) => void;
+}) {
+  const [draft, setDraft] = useState<RuleDraft>(() => draftOf(rule));
+  const [members, setMembers] = useState<Member[]>([]);
+  const [templates, setTemplates] = useState<TemplateChoice[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
+  const placeholdersId = useId();
+  const set = (change: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const former = rule?.action.type === 'notify_member' && rule.action.member_status === 'former';
+  const deletedTemplate =
+    rule?.action.type === 'create_onboarding' && rule.action.template_status === 'deleted';
+
+  useEffect(() => {
+    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+      if (answer.ok) setMembers(answer.data.data);
+    });
+    void call<{ data: TemplateChoice[] }>('GET', '/templates').then((answer) => {
+      if (answer.ok) setTemplates(answer.data.data);
+    });
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!fields.check(fieldErrors(requiredOf(draft), t))) return setError(null);
+    setBusy(true);
+    setError(null);
+    const action = actionOf(draft);
+    const answer = rule
+      ? await call('PATCH', `/automation-rules/${rule.id}`, { body: { name: draft.name.trim(), action } })
+      : await call('POST', '/automation-rules', {
+          body: { name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled },
+        });
+    setBusy(false);
+    if (!answer.ok) return setError(problemMessage(answer.problem, t));
+    onDone(t(rule ? 'automations.saved' : 'automations.created', { name: draft.name.trim() }));
+  };
+
+  const texts = draft.type === 'send_email' || draft.type === 'notify_member';
+  return (
+    <Dialog
+      title={rule ? t('automations.editTitle', { name: rule.name }) : t('automations.createTitle')}
+      onClose={onClose}
+    >
+      <ErrorMessage text={error} />
+      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          label={t('automations.name')}
+          autoComplete="off"
+          required
+          maxLength={200}
+          value={draft.name}
+          onValue={(name) => set({ name })}
+          error={fields.errors.name}
+        />
+        {rule ? (
+          <dl class="facts">
+            <dt>{t('automations.trigger')}</dt>
+            <dd>{t(`trigger.${rule.trigger}`)}</dd>
+          </dl>
+        ) : (
+          <Select
+            label={t('automations.trigger')}
+            value={draft.trigger}
+            onValue={(trigger) => set({ trigger: trigger as RuleDraft['trigger'] })}
+            options={TRIGGERS.map((value) => ({ value, label: t(`trigger.${value}`) }))}
+          />
+        )}
+        <Select
+          label={t('automations.action')}
+          value={draft.type}
+          onValue={(type) => set({ type: type as RuleDraft['type'] })}
+          options={ACTIONS.map((value) => ({ value, label: t(`action.${value}`) }))}
+        />
+        {draft.type === 'send_email' ? (
+          <>
+            <TextField
+              label={t('automations.subject')}
+              value={draft.subject}
+              onValue={(subject) => set({ subject })}
+              maxLength={500}
+              describedBy={placeholdersId}
+              error={fields.errors.subject}
+            />
+            <TextField
+              label={t('automations.body')}
+              multiline
+              value={draft.body}
+              onValue={(body) => set({ body })}
+              maxLength={10000}
+              describedBy={placeholdersId}
+              error={fields.errors.body}
+            />
+          </>
+        ) : null}
+        {draft.type === 'send_webhook' ? (
+          <Field
+            label={t('automations.url')}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            required
+            maxLength={500}
+            value={draft.url}
+            onValue={(url) => set({ url })}
+            hint={t('automations.urlHint')}
+            error={fields.errors.url}
+          />
+        ) : null}
+        {draft.type === 'create_onboarding' ? (
+          <>
+            {deletedTemplate ? <p class="notice">{t('automations.deletedTemplateNotice')}</p> : null}
+            {templates !== null && templates.length === 0 ? (
+              <p class="notice">{t('automations.noTemplates')}</p>
+            ) : null}
+            <Select
+              label={t('automations.template')}
+              value={draft.template}
+              onValue={(template) => set({ template })}
+              error={fields.errors.template}
+              options={[
+                { value: '', label: t('automations.chooseTemplate') },
+                ...(deletedTemplate && rule?.action.type === 'create_onboarding'
+                  ? [{ value: rule.action.template_id, label: t('automations.deletedTemplate') }]
+                  : []),
+                ...(templates ?? []).map((template) => ({ value: template.id, label: template.name })),
+              ]}
+            />
+          </>
+        ) : null}
+        {draft.type === 'notify_member' ? (
+          <>
+            {former ? <p class="notice">{t('automations.formerMemberNotice')}</p> : null}
+            <Select
+              label={t('automations.member')}
+              value={draft.member}
+              onValue={(member) => set({ member })}
+              error={fields.errors.member}
+              options={[
+                { value: '', label: t('automations.chooseMember') },
+                ...(former && rule?.action.type === 'notify_member'
+                  ? [{ value: rule.action.member_id, label: t('automations.formerMember') }]
+                  : []),
+                ...members.map((member) => ({ value: member.id, label: `${member.name} (${member.email})` })),
+              ]}
+            />
+            <TextField
+              label={t('automations.message')}
+              multiline
+              value={draft.message}
+              onValue={(message) => set({ message })}
+              maxLength={10000}
+              describedBy={placeholdersId}
+              error={fields.errors.message}
+            />
+          </>
+        ) : null}
+        {texts ? (
+          <div id={placeholdersId} class="hint">
+            <p>{t('automations.placeholders')}</p>
+            <ul>
+              {placeholders.map((item) => (
+                <li key={item.name}>
+                  <code>{item.placeholder}</code> {item.description}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {rule ? null : (
+          <div class="field check">
+            <label>
+              <input
+                type="checkbox"
+                checked={draft.enabled}
+                onChange={(event) => set({ enabled: (event.target as HTMLInputElement).checked })}
+              />{' '}
+              {t('automations.enabled')}
+            </label>
+          </div>
+        )}
+        <div class="actions">
+          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+            {t('automations.save')}
+          </button>
+          <button type="button" class="button-secondary" onClick={onClose}>
+            {t('dialog.cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+/** A labelled select; its error (if any) is tied to it by aria-describedby. */
+export function Select({
+  label,
+  value,
+  onValue,
+  options,
+  error,
+  disabled,
+}: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  options: { value: string; label: string; lang?: string }[];
+  error?: string | null;
+  disabled?: boolean;
+}) {
+  const id = useId();
+  return (
+    <div class={`field${error ? ' field-invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {error ? (
+        <p id={`${id}-error`} class="field-error">
+          {error}
+        </p>
+      ) : null}
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onValue((event.target as HTMLSelectElement).value)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value} lang={option.lang}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A labelled text (one line or several) described by the placeholder list and its error. */
+function TextField({
+  label,
+  value,
+  onValue,
+  multiline,
+  maxLength,
+  describedBy,
+  error,
+}: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  multiline?: boolean;
+  maxLength: number;
+  describedBy: string;
+  error?: string | null;
+}) {
+  const id = useId();
+  const common = {
+    id,
+    value,
+    maxLength,
+    required: true,
+    'aria-invalid': error ? ('true' as const) : undefined,
+    'aria-describedby': [error ? `${id}-error` : '', describedBy].filter(Boolean).join(' '),
+    onInput: (event: Event) => onValue((event.target as HTMLInputElement).value),
+  };
+  return (
+    <div class={`field${error ? ' field-invalid' : ''}`}>
+      <label for={id}>{label}</label>
+      {error ? (
+        <p id={`${id}-error`} class="field-error">
+          {error}
+        </p>
+      ) : null}
+      {multiline ? <textarea {...common} rows={6} /> : <input {...common} autoComplete="off" />}
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../../api.ts';
+import { formatDate } from '../../dates.ts';
+import { t } from '../../i18n.ts';
+import { recordProblem } from './record-problems.ts';
+import type { ClientView } from './records.ts';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import { checkClient, clientBody, ClientFields, clientValues } from './clients.tsx';
+
+/** One client: edit the details, or erase the client (asked twice). */
+export function ClientScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
+  const [client, setClient] = useState<ClientView | null | undefined>(undefined);
+  const [values, setValues] = useState(clientValues());
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [erasing, setErasing] = useState<'ask' | 'confirm' | null>(null);
+  const fields = useFieldCheck();
+
+  useEffect(() => {
+    void call<{ client: ClientView }>('GET', `/clients/${encodeURIComponent(id)}`).then((answer) => {
+      if (answer.ok) {
+        setClient(answer.data.client);
+        setValues(clientValues(answer.data.client));
+      } else if (answer.problem.status === 404 || answer.problem.status === 400) setClient(null);
+      else setError(recordProblem(answer.problem, t));
+    });
+  }, [id]);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (busy || !client || !fields.check(checkClient(values))) return;
+    setBusy(true);
+    setStatus(null);
+    const answer = await call<{ client: ClientView }>('PATCH', `/clients/${client.id}`, {
+      body: clientBody(values),
+    });
+    setBusy(false);
+    if (!answer.ok) return setError(recordProblem(answer.problem, t));
+    setError(null);
+    setClient(answer.data.client);
+    setValues(clientValues(answer.data.client));
+    setStatus(t('clients.saved'));
+  };
+
+  const erase = async () => {
+    if (!client) return;
+    const answer = await call('POST', `/clients/${client.id}/erase`);
+    if (!answer.ok) {
+      setErasing(null);
+      return setError(recordProblem(answer.problem, t));
+    }
+    navigate('/workspace/clients');
+  };
+
+  return (
+    <>
+      <p>
+        <Link href="/workspace/clients" navigate={navigate}>
+          {t('clients.back')}
+        </Link>
+      </p>
+      <ScreenHeading>{client ? client.name : t('title.client')}</ScreenHeading>
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      {client === undefined ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : client === null ? (
+        <p>{t('clients.notFound')}</p>
+      ) : (
+        <>
+          <p>{t('clients.since', { date: formatDate(client.created_at) })}</p>
+          <section class="section" aria-labelledby="client-details">
+            <h2 id="client-details">{t('clients.details')}</h2>
+            <form ref={fields.form} onSubmit={save} noValidate>
+              <ClientFields values={values} onValues={setValues} errors={fields.errors} />
+              <div class="actions">
+                <button type="submit" class="button-primary" disabled={busy}>
+                  {t('clients.save')}
+                </button>
+              </div>
+            </form>
+          </section>
+          <section class="section" aria-labelledby="client-erase">
+            <h2 id="client-erase">{t('clients.erase')}</h2>
+            <p>{t('clients.eraseExplain', { name: client.name })}</p>
+            <button type="button" class="button-danger" onClick={() => setErasing('ask')}>
+              {t('clients.erase')}
+            </button>
+          </section>
+          {erasing === 'ask' ? (
+            <Dialog title={t('clients.eraseTitle', { name: client.name })} onClose={() => setErasing(null)}>
+              <p>{t('clients.eraseExplain', { name: client.name })}</p>
+              <div class="actions">
+                <button type="button" class="button-danger" onClick={() => setErasing('confirm')}>
+                  {t('clients.eraseContinue')}
+                </button>
+                <button type="button" class="button-quiet" onClick={() => setErasing(null)}>
+                  {t('dialog.cancel')}
+                </button>
+              </div>
+            </Dialog>
+          ) : null}
+          {erasing === 'confirm' ? (
+            <ConfirmEraseDialog client={client} onClose={() => setErasing(null)} onConfirmed={erase} />
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
+
+/** The second question: type the client's email address before erasing. */
+function ConfirmEraseDialog({
+  client,
+  onClose,
+  onConfirmed,
+}: {
+  client: ClientView;
+  onClose: () => void;
+  onConfirmed: () => Promise<void>;
+}) {
+  const [typed, setTyped] = useState('');
+  const [mismatch, setMismatch] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    if (typed.trim().toLowerCase() !== client.email.toLowerCase()) {
+      return setMismatch(t('clients.eraseMismatch', { email: client.email }));
+    }
+    setBusy(true);
+    await onConfirmed();
+    setBusy(false);
+  };
+  return (
+    <Dialog title={t('clients.eraseConfirmTitle', { name: client.name })} onClose={onClose}>
+      <form onSubmit={submit} noValidate>
+        <Field
+          label={t('clients.eraseTypeEmail', { email: client.email })}
+          type="email"
+          autoComplete="off"
+          value={typed}
+          onValue={setTyped}
+          error={mismatch}
+          autoFocus
+        />
+        <div class="actions">
+          <button type="submit" class="button-danger" disabled={busy}>
+            {t('clients.eraseNow')}
+          </button>
+          <button type="button" class="button-quiet" onClick={onClose}>
+            {t('dialog.cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,232 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { call } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { recordProblem } from './record-problems.ts';
+import type { ClientView } from './records.ts';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import { fieldErrors } from '../../validation.ts';
+
+const PAGE = 20;
+
+/** Clients: search by name, email or company, page through them, add one. */
+export function ClientsScreen({ navigate }: { navigate: (path: string) => void }) {
+  const [query, setQuery] = useState('');
+  const [searched, setSearched] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ data: ClientView[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [adding, setAdding] = useState(false);
+
+  const load = useCallback(async (q: string, from: number) => {
+    const params = new URLSearchParams({ limit: String(PAGE), offset: String(from) });
+    if (q.trim()) params.set('q', q.trim());
+    const answer = await call<{ data: ClientView[]; total: number }>('GET', `/clients?${params}`);
+    if (answer.ok) {
+      setPage(answer.data);
+      setError(null);
+    } else setError(recordProblem(answer.problem, t));
+  }, []);
+  useEffect(() => {
+    void load(searched, offset);
+  }, [load, searched, offset]);
+
+  const pages = page ? Math.max(1, Math.ceil(page.total / PAGE)) : 1;
+  return (
+    <>
+      <ScreenHeading>{t('clients.title')}</ScreenHeading>
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      <div class="actions">
+        <button type="button" class="button-primary" onClick={() => setAdding(true)}>
+          {t('clients.add')}
+        </button>
+      </div>
+      <form
+        role="search"
+        class="search-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setOffset(0);
+          setSearched(query);
+        }}
+      >
+        <Field
+          label={t('clients.search')}
+          hint={t('clients.searchHint')}
+          type="search"
+          value={query}
+          onValue={setQuery}
+        />
+        <button type="submit" class="button-secondary">
+          {t('clients.searchButton')}
+        </button>
+      </form>
+      {page === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : page.data.length === 0 ? (
+        <p>{searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}</p>
+      ) : (
+        <>
+          <p>{t('clients.count', { total: page.total })}</p>
+          <ul class="rows">
+            {page.data.map((client) => (
+              <li key={client.id} class="row">
+                <h2 class="row-title">
+                  <Link href={`/workspace/clients/${client.id}`} navigate={navigate}>
+                    {client.name}
+                  </Link>
+                </h2>
+                <dl class="facts">
+                  <dt>{t('field.email')}</dt>
+                  <dd>{client.email}</dd>
+                  {client.company ? (
+                    <>
+                      <dt>{t('clients.companyLabel')}</dt>
+                      <dd>{client.company}</dd>
+                    </>
+                  ) : null}
+                </dl>
+              </li>
+            ))}
+          </ul>
+          {pages > 1 ? (
+            <nav class="actions" aria-label={t('clients.page', { page: offset / PAGE + 1, pages })}>
+              <button
+                type="button"
+                class="button-secondary"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - PAGE))}
+              >
+                {t('clients.previous')}
+              </button>
+              <span>{t('clients.page', { page: offset / PAGE + 1, pages })}</span>
+              <button
+                type="button"
+                class="button-secondary"
+                disabled={offset + PAGE >= page.total}
+                onClick={() => setOffset(offset + PAGE)}
+              >
+                {t('clients.next')}
+              </button>
+            </nav>
+          ) : null}
+        </>
+      )}
+      {adding ? (
+        <AddClientDialog
+          onClose={() => setAdding(false)}
+          onAdded={(client) => {
+            setAdding(false);
+            setStatus(t('clients.created', { name: client.name }));
+            void load(searched, offset);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The client's details as a form: add (empty) or edit (filled). */
+export function ClientFields({
+  values,
+  onValues,
+  errors,
+}: {
+  values: ClientValues;
+  onValues: (values: ClientValues) => void;
+  errors: Record<string, string>;
+}) {
+  const set = (field: keyof ClientValues) => (value: string) => onValues({ ...values, [field]: value });
+  return (
+    <>
+      <Field
+        label={t('field.name')}
+        value={values.name}
+        onValue={set('name')}
+        error={errors['name']}
+        required
+      />
+      <Field
+        label={t('field.email')}
+        type="email"
+        value={values.email}
+        onValue={set('email')}
+        error={errors['email']}
+        required
+      />
+      <Field label={t('clients.company')} value={values.company} onValue={set('company')} />
+      <Field label={t('clients.phone')} type="tel" value={values.phone} onValue={set('phone')} />
+      <Field label={t('clients.notes')} value={values.notes} onValue={set('notes')} />
+    </>
+  );
+}
+
+export interface ClientValues {
+  name: string;
+  email: string;
+  company: string;
+  phone: string;
+  notes: string;
+}
+
+export const clientValues = (client?: ClientView): ClientValues => ({
+  name: client?.name ?? '',
+  email: client?.email ?? '',
+  company: client?.company ?? '',
+  phone: client?.phone ?? '',
+  notes: client?.notes ?? '',
+});
+
+/** The API body of the form's values: empty optional fields are null. */
+export const clientBody = (values: ClientValues) => ({
+  name: values.name.trim(),
+  email: values.email.trim(),
+  company: values.company.trim() || null,
+  phone: values.phone.trim() || null,
+  notes: values.notes.trim() || null,
+});
+
+export const checkClient = (values: ClientValues) =>
+  fieldErrors(
+    { name: { kind: 'required', value: values.name }, email: { kind: 'email', value: values.email } },
+    t,
+  );
+
+function AddClientDialog({
+  onClose,
+  onAdded,
+}: {
+  onClose: () => void;
+  onAdded: (client: ClientView) => void;
+}) {
+  const [values, setValues] = useState(clientValues());
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fields = useFieldCheck();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy || !fields.check(checkClient(values))) return;
+    setBusy(true);
+    const answer = await call<{ client: ClientView }>('POST', '/clients', { body: clientBody(values) });
+    setBusy(false);
+    if (answer.ok) onAdded(answer.data.client);
+    else setError(recordProblem(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('clients.addTitle')} onClose={onClose}>
+      <form ref={fields.form} onSubmit={submit} noValidate>
+        <ErrorMessage text={error} />
+        <ClientFields values={values} onValues={setValues} errors={fields.errors} />
+        <div class="actions">
+          <button type="submit" class="button-primary" disabled={busy}>
+            {t('clients.create')}
+          </button>
+          <button type="button" class="button-quiet" onClick={onClose}>
+            {t('dialog.cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,296 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, type Outcome } from '../../api.ts';
+import { formatDateTime } from '../../dates.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { Dialog, ErrorMessage, Field, Status } from '../../ui/ui.tsx';
+import {
+  ENDPOINT_EVENTS,
+  HOOK_EVENTS,
+  type HookSubscription,
+  type SigningSecret,
+  type WebhookEndpoint,
+} from './webhooks.ts';
+import type { WithReauth } from '../access/api-keys/key-dialogs.tsx';
+
+/** A secret shown once (or on request): read-only field, Copy, and what Copy did. */
+export function SecretShown({ secret, note }: { secret: string; note?: string | null }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+  }, []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(t('key.copied'));
+    } catch {
+      setCopied(t('key.copyFailed'));
+    }
+  };
+  return (
+    <div ref={box} tabIndex={-1} class="outcome secret-box">
+      {note ? <p class="warning">{note}</p> : null}
+      <Field
+        label={t('webhooks.secretLabel')}
+        readOnly
+        value={secret}
+        onValue={() => undefined}
+        class="secret"
+        spellcheck={false}
+        onFocus={(event) => (event.target as HTMLInputElement).select()}
+      />
+      <button type="button" class="button-primary" onClick={() => void copy()}>
+        {t('key.copy')}
+      </button>
+      <Status text={copied} />
+    </div>
+  );
+}
+
+/** Add a hook subscription: one event type and a public HTTPS URL. */
+export function AddSubscriptionDialog({
+  onAdded,
+  onClose,
+}: {
+  onAdded: (subscription: HookSubscription) => void;
+  onClose: () => void;
+}) {
+  const [event, setEvent] = useState<string>(HOOK_EVENTS[0]);
+  const [url, setUrl] = useState('');
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (submitted: Event) => {
+    submitted.preventDefault();
+    if (busy) return;
+    if (!/^https:\/\/\S+$/i.test(url.trim())) {
+      setUrlError(t('webhooks.urlInvalid'));
+      document.getElementById('subscription-url')?.focus();
+      return;
+    }
+    setUrlError(null);
+    setBusy(true);
+    setError(null);
+    const answer = await call<{ subscription: HookSubscription }>('POST', '/hook-subscriptions', {
+      body: { event, target_url: url.trim() },
+    });
+    setBusy(false);
+    if (answer.ok) onAdded(answer.data.subscription);
+    else setError(problemMessage(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('webhooks.addSubscriptionTitle')} onClose={onClose}>
+      <ErrorMessage text={error} />
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <div class="field">
+          <label for="subscription-event">{t('webhooks.event')}</label>
+          <select
+            id="subscription-event"
+            value={event}
+            onChange={(e) => setEvent((e.target as HTMLSelectElement).value)}
+            autoFocus
+          >
+            {HOOK_EVENTS.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field
+          id="subscription-url"
+          label={t('webhooks.targetUrl')}
+          hint={t('webhooks.urlHint')}
+          type="url"
+          inputMode="url"
+          required
+          value={url}
+          onValue={setUrl}
+          error={urlError}
+        />
+        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+          {t('webhooks.addSubscription')}
+        </button>
+      </form>
+    </Dialog>
+  );
+}
+
+/** Add a signed webhook endpoint: URL and event types; its secret is shown once. */
+export function AddEndpointDialog({
+  withReauth,
+  onAdded,
+  onClose,
+}: {
+  withReauth: WithReauth;
+  onAdded: () => void;
+  onClose: () => void;
+}) {
+  const [url, setUrl] = useState('');
+  const [types, setTypes] = useState<string[]>([]);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [typesError, setTypesError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [secret, setSecret] = useState<string | null>(null);
+  const submit = async (submitted: Event) => {
+    submitted.preventDefault();
+    if (busy) return;
+    const badUrl = !/^https:\/\/\S+$/i.test(url.trim());
+    setUrlError(badUrl ? t('webhooks.urlInvalid') : null);
+    setTypesError(types.length === 0 ? t('webhooks.typesRequired') : null);
+    if (badUrl) return document.getElementById('endpoint-url')?.focus();
+    if (types.length === 0) return document.getElementById('endpoint-type-0')?.focus();
+    setBusy(true);
+    setError(null);
+    const answer = await withReauth(() =>
+      call<{ endpoint: WebhookEndpoint; secret: string }>('POST', '/webhook-endpoints', {
+        body: { url: url.trim(), event_types: types },
+      }),
+    );
+    setBusy(false);
+    if (answer === null) setError(t('key.notChanged'));
+    else if (answer.ok) {
+      setSecret(answer.data.secret);
+      onAdded();
+    } else setError(problemMessage(answer.problem, t));
+  };
+  const toggle = (type: string, on: boolean) =>
+    setTypes((now) => (on ? [...now, type] : now.filter((each) => each !== type)));
+  return (
+    <Dialog title={t('webhooks.addEndpointTitle')} onClose={onClose}>
+      {secret ? (
+        <>
+          <SecretShown secret={secret} note={t('webhooks.secretOnce')} />
+          <button type="button" class="button-secondary" onClick={onClose}>
+            {t('key.done')}
+          </button>
+        </>
+      ) : (
+        <>
+          <ErrorMessage text={error} />
+          <form onSubmit={(e) => void submit(e)} noValidate>
+            <Field
+              id="endpoint-url"
+              label={t('webhooks.endpointUrl')}
+              hint={t('webhooks.urlHint')}
+              type="url"
+              inputMode="url"
+              required
+              value={url}
+              onValue={setUrl}
+              error={urlError}
+              autoFocus
+            />
+            <fieldset
+              class={`field${typesError ? ' field-invalid' : ''}`}
+              aria-describedby={typesError ? 'endpoint-types-error' : undefined}
+            >
+              <legend>{t('webhooks.eventTypes')}</legend>
+              {typesError ? (
+                <p id="endpoint-types-error" class="field-error">
+                  {typesError}
+                </p>
+              ) : null}
+              {ENDPOINT_EVENTS.map((type, index) => (
+                <div class="check" key={type}>
+                  <input
+                    type="checkbox"
+                    id={`endpoint-type-${index}`}
+                    checked={types.includes(type)}
+                    onChange={(e) => toggle(type, (e.target as HTMLInputElement).checked)}
+                  />
+                  <label for={`endpoint-type-${index}`}>{type}</label>
+                </div>
+              ))}
+            </fieldset>
+            <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+              {t('webhooks.addEndpoint')}
+            </button>
+          </form>
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+/**
+ * A confirmation before a change (delete, rotate): `act` runs it; a secret in the answer is
+ * shown once, otherwise `onDone` closes with a message.
+ */
+export function ConfirmDialog({
+  title,
+  intro,
+  action,
+  danger,
+  act,
+  onDone,
+  onClose,
+}: {
+  title: string;
+  intro: string;
+  action: string;
+  danger?: boolean;
+  act: () => Promise<Outcome<unknown> | null>;
+  onDone: (secret: SigningSecret | null) => void;
+  onClose: () => void;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<SigningSecret | null>(null);
+  const run = async () => {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const answer = await act();
+    setBusy(false);
+    if (answer === null) setError(t('key.notChanged'));
+    else if (!answer.ok) setError(problemMessage(answer.problem, t));
+    else {
+      const data = answer.data as Partial<SigningSecret> | undefined;
+      if (data && typeof data.secret === 'string') {
+        const secret = { secret: data.secret, previous_valid_until: data.previous_valid_until ?? null };
+        setShown(secret);
+        onDone(secret);
+      } else onDone(null);
+    }
+  };
+  return (
+    <Dialog title={title} onClose={onClose}>
+      {shown ? (
+        <>
+          <SecretShown
+            secret={shown.secret}
+            note={
+              shown.previous_valid_until
+                ? t('webhooks.previousUntil', { when: formatDateTime(shown.previous_valid_until) })
+                : null
+            }
+          />
+          <button type="button" class="button-secondary" onClick={onClose}>
+            {t('key.done')}
+          </button>
+        </>
+      ) : (
+        <>
+          <p>{intro}</p>
+          <ErrorMessage text={error} />
+          <div class="actions">
+            <button
+              type="button"
+              class={danger ? 'button-danger' : 'button-primary'}
+              aria-disabled={busy || undefined}
+              onClick={() => void run()}
+            >
+              {action}
+            </button>
+            <button type="button" class="button-secondary" onClick={onClose} autoFocus>
+              {t('dialog.cancel')}
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,86 @@
+import { useId } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { formatDate } from '../../dates.ts';
+import { t } from '../../i18n.ts';
+import type { OnboardingView } from '../clients/records.ts';
+
+/** A labelled select: `options` as [value, text]. */
+export function Select({
+  label,
+  value,
+  onValue,
+  options,
+  hint,
+}: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  options: [string, string][];
+  hint?: ComponentChildren;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {hint ? (
+        <div id={`${id}-hint`} class="hint">
+          {hint}
+        </div>
+      ) : null}
+      <select
+        id={id}
+        value={value}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={(event) => onValue((event.target as HTMLSelectElement).value)}
+      >
+        {options.map(([optionValue, text]) => (
+          <option key={optionValue} value={optionValue}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** The due date as the member reads it: the calendar date given, else the instant's date. */
+export function dueText(onboarding: Pick<OnboardingView, 'due_on' | 'due_date' | 'overdue'>): string {
+  const date = onboarding.due_on
+    ? formatDate(`${onboarding.due_on}T12:00:00Z`)
+    : onboarding.due_date
+      ? formatDate(onboarding.due_date)
+      : null;
+  if (!date) return t('onboardings.noDue');
+  return onboarding.overdue ? t('onboardings.overdue', { date }) : date;
+}
+
+/** The facts of one onboarding (list card and page alike). */
+export function OnboardingFacts({
+  onboarding,
+  children,
+}: {
+  onboarding: OnboardingView;
+  children?: ComponentChildren;
+}) {
+  return (
+    <dl class="facts">
+      <dt>{t('onboardings.status')}</dt>
+      <dd>{t(`onboardings.statusLabel.${onboarding.status}`)}</dd>
+      <dt>{t('onboardings.template')}</dt>
+      <dd>{onboarding.template.name}</dd>
+      <dt>{t('onboardings.due')}</dt>
+      <dd>{dueText(onboarding)}</dd>
+      <dt>{t('onboardings.assignee')}</dt>
+      <dd>{onboarding.assignee_name ?? t('onboardings.nobody')}</dd>
+      <dt>{t('onboardings.progress')}</dt>
+      <dd>{t('onboardings.progressValue', { pct: onboarding.progress_pct })}</dd>
+      {onboarding.archived_at ? (
+        <>
+          <dt>{t('onboardings.archivedOn')}</dt>
+          <dd>{formatDate(onboarding.archived_at)}</dd>
+        </>
+      ) : null}
+      {children}
+    </dl>
+  );
+}

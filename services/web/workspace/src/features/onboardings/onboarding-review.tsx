@@ -1,0 +1,261 @@
+import { useCallback, useEffect, useId, useState } from 'preact/hooks';
+import { call } from '../../api.ts';
+import { formatDateTime } from '../../dates.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { Dialog, ErrorMessage, Status } from '../../ui/ui.tsx';
+import { AnswerVersions } from './answer-versions.tsx';
+import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
+import './onboarding-review.css';
+
+type Decision = 'approve' | 'reject' | 'request_changes';
+const REASON_MAX = 2000;
+
+/**
+ * The onboarding's answers, each with its review status, the reason or note sent to the
+ * client, its versions and the diff since the last review, and the review actions of a
+ * submitted answer: approve, reject (reason) or request changes (note). Files download
+ * from here; a signature field can be countersigned by the signed-in member.
+ */
+export function OnboardingReview({
+  onboardingId,
+  version,
+  onChanged,
+}: {
+  onboardingId: string;
+  version: number;
+  onChanged: () => void;
+}) {
+  const [answers, setAnswers] = useState<ReviewedAnswer[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{
+    answer: ReviewedAnswer;
+    decision: Exclude<Decision, 'approve'>;
+  } | null>(null);
+  const base = `/onboardings/${encodeURIComponent(onboardingId)}`;
+
+  const load = useCallback(async () => {
+    const answer = await call<{ answers: ReviewedAnswer[] }>('GET', `${base}/answers`);
+    if (answer.ok) setAnswers(answer.data.answers);
+    else setError(problemMessage(answer.problem, t));
+  }, [base]);
+  useEffect(() => {
+    void load();
+  }, [load, version]);
+
+  async function decide(answer: ReviewedAnswer, decision: Decision, reason?: string): Promise<string | null> {
+    const outcome = await call('POST', `${base}/answers/${encodeURIComponent(answer.field_id)}/review`, {
+      body: reason === undefined ? { decision } : { decision, reason },
+    });
+    if (!outcome.ok) return problemMessage(outcome.problem, t);
+    const done = {
+      approve: 'review.approved',
+      reject: 'review.rejected',
+      request_changes: 'review.changesRequested',
+    };
+    setError(null);
+    setStatus(t(done[decision], { label: answer.label }));
+    onChanged();
+    return null;
+  }
+
+  async function countersign(answer: ReviewedAnswer) {
+    const outcome = await call('POST', `${base}/countersign`, { body: { field_id: answer.field_id } });
+    if (!outcome.ok) return setError(problemMessage(outcome.problem, t));
+    setError(null);
+    setStatus(t('review.countersignDone', { label: answer.label }));
+    onChanged();
+  }
+
+  return (
+    <section class="section" aria-labelledby="review-title">
+      <h2 id="review-title" class="section-title">
+        {t('review.title')}
+      </h2>
+      <Status text={status} />
+      <ErrorMessage text={error} />
+      {answers === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : answers.length === 0 ? (
+        <p>{t('review.none')}</p>
+      ) : (
+        <ul class="rows review-answers">
+          {answers.map((answer) => (
+            <li key={answer.field_id} class="row review-answer" data-field-id={answer.field_id}>
+              <h3 class="row-title">{answer.label}</h3>
+              <dl class="facts">
+                <dt>{t('review.statusLabel')}</dt>
+                <dd>
+                  <span class={`review-status review-status-${answer.status}`}>
+                    {t(`review.status.${answer.status}`)}
+                  </span>
+                </dd>
+                <dt>{t('review.answer')}</dt>
+                <dd class="review-value">
+                  <AnswerValue answer={answer} base={base} />
+                </dd>
+                {answer.reason ? (
+                  <>
+                    <dt>{t(answer.status === 'rejected' ? 'review.reason' : 'review.note')}</dt>
+                    <dd>{answer.reason}</dd>
+                  </>
+                ) : null}
+              </dl>
+              {answer.countersignatures.map((signed) => (
+                <p key={signed.signed_at}>
+                  {t('review.countersigned', {
+                    name: signed.member_name,
+                    date: formatDateTime(signed.signed_at),
+                  })}
+                </p>
+              ))}
+              <AnswerVersions answer={answer} />
+              <div class="actions">
+                {answer.status === 'submitted' ? (
+                  <>
+                    <button
+                      type="button"
+                      class="button-primary"
+                      onClick={() => void decide(answer, 'approve').then(setError)}
+                    >
+                      {t('review.approve')}
+                      <span class="visually-hidden"> {answer.label}</span>
+                    </button>
+                    <button
+                      type="button"
+                      class="button-danger"
+                      onClick={() => setAsking({ answer, decision: 'reject' })}
+                    >
+                      {t('review.reject')}
+                      <span class="visually-hidden"> {answer.label}</span>
+                    </button>
+                    <button
+                      type="button"
+                      class="button-secondary"
+                      onClick={() => setAsking({ answer, decision: 'request_changes' })}
+                    >
+                      {t('review.requestChanges')}
+                      <span class="visually-hidden"> {answer.label}</span>
+                    </button>
+                  </>
+                ) : null}
+                {answer.type === 'signature' ? (
+                  <button type="button" class="button-secondary" onClick={() => void countersign(answer)}>
+                    {t('review.countersign')}
+                    <span class="visually-hidden"> {answer.label}</span>
+                  </button>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {asking ? (
+        <ReasonDialog
+          label={asking.answer.label}
+          decision={asking.decision}
+          onClose={() => setAsking(null)}
+          onSend={async (reason) => {
+            const problem = await decide(asking.answer, asking.decision, reason);
+            if (problem === null) setAsking(null);
+            return problem;
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function AnswerValue({ answer, base }: { answer: ReviewedAnswer; base: string }) {
+  const files = filesOf(answer.value);
+  if (files.length > 0) {
+    return (
+      <ul class="plain">
+        {files.map((file) => (
+          <li key={file.file_id}>
+            <a href={`/workspace/v1${base}/files/${encodeURIComponent(file.file_id)}`} download>
+              {t('review.download', { name: file.file_name ?? 'file' })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (answer.type === 'signature' && answer.value && typeof answer.value === 'object') {
+    return <>{t('review.signedBy', { name: valueText(answer.value, t('review.empty')) })}</>;
+  }
+  return <>{valueText(answer.value, t('review.empty'))}</>;
+}
+
+/** Asks the reason of a rejection or the note of a request for changes (required, at most 2000 characters). */
+function ReasonDialog({
+  label,
+  decision,
+  onClose,
+  onSend,
+}: {
+  label: string;
+  decision: 'reject' | 'request_changes';
+  onClose: () => void;
+  onSend: (reason: string) => Promise<string | null>;
+}) {
+  const [reason, setReason] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  const reject = decision === 'reject';
+  return (
+    <Dialog
+      title={t(reject ? 'review.rejectTitle' : 'review.requestChangesTitle', { label })}
+      onClose={onClose}
+    >
+      <form
+        noValidate
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const text = reason.trim();
+          if (text.length === 0 || text.length > REASON_MAX) {
+            setInvalid(t('review.reasonRequired'));
+            document.getElementById(id)?.focus();
+            return;
+          }
+          setInvalid(null);
+          setBusy(true);
+          setProblem(await onSend(text));
+          setBusy(false);
+        }}
+      >
+        <ErrorMessage text={problem} />
+        <div class={`field${invalid ? ' field-invalid' : ''}`}>
+          <label for={id}>{t(reject ? 'review.reasonLabel' : 'review.noteLabel')}</label>
+          <div id={`${id}-hint`} class="hint">
+            {t('review.reasonHint')}
+          </div>
+          {invalid ? (
+            <p id={`${id}-error`} class="field-error">
+              {invalid}
+            </p>
+          ) : null}
+          <textarea
+            id={id}
+            rows={4}
+            maxLength={REASON_MAX}
+            required
+            autoFocus
+            value={reason}
+            aria-invalid={invalid ? 'true' : undefined}
+            aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
+            onInput={(event) => setReason((event.target as HTMLTextAreaElement).value)}
+          />
+        </div>
+        <div class="actions">
+          <button type="submit" class={reject ? 'button-danger' : 'button-primary'} disabled={busy}>
+            {t(reject ? 'review.sendReject' : 'review.sendRequestChanges')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

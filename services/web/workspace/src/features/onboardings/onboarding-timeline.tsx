@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../../api.ts';
+import { formatDateTime } from '../../dates.ts';
+import { t } from '../../i18n.ts';
+import { problemMessage } from '../../problems.ts';
+import { ErrorMessage } from '../../ui/ui.tsx';
+import './onboarding-review.css';
+
+export interface TimelineEntry {
+  at: string;
+  kind: string;
+  actor: { type: 'client' | 'member' | 'api_key' | 'service'; id: string | null; name: string | null };
+  detail: Record<string, string | number | boolean | null>;
+}
+
+/** Pure: one timeline entry as a sentence (an unknown kind shows under its own name). */
+export function entryText(entry: TimelineEntry): string {
+  const key = `timeline.kind.${entry.kind}`;
+  const text = t(key, { step: '', field: '', reason: '', ...entry.detail });
+  return text === key ? entry.kind.replace(/[._]/g, ' ') : text;
+}
+
+/** Pure: who acted, as the timeline says it. */
+export function actorText(actor: TimelineEntry['actor']): string {
+  return actor.type === 'member' ? (actor.name ?? '') : t(`timeline.actor.${actor.type}`);
+}
+
+/** The onboarding's timeline, oldest first: each step with its time and who acted. */
+export function OnboardingTimeline({ onboardingId, version }: { onboardingId: string; version: number }) {
+  const [entries, setEntries] = useState<TimelineEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void (async () => {
+      const answer = await call<{ entries: TimelineEntry[] }>(
+        'GET',
+        `/onboardings/${encodeURIComponent(onboardingId)}/timeline`,
+      );
+      if (answer.ok) setEntries(answer.data.entries);
+      else setError(problemMessage(answer.problem, t));
+    })();
+  }, [onboardingId, version]);
+  return (
+    <section class="section" aria-labelledby="timeline-title">
+      <h2 id="timeline-title" class="section-title">
+        {t('timeline.title')}
+      </h2>
+      <ErrorMessage text={error} />
+      {entries === null ? (
+        error ? null : (
+          <p class="loading">{t('app.loading')}</p>
+        )
+      ) : entries.length === 0 ? (
+        <p>{t('timeline.none')}</p>
+      ) : (
+        <ol class="timeline">
+          {entries.map((entry, index) => (
+            <li key={index} data-kind={entry.kind}>
+              <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+              {entryText(entry)}{' '}
+              <span class="timeline-actor">{t('timeline.by', { actor: actorText(entry.actor) })}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

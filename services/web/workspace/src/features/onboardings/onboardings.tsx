@@ -1,0 +1,267 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { call, type Member, type TemplateChoice } from '../../api.ts';
+import { t } from '../../i18n.ts';
+import { recordProblem } from '../clients/record-problems.ts';
+import {
+  listQuery,
+  ONBOARDING_STATUSES,
+  type ClientView,
+  type OnboardingView,
+  type Usage,
+} from '../clients/records.ts';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading } from '../../ui/ui.tsx';
+import { OnboardingFacts, Select } from './onboarding-fields.tsx';
+
+const PAGE = 20;
+const NO_FILTERS = { status: '', assignee: '', due: '', archived: 'hide' };
+
+/** Onboardings: the month's usage, filters, the list as cards, and a new draft. */
+export function OnboardingsScreen({ navigate }: { navigate: (path: string) => void }) {
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const [applied, setApplied] = useState(NO_FILTERS);
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<{ data: OnboardingView[]; total: number } | null>(null);
+  const [usage, setUsage] = useState<Usage | null>(null);
+  const [members, setMembers] = useState<Member[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  const load = useCallback(async (current: typeof NO_FILTERS, from: number) => {
+    const [list, used] = await Promise.all([
+      call<{ data: OnboardingView[]; total: number }>(
+        'GET',
+        `/onboardings?${listQuery(current, PAGE, from)}`,
+      ),
+      call<Usage>('GET', '/onboardings/usage'),
+    ]);
+    if (list.ok) setPage(list.data);
+    if (used.ok) setUsage(used.data);
+    const failed = !list.ok ? list : !used.ok ? used : null;
+    setError(failed && !failed.ok ? recordProblem(failed.problem, t) : null);
+  }, []);
+  useEffect(() => {
+    void load(applied, offset);
+  }, [load, applied, offset]);
+  useEffect(() => {
+    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+      if (answer.ok) setMembers(answer.data.data);
+    });
+  }, []);
+
+  const pages = page ? Math.max(1, Math.ceil(page.total / PAGE)) : 1;
+  return (
+    <>
+      <ScreenHeading>{t('onboardings.title')}</ScreenHeading>
+      {usage ? (
+        <p class="usage">
+          {usage.limit === 'unlimited'
+            ? t('onboardings.usageUnlimited', { used: usage.used })
+            : t('onboardings.usage', { used: usage.used, limit: usage.limit })}
+        </p>
+      ) : null}
+      <ErrorMessage text={error} />
+      <div class="actions">
+        <button type="button" class="button-primary" onClick={() => setCreating(true)}>
+          {t('onboardings.new')}
+        </button>
+      </div>
+      <form
+        class="filters"
+        aria-label={t('onboardings.filters')}
+        onSubmit={(event) => {
+          event.preventDefault();
+          setOffset(0);
+          setApplied(filters);
+        }}
+      >
+        <Select
+          label={t('onboardings.status')}
+          value={filters.status}
+          onValue={(status) => setFilters({ ...filters, status })}
+          options={[
+            ['', t('onboardings.anyStatus')],
+            ...ONBOARDING_STATUSES.map((status): [string, string] => [
+              status,
+              t(`onboardings.statusLabel.${status}`),
+            ]),
+          ]}
+        />
+        <Select
+          label={t('onboardings.assignee')}
+          value={filters.assignee}
+          onValue={(assignee) => setFilters({ ...filters, assignee })}
+          options={[
+            ['', t('onboardings.anyone')],
+            ['unassigned', t('onboardings.unassigned')],
+            ...members.map((member): [string, string] => [member.id, member.name]),
+          ]}
+        />
+        <Select
+          label={t('onboardings.due')}
+          value={filters.due}
+          onValue={(due) => setFilters({ ...filters, due })}
+          options={[
+            ['', t('onboardings.anyDue')],
+            ['overdue', t('onboardings.dueOverdue')],
+            ['week', t('onboardings.dueWeek')],
+            ['none', t('onboardings.dueNone')],
+          ]}
+        />
+        <Select
+          label={t('onboardings.archived')}
+          value={filters.archived}
+          onValue={(archived) => setFilters({ ...filters, archived })}
+          options={[
+            ['hide', t('onboardings.archivedHide')],
+            ['only', t('onboardings.archivedOnly')],
+          ]}
+        />
+        <div class="actions">
+          <button type="submit" class="button-secondary">
+            {t('onboardings.apply')}
+          </button>
+        </div>
+      </form>
+      {page === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : page.data.length === 0 ? (
+        <p>
+          {t(
+            JSON.stringify(applied) === JSON.stringify(NO_FILTERS)
+              ? 'onboardings.noneYet'
+              : 'onboardings.none',
+          )}
+        </p>
+      ) : (
+        <>
+          <p role="status">{t('onboardings.count', { total: page.total })}</p>
+          <ul class="rows onboarding-cards">
+            {page.data.map((onboarding) => (
+              <li key={onboarding.id} class="row">
+                <h2 class="row-title">
+                  <Link href={`/workspace/onboardings/${onboarding.id}`} navigate={navigate}>
+                    {onboarding.client.name ?? onboarding.client.email}
+                    <span class="visually-hidden">: {onboarding.template.name}</span>
+                  </Link>
+                </h2>
+                <OnboardingFacts onboarding={onboarding} />
+              </li>
+            ))}
+          </ul>
+          {pages > 1 ? (
+            <nav class="actions" aria-label={t('clients.page', { page: offset / PAGE + 1, pages })}>
+              <button
+                type="button"
+                class="button-secondary"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - PAGE))}
+              >
+                {t('clients.previous')}
+              </button>
+              <span>{t('clients.page', { page: offset / PAGE + 1, pages })}</span>
+              <button
+                type="button"
+                class="button-secondary"
+                disabled={offset + PAGE >= page.total}
+                onClick={() => setOffset(offset + PAGE)}
+              >
+                {t('clients.next')}
+              </button>
+            </nav>
+          ) : null}
+        </>
+      )}
+      {creating ? (
+        <NewOnboardingDialog
+          onClose={() => setCreating(false)}
+          onCreated={(id) => navigate(`/workspace/onboardings/${id}`)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function NewOnboardingDialog({
+  onClose,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCreated: (id: string) => void;
+}) {
+  const [clients, setClients] = useState<ClientView[] | null>(null);
+  const [templates, setTemplates] = useState<TemplateChoice[] | null>(null);
+  const [clientId, setClientId] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const [dueOn, setDueOn] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void Promise.all([
+      call<{ data: ClientView[] }>('GET', '/clients?limit=100'),
+      call<{ data: TemplateChoice[] }>('GET', '/templates'),
+    ]).then(([clientList, templateList]) => {
+      if (clientList.ok) {
+        setClients(clientList.data.data);
+        setClientId(clientList.data.data[0]?.id ?? '');
+      }
+      if (templateList.ok) {
+        setTemplates(templateList.data.data);
+        setTemplateId(templateList.data.data[0]?.id ?? '');
+      }
+    });
+  }, []);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy || !clientId || !templateId) return;
+    setBusy(true);
+    const answer = await call<{ onboarding: OnboardingView }>('POST', '/onboardings', {
+      body: { client_id: clientId, template_id: templateId, ...(dueOn ? { due_on: dueOn } : {}) },
+    });
+    setBusy(false);
+    if (answer.ok) onCreated(answer.data.onboarding.id);
+    else setError(recordProblem(answer.problem, t));
+  };
+  return (
+    <Dialog title={t('onboardings.newTitle')} onClose={onClose}>
+      {clients === null || templates === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <ErrorMessage text={error} />
+          {clients.length === 0 ? <p class="notice">{t('onboardings.noClients')}</p> : null}
+          {templates.length === 0 ? <p class="notice">{t('onboardings.noTemplates')}</p> : null}
+          <Select
+            label={t('onboardings.client')}
+            value={clientId}
+            onValue={setClientId}
+            options={clients.map((client): [string, string] => [
+              client.id,
+              `${client.name} (${client.email})`,
+            ])}
+          />
+          <Select
+            label={t('onboardings.template')}
+            value={templateId}
+            onValue={setTemplateId}
+            options={templates.map((template): [string, string] => [template.id, template.name])}
+          />
+          <Field
+            label={t('onboardings.dueOn')}
+            hint={t('onboardings.dueOnHint')}
+            type="date"
+            value={dueOn}
+            onValue={setDueOn}
+          />
+          <div class="actions">
+            <button type="submit" class="button-primary" disabled={busy || !clientId || !templateId}>
+              {t('onboardings.create')}
+            </button>
+            <button type="button" class="button-quiet" onClick={onClose}>
+              {t('dialog.cancel')}
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  );
+}
