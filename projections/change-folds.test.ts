@@ -3,7 +3,7 @@ import { foldApiKey } from './api-key-fold.ts';
 import { recorded } from './fold-test-events.ts';
 import { foldHookSubscription } from './hook-subscriptions-fold.ts';
 import { foldTeam, settingColumns } from './team-fold.ts';
-import { foldTemplate } from './template-fold.ts';
+import { foldTemplate } from './templates/fold.ts';
 
 describe('folds into row changes', () => {
   it('api keys: created, then revoked, in log order', () => {

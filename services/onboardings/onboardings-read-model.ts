@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
 
 /**
- * Reads of the onboardings read model (projections/onboardings-projection.ts) joined with
+ * Reads of the onboardings read model (projections/onboardings/projection.ts) joined with
  * the clients read model for `clients` {id, name, email}. An onboarding whose client was
  * erased (either table says so) is never listed and never found.
  */

@@ -1,4 +1,4 @@
-import { onboardingsProjection } from '../../projections/onboardings-projection.ts';
+import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +21,7 @@ import {
   type CreatePlan,
 } from './onboarding-commands.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import type { Onboarding } from './onboarding-decider.ts';
+import type { Onboarding } from './decider/index.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { PIN_PATTERN } from './link-secrets.ts';
 import { codedError } from '../../shared/http/api-error.ts';

@@ -4,7 +4,7 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 
 /**
- * Reads of the responses read model (projections/responses-projection.ts), shared by
+ * Reads of the responses read model (projections/responses/projection.ts), shared by
  * GET /api/v1/responses and the client portal. Oldest first (first answer's time, then
  * log position). GET /api/v1/responses lists every response, the reviewed versions the
  * client has since changed included (each its own id, status rejected or

@@ -13,7 +13,7 @@ export type ResponsesRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
 /*
  * GET /api/v1/responses (client-onboarding-api.md: Response; GET /api/v1/responses): the
  * answers of one onboarding of the key's team, oldest first, page pagination. Read from
- * the responses read model (projections/responses-projection.ts). Text-only errors:
+ * the responses read model (projections/responses/projection.ts). Text-only errors:
  * 400 onboarding_id is required (missing or not a UUID), 404 Onboarding not found
  * (unknown, another team's, or its client was erased).
  */

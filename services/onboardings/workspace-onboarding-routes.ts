@@ -1,4 +1,4 @@
-import { onboardingsProjection } from '../../projections/onboardings-projection.ts';
+import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -8,7 +8,7 @@ import { knownZone, usageMonth } from './deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
 
 /**
- * The workspace's reads of onboardings: the read model (projections/onboardings-projection.ts)
+ * The workspace's reads of onboardings: the read model (projections/onboardings/projection.ts)
  * with its client, template and assignee, plus the link's state; and the month's usage.
  * An onboarding whose client was erased is never listed or found (as in the public API).
  */

@@ -1,8 +1,11 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import { ONBOARDING_EVENT_TYPES, type OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import {
+  ONBOARDING_EVENT_TYPES,
+  type OnboardingEvent,
+} from '../../services/onboardings/onboarding-events.ts';
 
 /**
- * The pure half of the onboardings read model (onboardings-projection.ts holds its SQL):
+ * The pure half of the onboardings read model (projection.ts holds its SQL):
  * a batch's rows of onboardings and onboarding_links evolve one event at a time. Rows hold
  * timestamps, positions and jsonb as PostgreSQL text, so they round-trip exactly.
  */
@@ -136,49 +139,75 @@ export function foldOnboarding(batch: OnboardingsBatch, recorded: RecordedEvent)
   return batch;
 }
 
+type CreatedEvent = Extract<OnboardingEvent, { type: 'onboarding_created' }>;
+
+function createOnboarding(batch: OnboardingsBatch, event: CreatedEvent, recorded: RecordedEvent): void {
+  const { data } = event;
+  const id = data.onboarding_id;
+  const key = onboardingKey(id);
+  if (!batch.rows.has(key)) {
+    batch.rows.set(key, {
+      id,
+      team_id: data.team_id,
+      client_id: data.client_id,
+      template_id: data.template_id,
+      template_source: data.template_source,
+      template_name: data.template_snapshot.name,
+      template_snapshot: JSON.stringify(data.template_snapshot),
+      status: 'draft',
+      progress_pct: 0,
+      created_at: data.created_at,
+      due_date: data.due_date ?? null,
+      due_on: data.due_on ?? null,
+      due_timezone: data.due_timezone ?? null,
+      expires_at: data.expires_at ?? null,
+      assigned_to: null,
+      archived_at: null,
+      client_erased_at: null,
+      send_count: 0,
+      last_sent_at: null,
+      updated_at: data.created_at,
+      position: String(recorded.position),
+      stream_revision: String(recorded.revision),
+    });
+    batch.dirtyRows.add(key);
+  }
+  insertLink(batch, {
+    token_hash: data.token_hash,
+    onboarding_id: id,
+    team_id: data.team_id,
+    send_number: 0,
+    issued_at: data.created_at,
+    deactivated_at: null,
+  });
+}
+
+/** A send or a reopening issues a new link and deactivates the earlier ones. */
+function replaceLink(
+  batch: OnboardingsBatch,
+  id: string,
+  teamId: string,
+  tokenHash: string,
+  sendNumber: number,
+  at: string,
+): void {
+  deactivateLinks(batch, id, at);
+  insertLink(batch, {
+    token_hash: tokenHash,
+    onboarding_id: id,
+    team_id: teamId,
+    send_number: sendNumber,
+    issued_at: at,
+    deactivated_at: null,
+  });
+}
+
 function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: RecordedEvent): void {
   const id = event.data.onboarding_id;
   switch (event.type) {
-    case 'onboarding_created': {
-      const { data } = event;
-      const key = onboardingKey(id);
-      if (!batch.rows.has(key)) {
-        batch.rows.set(key, {
-          id,
-          team_id: data.team_id,
-          client_id: data.client_id,
-          template_id: data.template_id,
-          template_source: data.template_source,
-          template_name: data.template_snapshot.name,
-          template_snapshot: JSON.stringify(data.template_snapshot),
-          status: 'draft',
-          progress_pct: 0,
-          created_at: data.created_at,
-          due_date: data.due_date ?? null,
-          due_on: data.due_on ?? null,
-          due_timezone: data.due_timezone ?? null,
-          expires_at: data.expires_at ?? null,
-          assigned_to: null,
-          archived_at: null,
-          client_erased_at: null,
-          send_count: 0,
-          last_sent_at: null,
-          updated_at: data.created_at,
-          position: String(recorded.position),
-          stream_revision: String(recorded.revision),
-        });
-        batch.dirtyRows.add(key);
-      }
-      insertLink(batch, {
-        token_hash: data.token_hash,
-        onboarding_id: id,
-        team_id: data.team_id,
-        send_number: 0,
-        issued_at: data.created_at,
-        deactivated_at: null,
-      });
+    case 'onboarding_created':
+      createOnboarding(batch, event, recorded);
       break;
-    }
     case 'onboarding_updated': {
       const { changes, updated_at } = event.data;
       if ('due_date' in changes) {
@@ -207,15 +236,7 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
         last_sent_at: data.sent_at,
         updated_at: data.sent_at,
       });
-      deactivateLinks(batch, id, data.sent_at);
-      insertLink(batch, {
-        token_hash: data.token_hash,
-        onboarding_id: id,
-        team_id: data.team_id,
-        send_number: data.send_number,
-        issued_at: data.sent_at,
-        deactivated_at: null,
-      });
+      replaceLink(batch, id, data.team_id, data.token_hash, data.send_number, data.sent_at);
       break;
     }
     case 'onboarding.started':
@@ -245,15 +266,7 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
         expires_at: data.expires_at,
         updated_at: data.reopened_at,
       });
-      deactivateLinks(batch, id, data.reopened_at);
-      insertLink(batch, {
-        token_hash: data.token_hash,
-        onboarding_id: id,
-        team_id: data.team_id,
-        send_number: data.send_number,
-        issued_at: data.reopened_at,
-        deactivated_at: null,
-      });
+      replaceLink(batch, id, data.team_id, data.token_hash, data.send_number, data.reopened_at);
       break;
     }
     case 'onboarding_client_erased':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recorded } from './fold-test-events.ts';
-import { foldResponse, responsesBatch, RESPONSES_HANDLED } from './responses-fold.ts';
+import { recorded } from '../fold-test-events.ts';
+import { foldResponse, responsesBatch, RESPONSES_HANDLED } from './fold.ts';
 
 const ONBOARDING = 'B1B2C3D4-0000-4000-8000-000000000001';
 const CLIENT = 'C1B2C3D4-0000-4000-8000-000000000001';

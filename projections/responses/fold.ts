@@ -1,9 +1,9 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
-import { isSealed } from '../shared/privacy/personal-data-vault.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
+import { isSealed } from '../../shared/privacy/personal-data-vault.ts';
 
 /**
- * The pure half of the responses read model (responses-projection.ts holds its SQL): a
+ * The pure half of the responses read model (projection.ts holds its SQL): a
  * batch's rows of responses and response_onboardings evolve one event at a time. Sealed
  * client-entered values arrive as the sealed envelopes the rows keep (`opened`, by event id;
  * shared/privacy/sealed-columns.ts): the readers open them. Signatures of team members (countersignatures)
@@ -218,136 +218,173 @@ function nullValues(batch: ResponsesBatch, rows: Iterable<ResponseRow>, at: stri
   }
 }
 
+/** An erased client's values are nulled in every onboarding of that client. */
+function eraseClient(batch: ResponsesBatch, erasure: { clientId: string; erasedAt: string }): void {
+  const clientId = responseKey(erasure.clientId);
+  for (const fields of batch.rows.values()) {
+    const ofClient = [...fields.values()].filter((row) => responseKey(row.client_id) === clientId);
+    nullValues(batch, ofClient, erasure.erasedAt);
+  }
+  for (const rows of batch.earlier.values()) {
+    nullValues(
+      batch,
+      rows.filter((row) => responseKey(row.client_id) === clientId),
+      erasure.erasedAt,
+    );
+  }
+}
+
+type EventOf<T extends OnboardingEvent['type']> = Extract<OnboardingEvent, { type: T }>;
+
+function addOnboarding(batch: ResponsesBatch, event: EventOf<'onboarding_created'>): void {
+  const key = responseKey(event.data.onboarding_id);
+  if (batch.onboardings.has(key)) return;
+  batch.onboardings.set(key, {
+    onboarding_id: event.data.onboarding_id,
+    team_id: event.data.team_id,
+    client_id: event.data.client_id,
+  });
+  batch.dirtyOnboardings.add(key);
+}
+
+function saveAnswer(batch: ResponsesBatch, recorded: RecordedEvent, event: EventOf<'answer_saved'>): void {
+  const { data } = event;
+  let value: unknown = data.value;
+  if (isSealed(data.value)) value = batch.opened.get(recorded.id)?.[0] ?? null;
+  upsert(batch, recorded, {
+    id: data.response_id,
+    onboarding_id: data.onboarding_id,
+    step_id: data.step_id,
+    field_id: data.field_id,
+    kind: 'answer',
+    value,
+    at: data.saved_at,
+  });
+}
+
+function saveSignature(
+  batch: ResponsesBatch,
+  recorded: RecordedEvent,
+  event: EventOf<'signature.signed'>,
+): void {
+  const { data } = event;
+  if (data.signer_role !== 'client') return;
+  const texts = openedAll(batch, recorded);
+  upsert(batch, recorded, {
+    id: data.signature_id,
+    onboarding_id: data.onboarding_id,
+    step_id: data.step_id,
+    field_id: data.field_id,
+    kind: 'signature',
+    value: texts && {
+      signature_id: data.signature_id,
+      signer_name: texts[0],
+      signer_email: texts[1],
+      signed_at: data.signed_at,
+    },
+    at: data.signed_at,
+  });
+}
+
+function saveFile(batch: ResponsesBatch, recorded: RecordedEvent, event: EventOf<'file.uploaded'>): void {
+  const { data } = event;
+  const texts = openedAll(batch, recorded);
+  upsert(batch, recorded, {
+    id: data.file_id,
+    onboarding_id: data.onboarding_id,
+    step_id: data.step_id,
+    field_id: data.field_id,
+    kind: 'file',
+    value: texts && {
+      file_id: data.file_id,
+      file_name: texts[0],
+      content_type: data.content_type,
+      size_bytes: data.size_bytes,
+    },
+    at: data.uploaded_at,
+  });
+}
+
+/**
+ * The field's response shows its latest file; once that file is removed the field has no
+ * response (the client's remaining files stay in onboarding_files).
+ */
+function removeFile(batch: ResponsesBatch, event: EventOf<'file_removed'>): void {
+  const { data } = event;
+  const fields = rowsOf(batch, data.onboarding_id);
+  const row = fields.get(data.field_id);
+  if (!row || row.kind !== 'file' || row.value === null) return;
+  const shown = (JSON.parse(row.value) as { file_id?: string }).file_id;
+  if (shown !== data.file_id) return;
+  if (SENT_BACK.has(row.status)) {
+    keepAsEarlier(batch, row);
+    return;
+  }
+  fields.delete(data.field_id);
+  batch.dirty.delete(row);
+  batch.removed.add(row);
+}
+
+function submitStep(batch: ResponsesBatch, event: EventOf<'response.submitted'>): void {
+  const fields = rowsOf(batch, event.data.onboarding_id);
+  for (const row of fields.values()) {
+    // Approved answers stay approved; sent-back ones return to submitted.
+    if (row.step_id !== event.data.step_id || row.status === 'approved') continue;
+    Object.assign(row, {
+      status: 'submitted',
+      rejection_reason: null,
+      updated_at: event.data.submitted_at,
+    });
+    batch.dirty.add(row);
+  }
+}
+
+function review(
+  batch: ResponsesBatch,
+  event: EventOf<'response_approved' | 'response_rejected' | 'response_changes_requested'>,
+): void {
+  const row = rowsOf(batch, event.data.onboarding_id).get(event.data.field_id);
+  if (!row) return;
+  Object.assign(row, {
+    status: REVIEWED_STATUS[event.type],
+    // The rejection reason, or the note of a request for changes.
+    rejection_reason: event.type === 'response_approved' ? null : event.data.reason,
+    updated_at: event.data.reviewed_at,
+  });
+  batch.dirty.add(row);
+}
+
 export function foldResponse(batch: ResponsesBatch, recorded: RecordedEvent): ResponsesBatch {
   const erasure = clientErasure(recorded);
   if (erasure) {
-    const clientId = responseKey(erasure.clientId);
-    for (const fields of batch.rows.values()) {
-      const ofClient = [...fields.values()].filter((row) => responseKey(row.client_id) === clientId);
-      nullValues(batch, ofClient, erasure.erasedAt);
-    }
-    for (const rows of batch.earlier.values()) {
-      nullValues(
-        batch,
-        rows.filter((row) => responseKey(row.client_id) === clientId),
-        erasure.erasedAt,
-      );
-    }
+    eraseClient(batch, erasure);
     return batch;
   }
   const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
   switch (event.type) {
-    case 'onboarding_created': {
-      const key = responseKey(event.data.onboarding_id);
-      if (batch.onboardings.has(key)) break;
-      batch.onboardings.set(key, {
-        onboarding_id: event.data.onboarding_id,
-        team_id: event.data.team_id,
-        client_id: event.data.client_id,
-      });
-      batch.dirtyOnboardings.add(key);
+    case 'onboarding_created':
+      addOnboarding(batch, event);
       break;
-    }
-    case 'answer_saved': {
-      const { data } = event;
-      let value: unknown = data.value;
-      if (isSealed(data.value)) value = batch.opened.get(recorded.id)?.[0] ?? null;
-      upsert(batch, recorded, {
-        id: data.response_id,
-        onboarding_id: data.onboarding_id,
-        step_id: data.step_id,
-        field_id: data.field_id,
-        kind: 'answer',
-        value,
-        at: data.saved_at,
-      });
+    case 'answer_saved':
+      saveAnswer(batch, recorded, event);
       break;
-    }
-    case 'signature.signed': {
-      const { data } = event;
-      if (data.signer_role !== 'client') break;
-      const texts = openedAll(batch, recorded);
-      upsert(batch, recorded, {
-        id: data.signature_id,
-        onboarding_id: data.onboarding_id,
-        step_id: data.step_id,
-        field_id: data.field_id,
-        kind: 'signature',
-        value: texts && {
-          signature_id: data.signature_id,
-          signer_name: texts[0],
-          signer_email: texts[1],
-          signed_at: data.signed_at,
-        },
-        at: data.signed_at,
-      });
+    case 'signature.signed':
+      saveSignature(batch, recorded, event);
       break;
-    }
-    case 'file.uploaded': {
-      const { data } = event;
-      const texts = openedAll(batch, recorded);
-      upsert(batch, recorded, {
-        id: data.file_id,
-        onboarding_id: data.onboarding_id,
-        step_id: data.step_id,
-        field_id: data.field_id,
-        kind: 'file',
-        value: texts && {
-          file_id: data.file_id,
-          file_name: texts[0],
-          content_type: data.content_type,
-          size_bytes: data.size_bytes,
-        },
-        at: data.uploaded_at,
-      });
+    case 'file.uploaded':
+      saveFile(batch, recorded, event);
       break;
-    }
-    case 'file_removed': {
-      // The field's response shows its latest file; once that file is removed the field
-      // has no response (the client's remaining files stay in onboarding_files).
-      const { data } = event;
-      const fields = rowsOf(batch, data.onboarding_id);
-      const row = fields.get(data.field_id);
-      if (!row || row.kind !== 'file' || row.value === null) break;
-      const shown = (JSON.parse(row.value) as { file_id?: string }).file_id;
-      if (shown !== data.file_id) break;
-      if (SENT_BACK.has(row.status)) {
-        keepAsEarlier(batch, row);
-        break;
-      }
-      fields.delete(data.field_id);
-      batch.dirty.delete(row);
-      batch.removed.add(row);
+    case 'file_removed':
+      removeFile(batch, event);
       break;
-    }
-    case 'response.submitted': {
-      const fields = rowsOf(batch, event.data.onboarding_id);
-      for (const row of fields.values()) {
-        // Approved answers stay approved; sent-back ones return to submitted.
-        if (row.step_id !== event.data.step_id || row.status === 'approved') continue;
-        Object.assign(row, {
-          status: 'submitted',
-          rejection_reason: null,
-          updated_at: event.data.submitted_at,
-        });
-        batch.dirty.add(row);
-      }
+    case 'response.submitted':
+      submitStep(batch, event);
       break;
-    }
     case 'response_approved':
     case 'response_rejected':
-    case 'response_changes_requested': {
-      const row = rowsOf(batch, event.data.onboarding_id).get(event.data.field_id);
-      if (!row) break;
-      Object.assign(row, {
-        status: REVIEWED_STATUS[event.type],
-        // The rejection reason, or the note of a request for changes.
-        rejection_reason: event.type === 'response_approved' ? null : event.data.reason,
-        updated_at: event.data.reviewed_at,
-      });
-      batch.dirty.add(row);
+    case 'response_changes_requested':
+      review(batch, event);
       break;
-    }
     case 'onboarding_client_erased':
       nullValues(batch, rowsOf(batch, event.data.onboarding_id).values(), event.data.erased_at);
       nullValues(batch, earlierOf(batch, event.data.onboarding_id), event.data.erased_at);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recorded } from './fold-test-events.ts';
-import { foldOnboarding, onboardingsBatch, ONBOARDINGS_HANDLED } from './onboardings-fold.ts';
+import { recorded } from '../fold-test-events.ts';
+import { foldOnboarding, onboardingsBatch, ONBOARDINGS_HANDLED } from './fold.ts';
 
 const ID = 'A1B2C3D4-0000-4000-8000-000000000001';
 const created = recorded(

@@ -1,4 +1,4 @@
-import type { OnboardingEvent } from '../services/onboardings/onboarding-events.ts';
+import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import {
   foldOnboarding,
   onboardingKey,
@@ -7,13 +7,13 @@ import {
   type LinkRow,
   type OnboardingRow,
   type OnboardingsBatch,
-} from './onboardings-fold.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
+} from './fold.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the
- * onboarding streams: the SQL half of the read model; onboardings-fold.ts folds the events.
+ * onboarding streams: the SQL half of the read model; fold.ts folds the events.
  * due_at is always due_date as timestamptz and is derived in the upsert. Every row follows
  * one onboarding's stream, so the read model is applied inline with the PostgreSQL store
  * (shared/projections/inline-projections.ts) and by the runner, which skips what it has.

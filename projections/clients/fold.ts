@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ClientEvent } from '../services/clients/client-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { ClientEvent } from '../../services/clients/client-events.ts';
 
 /**
- * The pure half of the clients read model (clients-projection.ts holds its SQL): a batch's
+ * The pure half of the clients read model (projection.ts holds its SQL): a batch's
  * rows evolve one event at a time. Personal fields arrive opened (`opened`, by event id):
  * opening needs the key table, so the SQL half does it before the fold.
  */

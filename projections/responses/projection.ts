@@ -1,4 +1,4 @@
-import { readModelProjection } from '../shared/projections/projection.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
 import {
   erasedClientOf,
   foldResponse,
@@ -10,11 +10,11 @@ import {
   type ResponseOnboardingRow,
   type ResponseRow,
   type ResponsesBatch,
-} from './responses-fold.ts';
+} from './fold.ts';
 
 /**
  * responses and response_onboardings (infra/migrations/060_responses.sql): the answers of
- * every onboarding. The SQL half of the read model; responses-fold.ts folds the events.
+ * every onboarding. The SQL half of the read model; fold.ts folds the events.
  * Client-entered values are sealed with the client's key in the events (answers, signer
  * names and emails, file names); the rows keep those envelopes as they are (no opening, no
  * re-sealing) and the readers open them (responses-read-model.ts). The erasure events null

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recorded } from './fold-test-events.ts';
-import { foldResponse, responsesBatch, type ResponsesBatch } from './responses-fold.ts';
+import { recorded } from '../fold-test-events.ts';
+import { foldResponse, responsesBatch, type ResponsesBatch } from './fold.ts';
 
 /**
  * The responses fold through a review journey: reviews set the status and

@@ -1,8 +1,12 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TemplateContent, TemplateEvent, TemplateStep } from '../services/templates/template-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type {
+  TemplateContent,
+  TemplateEvent,
+  TemplateStep,
+} from '../../services/templates/template-events.ts';
 
 /**
- * The pure half of the templates read model (template-projection.ts holds its SQL): each
+ * The pure half of the templates read model (projection.ts holds its SQL): each
  * event becomes the row change it makes, in log order. jsonb columns travel as JSON text.
  */
 
@@ -18,7 +22,7 @@ export function templateSnapshot(content: TemplateContent): TemplateContent {
 
 type StepRows = Array<{ values: unknown[]; fields: unknown[][] }>;
 
-/** Column values in the order of the insert and update statements of template-projection.ts. */
+/** Column values in the order of the insert and update statements of projection.ts. */
 export type TemplateChange =
   | { kind: 'created'; template: unknown[]; steps: StepRows }
   | { kind: 'updated'; id: string; template: unknown[]; steps: StepRows }

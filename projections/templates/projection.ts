@@ -1,11 +1,11 @@
-import type { PoolClient } from '../shared/db/pool.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
-import { foldTemplate, TEMPLATE_EVENT_TYPES, type TemplateChange } from './template-fold.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
+import { foldTemplate, TEMPLATE_EVENT_TYPES, type TemplateChange } from './fold.ts';
 
 /**
  * Read models `templates`, `template_steps`, `template_fields`
  * (infra/migrations/011_templates.sql, 109_template_versions.sql). The SQL half;
- * template-fold.ts folds the events into row changes, written here in log order (a
+ * fold.ts folds the events into row changes, written here in log order (a
  * template's steps after it, its fields after their step). An update replaces the
  * template's columns and all of its steps and fields.
  */

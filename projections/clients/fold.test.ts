@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import { foldClient, type ClientsBatch } from './clients-fold.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import { foldClient, type ClientsBatch } from './fold.ts';
 
 const CLIENT = '6F1C2B8E-0000-4000-8000-000000000001';
 

@@ -1,11 +1,11 @@
-import { openSealed } from '../shared/privacy/personal-data-vault.ts';
+import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
 import {
   emailBlindIndex,
   sealedText,
   storedValue,
   teamIndexKeyIn,
-} from '../shared/privacy/sealed-columns.ts';
-import type { ClientEvent } from '../services/clients/client-events.ts';
+} from '../../shared/privacy/sealed-columns.ts';
+import type { ClientEvent } from '../../services/clients/client-events.ts';
 import {
   CLIENT_EVENT_TYPES,
   clientKey,
@@ -13,12 +13,12 @@ import {
   type ClientRow,
   type ClientsBatch,
   type OpenedClient,
-} from './clients-fold.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
+} from './fold.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
 
 /**
  * clients: one row per client (GET /api/v1/clients, GET /api/v1/clients/:id). The SQL half
- * of the read model; clients-fold.ts folds the events. Personal fields keep the sealed
+ * of the read model; fold.ts folds the events. Personal fields keep the sealed
  * envelopes of the events (shared/privacy/sealed-columns.ts), opened when read; the email's
  * blind index (email_hash) serves the email filter. An erased client's fields are null.
  */
