@@ -1,7 +1,8 @@
 /**
- * The workspace's texts: ICU messages (intl-messageformat) from messages/en-US.json and one
- * file per feature under messages/en-US/ (so each feature's texts live beside each other). Only
- * en-US so far; other languages are a later step (one folder per locale, like the client's form).
+ * The workspace's texts: ICU messages (intl-messageformat) laid out per locale and feature,
+ * messages/<locale>/<feature>.json (the app's frame in app.json, a feature's parts in a folder
+ * of its name, e.g. access/members.json), so each feature's texts live beside each other and
+ * another language is one more folder. Only en-US so far.
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 
@@ -25,9 +26,13 @@ export function translator(messages: Messages, locale: string = LOCALE): Transla
   };
 }
 
-const files = import.meta.glob<Messages>(['../messages/en-US.json', '../messages/en-US/*.json'], {
-  import: 'default',
-  eager: true,
-});
+const files = import.meta.glob<Messages>('../messages/*/**/*.json', { import: 'default', eager: true });
 
-export const t: Translate = translator(Object.assign({}, ...Object.values(files)) as Messages);
+/** The messages of one locale: every feature's file under messages/<locale>/, merged. */
+export function messagesOf(locale: string): Messages {
+  const prefix = `../messages/${locale}/`;
+  const own = Object.entries(files).filter(([path]) => path.startsWith(prefix));
+  return Object.assign({}, ...own.map(([, messages]) => messages)) as Messages;
+}
+
+export const t: Translate = translator(messagesOf(LOCALE));

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { translator } from './i18n.ts';
+import { LOCALE, messagesOf, translator } from './i18n.ts';
 import { isUncertain, minutesOf, problemMessage, type Problem } from './problems.ts';
-import messages from '../messages/en-US.json' with { type: 'json' };
 
-const t = translator(messages);
+const t = translator(messagesOf(LOCALE));
 const problem = (status: number, code: string, extra: Partial<Problem> = {}): Problem => ({
   status,
   code,

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import messages from '../messages/en-US.json' with { type: 'json' };
-import { translator } from './i18n.ts';
+import { LOCALE, messagesOf, translator } from './i18n.ts';
 import { fieldErrors, looksLikeEmail } from './validation.ts';
 
-const t = translator(messages);
+const t = translator(messagesOf(LOCALE));
 
 describe('fieldErrors', () => {
   it('names each missing or wrong field in words', () => {
