@@ -6,7 +6,7 @@ import { currentMember } from '../access/current-member.ts';
 import { teamEmailVerified } from '../access/workspace/email-verification.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { judge, outboundOptions, type OutboundDeps } from '../hooks/outbound.ts';
+import { judge, outboundOptions, type OutboundDeps } from '../../shared/net/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
 import {
   firmName,

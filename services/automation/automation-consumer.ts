@@ -13,7 +13,7 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { derivedUuid } from '../hooks/derived-id.ts';
+import { derivedUuid } from '../../shared/ids/derived-id.ts';
 import { onboardingAt } from '../hooks/event-moment.ts';
 import { CLIENT_NOT_ERASED } from './run-facts.ts';
 import { webhookBody } from './webhook-body.ts';

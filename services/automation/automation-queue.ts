@@ -14,7 +14,8 @@ import {
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { oneAtATime, type AttemptVerdict } from '../hooks/outbound.ts';
+import { type AttemptVerdict } from '../../shared/net/outbound.ts';
+import { oneAtATime } from '../../shared/work-queue/one-at-a-time.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { notifyMember, sendEmail, sendWebhook, type ActionDeps } from './actions.ts';
 import { createOnboardingAction, type CreateOnboardingActionDeps } from './create-onboarding-action.ts';

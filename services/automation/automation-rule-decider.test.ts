@@ -4,7 +4,8 @@ import { automationRuleDecider, type AutomationRuleCommand } from './automation-
 import type { AutomationAction, AutomationRuleEvent } from './automation-rule-events.ts';
 import { formatRunTime, latestRunLine } from './latest-run.ts';
 import { fillPlaceholders, formatDueDate, type PlaceholderValues } from './placeholders.ts';
-import { nextAttemptAt, passAtOrAfter, passOf, retryAfterSeconds, retryWaitMs } from './run-policy.ts';
+import { nextAttemptAt, passAtOrAfter, passOf, retryWaitMs } from './run-policy.ts';
+import { retryAfterSeconds } from '../../shared/net/retry-after.ts';
 
 const now = new Date('2026-11-21T10:15:00.123Z');
 const ruleId = '44444444-4444-4444-8444-444444444444';

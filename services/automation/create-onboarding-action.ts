@@ -5,9 +5,9 @@ import { clientFacts, sendFacts, teamFacts, templateFacts } from '../onboardings
 import { readOnboarding } from '../onboardings/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingState } from '../onboardings/onboarding-decider.ts';
+import { onboardingDecider, type OnboardingState } from '../onboardings/decider/index.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import type { AttemptVerdict } from '../hooks/outbound.ts';
+import type { AttemptVerdict } from '../../shared/net/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';
 
 /** What a Create onboarding action uses. */

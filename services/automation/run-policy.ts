@@ -1,3 +1,5 @@
+import { MAX_RETRY_AFTER_SECONDS } from '../../shared/net/retry-after.ts';
+
 /**
  * When queued action runs are worked (client-onboarding-api.md, Run rules 1, 6, 8). Pure
  * functions of the service clock's time:
@@ -15,7 +17,6 @@
  */
 export const QUEUE_PASS_MS = 5 * 60 * 1000;
 export const MAX_ATTEMPTS = 10;
-export const MAX_RETRY_AFTER_SECONDS = 60 * 60;
 const MAX_WAIT_MS = 24 * 60 * 60 * 1000;
 
 /** The pass a moment belongs to (the latest pass at or before it). */
@@ -40,17 +41,4 @@ export function nextAttemptAt(attemptAt: Date, attempts: number, retryAfterSecon
     return new Date(Math.max(waited, named));
   }
   return new Date(waited);
-}
-
-/**
- * Seconds a Retry-After header asks for (delta-seconds or an HTTP date, against `now`);
- * undefined when absent or unreadable.
- */
-export function retryAfterSeconds(header: string | string[] | undefined, now: Date): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
 }

@@ -12,7 +12,7 @@ import {
   type RetryPolicy,
 } from '../../shared/work-queue/work-queue.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { oneAtATime } from '../hooks/outbound.ts';
+import { oneAtATime } from '../../shared/work-queue/one-at-a-time.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
 import { withoutLinkTokens } from './sent-mail.ts';
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trustCertificatesForTests } from '../../services/hooks/outbound.ts';
+import { trustCertificatesForTests } from '../../shared/net/outbound.ts';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { adminRequest } from '../helpers/tenant.ts';

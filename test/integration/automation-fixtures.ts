@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { trustCertificatesForTests } from '../../services/hooks/outbound.ts';
+import { trustCertificatesForTests } from '../../shared/net/outbound.ts';
 import { selfSignedCertificate } from '../helpers/https-receiver.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { adminRequest, request } from '../helpers/tenant.ts';

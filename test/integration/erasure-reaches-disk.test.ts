@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { trustCertificatesForTests } from '../../services/hooks/outbound.ts';
+import { trustCertificatesForTests } from '../../shared/net/outbound.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, withDatabase, type Pool } from '../../shared/db/pool.ts';

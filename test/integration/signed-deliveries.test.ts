@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { trustCertificatesForTests } from '../../services/hooks/outbound.ts';
+import { trustCertificatesForTests } from '../../shared/net/outbound.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import {
   selfSignedCertificate,

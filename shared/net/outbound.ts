@@ -1,10 +1,10 @@
-import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../automation/run-policy.ts';
-import type { SafeHttpOptions, SafeHttpOutcome } from '../../shared/net/safe-http.ts';
-import type { Platform } from '../../shared/app-deps.ts';
+import { MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from './retry-after.ts';
+import type { SafeHttpOptions, SafeHttpOutcome } from './safe-http.ts';
+import type { Platform } from '../app-deps.ts';
 
 /**
  * What hook deliveries and Send webhook actions share: the outbound HTTP options of a
- * running service, how an answer is judged, and one pass at a time per process.
+ * running service and how an answer is judged.
  */
 
 /**
@@ -50,26 +50,4 @@ export function judge(outcome: SafeHttpOutcome, now: Date): AttemptVerdict {
   return wait !== undefined && wait <= MAX_RETRY_AFTER_SECONDS
     ? { kind: 'retry', reason, status, retryAfterSeconds: wait }
     : { kind: 'retry', reason, status };
-}
-
-const running = new WeakMap<object, Map<string, Promise<unknown>>>();
-
-/**
- * Runs `work` after the same-named pass of this process has finished: the scheduler loop
- * and POST /admin/v1/work/drain never work one queue at the same time, so a drain returns
- * only after the attempts in flight are recorded. (Other processes are kept apart by row
- * leases.)
- */
-export function oneAtATime<T>(context: object, name: string, work: () => Promise<T>): Promise<T> {
-  let passes = running.get(context);
-  if (!passes) running.set(context, (passes = new Map()));
-  const previous = passes.get(name) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(work);
-  passes.set(name, next);
-  void next
-    .finally(() => {
-      if (passes.get(name) === next) passes.delete(name);
-    })
-    .catch(() => undefined);
-  return next;
 }
