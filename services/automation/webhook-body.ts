@@ -1,4 +1,4 @@
-import type { Onboarding } from '../onboardings/onboarding-decider.ts';
+import type { Onboarding } from '../onboardings/decider/index.ts';
 import type {
   OnboardingOverdue,
   PaymentSucceeded,

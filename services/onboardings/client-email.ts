@@ -1,6 +1,6 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
-import type { Onboarding } from './onboarding-decider.ts';
+import type { Onboarding } from './decider/index.ts';
 
 /**
  * What the emails to a client about its onboarding (the invite, the reminders; plain text,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingCommand } from './onboarding-decider.ts';
+import { onboardingDecider, type OnboardingCommand } from './decider/index.ts';
 import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
 import {
   answered,

@@ -2,7 +2,7 @@ import { openWithKeyRows } from '../../shared/privacy/personal-data-vault.ts';
 import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { knownZone, usageMonth } from './deadlines.ts';
-import type { SendFacts } from './onboarding-decider.ts';
+import type { SendFacts } from './decider/index.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
 import { canCollectPayments, DEFAULT_NEW_RECIPIENT_CAP, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
 import { currentMember } from '../access/current-member.ts';

@@ -3,7 +3,7 @@ import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
 import { runOnboardingCommand, type OnboardingOutcome, type RunOptions } from './onboarding-unit-of-work.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
-import type { Onboarding, OnboardingCommand, OnboardingState } from './onboarding-decider.ts';
+import type { Onboarding, OnboardingCommand, OnboardingState } from './decider/index.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';

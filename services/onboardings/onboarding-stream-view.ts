@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { isSealed } from '../../shared/privacy/personal-data-vault.ts';
 import { signedIn } from '../access/workspace/workspace-session.ts';
-import { ERROR_TEXTS } from './onboarding-decider.ts';
+import { ERROR_TEXTS } from './decider/index.ts';
 import { onboardingStreamId, type OnboardingEvent } from './onboarding-events.ts';
 import { visibleOnboardingExists } from './responses-read-model.ts';
 

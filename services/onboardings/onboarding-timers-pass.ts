@@ -7,7 +7,7 @@ import { teamFacts } from './onboarding-facts.ts';
 import { readOnboarding, runOnboardingCommand } from './onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { queueClientEmail } from './client-email.ts';
-import { activeTokenHash } from './onboarding-decider.ts';
+import { activeTokenHash } from './decider/index.ts';
 import type { TimerKind } from './onboarding-timers.ts';
 import { oldestFirst } from '../../shared/work-queue/claim-strategies.ts';
 import { claimDue, complete, defineWorkQueue } from '../../shared/work-queue/work-queue.ts';

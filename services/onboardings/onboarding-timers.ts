@@ -1,4 +1,4 @@
-import type { OnboardingState } from './onboarding-decider.ts';
+import type { OnboardingState } from './decider/index.ts';
 
 /**
  * Durable timers of one onboarding, derived from its state alone: after every command the

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './onboarding-decider.ts';
+import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './decider/index.ts';
 import { onboardingStreamId, type OnboardingEvent } from './onboarding-events.ts';
 import { desiredTimers } from './onboarding-timers.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';

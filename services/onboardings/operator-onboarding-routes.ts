@@ -10,7 +10,7 @@ import {
   ERROR_TEXTS,
   type OnboardingCommand,
   type OnboardingState,
-} from './onboarding-decider.ts';
+} from './decider/index.ts';
 import { INT4_MAX } from '../../shared/validation/safe-text.ts';
 import { currentMember } from '../access/current-member.ts';
 import { codedError } from '../../shared/http/api-error.ts';

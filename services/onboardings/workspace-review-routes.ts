@@ -13,7 +13,7 @@ import { downloadHeaders } from '../../shared/http/download-headers.ts';
 import { binaryResponse } from '../../shared/http/openapi-3-1-schema.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { answerHistory } from './answer-history.ts';
-import { REVIEW_REASON_MAX } from './onboarding-decider.ts';
+import { REVIEW_REASON_MAX } from './decider/index.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
 import { FALLBACK_FILE_NAME, readOnboardingFile } from './onboarding-files.ts';
 import { runOnboardingRouteCommand } from './onboarding-route-command.ts';

@@ -5,7 +5,7 @@ import { clientDecider, type CreateClient } from '../../services/clients/client-
 import { DomainError } from '../commands/decider.ts';
 import { hookSubscriptionDecider } from '../../services/hooks/hook-subscription-decider.ts';
 import { parseDeadline } from '../../services/onboardings/deadlines.ts';
-import { onboardingDecider, type OnboardingCommand } from '../../services/onboardings/onboarding-decider.ts';
+import { onboardingDecider, type OnboardingCommand } from '../../services/onboardings/decider/index.ts';
 import {
   assertStorable,
   findUnstorable,

@@ -2,7 +2,7 @@ import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { runOnboardingCommand } from '../../services/onboardings/onboarding-unit-of-work.ts';
-import type { OnboardingCommand, OnboardingState } from '../../services/onboardings/onboarding-decider.ts';
+import type { OnboardingCommand, OnboardingState } from '../../services/onboardings/decider/index.ts';
 import { hashClientToken } from '../../services/onboardings/link-secrets.ts';
 import type { TestService } from '../helpers/service.ts';
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readOnboarding } from '../../services/onboardings/onboarding-unit-of-work.ts';
-import { onboardingDecider } from '../../services/onboardings/onboarding-decider.ts';
+import { onboardingDecider } from '../../services/onboardings/decider/index.ts';
 import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import { fold } from '../../shared/commands/decider.ts';
 import { SNAPSHOT_EVERY } from '../../shared/commands/stream-snapshots.ts';

@@ -5,7 +5,7 @@ import {
   onboardingDecider,
   type OnboardingCommand,
   type OnboardingState,
-} from '../../services/onboardings/onboarding-decider.ts';
+} from '../../services/onboardings/decider/index.ts';
 import { CLOSED_STATUSES, ONBOARDING_STATUSES } from '../../services/onboardings/onboarding-events.ts';
 import { ACTIVE_CLIENT_WINDOW_MS } from '../../services/onboardings/send-policy.ts';
 import {

@@ -1,4 +1,4 @@
-import type { SendFacts } from '../../services/onboardings/onboarding-decider.ts';
+import type { SendFacts } from '../../services/onboardings/decider/index.ts';
 import type { OnboardingEvent, TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
 import type { TemplateField } from '../../services/templates/template-events.ts';
 

@@ -4,7 +4,7 @@ import {
   onboardingDecider,
   type OnboardingCommand,
   type OnboardingState,
-} from '../../services/onboardings/onboarding-decider.ts';
+} from '../../services/onboardings/decider/index.ts';
 import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import { desiredTimers } from '../../services/onboardings/onboarding-timers.ts';
 import type { ReminderRule } from '../../services/onboardings/reminder-schedule.ts';

@@ -3,7 +3,7 @@ import { readOnboarding } from '../onboarding-unit-of-work.ts';
 import type { Pool } from '../../../shared/db/pool.ts';
 import { CLIENT_TOKEN_PATTERN, hashClientToken, verifyPin } from '../link-secrets.ts';
 import type { PinHash } from '../onboarding-events.ts';
-import { activeTokenHash, ERROR_TEXTS, type Onboarding } from '../onboarding-decider.ts';
+import { activeTokenHash, ERROR_TEXTS, type Onboarding } from '../decider/index.ts';
 import type { EventStore } from '../../../shared/event-store/event-store.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Onboarding } from '../onboarding-decider.ts';
+import type { Onboarding } from '../decider/index.ts';
 import { linkState, type LinkFacts } from './portal-face.ts';
 
 const TOKEN_HASH = 'a'.repeat(64);

@@ -5,7 +5,7 @@ import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
 import { logoUrl } from '../../access/team-branding.ts';
 import { CLIENT_TOKEN_PATTERN, hashClientToken } from '../link-secrets.ts';
-import { isOpenReview, type OnboardingState } from '../onboarding-decider.ts';
+import { isOpenReview, type OnboardingState } from '../decider/index.ts';
 import { readOnboarding } from '../onboarding-unit-of-work.ts';
 import type { PortalAccess } from './portal-access.ts';
 import { linkSessionId } from './portal-link-sessions.ts';

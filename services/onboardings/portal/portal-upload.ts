@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { sizeText } from '../onboarding-decider.ts';
+import { sizeText } from '../decider/index.ts';
 
 /**
  * The one file of an upload (POST /portal/v1/onboardings/:token/fields/:field_id/files),
