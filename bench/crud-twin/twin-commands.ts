@@ -4,7 +4,7 @@ import { parseDeadline, usageMonth } from '../../services/onboardings/deadlines.
 import { inviteEmail } from '../../services/onboardings/invite-email.ts';
 import { hashPin, issueClientToken } from '../../services/onboardings/link-secrets.ts';
 import type { TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
-import { reminderTimes, type ReminderRule } from '../../services/onboardings/reminder-schedule.ts';
+import { reminderTimes, type ReminderRule } from '../../services/onboardings/contract/reminder-schedule.ts';
 import { ACTIVE_CLIENT_WINDOW_MS, NEW_RECIPIENT_WINDOW_MS } from '../../services/onboardings/send-policy.ts';
 import {
   fieldsNeedingAgreementText,

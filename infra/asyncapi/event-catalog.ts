@@ -21,7 +21,7 @@ import {
   MAX_REMINDER_RULES,
   MIN_REMINDER_DAYS,
   REMINDER_WHEN,
-} from '../../services/onboardings/reminder-schedule.ts';
+} from '../../services/onboardings/contract/reminder-schedule.ts';
 import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../services/access/team-events.ts';
 import type { TemplateEvent } from '../../services/templates/template-events.ts';
 import {

@@ -1,6 +1,6 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
-import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/reminder-schedule.ts';
+import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/contract/reminder-schedule.ts';
 import type {
   ApiKeySlotTaken,
   MemberAdded,

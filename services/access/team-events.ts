@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
-import type { ReminderRule } from '../onboardings/reminder-schedule.ts';
+import type { ReminderRule } from '../onboardings/contract/reminder-schedule.ts';
 import type { MonthlyOnboardingOverride, Plan } from './plans.ts';
 
 /** Stream of one team: `team-<team_id>`. Members and API key slots are events of it. */

@@ -1,8 +1,8 @@
-import type { AnswerProblem } from '../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../templates/contract/field-catalogue.ts';
 
 /**
  * The API's English message for a problem of the field catalogue
- * (services/templates/field-catalogue.ts) with the field's label; the client's form shows
+ * (services/templates/contract/field-catalogue.ts) with the field's label; the client's form shows
  * its own translated text from the problem's code and params.
  */
 export function answerProblemText(label: string, problem: AnswerProblem): string {

@@ -1,6 +1,6 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
 import type { TemplateContent } from '../templates/template-events.ts';
-import type { ReminderRule } from './reminder-schedule.ts';
+import type { ReminderRule } from './contract/reminder-schedule.ts';
 
 /** Stream of one onboarding: `onboarding-<onboarding_id>`. */
 export const onboardingStreamId = (onboardingId: string) => `onboarding-${onboardingId}`;

@@ -22,4 +22,4 @@ export const NEW_RECIPIENT_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const ACTIVE_CLIENT_WINDOW_MS = 5 * 60 * 1000;
 
 // Reminder emails after each send follow the onboarding's reminder schedule
-// (reminder-schedule.ts; the team's default when it was created); a resend replaces them.
+// (contract/reminder-schedule.ts; the team's default when it was created); a resend replaces them.

@@ -20,8 +20,8 @@ export function requiredPaymentFields(snapshot: TemplateSnapshot): LocatedField[
   return fieldsOf(snapshot).filter(({ field }) => field.type === 'payment' && field.is_required);
 }
 
-/** `config.amount_cents`: the builder's rule (../templates/payment-amount.ts), 1 to 99,999,999 cents. */
-export { validAmountCents } from '../templates/payment-amount.ts';
+/** `config.amount_cents`: the builder's rule (../templates/contract/payment-amount.ts), 1 to 99,999,999 cents. */
+export { validAmountCents } from '../templates/contract/payment-amount.ts';
 
 const isSignature = (field: TemplateField) => field.type === 'signature';
 
@@ -45,7 +45,7 @@ const always = () => true;
 
 /**
  * Every step that is shown and not optional has been submitted; a step its conditional
- * rule hides (`shown`, ../templates/conditional-rules.ts) is not needed.
+ * rule hides (`shown`, ../templates/contract/conditional-rules.ts) is not needed.
  */
 export function requiredStepsSubmitted(
   snapshot: TemplateSnapshot,

@@ -6,7 +6,7 @@ import { fold } from '../../shared/commands/decider.ts';
 import { teamDecider } from '../access/team-decider.ts';
 import { teamStreamId, type TeamEvent } from '../access/team-events.ts';
 import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
-import { FIELD_TYPES } from './field-catalogue.ts';
+import { FIELD_TYPES } from './contract/field-catalogue.ts';
 import { templateDecider } from './template-decider.ts';
 import { templateStreamId, type Json, type TemplateContent } from './template-events.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';

@@ -1,5 +1,5 @@
 /**
- * A template that holds one field of every catalogue type (./field-catalogue.ts), with a
+ * A template that holds one field of every catalogue type (./contract/field-catalogue.ts), with a
  * German translation, in the operator API's template body. `npm run demo` creates it so a
  * person can open a real form after `npm start`; tests use it to walk every field.
  */

@@ -1,7 +1,7 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
-import { ruleProblems } from './conditional-rules.ts';
-import { fieldConfigProblems } from './field-catalogue.ts';
+import { ruleProblems } from './contract/conditional-rules.ts';
+import { fieldConfigProblems } from './contract/field-catalogue.ts';
 import type { TemplateContent, TemplateCreated, TemplateEvent, TemplateField } from './template-events.ts';
 
 export type TemplateState =
@@ -26,7 +26,7 @@ export type TemplateCommand = (
         content: TemplateContent;
         /**
          * The builder's definitions also keep the conditional rules' format
-         * (./conditional-rules.ts); the operator API stores any JSON there.
+         * (./contract/conditional-rules.ts); the operator API stores any JSON there.
          */
         check_rules?: boolean;
       };
@@ -106,7 +106,7 @@ function assertUniqueIds(templateId: string, content: TemplateContent) {
 }
 
 /**
- * Every rule of a step or field keeps the format of ./conditional-rules.ts and names
+ * Every rule of a step or field keeps the format of ./contract/conditional-rules.ts and names
  * another field of the template: 400 invalid_body naming the first by its position.
  */
 function assertRules(content: TemplateContent): void {
@@ -158,7 +158,7 @@ function assertSortOrders(content: TemplateContent): void {
  * A payment field's amount is the send's first check (client-onboarding-api.md, send:
  * "invalid payment amount: 400 invalid_payment" naming the field), so a template of the
  * operator API keeps an amount still to be set and the send refuses it. The builder's
- * saves (`builder`) check the amount with the send's own rule (./payment-amount.ts), so
+ * saves (`builder`) check the amount with the send's own rule (./contract/payment-amount.ts), so
  * what the builder accepts the send accepts too.
  */
 function withoutSendRules(field: TemplateField): TemplateField {
@@ -169,7 +169,7 @@ function withoutSendRules(field: TemplateField): TemplateField {
 
 /**
  * Every field is of a catalogue type with a config the catalogue accepts
- * (./field-catalogue.ts): 400 invalid_body whose message names the first field by its
+ * (./contract/field-catalogue.ts): 400 invalid_body whose message names the first field by its
  * position (`steps[0].fields[2]: ...`); details list every problem of every field.
  */
 function assertCatalogueFields(content: TemplateContent, builder: boolean): void {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
-import { showWhenOf } from './conditional-rules.ts';
-import { FIELD_TYPES } from './field-catalogue.ts';
+import { showWhenOf } from './contract/conditional-rules.ts';
+import { FIELD_TYPES } from './contract/field-catalogue.ts';
 import type { Json, TemplateContent } from './template-events.ts';
 import { TEMPLATE_LIMITS } from './template-limits.ts';
 
@@ -10,8 +10,8 @@ import { TEMPLATE_LIMITS } from './template-limits.ts';
  * A template's whole definition as the workspace builder sends it (POST and PUT
  * /workspace/v1/templates): the spec's snapshot shape, with the builder's own step and
  * field ids (kept across saves; a step or field without one gets a new id). The field
- * configs are checked by the decider against the catalogue (./field-catalogue.ts), the
- * conditional rules against ./conditional-rules.ts.
+ * configs are checked by the decider against the catalogue (./contract/field-catalogue.ts), the
+ * conditional rules against ./contract/conditional-rules.ts.
  */
 
 const sortOrder = z.number().int().min(INT4_MIN).max(INT4_MAX);

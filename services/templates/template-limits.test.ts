@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../shared/commands/decider.ts';
-import { ruleProblems } from './conditional-rules.ts';
+import { ruleProblems } from './contract/conditional-rules.ts';
 import { templateDecider } from './template-decider.ts';
 import type { TemplateContent, TemplateField, TemplateStep } from './template-events.ts';
 import { TEMPLATE_LIMITS, templateLimitProblems } from './template-limits.ts';

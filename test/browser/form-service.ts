@@ -134,7 +134,7 @@ export const AGREEMENT_TEXT =
   'I engage Northwind Advisors to prepare my accounts for the current year under the terms we discussed.';
 
 /**
- * Every field type of the catalogue (services/templates/field-catalogue.ts, FIELD_TYPES):
+ * Every field type of the catalogue (services/templates/contract/field-catalogue.ts, FIELD_TYPES):
  * two required steps, then an optional step with a file field and a note. The payment is
  * optional so the send needs no connected payments.
  */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_AMOUNT_CENTS } from '../../services/templates/payment-amount.ts';
+import { MAX_AMOUNT_CENTS } from '../../services/templates/contract/payment-amount.ts';
 import { registerSecrets } from '../helpers/run-log.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest, createTeamWithKey, createTemplate } from '../helpers/tenant.ts';
@@ -9,7 +9,7 @@ import { Browser } from './workspace-fixtures.ts';
 
 /*
  * A payment field's amount is bounded in the builder as the send bounds it (issue 26,
- * finding 9): one rule (services/templates/payment-amount.ts), a whole number of cents from
+ * finding 9): one rule (services/templates/contract/payment-amount.ts), a whole number of cents from
  * 1 to 99,999,999. The builder refuses 1e300 and 2^31 in words beside the field
  * (steps[i].fields[j]) and creates nothing; the send refuses the same amounts.
  */

@@ -7,7 +7,7 @@ import {
 } from '../../services/onboardings/decider/index.ts';
 import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
 import { desiredTimers } from '../../services/onboardings/onboarding-timers.ts';
-import type { ReminderRule } from '../../services/onboardings/reminder-schedule.ts';
+import type { ReminderRule } from '../../services/onboardings/contract/reminder-schedule.ts';
 import {
   at,
   CLIENT,

@@ -15,14 +15,14 @@ import {
   reminderScheduleProblem,
   reminderScheduleProblemText,
   type ReminderRule,
-} from '../../onboardings/reminder-schedule.ts';
+} from '../../onboardings/contract/reminder-schedule.ts';
 import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
 import { isPlan, monthlyOnboardingLimit, PLANS } from '../plans.ts';
 import { logoUrl } from '../team-branding.ts';
 import { teamDecider } from '../team-decider.ts';
 import { DATE_FORMATS, TEAM_LOCALES, teamStreamId } from '../team-events.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
-import { memberMetadata } from './workspace-commands.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { workspaceErrors } from './workspace-errors.ts';
 import { signedIn } from './workspace-session.ts';
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RunOptions } from '../onboarding-unit-of-work.ts';
-import { fileConfig } from '../../templates/field-catalogue.ts';
+import { fileConfig } from '../../templates/contract/field-catalogue.ts';
 import { type Onboarding, type OnboardingCommand, type OnboardingState } from '../decider/index.ts';
 import { ONBOARDING_STATUSES } from '../onboarding-events.ts';
 import {

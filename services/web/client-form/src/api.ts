@@ -5,7 +5,7 @@
  * nowhere. A refusal becomes an ApiError the screens turn into human words (the page
  * never shows a JSON body).
  */
-import type { AnswerProblem } from '../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
 
 export type LinkState =
   'open' | 'pin_required' | 'pin_locked' | 'completed' | 'expired' | 'cancelled' | 'inactive';

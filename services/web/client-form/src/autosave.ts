@@ -5,7 +5,7 @@
  * 5xx, 409 and 429 while another tab saves the same onboarding) is retried with backoff,
  * honouring Retry-After, and again at once when the browser comes back online.
  */
-import type { AnswerProblem } from '../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
 
 export type SaveStatus = 'idle' | 'saving' | 'saved' | 'offline' | 'retrying';
 

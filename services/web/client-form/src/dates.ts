@@ -3,7 +3,7 @@
  * `timezone`). An instant (ISO 8601 with offset) is shown as the calendar day it is in the
  * client's timezone; a calendar date (YYYY-MM-DD) is shown as it is, without a timezone.
  */
-import { isCalendarDate } from '../../../templates/field-catalogue.ts';
+import { isCalendarDate } from '../../../templates/contract/field-catalogue.ts';
 
 export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
 export type DateFormat = (typeof DATE_FORMATS)[number];

@@ -1,4 +1,4 @@
-import { choiceOptions, isEmptyAnswer } from '../../../templates/field-catalogue.ts';
+import { choiceOptions, isEmptyAnswer } from '../../../templates/contract/field-catalogue.ts';
 import type { PortalOnboarding } from './api.ts';
 import type { LocalizedField } from './fields/field-props.ts';
 import type { Formats, Translate } from './i18n.ts';

@@ -10,8 +10,8 @@ import {
   localizeField,
   translationFor,
   type AnswerProblem,
-} from '../../../templates/field-catalogue.ts';
-import { visibility } from '../../../templates/conditional-rules.ts';
+} from '../../../templates/contract/field-catalogue.ts';
+import { visibility } from '../../../templates/contract/conditional-rules.ts';
 import type { PortalOnboarding, PortalResponse, PortalStep } from './api.ts';
 import type { LocalizedField } from './fields/field-props.ts';
 
@@ -124,7 +124,7 @@ export function submitOrder(
 
 /**
  * The steps and fields the client sees for the answers so far: the conditional rules
- * (../../../templates/conditional-rules.ts), read as the server reads them when a step is
+ * (../../../templates/contract/conditional-rules.ts), read as the server reads them when a step is
  * submitted. A hidden field is not shown and not required, a hidden step not needed; a
  * file or signature field counts as answered once fulfilled.
  */

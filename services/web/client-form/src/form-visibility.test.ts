@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PortalOnboarding, PortalStep } from './api.ts';
 import { formSteps, stepProblems, visibleSteps } from './form-model.ts';
 
-/** The client form applies the conditional rules as the server does (../../../templates/conditional-rules.ts). */
+/** The client form applies the conditional rules as the server does (../../../templates/contract/conditional-rules.ts). */
 
 const showWhen = (field_id: string, operator: string, value?: string) => ({
   show_when: { field_id, operator, value },

@@ -4,7 +4,7 @@
  * page closes. A step submit completes the preview as the server would complete an
  * onboarding: when every shown, required step is submitted (conditional rules included).
  */
-import { visibility } from '../../../templates/conditional-rules.ts';
+import { visibility } from '../../../templates/contract/conditional-rules.ts';
 import type { PortalFile, PortalOnboarding, PortalResponse, PortalSignature, PortalSnapshot } from './api.ts';
 
 export class PreviewPortal {

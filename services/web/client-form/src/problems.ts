@@ -1,4 +1,4 @@
-import type { AnswerProblem } from '../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
 import type { Formats, Translate } from './i18n.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -4,7 +4,7 @@
  * wrote is lost on reload, and the step's check names it an invalid date as the server does.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { isCalendarDate, type AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import { isCalendarDate, type AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame, LiveProblem, controlAria } from './FieldFrame.tsx';
 

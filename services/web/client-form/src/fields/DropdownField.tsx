@@ -1,5 +1,5 @@
 /** One option from a list, for long lists; the empty first option ("Choose…") means no answer. */
-import { choiceOptions } from '../../../../templates/field-catalogue.ts';
+import { choiceOptions } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame, controlAria } from './FieldFrame.tsx';
 

@@ -6,7 +6,7 @@
  * readers.
  */
 import type { ComponentChildren } from 'preact';
-import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { Formats, Translate } from '../i18n.ts';
 import type { FieldIds, LocalizedField } from './field-props.ts';
 import { describedBy, helpText } from './field-text.ts';

@@ -7,7 +7,7 @@
  * always the server's.
  */
 import { useRef, useState } from 'preact/hooks';
-import { fileConfig } from '../../../../templates/field-catalogue.ts';
+import { fileConfig } from '../../../../templates/contract/field-catalogue.ts';
 import type { PortalFile } from '../api.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame } from './FieldFrame.tsx';

@@ -4,7 +4,7 @@
  * the client.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { textLimit } from '../../../../templates/field-catalogue.ts';
+import { textLimit } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame, controlAria } from './FieldFrame.tsx';
 

@@ -1,5 +1,5 @@
 /** Any number of options, as a checkbox group under the field's label; the answer lists the chosen values in the options' order. */
-import { choiceOptions } from '../../../../templates/field-catalogue.ts';
+import { choiceOptions } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame } from './FieldFrame.tsx';
 

@@ -6,7 +6,7 @@
  * the field, gets the not-a-number message.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame, LiveProblem, controlAria } from './FieldFrame.tsx';
 import { configText } from './field-text.ts';

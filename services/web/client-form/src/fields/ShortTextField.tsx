@@ -1,4 +1,4 @@
-import { textLimit } from '../../../../templates/field-catalogue.ts';
+import { textLimit } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { TextInput } from './TextInput.tsx';
 

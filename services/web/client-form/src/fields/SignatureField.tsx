@@ -5,7 +5,7 @@
  * ({drawing: path data}) and is autosaved like any answer.
  */
 import { useState } from 'preact/hooks';
-import { answerProblem, type AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import { answerProblem, type AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { ErrorText, RequiredMarker } from './FieldFrame.tsx';
 import { configText, describedBy, helpText } from './field-text.ts';

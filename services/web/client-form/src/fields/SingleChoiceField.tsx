@@ -1,5 +1,5 @@
 /** One option of several, as a radio group under the field's label. */
-import { choiceOptions } from '../../../../templates/field-catalogue.ts';
+import { choiceOptions } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
 import { FieldFrame } from './FieldFrame.tsx';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerShapeProblem } from '../../../../templates/field-catalogue.ts';
+import { answerShapeProblem } from '../../../../templates/contract/field-catalogue.ts';
 import {
   DRAWING_LIMIT,
   drawingPath,

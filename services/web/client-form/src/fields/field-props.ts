@@ -3,7 +3,7 @@
  * <Field> per field of the current step and owns the answer state, autosave, problems and
  * the ids that tie a control to its help text and error message.
  */
-import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { PortalClient, PortalField, PortalOnboarding } from '../api.ts';
 import type { Formats, Translate } from '../i18n.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILE_TYPES, fileConfig } from '../../../../templates/field-catalogue.ts';
+import { DEFAULT_FILE_TYPES, fileConfig } from '../../../../templates/contract/field-catalogue.ts';
 import { ApiError, type ProblemDetails } from '../api.ts';
 import {
   acceptAttribute,

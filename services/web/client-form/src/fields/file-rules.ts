@@ -3,7 +3,7 @@
  * words people know ("PDF, PNG, JPEG"), the size limit and the number of files. The server
  * sniffs every upload and has the last word; these checks spare the client a wasted upload.
  */
-import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 
 /** What the client knows a file type as, and the file name endings it carries. */
 const TYPES: Record<string, { name: string; extensions: string[] }> = {

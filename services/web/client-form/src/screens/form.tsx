@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { AnswerProblem } from '../../../../templates/field-catalogue.ts';
-import { translationFor } from '../../../../templates/field-catalogue.ts';
+import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
+import { translationFor } from '../../../../templates/contract/field-catalogue.ts';
 import { ApiError, type PortalClient, type PortalOnboarding } from '../api.ts';
 import { Autosave, type SaveStatus } from '../autosave.ts';
 import { displayAnswer } from '../display.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validAmountCents as sendRule } from '../onboardings/template-snapshot.ts';
+import { validAmountCents as sendRule } from '../../onboardings/template-snapshot.ts';
 import { fieldConfigProblems } from './field-catalogue.ts';
 import { MAX_AMOUNT_CENTS } from './payment-amount.ts';
 

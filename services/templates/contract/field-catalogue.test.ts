@@ -132,7 +132,7 @@ describe('files and translations', () => {
 
 describe('the sample form', () => {
   it('holds every field type, each valid', async () => {
-    const { SAMPLE_FORM } = await import('./sample-form.ts');
+    const { SAMPLE_FORM } = await import('../sample-form.ts');
     const fields = SAMPLE_FORM.steps.flatMap((step) => step.fields);
     expect(new Set(fields.map((each) => each.type))).toEqual(new Set(FIELD_TYPES));
     for (const each of fields) {
