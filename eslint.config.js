@@ -5,7 +5,7 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules',
-      'test/generated',
+      'services/web/shared/api/openapi.d.ts',
       '.data',
       'coverage',
       'bench/.work',

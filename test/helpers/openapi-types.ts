@@ -5,8 +5,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 
-/** Where the typed client's types live (committed; the OpenAPI tests keep them in step). */
-export const GENERATED_TYPES = path.resolve('test/generated/api.d.ts');
+/**
+ * Where the typed client's types live: committed, typing the web apps' API client and the
+ * tests; the OpenAPI document test keeps them in step.
+ */
+export const GENERATED_TYPES = path.resolve('services/web/shared/api/openapi.d.ts');
 
 const HEADER = [
   '/**',

@@ -4,13 +4,14 @@
  * the public, operator, portal and workspace APIs has a unique stable operationId, a
  * summary, an example per request body and per answer, and the headers it sends; the
  * webhooks list every hook and signed-webhook payload; and the committed typed client
- * (test/generated/api.d.ts, openapi-typescript) is what the document makes today.
+ * (services/web/shared/api/openapi.d.ts, openapi-typescript, which the web apps' API client
+ * is typed by) is what the document makes today.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_IDS } from '../../services/app/openapi-operations.ts';
-import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/webhook-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/contract/public-event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/contract/webhook-event-types.ts';
 import { registeredRoutes } from '../../shared/http/route-registry.ts';
 import { GENERATED_TYPES, redoclyLint, typesOf } from '../helpers/openapi-types.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';

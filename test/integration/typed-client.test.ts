@@ -1,5 +1,5 @@
 /**
- * The typed client generated from GET /openapi.json (test/generated/api.d.ts, through
+ * The typed client generated from GET /openapi.json (services/web/shared/api/openapi.d.ts, through
  * openapi-typescript) drives the real service with openapi-fetch: the operator provisions
  * a team, a key and a template; the public API creates a client, finds it, makes an
  * onboarding, sends it; the portal opens the link and completes it; the public API then
@@ -8,7 +8,7 @@
  */
 import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { paths } from '../generated/api.d.ts';
+import type { paths } from '../../services/web/shared/api/openapi.d.ts';
 import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/service.ts';
 
 let service: TestService;
