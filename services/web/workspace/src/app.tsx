@@ -21,7 +21,7 @@ import { ClientsScreen } from './features/clients/clients.tsx';
 import { ClientScreen } from './features/clients/client.tsx';
 import { TemplatesScreen } from './features/templates/templates.tsx';
 import { TemplateBuilderScreen } from './features/templates/builder/template-builder.tsx';
-import { ScreenHeading } from './ui/ui.tsx';
+import { ScreenHeading } from './ui/index.ts';
 
 const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
 

@@ -4,26 +4,15 @@
  * of its name, e.g. access/members.json), so each feature's texts live beside each other and
  * another language is one more folder. Only en-US so far.
  */
-import { IntlMessageFormat } from 'intl-messageformat';
+import { createTranslate, type Messages, type Translate } from '../../shared/i18n/translate.ts';
 
-export type Messages = Record<string, string>;
-export type Translate = (key: string, values?: Record<string, unknown>) => string;
+export type { Messages, Translate };
 
 export const LOCALE = 'en-US';
 
-/** A translate function over `messages`; a missing key shows as the key (and never throws). */
+/** A translate function over `messages` (the web apps' one translator): a missing key shows as the key; never throws. */
 export function translator(messages: Messages, locale: string = LOCALE): Translate {
-  const cache = new Map<string, IntlMessageFormat>();
-  return (key, values) => {
-    const text = messages[key];
-    if (text === undefined) return key;
-    let format = cache.get(key);
-    if (!format) {
-      format = new IntlMessageFormat(text, locale);
-      cache.set(key, format);
-    }
-    return String(format.format(values as never));
-  };
+  return createTranslate(locale, messages);
 }
 
 const files = import.meta.glob<Messages>('../messages/*/**/*.json', { import: 'default', eager: true });

@@ -4,7 +4,7 @@ import { call, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { problemMessage } from './problems.ts';
 import type { Route } from './router.ts';
-import { ErrorMessage, Link } from './ui/ui.tsx';
+import { ErrorMessage, Link } from './ui/index.ts';
 import { VerifyEmailBanner } from './features/access/verify-email-banner.tsx';
 
 /** The pages before sign-in: the product's name and one column. */

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 

@@ -1,4 +1,4 @@
-import { Field } from '../../ui/ui.tsx';
+import { Field } from '../../ui/index.ts';
 import { t } from '../../i18n.ts';
 
 /** A new password, with its rules shown before typing. */

@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'preact/hooks';
 import { call, type Outcome } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field } from '../../ui/index.ts';
 
 /**
  * Re-authentication before sensitive actions: `withReauth(request)` runs the request; when the

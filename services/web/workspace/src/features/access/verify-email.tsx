@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Link, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { ErrorMessage, Link, ScreenHeading, Status } from '../../ui/index.ts';
 
 /**
  * The emailed verification link: one button confirms (a link opened by a mail scanner

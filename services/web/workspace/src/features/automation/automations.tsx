@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
 import { hasAutomations, type Placeholder, type Rule } from './rules.ts';
 import { RuleDialog } from './rule-dialog.tsx';
 

@@ -12,7 +12,7 @@ import {
   type Rule,
   type RuleDraft,
 } from './rules.ts';
-import { Dialog, ErrorMessage, Field, useFieldCheck } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field, Select, useFieldCheck } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 
 /**
@@ -222,49 +222,6 @@ export function RuleDialog({
         </div>
       </form>
     </Dialog>
-  );
-}
-
-/** A labelled select; its error (if any) is tied to it by aria-describedby. */
-export function Select({
-  label,
-  value,
-  onValue,
-  options,
-  error,
-  disabled,
-}: {
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  options: { value: string; label: string; lang?: string }[];
-  error?: string | null;
-  disabled?: boolean;
-}) {
-  const id = useId();
-  return (
-    <div class={`field${error ? ' field-invalid' : ''}`}>
-      <label for={id}>{label}</label>
-      {error ? (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      ) : null}
-      <select
-        id={id}
-        value={value}
-        disabled={disabled}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => onValue((event.target as HTMLSelectElement).value)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value} lang={option.lang}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }
 

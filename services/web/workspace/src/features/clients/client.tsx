@@ -4,7 +4,7 @@ import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ClientView } from './records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
 import { checkClient, clientBody, ClientFields, clientValues } from './clients.tsx';
 
 /** One client: edit the details, or erase the client (asked twice). */

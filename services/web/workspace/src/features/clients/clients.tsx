@@ -3,7 +3,16 @@ import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ClientView } from './records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/ui.tsx';
+import {
+  Dialog,
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useFieldCheck,
+  Pager,
+} from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 
 const PAGE = 20;
@@ -31,7 +40,6 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
     void load(searched, offset);
   }, [load, searched, offset]);
 
-  const pages = page ? Math.max(1, Math.ceil(page.total / PAGE)) : 1;
   return (
     <>
       <ScreenHeading>{t('clients.title')}</ScreenHeading>
@@ -90,27 +98,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav class="actions" aria-label={t('clients.page', { page: offset / PAGE + 1, pages })}>
-              <button
-                type="button"
-                class="button-secondary"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE))}
-              >
-                {t('clients.previous')}
-              </button>
-              <span>{t('clients.page', { page: offset / PAGE + 1, pages })}</span>
-              <button
-                type="button"
-                class="button-secondary"
-                disabled={offset + PAGE >= page.total}
-                onClick={() => setOffset(offset + PAGE)}
-              >
-                {t('clients.next')}
-              </button>
-            </nav>
-          ) : null}
+          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
         </>
       )}
       {adding ? (

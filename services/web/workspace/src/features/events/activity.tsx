@@ -4,7 +4,7 @@ import { humanizeType } from './audit.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
 
 const PAGE = 25;
 

@@ -3,7 +3,7 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, Status } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field, Status } from '../../ui/index.ts';
 import {
   attemptOutcome,
   dayBefore,

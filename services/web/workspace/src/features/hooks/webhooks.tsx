@@ -4,7 +4,7 @@ import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { useReauth } from '../access/reauth.tsx';
-import { ErrorMessage, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
 import type { DeliveryTarget, HookSubscription, SigningSecret, WebhookEndpoint } from './webhooks.ts';
 import { DeliveriesDialog } from './deliveries.tsx';
 import { AddEndpointDialog, AddSubscriptionDialog, ConfirmDialog, SecretShown } from './webhook-dialogs.tsx';

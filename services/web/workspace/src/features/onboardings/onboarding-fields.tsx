@@ -1,47 +1,7 @@
-import { useId } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import type { OnboardingView } from '../clients/records.ts';
-
-/** A labelled select: `options` as [value, text]. */
-export function Select({
-  label,
-  value,
-  onValue,
-  options,
-  hint,
-}: {
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  options: [string, string][];
-  hint?: ComponentChildren;
-}) {
-  const id = useId();
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {hint ? (
-        <div id={`${id}-hint`} class="hint">
-          {hint}
-        </div>
-      ) : null}
-      <select
-        id={id}
-        value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(event) => onValue((event.target as HTMLSelectElement).value)}
-      >
-        {options.map(([optionValue, text]) => (
-          <option key={optionValue} value={optionValue}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 /** The due date as the member reads it: the calendar date given, else the instant's date. */
 export function dueText(onboarding: Pick<OnboardingView, 'due_on' | 'due_date' | 'overdue'>): string {

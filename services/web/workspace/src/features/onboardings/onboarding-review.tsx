@@ -3,7 +3,7 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Status } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Status } from '../../ui/index.ts';
 import { AnswerVersions } from './answer-versions.tsx';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
 import './onboarding-review.css';

@@ -3,7 +3,7 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage } from '../../ui/ui.tsx';
+import { ErrorMessage } from '../../ui/index.ts';
 import './onboarding-review.css';
 
 export interface TimelineEntry {

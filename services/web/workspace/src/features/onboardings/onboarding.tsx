@@ -3,8 +3,8 @@ import { call, type Member, type Outcome } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem, validPin } from '../clients/record-problems.ts';
 import { allowedActions, type OnboardingView } from '../clients/records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/ui.tsx';
-import { OnboardingFacts, Select } from './onboarding-fields.tsx';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, Select } from '../../ui/index.ts';
+import { OnboardingFacts } from './onboarding-fields.tsx';
 import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
 
@@ -312,8 +312,8 @@ function AssignAndDue({
           value={assignee}
           onValue={setAssignee}
           options={[
-            ['', t('onboardings.nobody')],
-            ...members.map((member): [string, string] => [member.id, member.name]),
+            { value: '', label: t('onboardings.nobody') },
+            ...members.map((member) => ({ value: member.id, label: member.name })),
           ]}
         />
         <button type="submit" class="button-secondary">

@@ -9,8 +9,8 @@ import {
   type OnboardingView,
   type Usage,
 } from '../clients/records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading } from '../../ui/ui.tsx';
-import { OnboardingFacts, Select } from './onboarding-fields.tsx';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Pager, Select } from '../../ui/index.ts';
+import { OnboardingFacts } from './onboarding-fields.tsx';
 
 const PAGE = 20;
 const NO_FILTERS = { status: '', assignee: '', due: '', archived: 'hide' };
@@ -48,7 +48,6 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
     });
   }, []);
 
-  const pages = page ? Math.max(1, Math.ceil(page.total / PAGE)) : 1;
   return (
     <>
       <ScreenHeading>{t('onboardings.title')}</ScreenHeading>
@@ -79,11 +78,11 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           value={filters.status}
           onValue={(status) => setFilters({ ...filters, status })}
           options={[
-            ['', t('onboardings.anyStatus')],
-            ...ONBOARDING_STATUSES.map((status): [string, string] => [
-              status,
-              t(`onboardings.statusLabel.${status}`),
-            ]),
+            { value: '', label: t('onboardings.anyStatus') },
+            ...ONBOARDING_STATUSES.map((status) => ({
+              value: status,
+              label: t(`onboardings.statusLabel.${status}`),
+            })),
           ]}
         />
         <Select
@@ -91,9 +90,9 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           value={filters.assignee}
           onValue={(assignee) => setFilters({ ...filters, assignee })}
           options={[
-            ['', t('onboardings.anyone')],
-            ['unassigned', t('onboardings.unassigned')],
-            ...members.map((member): [string, string] => [member.id, member.name]),
+            { value: '', label: t('onboardings.anyone') },
+            { value: 'unassigned', label: t('onboardings.unassigned') },
+            ...members.map((member) => ({ value: member.id, label: member.name })),
           ]}
         />
         <Select
@@ -101,10 +100,10 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           value={filters.due}
           onValue={(due) => setFilters({ ...filters, due })}
           options={[
-            ['', t('onboardings.anyDue')],
-            ['overdue', t('onboardings.dueOverdue')],
-            ['week', t('onboardings.dueWeek')],
-            ['none', t('onboardings.dueNone')],
+            { value: '', label: t('onboardings.anyDue') },
+            { value: 'overdue', label: t('onboardings.dueOverdue') },
+            { value: 'week', label: t('onboardings.dueWeek') },
+            { value: 'none', label: t('onboardings.dueNone') },
           ]}
         />
         <Select
@@ -112,8 +111,8 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           value={filters.archived}
           onValue={(archived) => setFilters({ ...filters, archived })}
           options={[
-            ['hide', t('onboardings.archivedHide')],
-            ['only', t('onboardings.archivedOnly')],
+            { value: 'hide', label: t('onboardings.archivedHide') },
+            { value: 'only', label: t('onboardings.archivedOnly') },
           ]}
         />
         <div class="actions">
@@ -148,27 +147,7 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
               </li>
             ))}
           </ul>
-          {pages > 1 ? (
-            <nav class="actions" aria-label={t('clients.page', { page: offset / PAGE + 1, pages })}>
-              <button
-                type="button"
-                class="button-secondary"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - PAGE))}
-              >
-                {t('clients.previous')}
-              </button>
-              <span>{t('clients.page', { page: offset / PAGE + 1, pages })}</span>
-              <button
-                type="button"
-                class="button-secondary"
-                disabled={offset + PAGE >= page.total}
-                onClick={() => setOffset(offset + PAGE)}
-              >
-                {t('clients.next')}
-              </button>
-            </nav>
-          ) : null}
+          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
         </>
       )}
       {creating ? (
@@ -234,16 +213,16 @@ function NewOnboardingDialog({
             label={t('onboardings.client')}
             value={clientId}
             onValue={setClientId}
-            options={clients.map((client): [string, string] => [
-              client.id,
-              `${client.name} (${client.email})`,
-            ])}
+            options={clients.map((client) => ({
+              value: client.id,
+              label: `${client.name} (${client.email})`,
+            }))}
           />
           <Select
             label={t('onboardings.template')}
             value={templateId}
             onValue={setTemplateId}
-            options={templates.map((template): [string, string] => [template.id, template.name])}
+            options={templates.map((template) => ({ value: template.id, label: template.name }))}
           />
           <Field
             label={t('onboardings.dueOn')}

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage } from '../../ui/index.ts';
 
 interface GalleryItem {
   id: string;

@@ -3,7 +3,7 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/index.ts';
 import { GalleryDialog } from './template-gallery.tsx';
 import { ConfirmDialog } from '../hooks/webhook-dialogs.tsx';
 import './builder/template-builder.css';

@@ -4,7 +4,7 @@ import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
 import { groupedKey, qrSvg, sixDigits } from './two-factor.ts';
-import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/ui.tsx';
+import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/index.ts';
 import type { SignedIn } from '../../../api.ts';
 import { ChangePassword } from './change-password.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';

@@ -3,7 +3,7 @@ import { call } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
-import { ErrorMessage, Status, useFieldCheck } from '../../../ui/ui.tsx';
+import { ErrorMessage, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { NewPasswordField } from '../password-field.tsx';
 

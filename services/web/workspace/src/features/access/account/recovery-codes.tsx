@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, type Outcome } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import { ErrorMessage, Status } from '../../../ui/ui.tsx';
+import { ErrorMessage, Status } from '../../../ui/index.ts';
 
 type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 

@@ -4,8 +4,8 @@ import { formatDate } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
-import { scopeList } from './scopes.ts';
-import { ErrorMessage, ScreenHeading, Status } from '../../../ui/ui.tsx';
+import { scopeList } from '../../../../../../access/contract/scopes.ts';
+import { ErrorMessage, ScreenHeading, Status } from '../../../ui/index.ts';
 import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog } from './key-dialogs.tsx';
 
 type Open = { kind: 'create' } | { kind: 'rotate'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;

@@ -4,8 +4,8 @@ import { todayUtc } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
 import { createKeyBody, keyResultOf, type KeyResult } from './key-results.ts';
 import { problemMessage } from '../../../problems.ts';
-import { OFFERED_SCOPES, SCOPE_LABELS } from './scopes.ts';
-import { Dialog, ErrorMessage, Field, Status } from '../../../ui/ui.tsx';
+import { OFFERED_SCOPES, SCOPE_LABELS } from '../../../../../../access/contract/scopes.ts';
+import { Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
 
 export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 

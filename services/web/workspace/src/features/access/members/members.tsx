@@ -1,8 +1,16 @@
-import { useCallback, useEffect, useId, useState } from 'preact/hooks';
+import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type Member, type Role, type SignedIn } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import { Dialog, ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/ui.tsx';
+import {
+  Dialog,
+  ErrorMessage,
+  Field,
+  ScreenHeading,
+  Select,
+  Status,
+  useFieldCheck,
+} from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { PendingInvitations } from './pending-invitations.tsx';
 
@@ -112,22 +120,13 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
 }
 
 function RoleSelect({ value, onValue }: { value: Role; onValue: (role: Role) => void }) {
-  const id = useId();
   return (
-    <div class="field">
-      <label for={id}>{t('members.role')}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(event) => onValue((event.target as HTMLSelectElement).value as Role)}
-      >
-        {ROLES.map((role) => (
-          <option key={role} value={role}>
-            {t(`role.${role}`)}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Select
+      label={t('members.role')}
+      value={value}
+      onValue={(role) => onValue(role as Role)}
+      options={ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type Role } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import { Dialog, ErrorMessage, Status } from '../../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Status } from '../../../ui/index.ts';
 
 export interface PendingInvitation {
   id: string;

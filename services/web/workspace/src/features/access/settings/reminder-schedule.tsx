@@ -15,8 +15,7 @@ import {
   type RuleRow,
 } from './reminders.ts';
 import type { TeamSettings } from './team-settings.ts';
-import { ErrorMessage, Field, Status, useFieldCheck } from '../../../ui/ui.tsx';
-import { Select } from '../../automation/rule-dialog.tsx';
+import { ErrorMessage, Field, Select, Status, useFieldCheck } from '../../../ui/index.ts';
 
 const whenLabel = (when: ReminderWhen) => t(`reminders.when.${when}`);
 const ruleText = (rule: ReminderRule) => t(`reminders.rule.${rule.when}`, { days: rule.days });

@@ -15,9 +15,8 @@ import {
   type SettingsForm,
   type TeamSettings,
 } from './team-settings.ts';
-import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/ui.tsx';
+import { ErrorMessage, Field, ScreenHeading, Select, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
-import { Select } from '../../automation/rule-dialog.tsx';
 import { ReminderScheduleSection } from './reminder-schedule.tsx';
 
 /**

@@ -2,10 +2,10 @@ import {
   ACCEPTABLE_FILE_TYPES,
   choiceOptions,
 } from '../../../../../../templates/contract/field-catalogue.ts';
-import { Field } from '../../../ui/ui.tsx';
+import { Field, Select } from '../../../ui/index.ts';
 import { t } from '../../../i18n.ts';
 import { SAMPLE_AGREEMENT_TEXT, type BuilderField } from '../template-model.ts';
-import { Check, NumberInput, Select, TextArea } from './builder-inputs.tsx';
+import { Check, NumberInput, TextArea } from './builder-inputs.tsx';
 
 /** Names people know for the file types a file field may accept. */
 const FILE_TYPE_NAMES: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { isDisplayOnly } from '../../../../../../templates/contract/field-catalogue.ts';
 import { t } from '../../../i18n.ts';
 import type { BuilderField, Translations } from '../template-model.ts';
-import { Field } from '../../../ui/ui.tsx';
+import { Field } from '../../../ui/index.ts';
 import { FieldConfigEditor } from './builder-field-config.tsx';
 import { Check, Problems } from './builder-inputs.tsx';
 import { RuleEditor, type RuleCandidate } from './builder-rule.tsx';

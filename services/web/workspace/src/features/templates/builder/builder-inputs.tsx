@@ -36,33 +36,6 @@ export function TextArea({
   );
 }
 
-export function Select({
-  id,
-  label,
-  value,
-  onValue,
-  options,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  options: Array<{ value: string; label: string }>;
-}) {
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(event) => onValue((event.target as HTMLSelectElement).value)}>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
 export function Check({
   id,
   label,

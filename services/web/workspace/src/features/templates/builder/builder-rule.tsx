@@ -7,8 +7,7 @@ import {
 import { choiceOptions } from '../../../../../../templates/contract/field-catalogue.ts';
 import { t } from '../../../i18n.ts';
 import type { BuilderField } from '../template-model.ts';
-import { Field } from '../../../ui/ui.tsx';
-import { Select } from './builder-inputs.tsx';
+import { Field, Select } from '../../../ui/index.ts';
 
 export interface RuleCandidate {
   field: BuilderField;

@@ -1,7 +1,7 @@
 import { choiceOptions } from '../../../../../../templates/contract/field-catalogue.ts';
 import { t } from '../../../i18n.ts';
 import { translated, withTranslation, type BuilderField, type Translations } from '../template-model.ts';
-import { Field } from '../../../ui/ui.tsx';
+import { Field } from '../../../ui/index.ts';
 
 /** The spec's locales; en-US is the template's own language, the others are translations. */
 export const TRANSLATION_LOCALES = [

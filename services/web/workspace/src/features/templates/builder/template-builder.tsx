@@ -16,9 +16,9 @@ import {
   type BuilderStep,
   type BuilderTemplate,
 } from '../template-model.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../../ui/ui.tsx';
+import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Select, Status } from '../../../ui/index.ts';
 import { DragHandle, FieldCard, MoveButtons, type MoveControls } from './builder-field.tsx';
-import { Check, Problems, Select, TextArea } from './builder-inputs.tsx';
+import { Check, Problems, TextArea } from './builder-inputs.tsx';
 import { RuleEditor, type RuleCandidate } from './builder-rule.tsx';
 import { LOCALE_NAMES, TRANSLATION_LOCALES, TranslationInputs } from './builder-translations.tsx';
 import './template-builder.css';
