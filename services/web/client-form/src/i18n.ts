@@ -1,8 +1,9 @@
 /**
- * The page's texts: ICU messages (intl-messageformat) from messages/<locale>.json. Each
- * locale is its own chunk, loaded when chosen, so the first screen carries one language.
+ * The page's texts: ICU messages from messages/<locale>.json, translated by the web apps' one
+ * translator (../../shared/i18n). Each locale is its own chunk, loaded when chosen, so the
+ * first screen carries one language.
  */
-import { IntlMessageFormat } from 'intl-messageformat';
+import { pickLocale as pickSupported, type Messages } from '../../shared/i18n/translate.ts';
 import { dateFormatOf, formatDate, formatTime, parseDate } from './dates.ts';
 
 export const LOCALES = [
@@ -32,8 +33,7 @@ export const LANGUAGE_NAMES: Record<Locale, string> = {
   'ja-JP': '日本語',
 };
 
-export type Messages = Record<string, string>;
-export type Translate = (key: string, values?: Record<string, unknown>) => string;
+export { createTranslate, type Messages, type Translate } from '../../shared/i18n/translate.ts';
 
 export interface Formats {
   /** An ISO instant or a YYYY-MM-DD date in the client's date format (and timezone for instants). */
@@ -56,11 +56,7 @@ export function isLocale(value: unknown): value is Locale {
 
 /** The supported locale for a client's locale: exact, else the same language, else en-US. */
 export function pickLocale(wanted: string | null | undefined): Locale {
-  if (!wanted) return DEFAULT_LOCALE;
-  const exact = LOCALES.find((locale) => locale.toLowerCase() === wanted.toLowerCase().replace('_', '-'));
-  if (exact) return exact;
-  const language = wanted.slice(0, 2).toLowerCase();
-  return LOCALES.find((locale) => locale.startsWith(`${language}-`)) ?? DEFAULT_LOCALE;
+  return pickSupported(wanted, LOCALES, DEFAULT_LOCALE);
 }
 
 const loaders = import.meta.glob<Messages>('../messages/*.json', { import: 'default' });
@@ -77,33 +73,6 @@ export async function loadMessages(locale: Locale): Promise<Messages> {
   }
   if (locale === DEFAULT_LOCALE) throw new Error('The en-US messages are missing');
   return loadMessages(DEFAULT_LOCALE);
-}
-
-/**
- * A translate function over one locale's messages. A key the file lacks falls back to
- * `fallback` (en-US when it is loaded), then to the key itself so a gap shows up instead of
- * breaking the page.
- */
-export function createTranslate(locale: string, messages: Messages, fallback?: Messages): Translate {
-  const cache = new Map<string, IntlMessageFormat | null>();
-  return (key, values) => {
-    let format = cache.get(key);
-    if (format === undefined) {
-      const source = messages[key] ?? fallback?.[key];
-      try {
-        format = source === undefined ? null : new IntlMessageFormat(source, locale);
-      } catch {
-        format = null;
-      }
-      cache.set(key, format);
-    }
-    if (!format) return key;
-    try {
-      return String(format.format(values as Record<string, string | number>));
-    } catch {
-      return key;
-    }
-  };
 }
 
 export function createFormats(
