@@ -1,3 +1,4 @@
+import { call as settle, createApiClient } from '../../shared/api/client.ts';
 import type { Problem } from './problems.ts';
 
 /** The workspace API's answers the pages use. */
@@ -58,40 +59,34 @@ export function onSessionEnded(handler: (() => void) | null): void {
   sessionEnded = handler;
 }
 
-/** Calls the workspace API; never throws (no answer is status 0). */
+/**
+ * The workspace's typed client of the API (../../shared/api/client.ts): it sends the
+ * session's CSRF token and reports the session's end (except for GET /me, which asks whether
+ * there is one). A typed call reads `call(api.GET('/workspace/v1/members'))` with the
+ * shared client's `call`.
+ */
+export const api = createApiClient({
+  csrfToken: () => csrfToken,
+  onSessionEnded: (path) => {
+    if (path !== `${BASE}/me`) sessionEnded?.();
+  },
+});
+
+/** The shared client's request by a path it does not check (the calls that predate the typed ones). */
+const request = api.request as unknown as (
+  method: string,
+  url: string,
+  init: { body?: unknown; headers: Record<string, string> },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** Calls the workspace API by a path under /workspace/v1 through the shared client; never throws (no answer is status 0). */
 export async function call<T>(
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Outcome<T>> {
-  const sent: Record<string, string> = { accept: 'application/json', ...headers };
-  if (body !== undefined) sent['content-type'] = 'application/json';
-  if (method !== 'GET' && csrfToken) sent['x-csrf-token'] = csrfToken;
-  let response: Response;
-  try {
-    response = await fetch(`${BASE}${path}`, {
-      method,
-      headers: sent,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-    });
-  } catch {
-    return { ok: false, problem: { status: 0, code: 'network', message: '', retryAfterSeconds: null } };
-  }
-  const data: unknown = await response.json().catch(() => null);
-  if (response.ok) return { ok: true, status: response.status, data: data as T };
-  const error = (data ?? {}) as { code?: string; message?: string; error?: string };
-  if (error.code === 'session_required' && path !== '/me') sessionEnded?.();
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return {
-    ok: false,
-    problem: {
-      status: response.status,
-      code: error.code ?? `http_${response.status}`,
-      message: error.message ?? error.error ?? '',
-      retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
-    },
-  };
+  const answer = await settle(request(method, `${BASE}${path}`, { body, headers }));
+  return answer.ok ? { ok: true, status: answer.status, data: (answer.data ?? null) as T } : answer;
 }
 
 /** A fresh Idempotency-Key for one creation attempt. */
