@@ -1,4 +1,4 @@
-import { SCOPES } from '../../services/access/scopes.ts';
+import { SCOPES } from '../../services/access/contract/scopes.ts';
 
 export interface Tenant {
   teamId: string;

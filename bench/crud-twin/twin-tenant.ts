@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { SCOPES } from '../../services/access/scopes.ts';
+import { SCOPES } from '../../services/access/contract/scopes.ts';
 import { hashApiKeySecret } from '../../services/access/api-key-secret.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../../services/onboardings/contract/reminder-schedule.ts';
 import type { Tenant } from '../api/provision.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SCOPES } from '../../services/access/scopes.ts';
+import { SCOPES } from '../../services/access/contract/scopes.ts';
 import type { BenchConfig } from '../lib/config.ts';
 import type { Figure } from '../lib/figures.ts';
 import type { Progress } from '../lib/progress.ts';

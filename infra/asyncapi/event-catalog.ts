@@ -5,24 +5,26 @@ import {
   RULE_LIMITS,
   type AutomationRuleEvent,
 } from '../../services/automation/automation-rule-events.ts';
-import { SCOPES } from '../../services/access/scopes.ts';
+import { SCOPES } from '../../services/access/contract/scopes.ts';
 import type { ClientEmailEvent } from '../../services/clients/client-email-index.ts';
 import type { ClientEvent } from '../../services/clients/client-events.ts';
 import type { HookSubscriptionEvent } from '../../services/hooks/hook-subscription-events.ts';
 import type { HookSigningEvent } from '../../services/hooks/hook-signing-decider.ts';
 import type { WebhookEndpointEvent } from '../../services/hooks/webhook-endpoint-decider.ts';
 import type { DeliveryLogEvent } from '../../services/hooks/delivery-log-decider.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/webhook-event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../services/hooks/contract/webhook-event-types.ts';
 import { ONBOARDING_STATUSES, type OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
-import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
-import { PLANS } from '../../services/access/plans.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/contract/public-event-types.ts';
+import { PLANS } from '../../services/access/contract/plans.ts';
 import {
   MAX_REMINDER_DAYS,
   MAX_REMINDER_RULES,
   MIN_REMINDER_DAYS,
   REMINDER_WHEN,
 } from '../../services/onboardings/contract/reminder-schedule.ts';
-import { DATE_FORMATS, MEMBER_ROLES, type TeamEvent } from '../../services/access/team-events.ts';
+import { MEMBER_ROLES } from '../../services/access/contract/roles.ts';
+import type { TeamEvent } from '../../services/access/team-events.ts';
+import { DATE_FORMATS } from '../../shared/i18n/locales.ts';
 import type { TemplateEvent } from '../../services/templates/template-events.ts';
 import {
   anyValue,

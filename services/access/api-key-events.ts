@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from './contract/scopes.ts';
 
 /** Stream of one API key: `api_key-<api_key_id>`. */
 export const apiKeyStreamId = (apiKeyId: string) => `api_key-${apiKeyId}`;

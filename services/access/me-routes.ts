@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'slonik';
 import { z } from 'zod';
-import { apiRateLimitText, monthlyOnboardingLimit, PLANS, type Plan } from './plans.ts';
+import { apiRateLimitText, monthlyOnboardingLimit, PLANS, type Plan } from './contract/plans.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from './public-errors.ts';
 

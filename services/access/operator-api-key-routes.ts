@@ -10,7 +10,7 @@ import {
   hashApiKeySecret,
   isCalendarDate,
 } from './api-key-secret.ts';
-import { SCOPES } from './scopes.ts';
+import { SCOPES } from './contract/scopes.ts';
 import { teamDecider } from './team-decider.ts';
 import { teamStreamId } from './team-events.ts';
 import { codedError } from '../../shared/http/api-error.ts';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKeySecret, isExpired } from './api-key-secret.ts';
-import type { RouteScope, Scope } from './scopes.ts';
+import type { RouteScope, Scope } from './contract/scopes.ts';
 import {
   apiRateLimits,
   hasApiAccess,
@@ -8,7 +8,7 @@ import {
   PER_IP_RATE_LIMIT,
   RATE_WINDOW_SECONDS,
   type Plan,
-} from './plans.ts';
+} from './contract/plans.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { unstorableAsValidation } from '../../shared/http/input-guard.ts';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  accentColorProblem,
-  contrastAgainstWhite,
-  logoUrl,
-  MAX_LOGO_BYTES,
-  readLogoDataUrl,
-} from './team-branding.ts';
+import { MAX_LOGO_BYTES } from './contract/logo-limits.ts';
+import { accentColorProblem, contrastAgainstWhite, logoUrl, readLogoDataUrl } from './team-branding.ts';
 
 // The smallest valid PNG: 1x1, transparent.
 const TINY_PNG = Buffer.from(

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
+import { LOGO_TYPES, MAX_LOGO_BYTES } from './contract/logo-limits.ts';
 import type { TeamLogo } from './team-events.ts';
 
 /**
@@ -13,8 +14,6 @@ import type { TeamLogo } from './team-events.ts';
 
 export const ACCENT_COLOR = /^#[0-9a-fA-F]{6}$/;
 export const MIN_ACCENT_CONTRAST = 4.5;
-export const MAX_LOGO_BYTES = 256 * 1024;
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 /** Longest logo data URL decoded: base64 of MAX_LOGO_BYTES plus a generous header. */
 const MAX_LOGO_DATA_URL_LENGTH = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100;
 

@@ -1,10 +1,10 @@
 import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/contract/reminder-schedule.ts';
+import type { MemberRole } from './contract/roles.ts';
 import type {
   ApiKeySlotTaken,
   MemberAdded,
-  MemberRole,
   TeamEvent,
   TeamBranding,
   TeamSettings,

@@ -1,28 +1,12 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
+import type { DateFormat } from '../../shared/i18n/locales.ts';
+import type { LogoType } from './contract/logo-limits.ts';
+import type { MemberRole } from './contract/roles.ts';
 import type { ReminderRule } from '../onboardings/contract/reminder-schedule.ts';
-import type { MonthlyOnboardingOverride, Plan } from './plans.ts';
+import type { MonthlyOnboardingOverride, Plan } from './contract/plans.ts';
 
 /** Stream of one team: `team-<team_id>`. Members and API key slots are events of it. */
 export const teamStreamId = (teamId: string) => `team-${teamId}`;
-
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
-export type DateFormat = (typeof DATE_FORMATS)[number];
-
-/** The nine languages of the client's form page (services/web/client-form/src/i18n.ts, LOCALES). */
-export const TEAM_LOCALES = [
-  'en-US',
-  'en-GB',
-  'es-ES',
-  'fr-FR',
-  'de-DE',
-  'pt-BR',
-  'it-IT',
-  'nl-NL',
-  'ja-JP',
-] as const;
-
-export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 /** Every setting of a team (operator API: POST and PATCH /admin/v1/teams). */
 export interface TeamSettings {
@@ -43,7 +27,7 @@ export interface TeamSettings {
 /** The team's logo: its bytes live in table team_logos under (team_id, sha256). */
 export interface TeamLogo {
   sha256: string;
-  content_type: 'image/png' | 'image/jpeg' | 'image/webp';
+  content_type: LogoType;
   size_bytes: number;
 }
 

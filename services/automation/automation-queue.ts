@@ -1,7 +1,7 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
 import type { AutomationAction } from './automation-rule-events.ts';
 import { MAX_ATTEMPTS, nextAttemptAt } from './run-policy.ts';
-import { hasAutomations, isPlan } from '../access/plans.ts';
+import { hasAutomations, isPlan } from '../access/contract/plans.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
 import { workInLanes } from '../../shared/work-queue/lanes.ts';
 import {

@@ -1,19 +1,15 @@
-import { isOneOf } from '../../shared/validation/one-of.ts';
+import type { AutomationTrigger } from './contract/rules.ts';
 import type { DomainEvent } from '../../shared/commands/decider.ts';
+
+export {
+  AUTOMATION_TRIGGERS,
+  isAutomationTrigger,
+  RULE_LIMITS,
+  type AutomationTrigger,
+} from './contract/rules.ts';
 
 /** Stream of one automation rule: `automation_rule-<rule_id>`. */
 export const automationRuleStreamId = (ruleId: string) => `automation_rule-${ruleId}`;
-
-/** The four triggers (client-onboarding-api.md, Automation rules), by event name. */
-export const AUTOMATION_TRIGGERS = [
-  'onboarding.completed',
-  'payment.succeeded',
-  'signature.signed',
-  'onboarding.overdue',
-] as const;
-export type AutomationTrigger = (typeof AUTOMATION_TRIGGERS)[number];
-
-export const isAutomationTrigger = isOneOf(AUTOMATION_TRIGGERS);
 
 /** The four actions, as the operator API writes them. */
 export type AutomationAction =
@@ -21,15 +17,6 @@ export type AutomationAction =
   | { type: 'send_webhook'; url: string }
   | { type: 'create_onboarding'; template_id: string }
   | { type: 'notify_member'; member_id: string; message: string };
-
-/** Limits of the spec (Limits: automation rule name; email subject, body, message). */
-export const RULE_LIMITS = {
-  name: 200,
-  subject: 500,
-  body: 10_000,
-  message: 10_000,
-  url: 500,
-} as const;
 
 interface Base {
   rule_id: string;

@@ -8,7 +8,7 @@ import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { operatorApiError, operatorErrors } from '../../shared/http/operator-commands.ts';
 import { checkTargetUrl } from '../../shared/net/public-url.ts';
 import { currentMember } from '../access/current-member.ts';
-import { hasAutomations, isPlan } from '../access/plans.ts';
+import { hasAutomations, isPlan } from '../access/contract/plans.ts';
 import {
   automationRuleDecider,
   RULE_ERROR_TEXTS,

@@ -5,7 +5,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { createClient } from './create-client.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
-import { DATE_FORMATS } from '../access/team-events.ts';
+import { DATE_FORMATS } from '../../shared/i18n/locales.ts';
 import { ApiError, textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';

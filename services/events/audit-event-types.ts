@@ -3,7 +3,7 @@ import type { ApiKeyCreated, ApiKeyRevoked } from '../access/api-key-events.ts';
 import type { ClientCreated, ClientErased, ClientUpdated } from '../clients/client-events.ts';
 import type { HookSubscriptionCreated, HookSubscriptionDeleted } from '../hooks/hook-subscription-events.ts';
 import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/onboarding-audit-events.ts';
-import { PUBLIC_EVENT_TYPES, type PublicEventType } from './public-event-types.ts';
+import { PUBLIC_EVENT_TYPES, type PublicEventType } from './contract/public-event-types.ts';
 import type { MemberAdded, MemberRemoved, TeamCreated, TeamUpdated } from '../access/team-events.ts';
 import type { TemplateCreated, TemplateDeleted, TemplateUpdated } from '../templates/template-events.ts';
 

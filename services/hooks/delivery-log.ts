@@ -12,7 +12,7 @@ import {
 } from './delivery-log-decider.ts';
 import { isoMicros } from './event-moment.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
-import { TEST_EVENT_TYPE } from './webhook-event-types.ts';
+import { TEST_EVENT_TYPE } from './contract/webhook-event-types.ts';
 
 /**
  * The delivery log of one target (a hook subscription or a signed webhook endpoint), as

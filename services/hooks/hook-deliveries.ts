@@ -1,5 +1,5 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
-import { isPublicEventType } from '../events/public-event-types.ts';
+import { isPublicEventType } from '../events/contract/public-event-types.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
@@ -19,7 +19,7 @@ import { restEndpoint, wakeEndpoint } from './endpoint-rest.ts';
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
 import { judge, outboundOptions, type AttemptVerdict, type OutboundDeps } from '../../shared/net/outbound.ts';
 import { oneAtATime } from '../../shared/work-queue/one-at-a-time.ts';
-import { DELIVERED_LOG_TYPES, webhookEventTypeOf } from './webhook-event-types.ts';
+import { DELIVERED_LOG_TYPES, webhookEventTypeOf } from './contract/webhook-event-types.ts';
 import { signedHeaders, type SigningDeps } from './delivery-signature.ts';
 import type { DeliveryTargetKind } from './delivery-log-decider.ts';
 

@@ -1,9 +1,9 @@
 import { buildAsyncApiDocument } from '../../infra/asyncapi/asyncapi-document.ts';
 import { AUDIT_EVENT_TYPES } from '../events/audit-event-types.ts';
-import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
 import { ONBOARDING_STATUSES } from '../onboardings/onboarding-events.ts';
 import { exampleFor } from '../../shared/http/openapi-examples.ts';
-import { DELIVERED_LOG_TYPES, WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import { DELIVERED_LOG_TYPES, WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 
 type JsonSchema = Record<string, unknown>;
 

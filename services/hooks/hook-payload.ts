@@ -24,7 +24,7 @@ import { isoMicros } from './event-moment.ts';
  *   gives them (ids and facts, no personal data: names and emails stay behind client_id).
  *
  * Signed webhook endpoints receive the same body; `event` is one of the nine webhook event
- * types (./webhook-event-types.ts). Receivers verify the signature and dedupe on webhook-id.
+ * types (./contract/webhook-event-types.ts). Receivers verify the signature and dedupe on webhook-id.
  */
 export interface HookBody {
   id: string;

@@ -1,6 +1,6 @@
 import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
-import { isPublicEventType, type PublicEventType } from '../events/public-event-types.ts';
+import { isPublicEventType, type PublicEventType } from '../events/contract/public-event-types.ts';
 import type { HookSubscriptionEvent } from './hook-subscription-events.ts';
 
 /**

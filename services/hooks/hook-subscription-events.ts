@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
-import type { PublicEventType } from '../events/public-event-types.ts';
+import type { PublicEventType } from '../events/contract/public-event-types.ts';
 
 /** Stream of one hook subscription: `hook_subscription-<subscription_id>`. */
 export const hookSubscriptionStream = (subscriptionId: string) => `hook_subscription-${subscriptionId}`;

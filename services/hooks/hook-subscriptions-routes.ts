@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createHookSubscription, deleteHookSubscription } from './hook-subscriptions.ts';
-import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
 import { textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';

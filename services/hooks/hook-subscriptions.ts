@@ -6,7 +6,7 @@ import {
 } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import type { PublicEventType } from '../events/public-event-types.ts';
+import type { PublicEventType } from '../events/contract/public-event-types.ts';
 import { hookSubscriptionDecider } from './hook-subscription-decider.ts';
 import { hookSubscriptionStream } from './hook-subscription-events.ts';
 

@@ -19,7 +19,7 @@ import {
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
 import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
 import { SIGNING_OVERLAP_HOURS } from './signing.ts';
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,

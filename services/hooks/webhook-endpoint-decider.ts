@@ -6,7 +6,7 @@ import {
   unknownCommand,
 } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
-import { isWebhookEventType, type WebhookEventType } from './webhook-event-types.ts';
+import { isWebhookEventType, type WebhookEventType } from './contract/webhook-event-types.ts';
 
 /**
  * A signed webhook endpoint (client-onboarding-api.md, Hook subscriptions, last

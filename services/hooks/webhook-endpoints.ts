@@ -7,11 +7,11 @@ import { checkTargetUrl } from '../../shared/net/public-url.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import type { Db } from '../../shared/work-queue/work-queue.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { isPlan } from '../access/plans.ts';
+import { isPlan } from '../access/contract/plans.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
 import { insertEndpointSecret, rotateEndpointSecretRow } from './signing-secrets.ts';
 import { overlapEnd } from './signing.ts';
-import type { WebhookEventType } from './webhook-event-types.ts';
+import type { WebhookEventType } from './contract/webhook-event-types.ts';
 import {
   webhookEndpointDecider,
   webhookEndpointStream,

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
-import { hasApiAccess, isPlan } from '../access/plans.ts';
+import { hasApiAccess, isPlan } from '../access/contract/plans.ts';
 import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
 import { memberMetadata } from '../access/workspace/workspace-commands.ts';
 import { signedIn } from '../access/workspace/workspace-session.ts';
-import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
 import { INVALID_EVENT, NOT_PUBLIC } from './hook-subscriptions-routes.ts';
 import {
   createHookSubscription,
@@ -20,7 +20,7 @@ import { signedDeliveryErrors } from './signed-delivery-errors.ts';
 import { endpointSchema, secretSchema } from './signed-delivery-routes.ts';
 import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
 import { SIGNING_OVERLAP_HOURS } from './signing.ts';
-import { WEBHOOK_EVENT_TYPES } from './webhook-event-types.ts';
+import { WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,

@@ -1,4 +1,5 @@
 import { diffWords } from 'diff';
+import type { AnswerStatus } from './contract/statuses.ts';
 import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
  * the newest one: a word diff for text, before and after for any other value.
  */
 
-export type AnswerStatus = 'draft' | 'submitted' | 'approved' | 'rejected' | 'changes_requested';
+export type { AnswerStatus };
 
 export interface AnswerVersion {
   number: number;

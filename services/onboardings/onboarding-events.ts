@@ -1,22 +1,12 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
 import type { TemplateContent } from '../templates/template-events.ts';
 import type { ReminderRule } from './contract/reminder-schedule.ts';
+import type { OnboardingStatus } from './contract/statuses.ts';
 
 /** Stream of one onboarding: `onboarding-<onboarding_id>`. */
 export const onboardingStreamId = (onboardingId: string) => `onboarding-${onboardingId}`;
 
-export const ONBOARDING_STATUSES = [
-  'draft',
-  'sent',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'expired',
-] as const;
-export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
-
-/** Closed onboardings cannot be sent, answered or moved again. */
-export const CLOSED_STATUSES: ReadonlySet<OnboardingStatus> = new Set(['completed', 'cancelled', 'expired']);
+export { CLOSED_STATUSES, ONBOARDING_STATUSES, type OnboardingStatus } from './contract/statuses.ts';
 
 /** The template structure copied into the onboarding at creation (spec: Template snapshot). */
 export type TemplateSnapshot = TemplateContent;

@@ -7,7 +7,7 @@ import type { TemplateSnapshot } from './onboarding-events.ts';
 import { canCollectPayments, DEFAULT_NEW_RECIPIENT_CAP, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
 import { currentMember } from '../access/current-member.ts';
 import { DEFAULT_REMINDER_SCHEDULE, type ReminderRule } from './contract/reminder-schedule.ts';
-import { isPlan, monthlyOnboardingLimit, type Plan } from '../access/plans.ts';
+import { isPlan, monthlyOnboardingLimit, type Plan } from '../access/contract/plans.ts';
 
 /**
  * What onboarding commands read besides their own stream: the team's settings, its

@@ -1,8 +1,8 @@
-import type { Plan } from '../access/plans.ts';
+import type { Plan } from '../access/contract/plans.ts';
 
 /**
  * The rules of sending that the spec leaves open, decided here (README, "Onboardings").
- * The monthly cap per plan is in services/access/plans.ts (MONTHLY_ONBOARDING_CAPS).
+ * The monthly cap per plan is in services/access/contract/plans.ts (MONTHLY_ONBOARDING_CAPS).
  */
 
 /**

@@ -6,18 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { SAMPLE_FORM } from '../templates/sample-form.ts';
-
-const USUAL_DATE_FORMAT: Record<string, string> = {
-  'en-US': 'MM/DD/YYYY',
-  'en-GB': 'DD/MM/YYYY',
-  'es-ES': 'DD/MM/YYYY',
-  'fr-FR': 'DD/MM/YYYY',
-  'de-DE': 'DD.MM.YYYY',
-  'pt-BR': 'DD/MM/YYYY',
-  'it-IT': 'DD/MM/YYYY',
-  'nl-NL': 'DD/MM/YYYY',
-  'ja-JP': 'YYYY-MM-DD',
-};
+import { DEFAULT_DATE_FORMAT, isLocale, USUAL_DATE_FORMAT } from '../../shared/i18n/locales.ts';
 
 export interface DemoOptions {
   /** Base URL of the running service. */
@@ -57,7 +46,7 @@ export async function createDemoForm(options: DemoOptions): Promise<DemoForm> {
     email_sender_name: 'Demo Accounting',
     locale,
     timezone: 'Europe/Berlin',
-    date_format: options.dateFormat ?? USUAL_DATE_FORMAT[locale] ?? 'MM/DD/YYYY',
+    date_format: options.dateFormat ?? (isLocale(locale) ? USUAL_DATE_FORMAT[locale] : DEFAULT_DATE_FORMAT),
   });
   const { secret } = await call<{ secret: string }>(
     'POST',

@@ -13,9 +13,9 @@
  * service with `startTestService({ RATE_LIMITS: 'off' })`, or move `service.clock` by 60
  * seconds between tests, unless the test is about rate limits.
  */
-import type { Scope } from '../../services/access/scopes.ts';
-import { SCOPES } from '../../services/access/scopes.ts';
-import type { Plan } from '../../services/access/plans.ts';
+import type { Scope } from '../../services/access/contract/scopes.ts';
+import { SCOPES } from '../../services/access/contract/scopes.ts';
+import type { Plan } from '../../services/access/contract/plans.ts';
 import { registerSecrets } from './run-log.ts';
 import { ADMIN_TOKEN, type TestService } from './service.ts';
 

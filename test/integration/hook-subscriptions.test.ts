@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/contract/public-event-types.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest, createApiKey, createTeamWithKey, type TeamWithKey } from '../helpers/tenant.ts';
 

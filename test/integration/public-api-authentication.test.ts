@@ -3,8 +3,8 @@
  * Rate limits are off here (one clock window for the whole file); they have their own file.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../../services/access/scopes.ts';
-import { PLANS } from '../../services/access/plans.ts';
+import type { Scope } from '../../services/access/contract/scopes.ts';
+import { PLANS } from '../../services/access/contract/plans.ts';
 import { addPublicTestRoutes } from '../helpers/public-test-routes.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {

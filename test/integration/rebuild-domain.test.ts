@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjections } from '../../services/app/projections.ts';
 import { rebuildProjections, type RebuildProgress } from '../../shared/projections/rebuild.ts';
 import { trustCertificatesForTests } from '../../shared/net/outbound.ts';
-import { PUBLIC_EVENT_TYPES } from '../../services/events/public-event-types.ts';
+import { PUBLIC_EVENT_TYPES } from '../../services/events/contract/public-event-types.ts';
 import { ONBOARDING_EVENT_TYPES } from '../../services/onboardings/onboarding-events.ts';
 import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';

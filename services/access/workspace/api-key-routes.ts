@@ -13,29 +13,13 @@ import {
   isCalendarDate,
   isExpired,
 } from '../api-key-secret.ts';
-import { SCOPES, type Scope } from '../scopes.ts';
+import { OFFERED_SCOPES, SCOPES, scopeLabel, type Scope } from '../contract/scopes.ts';
 import { teamDecider } from '../team-decider.ts';
 import { teamStreamId } from '../team-events.ts';
 import type { WorkspaceDeps } from './workspace-api.ts';
 import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
 import { signedIn, type WorkspaceSession } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-
-/**
- * The spec's permission labels of the key form; templates:write is not offered (it
- * grants nothing, client-onboarding-api.md, Authentication).
- */
-export const SCOPE_LABELS: Readonly<Partial<Record<Scope, string>>> = {
-  'clients:read': 'Read clients',
-  'clients:write': 'Create clients',
-  'onboardings:read': 'Read forms',
-  'onboardings:write': 'Create and update forms',
-  'templates:read': 'Read templates',
-  'responses:read': 'Read responses',
-  'events:read': 'Read events',
-  'webhooks:write': 'Manage webhook subscriptions',
-};
-const OFFERED_SCOPES = Object.keys(SCOPE_LABELS) as [Scope, ...Scope[]];
 
 const tag = { tags: ['workspace'] };
 export const keySchema = z.object({
@@ -83,7 +67,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
     id: row.id,
     name: row.name,
     scopes: row.scopes,
-    scope_labels: row.scopes.map((scope) => SCOPE_LABELS[scope] ?? scope),
+    scope_labels: row.scopes.map(scopeLabel),
     status:
       row.revoked_at !== null
         ? ('revoked' as const)

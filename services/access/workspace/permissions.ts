@@ -1,4 +1,4 @@
-import type { MemberRole } from '../team-events.ts';
+import type { MemberRole } from '../contract/roles.ts';
 
 /**
  * Who may do what in the workspace: every /workspace/v1 route names its action and the

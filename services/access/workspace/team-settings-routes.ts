@@ -17,10 +17,11 @@ import {
   type ReminderRule,
 } from '../../onboardings/contract/reminder-schedule.ts';
 import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
-import { isPlan, monthlyOnboardingLimit, PLANS } from '../plans.ts';
+import { isPlan, monthlyOnboardingLimit, PLANS } from '../contract/plans.ts';
 import { logoUrl } from '../team-branding.ts';
 import { teamDecider } from '../team-decider.ts';
-import { DATE_FORMATS, TEAM_LOCALES, teamStreamId } from '../team-events.ts';
+import { DATE_FORMATS, LOCALES } from '../../../shared/i18n/locales.ts';
+import { teamStreamId } from '../team-events.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { workspaceErrors } from './workspace-errors.ts';
@@ -96,7 +97,7 @@ const patchBody = z
     name: z.string().trim().min(1).max(200),
     email_sender_name: optionalText,
     timezone,
-    locale: z.enum(TEAM_LOCALES),
+    locale: z.enum(LOCALES),
     date_format: z.enum(DATE_FORMATS),
     reminder_schedule: reminderScheduleBody,
   })

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessionRequired } from './workspace-errors.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
-import type { MemberRole } from '../team-events.ts';
+import type { MemberRole } from '../contract/roles.ts';
 import { SESSION_LIFETIME_SECONDS, sessionLive } from './session-policy.ts';
 import { hashSecret, newSecret } from './workspace-secrets.ts';
 

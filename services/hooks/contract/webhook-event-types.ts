@@ -1,5 +1,5 @@
-import { PUBLIC_EVENT_TYPES } from '../events/public-event-types.ts';
-import { isOneOf } from '../../shared/validation/one-of.ts';
+import { PUBLIC_EVENT_TYPES } from '../../events/contract/public-event-types.ts';
+import { isOneOf } from '../../../shared/validation/one-of.ts';
 
 /**
  * The nine event types of signed webhook endpoints: the eight public ones, plus

@@ -1,4 +1,4 @@
-import { isOneOf } from '../../shared/validation/one-of.ts';
+import { isOneOf } from '../../../shared/validation/one-of.ts';
 
 /**
  * The eight public event types (spec, Events): the names in the events feed, the

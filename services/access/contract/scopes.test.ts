@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OFFERED_SCOPES, scopeLabel, scopeList } from './scopes.ts';
+import { OFFERED_SCOPES, SCOPES, scopeLabel, scopeList } from './scopes.ts';
 
 describe('key permission labels', () => {
   it("offers the spec's eight permissions with its labels, not templates:write", () => {
@@ -14,6 +14,7 @@ describe('key permission labels', () => {
       'Manage webhook subscriptions',
     ]);
     expect(OFFERED_SCOPES).not.toContain('templates:write');
+    expect(SCOPES.filter((scope) => scope !== 'templates:write')).toEqual(OFFERED_SCOPES);
   });
 
   it("lists a key's permissions in the form's order; an unknown scope shows as it is", () => {
