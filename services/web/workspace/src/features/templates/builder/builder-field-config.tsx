@@ -26,13 +26,10 @@ const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'JPY', 'BRL'];
  * The config of one field, by its type (services/templates/contract/field-catalogue.ts says what
  * each key means). `set(key, value)` changes one key; undefined removes it.
  */
-export function FieldConfigEditor({
-  field,
-  set,
-}: {
-  field: BuilderField;
-  set: (key: string, value: unknown) => void;
-}) {
+type SetConfig = (key: string, value: unknown) => void;
+
+/** The inputs of one field's config: ids inside the field's, strings and numbers by key, the help text. */
+function configInputs(field: BuilderField, set: SetConfig) {
   const config = field.config;
   const id = (key: string) => `f-${field.id}-${key}`;
   const str = (key: string) => (typeof config[key] === 'string' ? (config[key] as string) : '');
@@ -48,8 +45,15 @@ export function FieldConfigEditor({
       onValue={(value) => set(key, value)}
     />
   );
-  const help = text('help_text', t('builder.helpText'));
+  return { config, id, str, text, number, help: text('help_text', t('builder.helpText')) };
+}
 
+/**
+ * The config of one field, by its type (services/templates/contract/field-catalogue.ts says what
+ * each key means). `set(key, value)` changes one key; undefined removes it.
+ */
+export function FieldConfigEditor({ field, set }: { field: BuilderField; set: SetConfig }) {
+  const { id, str, text, number, help } = configInputs(field, set);
   switch (field.type) {
     case 'short_text':
     case 'long_text':
@@ -86,27 +90,7 @@ export function FieldConfigEditor({
         </div>
       );
     case 'date':
-      return (
-        <div class="builder-config">
-          {help}
-          <div class="builder-pair">
-            <Field
-              id={id('min_date')}
-              type="date"
-              label={t('builder.minDate')}
-              value={str('min_date')}
-              onValue={(v) => set('min_date', v || undefined)}
-            />
-            <Field
-              id={id('max_date')}
-              type="date"
-              label={t('builder.maxDate')}
-              value={str('max_date')}
-              onValue={(v) => set('max_date', v || undefined)}
-            />
-          </div>
-        </div>
-      );
+      return <DateConfig field={field} set={set} />;
     case 'single_choice':
     case 'dropdown':
     case 'multiple_choice':
@@ -134,90 +118,12 @@ export function FieldConfigEditor({
           {help}
         </div>
       );
-    case 'file_upload': {
-      const accept = Array.isArray(config.accept) ? (config.accept as string[]) : [];
-      return (
-        <div class="builder-config">
-          {help}
-          <fieldset class="field builder-types">
-            <legend>{t('builder.acceptedTypes')}</legend>
-            {ACCEPTABLE_FILE_TYPES.map((type) => (
-              <Check
-                key={type}
-                id={`${id('accept')}-${type.replace(/[^a-z0-9]/gi, '-')}`}
-                label={FILE_TYPE_NAMES[type] ?? type}
-                checked={accept.includes(type)}
-                onChecked={(on) =>
-                  set('accept', on ? [...accept, type] : accept.filter((item) => item !== type))
-                }
-              />
-            ))}
-          </fieldset>
-          <div class="builder-pair">
-            {number('max_files', t('builder.maxFiles'), '1')}
-            {number('max_size_mb', t('builder.maxSizeMb'))}
-          </div>
-        </div>
-      );
-    }
+    case 'file_upload':
+      return <FileConfig field={field} set={set} />;
     case 'signature':
-      return (
-        <div class="builder-config">
-          {config.is_sample_text === true ? (
-            <p class="warning builder-sample" id={`${id('agreement_text')}-hint`}>
-              {t('builder.sampleTextWarning')}
-            </p>
-          ) : null}
-          <div class="field">
-            <label for={id('agreement_text')}>{t('builder.agreementText')}</label>
-            <textarea
-              id={id('agreement_text')}
-              rows={5}
-              value={str('agreement_text')}
-              aria-describedby={config.is_sample_text === true ? `${id('agreement_text')}-hint` : undefined}
-              onInput={(event) => {
-                const value = (event.target as HTMLTextAreaElement).value;
-                set('agreement_text', value);
-                // Editing the text makes it the team's own; the sample alone blocks sends.
-                set('is_sample_text', value === SAMPLE_AGREEMENT_TEXT);
-              }}
-            />
-          </div>
-          <Check
-            id={id('allow_drawing')}
-            label={t('builder.allowDrawing')}
-            checked={config.allow_drawing === true}
-            onChecked={(on) => set('allow_drawing', on || undefined)}
-          />
-        </div>
-      );
-    case 'payment': {
-      const cents = typeof config.amount_cents === 'number' ? config.amount_cents : undefined;
-      return (
-        <div class="builder-config">
-          <div class="builder-pair">
-            <NumberInput
-              id={id('amount')}
-              label={t('builder.amount')}
-              value={cents === undefined ? undefined : cents / 100}
-              step="0.01"
-              min={0}
-              onValue={(value) =>
-                set('amount_cents', value === undefined ? undefined : Math.round(value * 100))
-              }
-            />
-            <Select
-              id={id('currency')}
-              label={t('builder.currency')}
-              value={str('currency') || 'USD'}
-              onValue={(value) => set('currency', value)}
-              options={CURRENCIES.map((code) => ({ value: code, label: code }))}
-            />
-          </div>
-          {text('description', t('builder.paymentDescription'))}
-        </div>
-      );
-    }
+      return <SignatureConfig field={field} set={set} />;
+    case 'payment':
+      return <PaymentConfig field={field} set={set} />;
     case 'heading':
     case 'paragraph':
       return (
@@ -235,8 +141,120 @@ export function FieldConfigEditor({
   }
 }
 
+function DateConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
+  const { id, str, help } = configInputs(field, set);
+  return (
+    <div class="builder-config">
+      {help}
+      <div class="builder-pair">
+        <Field
+          id={id('min_date')}
+          type="date"
+          label={t('builder.minDate')}
+          value={str('min_date')}
+          onValue={(v) => set('min_date', v || undefined)}
+        />
+        <Field
+          id={id('max_date')}
+          type="date"
+          label={t('builder.maxDate')}
+          value={str('max_date')}
+          onValue={(v) => set('max_date', v || undefined)}
+        />
+      </div>
+    </div>
+  );
+}
+
+function FileConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
+  const { config, id, number, help } = configInputs(field, set);
+  const accept = Array.isArray(config.accept) ? (config.accept as string[]) : [];
+  return (
+    <div class="builder-config">
+      {help}
+      <fieldset class="field builder-types">
+        <legend>{t('builder.acceptedTypes')}</legend>
+        {ACCEPTABLE_FILE_TYPES.map((type) => (
+          <Check
+            key={type}
+            id={`${id('accept')}-${type.replace(/[^a-z0-9]/gi, '-')}`}
+            label={FILE_TYPE_NAMES[type] ?? type}
+            checked={accept.includes(type)}
+            onChecked={(on) => set('accept', on ? [...accept, type] : accept.filter((item) => item !== type))}
+          />
+        ))}
+      </fieldset>
+      <div class="builder-pair">
+        {number('max_files', t('builder.maxFiles'), '1')}
+        {number('max_size_mb', t('builder.maxSizeMb'))}
+      </div>
+    </div>
+  );
+}
+
+function SignatureConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
+  const { config, id, str } = configInputs(field, set);
+  return (
+    <div class="builder-config">
+      {config.is_sample_text === true ? (
+        <p class="warning builder-sample" id={`${id('agreement_text')}-hint`}>
+          {t('builder.sampleTextWarning')}
+        </p>
+      ) : null}
+      <div class="field">
+        <label for={id('agreement_text')}>{t('builder.agreementText')}</label>
+        <textarea
+          id={id('agreement_text')}
+          rows={5}
+          value={str('agreement_text')}
+          aria-describedby={config.is_sample_text === true ? `${id('agreement_text')}-hint` : undefined}
+          onInput={(event) => {
+            const value = (event.target as HTMLTextAreaElement).value;
+            set('agreement_text', value);
+            // Editing the text makes it the team's own; the sample alone blocks sends.
+            set('is_sample_text', value === SAMPLE_AGREEMENT_TEXT);
+          }}
+        />
+      </div>
+      <Check
+        id={id('allow_drawing')}
+        label={t('builder.allowDrawing')}
+        checked={config.allow_drawing === true}
+        onChecked={(on) => set('allow_drawing', on || undefined)}
+      />
+    </div>
+  );
+}
+
+function PaymentConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
+  const { config, id, str, text } = configInputs(field, set);
+  const cents = typeof config.amount_cents === 'number' ? config.amount_cents : undefined;
+  return (
+    <div class="builder-config">
+      <div class="builder-pair">
+        <NumberInput
+          id={id('amount')}
+          label={t('builder.amount')}
+          value={cents === undefined ? undefined : cents / 100}
+          step="0.01"
+          min={0}
+          onValue={(value) => set('amount_cents', value === undefined ? undefined : Math.round(value * 100))}
+        />
+        <Select
+          id={id('currency')}
+          label={t('builder.currency')}
+          value={str('currency') || 'USD'}
+          onValue={(value) => set('currency', value)}
+          options={CURRENCIES.map((code) => ({ value: code, label: code }))}
+        />
+      </div>
+      {text('description', t('builder.paymentDescription'))}
+    </div>
+  );
+}
+
 /** The options of a choice field: each option's text is also its value (what rules compare with). */
-function OptionsEditor({ field, set }: { field: BuilderField; set: (key: string, value: unknown) => void }) {
+function OptionsEditor({ field, set }: { field: BuilderField; set: SetConfig }) {
   const options = choiceOptions(field);
   const write = (next: Array<{ value: string; label: string }>) => set('options', next);
   return (
