@@ -64,63 +64,15 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           {t('onboardings.new')}
         </button>
       </div>
-      <form
-        class="filters"
-        aria-label={t('onboardings.filters')}
-        onSubmit={(event) => {
-          event.preventDefault();
+      <Filters
+        filters={filters}
+        members={members}
+        onFilters={setFilters}
+        onApply={() => {
           setOffset(0);
           setApplied(filters);
         }}
-      >
-        <Select
-          label={t('onboardings.status')}
-          value={filters.status}
-          onValue={(status) => setFilters({ ...filters, status })}
-          options={[
-            { value: '', label: t('onboardings.anyStatus') },
-            ...ONBOARDING_STATUSES.map((status) => ({
-              value: status,
-              label: t(`onboardings.statusLabel.${status}`),
-            })),
-          ]}
-        />
-        <Select
-          label={t('onboardings.assignee')}
-          value={filters.assignee}
-          onValue={(assignee) => setFilters({ ...filters, assignee })}
-          options={[
-            { value: '', label: t('onboardings.anyone') },
-            { value: 'unassigned', label: t('onboardings.unassigned') },
-            ...members.map((member) => ({ value: member.id, label: member.name })),
-          ]}
-        />
-        <Select
-          label={t('onboardings.due')}
-          value={filters.due}
-          onValue={(due) => setFilters({ ...filters, due })}
-          options={[
-            { value: '', label: t('onboardings.anyDue') },
-            { value: 'overdue', label: t('onboardings.dueOverdue') },
-            { value: 'week', label: t('onboardings.dueWeek') },
-            { value: 'none', label: t('onboardings.dueNone') },
-          ]}
-        />
-        <Select
-          label={t('onboardings.archived')}
-          value={filters.archived}
-          onValue={(archived) => setFilters({ ...filters, archived })}
-          options={[
-            { value: 'hide', label: t('onboardings.archivedHide') },
-            { value: 'only', label: t('onboardings.archivedOnly') },
-          ]}
-        />
-        <div class="actions">
-          <button type="submit" class="button-secondary">
-            {t('onboardings.apply')}
-          </button>
-        </div>
-      </form>
+      />
       {page === null ? (
         <p class="loading">{t('app.loading')}</p>
       ) : page.data.length === 0 ? (
@@ -157,6 +109,80 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
         />
       ) : null}
     </>
+  );
+}
+
+type Filters = typeof NO_FILTERS;
+
+/** The list's filters: status, assignee, due and archived; applied on submit. */
+function Filters({
+  filters,
+  members,
+  onFilters,
+  onApply,
+}: {
+  filters: Filters;
+  members: Member[];
+  onFilters: (filters: Filters) => void;
+  onApply: () => void;
+}) {
+  return (
+    <form
+      class="filters"
+      aria-label={t('onboardings.filters')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply();
+      }}
+    >
+      <Select
+        label={t('onboardings.status')}
+        value={filters.status}
+        onValue={(status) => onFilters({ ...filters, status })}
+        options={[
+          { value: '', label: t('onboardings.anyStatus') },
+          ...ONBOARDING_STATUSES.map((status) => ({
+            value: status,
+            label: t(`onboardings.statusLabel.${status}`),
+          })),
+        ]}
+      />
+      <Select
+        label={t('onboardings.assignee')}
+        value={filters.assignee}
+        onValue={(assignee) => onFilters({ ...filters, assignee })}
+        options={[
+          { value: '', label: t('onboardings.anyone') },
+          { value: 'unassigned', label: t('onboardings.unassigned') },
+          ...members.map((member) => ({ value: member.id, label: member.name })),
+        ]}
+      />
+      <Select
+        label={t('onboardings.due')}
+        value={filters.due}
+        onValue={(due) => onFilters({ ...filters, due })}
+        options={[
+          { value: '', label: t('onboardings.anyDue') },
+          { value: 'overdue', label: t('onboardings.dueOverdue') },
+          { value: 'week', label: t('onboardings.dueWeek') },
+          { value: 'none', label: t('onboardings.dueNone') },
+        ]}
+      />
+      <Select
+        label={t('onboardings.archived')}
+        value={filters.archived}
+        onValue={(archived) => onFilters({ ...filters, archived })}
+        options={[
+          { value: 'hide', label: t('onboardings.archivedHide') },
+          { value: 'only', label: t('onboardings.archivedOnly') },
+        ]}
+      />
+      <div class="actions">
+        <button type="submit" class="button-secondary">
+          {t('onboardings.apply')}
+        </button>
+      </div>
+    </form>
   );
 }
 
