@@ -1,5 +1,5 @@
 import { ApiError, codedError } from '../../shared/http/api-error.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from './contract/scopes.ts';
 import { coded, rateLimitedSchema, text } from '../../shared/http/error-schemas.ts';
 
 /** The key checks of client-onboarding-api.md, Authentication (full error bodies). */

@@ -3,7 +3,7 @@ import type { ClientOpener } from './onboardings-read-model.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
-import { isPlan, monthlyOnboardingLimit } from '../access/plans.ts';
+import { isPlan, monthlyOnboardingLimit } from '../access/contract/plans.ts';
 import { knownZone, usageMonth } from './deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
 
