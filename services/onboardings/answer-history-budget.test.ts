@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerHistory, WORD_DIFF_BUDGET_MS } from './answer-history.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
-import { base, field, MEMBER, snapshot } from '../../test/unit/onboarding-fixtures.ts';
+import { base, field, MEMBER, snapshot } from './decider/test-fixtures.ts';
 
 /*
  * The word diffs of a review page keep to a budget (issue 26, point 1: no request holds

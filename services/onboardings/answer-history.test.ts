@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerHistory } from './answer-history.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
 import { onboardingTimeline } from './onboarding-timeline.ts';
-import { base, field, MEMBER, snapshot } from '../../test/unit/onboarding-fixtures.ts';
+import { base, field, MEMBER, snapshot } from './decider/test-fixtures.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 /** Versions, reviews and diffs of answers, and the timeline, from events (pure). */

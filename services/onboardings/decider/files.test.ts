@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingCommand, type Onboarding } from './decider/index.ts';
-import type { OnboardingEvent } from './onboarding-events.ts';
-import { at, base, created, field, sent, snapshot, started } from '../../test/unit/onboarding-fixtures.ts';
+import { onboardingDecider, type OnboardingCommand, type Onboarding } from './index.ts';
+import type { OnboardingEvent } from '../onboarding-events.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
+import { at, base, created, field, sent, snapshot, started } from './test-fixtures.ts';
 
 /**
  * Files of the client, given-when-then: UploadFile keeps the field's file rules (accepted
@@ -22,30 +22,7 @@ const form = snapshot({
 });
 const inProgress = [created(form), sent(1, 'draft'), started(1, 'sent')];
 
-function given(...events: OnboardingEvent[]) {
-  const state = fold(onboardingDecider, events);
-  return {
-    state: state as Onboarding,
-    when(command: OnboardingCommand) {
-      const run = () => onboardingDecider.decide(command, state);
-      return {
-        then: (expected: OnboardingEvent[]) => expect(run()).toEqual(expected),
-        thenTypes: (types: string[]) => expect(run().map((event) => event.type)).toEqual(types),
-        thenThrows(code: string, details?: Record<string, unknown>) {
-          let error: unknown;
-          try {
-            run();
-          } catch (caught) {
-            error = caught;
-          }
-          expect(error).toBeInstanceOf(DomainError);
-          expect((error as DomainError).code).toBe(code);
-          if (details) expect((error as DomainError).details).toEqual(details);
-        },
-      };
-    },
-  };
-}
+const given = DeciderSpecification.for(onboardingDecider);
 
 const upload = (
   fileId: string,
@@ -105,7 +82,7 @@ describe('UploadFile keeps the file field’s rules', () => {
     given(...inProgress)
       .when(upload('b', { content_type: 'image/png' }))
       .then([uploadedEvent('b', { content_type: 'image/png' })]);
-    const state = given(...inProgress, uploadedEvent('a')).state;
+    const state = given(...inProgress, uploadedEvent('a')).state as Onboarding;
     expect(state.fulfilled_fields).toEqual(['doc']);
     expect(state.files).toEqual({ a: { field_id: 'doc', step_id: 's1' } });
   });
@@ -162,7 +139,8 @@ describe('RemoveFile', () => {
   });
 
   it('the field stays answered while it holds a file; the last removal unanswers it', () => {
-    const two = given(...inProgress, uploadedEvent('a'), uploadedEvent('b'), removedEvent('a')).state;
+    const two = given(...inProgress, uploadedEvent('a'), uploadedEvent('b'), removedEvent('a'))
+      .state as Onboarding;
     expect(two.fulfilled_fields).toEqual(['doc']);
     expect(Object.keys(two.files)).toEqual(['b']);
     const none = given(
@@ -172,8 +150,8 @@ describe('RemoveFile', () => {
       removedEvent('a'),
       removedEvent('b'),
     );
-    expect(none.state.fulfilled_fields).toEqual([]);
-    expect(none.state.files).toEqual({});
+    expect((none.state as Onboarding).fulfilled_fields).toEqual([]);
+    expect((none.state as Onboarding).files).toEqual({});
     none.when(submitS1).thenThrows('invalid_body');
     given(...inProgress, uploadedEvent('a'), uploadedEvent('b'), removedEvent('a'))
       .when(submitS1)

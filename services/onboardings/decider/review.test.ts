@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingCommand, type Onboarding } from './decider/index.ts';
-import type { OnboardingEvent } from './onboarding-events.ts';
+import { onboardingDecider, type OnboardingCommand, type Onboarding } from './index.ts';
+import type { OnboardingEvent } from '../onboarding-events.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
 import {
   answered,
   archived,
@@ -15,7 +15,7 @@ import {
   snapshot,
   started,
   TEAM,
-} from '../../test/unit/onboarding-fixtures.ts';
+} from './test-fixtures.ts';
 
 /**
  * Review of answers, given-when-then: a member approves, rejects (reason) or asks for
@@ -69,30 +69,7 @@ const answering = [
 ];
 const done = [...answering, submittedS1(), completed()];
 
-function given(...events: OnboardingEvent[]) {
-  const state = fold(onboardingDecider, events);
-  return {
-    state: state as Onboarding,
-    when(command: OnboardingCommand) {
-      const run = () => onboardingDecider.decide(command, state);
-      return {
-        then: (expected: OnboardingEvent[]) => expect(run()).toEqual(expected),
-        thenTypes: (types: string[]) => expect(run().map((event) => event.type)).toEqual(types),
-        thenThrows(code: string, message?: string) {
-          let error: unknown;
-          try {
-            run();
-          } catch (caught) {
-            error = caught;
-          }
-          expect(error).toBeInstanceOf(DomainError);
-          expect((error as DomainError).code).toBe(code);
-          if (message) expect((error as DomainError).message).toBe(message);
-        },
-      };
-    },
-  };
-}
+const given = DeciderSpecification.for(onboardingDecider);
 
 const approve = (fieldId = 'f1', team = TEAM): OnboardingCommand => ({
   type: 'ApproveAnswer',
@@ -159,18 +136,26 @@ describe('reviewing a submitted answer', () => {
 
   it('refuses an answer that is not submitted: a draft, an approved or a rejected one (409 invalid_state)', () => {
     const notReviewable = 'Only a submitted answer can be reviewed';
-    given(...answering)
-      .when(approve())
-      .thenThrows('invalid_state', notReviewable);
-    given(...done, review('response_approved'))
-      .when(reject())
-      .thenThrows('invalid_state', notReviewable);
-    given(...done, review('response_rejected'))
-      .when(approve())
-      .thenThrows('invalid_state', notReviewable);
-    given(...done, review('response_rejected'), answered('f1', 's1', 6, 'r-new'))
-      .when(approve())
-      .thenThrows('invalid_state', notReviewable);
+    expect(
+      given(...answering)
+        .when(approve())
+        .thenThrows('invalid_state').message,
+    ).toBe(notReviewable);
+    expect(
+      given(...done, review('response_approved'))
+        .when(reject())
+        .thenThrows('invalid_state').message,
+    ).toBe(notReviewable);
+    expect(
+      given(...done, review('response_rejected'))
+        .when(approve())
+        .thenThrows('invalid_state').message,
+    ).toBe(notReviewable);
+    expect(
+      given(...done, review('response_rejected'), answered('f1', 's1', 6, 'r-new'))
+        .when(approve())
+        .thenThrows('invalid_state').message,
+    ).toBe(notReviewable);
   });
 
   it('finds no other team’s onboarding, no archived one and no unknown field (404)', () => {
@@ -186,7 +171,7 @@ describe('reviewing a submitted answer', () => {
   });
 
   it('of two racing reviews of one answer, the second sees the first and is refused', () => {
-    const first = given(...done).state;
+    const first = given(...done).state as Onboarding;
     const events = onboardingDecider.decide(approve(), first);
     const after = events.reduce(onboardingDecider.evolve, first);
     expect(() => onboardingDecider.decide(reject(), after)).toThrow(

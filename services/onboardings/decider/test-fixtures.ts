@@ -1,6 +1,8 @@
-import type { SendFacts } from '../../services/onboardings/decider/index.ts';
-import type { OnboardingEvent, TemplateSnapshot } from '../../services/onboardings/onboarding-events.ts';
-import type { TemplateField } from '../../services/templates/template-events.ts';
+import { fold } from '../../../shared/commands/decider.ts';
+import { onboardingDecider, type OnboardingCommand } from './index.ts';
+import type { SendFacts } from './index.ts';
+import type { OnboardingEvent, TemplateSnapshot } from '../onboarding-events.ts';
+import type { TemplateField } from '../../templates/template-events.ts';
 
 /** Shared fixtures of the onboarding decider tests (given-when-then and property-based). */
 export const TEAM = '11111111-1111-4111-8111-111111111111';
@@ -153,3 +155,98 @@ export const archived = (minutes = 5): OnboardingEvent => ({
   type: 'onboarding_archived',
   data: { ...base, archived_at: at(minutes).toISOString() },
 });
+
+/** Commands and event runs the decider tests share. */
+export const patch = (
+  data: Partial<Extract<OnboardingCommand, { type: 'UpdateOnboarding' }>['data']>,
+  minutes = 10,
+) =>
+  ({ type: 'UpdateOnboarding', data: { team_id: TEAM, ...data }, metadata: { now: at(minutes) } }) as const;
+
+export const send = (
+  options: { facts?: Partial<SendFacts>; force?: boolean; pin?: boolean } = {},
+  minutes = 10,
+) =>
+  ({
+    type: 'SendOnboarding',
+    data: {
+      team_id: TEAM,
+      token_hash: 'hash-new',
+      pin: options.pin ? { salt: 's', hash: 'h' } : null,
+      force: options.force ?? false,
+      facts: facts(options.facts),
+    },
+    metadata: { now: at(minutes) },
+  }) as const;
+
+export const createCommand = (
+  overrides: Partial<Extract<OnboardingCommand, { type: 'CreateOnboarding' }>['data']> = {},
+): OnboardingCommand => ({
+  type: 'CreateOnboarding',
+  data: {
+    onboarding_id: ONBOARDING,
+    team_id: TEAM,
+    client_id: CLIENT,
+    template_id: TEMPLATE,
+    template: { source: 'team', snapshot: snapshot() },
+    client: 'active',
+    token_hash: 'hash-0',
+    due: null,
+    expires_at: null,
+    ...overrides,
+  },
+  metadata: { now: T0 },
+});
+
+export const open = (token_hash: string, minutes = 20): OnboardingCommand => ({
+  type: 'OpenLink',
+  data: { token_hash },
+  metadata: { now: at(minutes) },
+});
+
+export const inProgress = [created(), sent(1, 'draft'), started(1, 'sent')];
+
+/** The client signs the agreement of step s1. */
+export function signed(minutes = 4): OnboardingEvent {
+  return {
+    type: 'signature.signed',
+    data: {
+      ...base,
+      step_id: 's1',
+      field_id: 'sig',
+      signature_id: 'sg',
+      signer_name: 'A',
+      signer_email: 'a@example.com',
+      signer_role: 'client',
+      member_id: null,
+      signed_at: at(minutes).toISOString(),
+    },
+  };
+}
+
+export function completedEvents(): OnboardingEvent[] {
+  const events = [...inProgress, answered('f1', 's1'), signed()];
+  const submit: OnboardingCommand = {
+    type: 'SubmitStep',
+    data: { token_hash: 'hash-1', step_id: 's1' },
+    metadata: { now: at(50) },
+  };
+  return [...events, ...onboardingDecider.decide(submit, fold(onboardingDecider, events))];
+}
+
+export function createdExpiring(): OnboardingEvent {
+  const event = created();
+  if (event.type !== 'onboarding_created') throw new Error('unreachable');
+  return { ...event, data: { ...event.data, expires_at: at(60).toISOString() } };
+}
+
+export function expiredEvents(): OnboardingEvent[] {
+  const events = [createdExpiring(), sent(1, 'draft')];
+  return [
+    ...events,
+    ...onboardingDecider.decide(
+      { type: 'ExpireOnboarding', data: {}, metadata: { now: at(60) } },
+      fold(onboardingDecider, events),
+    ),
+  ];
+}

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../shared/commands/decider.ts';
-import {
-  onboardingDecider,
-  type OnboardingCommand,
-  type OnboardingState,
-} from '../../services/onboardings/decider/index.ts';
-import type { OnboardingEvent } from '../../services/onboardings/onboarding-events.ts';
-import { desiredTimers } from '../../services/onboardings/onboarding-timers.ts';
-import type { ReminderRule } from '../../services/onboardings/contract/reminder-schedule.ts';
-import {
-  at,
-  CLIENT,
-  created,
-  facts,
-  ONBOARDING,
-  snapshot,
-  T0,
-  TEAM,
-  TEMPLATE,
-} from './onboarding-fixtures.ts';
+import { fold } from '../../../shared/commands/decider.ts';
+import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './index.ts';
+import type { OnboardingEvent } from '../onboarding-events.ts';
+import { desiredTimers } from '../onboarding-timers.ts';
+import type { ReminderRule } from '../contract/reminder-schedule.ts';
+import { at, CLIENT, created, facts, ONBOARDING, snapshot, T0, TEAM, TEMPLATE } from './test-fixtures.ts';
 
 /** The onboarding's reminder schedule: copied from the team at creation, used at each send, following the due date. */
 

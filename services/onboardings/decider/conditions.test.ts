@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingCommand } from './decider/index.ts';
-import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
-import {
-  answered,
-  at,
-  created,
-  field,
-  sent,
-  snapshot,
-  started,
-} from '../../test/unit/onboarding-fixtures.ts';
+import { DomainError } from '../../../shared/commands/decider.ts';
+import { onboardingDecider, type OnboardingCommand } from './index.ts';
+import type { TemplateSnapshot } from '../onboarding-events.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
+import { answered, at, created, field, sent, snapshot, started } from './test-fixtures.ts';
 
 /**
- * Conditional rules on the server (../templates/conditional-rules.ts), given-when-then:
+ * Conditional rules on the server (../templates/contract/conditional-rules.ts), given-when-then:
  * a required field its rule hides is not required when its step is submitted, and a
  * required step its rule hides is not needed for completion.
  */
@@ -51,31 +44,27 @@ const submit = (step_id: string, values: Record<string, unknown>): OnboardingCom
   metadata: { now: at(6) },
 });
 
-function decide(events: OnboardingEvent[], command: OnboardingCommand) {
-  return onboardingDecider.decide(command, fold(onboardingDecider, events));
-}
+const given = DeciderSpecification.for(onboardingDecider);
 
 describe('SubmitStep with conditional rules', () => {
   it('a hidden required field is not required; a hidden required step is not needed: completed', () => {
-    const events = decide(inProgress, submit('s1', { kind: 'person' }));
-    expect(events.map((event) => event.type)).toEqual(['response.submitted', 'onboarding.completed']);
+    given(inProgress)
+      .when(submit('s1', { kind: 'person' }))
+      .thenTypes(['response.submitted', 'onboarding.completed']);
   });
 
   it('the same field shown (the rule holds) is required: invalid_body naming it', () => {
-    let error: unknown;
-    try {
-      decide(inProgress, submit('s1', { kind: 'Business' }));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(DomainError);
-    expect((error as DomainError).code).toBe('invalid_body');
-    expect((error as DomainError).details).toMatchObject({ field_id: 'company', step_id: 's1' });
+    const error = given(inProgress)
+      .when(submit('s1', { kind: 'Business' }))
+      .thenThrows('invalid_body');
+    expect(error.details).toMatchObject({ field_id: 'company', step_id: 's1' });
   });
 
   it('a shown required step is needed: the first step alone does not complete, progress counts shown steps', () => {
     const answeredCompany = [...inProgress, answered('company', 's1')];
-    const events = decide(answeredCompany, submit('s1', { kind: 'business', company: 'Acme' }));
+    const events = given(answeredCompany)
+      .when(submit('s1', { kind: 'business', company: 'Acme' }))
+      .events();
     expect(events.map((event) => event.type)).toEqual(['response.submitted']);
     expect((events[0]!.data as { progress_pct: number }).progress_pct).toBe(50);
   });
@@ -85,6 +74,10 @@ describe('SubmitStep with conditional rules', () => {
     odd.steps[0]!.fields[1]!.conditional_rules = { legacy_rule: 'anything' };
     odd.steps[1]!.conditional_rules = null;
     const events = [created(odd), sent(1, 'draft'), started(1, 'sent'), answered('kind', 's1')];
-    expect(() => decide(events, submit('s1', { kind: 'person' }))).toThrow(DomainError);
+    expect(() =>
+      given(events)
+        .when(submit('s1', { kind: 'person' }))
+        .events(),
+    ).toThrow(DomainError);
   });
 });

@@ -1,13 +1,9 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { DomainError } from '../../shared/commands/decider.ts';
-import {
-  onboardingDecider,
-  type OnboardingCommand,
-  type OnboardingState,
-} from '../../services/onboardings/decider/index.ts';
-import { CLOSED_STATUSES, ONBOARDING_STATUSES } from '../../services/onboardings/onboarding-events.ts';
-import { ACTIVE_CLIENT_WINDOW_MS } from '../../services/onboardings/send-policy.ts';
+import { DomainError } from '../../../shared/commands/decider.ts';
+import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './index.ts';
+import { CLOSED_STATUSES, ONBOARDING_STATUSES } from '../onboarding-events.ts';
+import { ACTIVE_CLIENT_WINDOW_MS } from '../send-policy.ts';
 import {
   CLIENT,
   MEMBER,
@@ -19,7 +15,7 @@ import {
   facts,
   field,
   snapshot,
-} from './onboarding-fixtures.ts';
+} from './test-fixtures.ts';
 
 /**
  * Random command sequences against the onboarding decider: whatever the order, the time
