@@ -17,7 +17,7 @@ import {
  * every onboarding. The SQL half of the read model; fold.ts folds the events.
  * Client-entered values are sealed with the client's key in the events (answers, signer
  * names and emails, file names); the rows keep those envelopes as they are (no opening, no
- * re-sealing) and the readers open them (responses-read-model.ts). The erasure events null
+ * re-sealing) and the readers open them (queries.ts). The erasure events null
  * an erased client's values, live and on rebuild alike.
  */
 export const responsesProjection = readModelProjection<ResponsesBatch>({

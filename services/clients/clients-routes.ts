@@ -1,7 +1,7 @@
+import { teamById } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IANAZone } from 'luxon';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { createClient } from './create-client.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
@@ -14,12 +14,13 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { coded, text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
-import { emailBlindIndex, openJsonValues, openTextColumns } from '../../shared/privacy/sealed-columns.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
+import { emailBlindIndex } from '../../shared/privacy/sealed-columns.ts';
+import { clientSchema, findClient as readClient, listClients } from '../../projections/clients/queries.ts';
 
 export type ClientsRouteDeps = Pick<
   Platform,
-  'readDb' | 'pool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
+  'readDb' | 'readPool' | 'pool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
 >;
 
 /*
@@ -110,106 +111,16 @@ export const createClientBody = z
 
 type CreateClientBody = z.output<typeof createClientBody>;
 
-export const clientSchema = z.object({
-  id: z.string().uuid(),
-  name: z.string(),
-  email: z.string(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  notes: z.string().nullable(),
-  custom_fields: z.record(z.unknown()),
-  created_at: z.string().describe('ISO 8601'),
-});
-
-export type ClientResource = z.infer<typeof clientSchema>;
-
-/**
- * A clients row as slonik reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
- * its id unchecked and its time a Date.
- */
-export const clientRow = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  company: z.string().nullable(),
-  phone: z.string().nullable(),
-  notes: z.string().nullable(),
-  custom_fields: z.unknown(),
-  created_at: z.date(),
-});
-export type ClientRow = z.infer<typeof clientRow>;
-export type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
-  name: string;
-  email: string;
-  custom_fields: Record<string, unknown>;
-};
-
-/**
- * The rows with their personal fields opened (one key read for the page); a row whose key is
- * gone (erased, its erasure not yet projected) is left out, as an erased client is.
- */
-export async function openClients(
-  vault: ClientsRouteDeps['vault'],
-  rows: readonly ClientRow[],
-): Promise<OpenedClientRow[]> {
-  const [texts, customFields] = await Promise.all([
-    openTextColumns(vault, rows, ['name', 'email', 'company', 'phone', 'notes']),
-    openJsonValues(
-      vault,
-      rows.map((row) => row.custom_fields),
-    ),
-  ]);
-  return texts.flatMap((row, index) =>
-    row.name === null || row.email === null
-      ? []
-      : [
-          {
-            ...row,
-            name: row.name,
-            email: row.email,
-            custom_fields: (customFields[index] ?? {}) as Record<string, unknown>,
-          },
-        ],
-  );
-}
-
-export const toResource = (row: OpenedClientRow): ClientResource => ({
-  id: row.id,
-  name: row.name,
-  email: row.email,
-  company: row.company,
-  phone: row.phone,
-  notes: row.notes,
-  custom_fields: row.custom_fields,
-  created_at: new Date(row.created_at).toISOString(),
-});
-
-export const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
-/** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
-export const VISIBLE_CLIENTS = sql.fragment`not client_is_erased(erased_at, email)`;
-
-const teamSettingsRow = z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() });
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
 
 export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ClientsRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
-  async function findClient(teamId: string, id: string): Promise<ClientResource | undefined> {
-    if (!isUuid(id)) return undefined;
-    const row = await context.readDb.maybeOne(
-      sql.type(clientRow)`
-        select ${CLIENT_COLUMNS} from clients
-        where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
-    );
-    const [opened] = row ? await openClients(context.vault, [row]) : [];
-    return opened ? toResource(opened) : undefined;
-  }
+  const findClient = (teamId: string, id: string) =>
+    isUuid(id) ? readClient(context.readDb, context.vault, teamId, id) : Promise.resolve(undefined);
 
   async function teamSettings(teamId: string) {
-    const row = await context.readDb.maybeOne(
-      sql.type(teamSettingsRow)`select locale, date_format, timezone from teams where id = ${teamId}`,
-    );
-    return row ?? FALLBACK_SETTINGS;
+    return (await teamById(context.readPool, teamId)) ?? FALLBACK_SETTINGS;
   }
 
   app.get(
@@ -230,25 +141,12 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
     },
     async (request) => {
       const { limit, offset, email } = request.query;
-      const filter =
+      const teamId = request.principal.teamId;
+      const match =
         email === undefined
-          ? sql.fragment``
-          : sql.fragment`and email_hash = ${emailBlindIndex(
-              await context.vault.teamIndexKey(request.principal.teamId),
-              normalizeEmail(email),
-            )}`;
-      const where = sql.fragment`team_id = ${request.principal.teamId} and ${VISIBLE_CLIENTS} ${filter}`;
-      const [rows, total] = await Promise.all([
-        context.readDb.any(
-          sql.type(clientRow)`
-            select ${CLIENT_COLUMNS} from clients where ${where}
-            order by created_at desc, position desc
-            limit ${limit} offset ${offset}`,
-        ),
-        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
-          select count(*)::int as count from clients where ${where}`),
-      ]);
-      return { clients: (await openClients(context.vault, rows)).map(toResource), total };
+          ? undefined
+          : { emailHash: emailBlindIndex(await context.vault.teamIndexKey(teamId), normalizeEmail(email)) };
+      return listClients(context.readDb, context.vault, teamId, { limit, offset, match });
     },
   );
 

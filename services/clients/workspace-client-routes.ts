@@ -1,29 +1,26 @@
+import { teamById } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { DomainError } from '../../shared/commands/decider.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { memberMetadata } from '../access/workspace/workspace-commands.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import type { ClientChanges } from './client-decider.ts';
 import { eraseClientData } from './client-erasure.ts';
+import { createClientBody } from './clients-routes.ts';
 import {
-  CLIENT_COLUMNS,
-  clientRow,
   clientSchema,
-  createClientBody,
-  openClients,
-  toResource,
-  VISIBLE_CLIENTS,
+  findClient as readClient,
+  listClients,
   type ClientResource,
-} from './clients-routes.ts';
+} from '../../projections/clients/queries.ts';
 import { createClient } from './create-client.ts';
-import { matchesSearch, queryTokens } from './client-search-index.ts';
+import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
 
 /*
@@ -108,22 +105,16 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
   const app = plain.withTypeProvider<ZodTypeProvider>();
   const tag = { tags: ['workspace'] };
 
-  async function findClient(teamId: string, id: string): Promise<ClientResource | undefined> {
-    const row = await context.readDb.maybeOne(
-      sql.type(
-        clientRow,
-      )`select ${CLIENT_COLUMNS} from clients where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
-    );
-    const [opened] = row ? await openClients(context.vault, [row]) : [];
-    return opened ? toResource(opened) : undefined;
-  }
+  const findClient = (teamId: string, id: string) => readClient(context.readDb, context.vault, teamId, id);
 
   async function teamDefaults(teamId: string) {
-    const row = await context.readDb.maybeOne(
-      sql.type(z.object({ locale: z.string(), date_format: z.string(), timezone: z.string() }))`
-        select locale, date_format, timezone from teams where id = ${teamId}`,
+    return (
+      (await teamById(context.readPool, teamId)) ?? {
+        locale: 'en-US',
+        date_format: 'MM/DD/YYYY',
+        timezone: 'UTC',
+      }
     );
-    return row ?? { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
   }
 
   app.get(
@@ -144,17 +135,9 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       // The blind index of words (client-search-index.ts): no client is opened to search.
       const tokens = searching ? await queryTokens(context.vault, teamId, q!) : [];
       if (searching && tokens.length === 0) return { data: [], total: 0 };
-      const where = searching
-        ? sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS} and ${matchesSearch(teamId, tokens)}`
-        : sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS}`;
-      const [rows, total] = await Promise.all([
-        context.readDb.any(sql.type(clientRow)`
-          select ${CLIENT_COLUMNS} from clients where ${where}
-          order by created_at desc, position desc limit ${limit} offset ${offset}`),
-        context.readDb.oneFirst(sql.type(z.object({ count: z.number() }))`
-          select count(*)::int as count from clients where ${where}`),
-      ]);
-      return { data: (await openClients(context.vault, rows)).map(toResource), total };
+      const match = searching ? { searchTokens: tokens } : undefined;
+      const page = await listClients(context.readDb, context.vault, teamId, { limit, offset, match });
+      return { data: page.clients, total: page.total };
     },
   );
 

@@ -3,10 +3,10 @@ import type { Platform } from '../../shared/app-deps.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { isSealed } from '../../shared/privacy/personal-data-vault.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import { ERROR_TEXTS } from './decider/index.ts';
 import { onboardingStreamId, type OnboardingEvent } from './onboarding-events.ts';
-import { visibleOnboardingExists } from './responses-read-model.ts';
+import { visibleOnboardingExists } from '../../projections/onboardings/queries.ts';
 
 /**
  * What the workspace's review, timeline and file routes read of one onboarding of the

@@ -30,14 +30,14 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { onboardingErrorAnswer } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 import {
   ARCHIVED_FILTERS,
   getOnboarding,
   listOnboardings,
   onboardingDetail,
   onboardingListItem,
-} from './onboardings-read-model.ts';
+} from '../../projections/onboardings/queries.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OnboardingsRouteDeps = Pick<

@@ -19,7 +19,7 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from './onboarding-route-command.ts';
-import { getOnboarding, onboardingDetail } from './onboardings-read-model.ts';
+import { getOnboarding, onboardingDetail } from '../../projections/onboardings/queries.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 

@@ -5,8 +5,9 @@ import { textError } from '../../shared/http/api-error.ts';
 import { limitParam, pageParam } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
-import { listResponses, responseSchema, visibleOnboardingExists } from './responses-read-model.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
+import { visibleOnboardingExists } from '../../projections/onboardings/queries.ts';
+import { listResponses, responseSchema } from '../../projections/responses/queries.ts';
 
 export type ResponsesRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
 

@@ -9,9 +9,9 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { memberMetadata } from '../access/workspace/workspace-commands.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import { PIN_PATTERN } from './link-secrets.ts';
 import {
   createOnboarding,
@@ -22,7 +22,7 @@ import {
 import { onboardingErrors } from './onboarding-errors.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
-import { getOnboarding } from './onboardings-read-model.ts';
+import { getOnboarding } from '../../projections/onboardings/queries.ts';
 import { explainUnverified } from '../access/workspace/email-verification.ts';
 import { reopenOnboarding } from './reopen-onboarding.ts';
 import {
@@ -31,7 +31,7 @@ import {
   searchOnboardings,
   workspaceOnboarding,
   workspaceOnboardingItem,
-} from './workspace-onboardings-read-model.ts';
+} from '../../projections/onboardings/workspace-queries.ts';
 
 /*
  * The team's onboardings in the workspace (every role; the member is the actor). The same

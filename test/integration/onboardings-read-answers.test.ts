@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { onboardingDetail, onboardingListItem } from '../../services/onboardings/onboardings-read-model.ts';
+import { onboardingDetail, onboardingListItem } from '../../projections/onboardings/queries.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import {
   archive,

@@ -25,7 +25,7 @@ import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
 import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from '../onboarding-route-command.ts';
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
-import { allResponses, findResponse, responseSchema } from '../responses-read-model.ts';
+import { allResponses, findResponse, responseSchema } from '../../../projections/responses/queries.ts';
 import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './portal-access.ts';
 import type { PinAttempts } from './portal-pin-attempts.ts';
 import {

@@ -4,7 +4,7 @@ import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 
 /**
- * Reads of the responses read model (projections/responses/projection.ts), shared by
+ * Reads of the responses read model (projection.ts), shared by
  * GET /api/v1/responses and the client portal. Oldest first (first answer's time, then
  * log position). GET /api/v1/responses lists every response, the reviewed versions the
  * client has since changed included (each its own id, status rejected or
@@ -105,17 +105,4 @@ export async function findResponse(
   const row = await db.maybeOne(sql.type(responseRow)`
     select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and id = ${responseId}`);
   return row ? (await toResources(vault, [row]))[0] : undefined;
-}
-
-/**
- * The team's onboarding as GET /api/v1/onboardings/:id finds it (archived ones included;
- * unknown, another team's and erased clients' are not found).
- */
-export async function visibleOnboardingExists(db: DatabasePool, teamId: string, onboardingId: string) {
-  const found = await db.maybeOne(sql.type(z.object({ id: z.string() }))`
-    select o.id from onboardings o
-    join clients c on c.id = o.client_id and c.team_id = o.team_id
-    where o.id = ${onboardingId} and o.team_id = ${teamId}
-      and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`);
-  return found !== null;
 }

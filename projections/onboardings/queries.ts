@@ -1,11 +1,12 @@
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import type { Pool } from '../../shared/db/pool.ts';
+import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
-import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
+import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 
 /**
- * Reads of the onboardings read model (projections/onboardings/projection.ts) joined with
+ * Reads of the onboardings read model (projection.ts) joined with
  * the clients read model for `clients` {id, name, email}. An onboarding whose client was
  * erased (either table says so) is never listed and never found.
  */
@@ -163,4 +164,17 @@ export async function getOnboarding(db: Reader, vault: ClientOpener, teamId: str
   const { rows } = await db.query<RowWithSnapshot>({ ...BY_ID, values: [teamId, id] });
   const [found] = rows[0] ? await openClientColumns(vault, [rows[0]]) : [];
   return found ? { ...toItem(found), template_snapshot: found.template_snapshot } : undefined;
+}
+
+/**
+ * The team's onboarding as GET /api/v1/onboardings/:id finds it (archived ones included;
+ * unknown, another team's and erased clients' are not found).
+ */
+export async function visibleOnboardingExists(db: DatabasePool, teamId: string, onboardingId: string) {
+  const found = await db.maybeOne(sql.type(z.object({ id: z.string() }))`
+    select o.id from onboardings o
+    join clients c on c.id = o.client_id and c.team_id = o.team_id
+    where o.id = ${onboardingId} and o.team_id = ${teamId}
+      and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`);
+  return found !== null;
 }

@@ -1,11 +1,11 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
-import type { ClientOpener } from './onboardings-read-model.ts';
+import type { ClientOpener } from './queries.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
-import { isPlan, monthlyOnboardingLimit } from '../access/contract/plans.ts';
-import { knownZone, usageMonth } from './deadlines.ts';
-import { ONBOARDING_STATUSES, type OnboardingStatus } from './onboarding-events.ts';
+import { isPlan, monthlyOnboardingLimit } from '../../services/access/contract/plans.ts';
+import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
+import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 
 /**
  * The workspace's reads of onboardings: the read model (projections/onboardings/projection.ts)

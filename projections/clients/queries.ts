@@ -1,0 +1,138 @@
+import { sql, type DatabasePool, type FragmentSqlToken } from 'slonik';
+import { z } from 'zod';
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { openJsonValues, openTextColumns } from '../../shared/privacy/sealed-columns.ts';
+import { matchesSearch } from '../../services/clients/client-search-index.ts';
+
+/**
+ * Reads of the clients read model (projection.ts) for the public API and the workspace:
+ * one client, one page of clients. Every read is scoped by the team: another team's client
+ * reads as an unknown one. Erased clients are never shown.
+ */
+
+export const clientSchema = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  custom_fields: z.record(z.unknown()),
+  created_at: z.string().describe('ISO 8601'),
+});
+
+export type ClientResource = z.infer<typeof clientSchema>;
+
+/**
+ * A clients row as slonik reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
+ * its id unchecked and its time a Date.
+ */
+const clientRow = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  company: z.string().nullable(),
+  phone: z.string().nullable(),
+  notes: z.string().nullable(),
+  custom_fields: z.unknown(),
+  created_at: z.date(),
+});
+type ClientRow = z.infer<typeof clientRow>;
+type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
+  name: string;
+  email: string;
+  custom_fields: Record<string, unknown>;
+};
+
+export type ClientOpener = Pick<PersonalDataVault, 'openAll'>;
+type Reader = Pick<DatabasePool, 'maybeOne' | 'any' | 'oneFirst'>;
+
+/**
+ * The rows with their personal fields opened (one key read for the page); a row whose key is
+ * gone (erased, its erasure not yet projected) is left out, as an erased client is.
+ */
+async function openClients(vault: ClientOpener, rows: readonly ClientRow[]): Promise<OpenedClientRow[]> {
+  const [texts, customFields] = await Promise.all([
+    openTextColumns(vault, rows, ['name', 'email', 'company', 'phone', 'notes']),
+    openJsonValues(
+      vault,
+      rows.map((row) => row.custom_fields),
+    ),
+  ]);
+  return texts.flatMap((row, index) =>
+    row.name === null || row.email === null
+      ? []
+      : [
+          {
+            ...row,
+            name: row.name,
+            email: row.email,
+            custom_fields: (customFields[index] ?? {}) as Record<string, unknown>,
+          },
+        ],
+  );
+}
+
+const toResource = (row: OpenedClientRow): ClientResource => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  company: row.company,
+  phone: row.phone,
+  notes: row.notes,
+  custom_fields: row.custom_fields,
+  created_at: new Date(row.created_at).toISOString(),
+});
+
+const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
+/** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
+const VISIBLE_CLIENTS = sql.fragment`not client_is_erased(erased_at, email)`;
+
+/** One client of the team; undefined when unknown, another team's or erased. */
+export async function findClient(
+  db: Reader,
+  vault: ClientOpener,
+  teamId: string,
+  id: string,
+): Promise<ClientResource | undefined> {
+  const row = await db.maybeOne(
+    sql.type(clientRow)`
+      select ${CLIENT_COLUMNS} from clients
+      where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
+  );
+  const [opened] = row ? await openClients(vault, [row]) : [];
+  return opened ? toResource(opened) : undefined;
+}
+
+/**
+ * Which clients a page holds: all of the team's, the one whose email has this blind index
+ * (email_hash), or those holding every search token (client-search-index.ts).
+ */
+export type ClientMatch = { emailHash: string } | { searchTokens: string[] } | undefined;
+
+function matching(teamId: string, match: ClientMatch): FragmentSqlToken {
+  if (match === undefined) return sql.fragment``;
+  if ('emailHash' in match) return sql.fragment`and email_hash = ${match.emailHash}`;
+  return sql.fragment`and ${matchesSearch(teamId, match.searchTokens)}`;
+}
+
+/** One page of the team's clients, newest first, with the total. */
+export async function listClients(
+  db: Reader,
+  vault: ClientOpener,
+  teamId: string,
+  { limit, offset, match }: { limit: number; offset: number; match?: ClientMatch },
+): Promise<{ clients: ClientResource[]; total: number }> {
+  const where = sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS} ${matching(teamId, match)}`;
+  const [rows, total] = await Promise.all([
+    db.any(
+      sql.type(clientRow)`
+        select ${CLIENT_COLUMNS} from clients where ${where}
+        order by created_at desc, position desc
+        limit ${limit} offset ${offset}`,
+    ),
+    db.oneFirst(sql.type(z.object({ count: z.number() }))`
+      select count(*)::int as count from clients where ${where}`),
+  ]);
+  return { clients: (await openClients(vault, rows)).map(toResource), total };
+}
