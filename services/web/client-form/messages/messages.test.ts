@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
+import { LOCALES } from '../../../../shared/i18n/locales.ts';
 
 /**
  * Every language of the client's form says everything the US English source says, with
  * the same placeholders, and every message is valid ICU MessageFormat in its locale.
  */
-const LOCALES = ['en-US', 'en-GB', 'es-ES', 'fr-FR', 'de-DE', 'pt-BR', 'it-IT', 'nl-NL', 'ja-JP'];
-
 const load = (locale: string) =>
   JSON.parse(readFileSync(new URL(`./${locale}.json`, import.meta.url), 'utf8')) as Record<string, string>;
 

@@ -4,14 +4,14 @@
  * client's timezone; a calendar date (YYYY-MM-DD) is shown as it is, without a timezone.
  */
 import { isCalendarDate } from '../../../templates/contract/field-catalogue.ts';
-
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
-export type DateFormat = (typeof DATE_FORMATS)[number];
+import { DATE_FORMATS, DEFAULT_DATE_FORMAT, type DateFormat } from '../../../../shared/i18n/locales.ts';
 
 const YMD = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function dateFormatOf(value: string | null | undefined): DateFormat {
-  return (DATE_FORMATS as readonly string[]).includes(value ?? '') ? (value as DateFormat) : 'MM/DD/YYYY';
+  return (DATE_FORMATS as readonly string[]).includes(value ?? '')
+    ? (value as DateFormat)
+    : DEFAULT_DATE_FORMAT;
 }
 
 export function isTimeZone(zone: string): boolean {

@@ -5,33 +5,16 @@
  */
 import { pickLocale as pickSupported, type Messages } from '../../shared/i18n/translate.ts';
 import { dateFormatOf, formatDate, formatTime, parseDate } from './dates.ts';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../shared/i18n/locales.ts';
 
-export const LOCALES = [
-  'en-US',
-  'en-GB',
-  'es-ES',
-  'fr-FR',
-  'de-DE',
-  'pt-BR',
-  'it-IT',
-  'nl-NL',
-  'ja-JP',
-] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en-US';
-
-/** Each language named in its own language, for the switcher. */
-export const LANGUAGE_NAMES: Record<Locale, string> = {
-  'en-US': 'English (US)',
-  'en-GB': 'English (UK)',
-  'es-ES': 'Español',
-  'fr-FR': 'Français',
-  'de-DE': 'Deutsch',
-  'pt-BR': 'Português (Brasil)',
-  'it-IT': 'Italiano',
-  'nl-NL': 'Nederlands',
-  'ja-JP': '日本語',
-};
+/** The nine locales and their names are the service's (shared/i18n/locales.ts). */
+export {
+  DEFAULT_LOCALE,
+  isLocale,
+  LANGUAGE_NAMES,
+  LOCALES,
+  type Locale,
+} from '../../../../shared/i18n/locales.ts';
 
 export { createTranslate, type Messages, type Translate } from '../../shared/i18n/translate.ts';
 
@@ -48,10 +31,6 @@ export interface Formats {
   datePattern: string;
   /** A date typed in the client's format as YYYY-MM-DD; null when it is not a real date. */
   parseDate(text: string): string | null;
-}
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
 
 /** The supported locale for a client's locale: exact, else the same language, else en-US. */
