@@ -1,15 +1,15 @@
-import { apiKeyProjection } from '../../projections/api-key-projection.ts';
-import { automationRulesProjection } from '../../projections/automation-rules-projection.ts';
-import { auditEventsProjection } from '../../projections/audit-events-projection.ts';
+import { apiKeyProjection } from '../../projections/api-keys/projection.ts';
+import { automationRulesProjection } from '../../projections/automation-rules/projection.ts';
+import { auditEventsProjection } from '../../projections/audit-events/projection.ts';
 import { clientsProjection } from '../../projections/clients/projection.ts';
-import { hookSubscriptionsProjection } from '../../projections/hook-subscriptions-projection.ts';
+import { hookSubscriptionsProjection } from '../../projections/hook-subscriptions/projection.ts';
 import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { responsesProjection } from '../../projections/responses/projection.ts';
-import { teamProjection } from '../../projections/team-projection.ts';
-import { teamActivityProjection } from '../../projections/team-activity-projection.ts';
+import { teamProjection } from '../../projections/teams/projection.ts';
+import { teamActivityProjection } from '../../projections/team-activity/projection.ts';
 import { templateProjection } from '../../projections/templates/projection.ts';
-import { webhookEndpointsProjection } from '../../projections/webhook-endpoints-projection.ts';
+import { webhookEndpointsProjection } from '../../projections/webhook-endpoints/projection.ts';
 
 /** Every read model the service keeps, in the order they are applied. */
 export const allProjections: Projection[] = [

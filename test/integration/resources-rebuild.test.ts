@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEventsProjection } from '../../projections/audit-events-projection.ts';
+import { auditEventsProjection } from '../../projections/audit-events/projection.ts';
 import { clientsProjection } from '../../projections/clients/projection.ts';
-import { hookSubscriptionsProjection } from '../../projections/hook-subscriptions-projection.ts';
+import { hookSubscriptionsProjection } from '../../projections/hook-subscriptions/projection.ts';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest, createTeamWithKey } from '../helpers/tenant.ts';

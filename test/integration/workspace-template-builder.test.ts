@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateProjection } from '../../projections/templates/projection.ts';
-import { auditEventsProjection } from '../../projections/audit-events-projection.ts';
+import { auditEventsProjection } from '../../projections/audit-events/projection.ts';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { templateStreamId } from '../../services/templates/template-events.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { foldAutomationRule, type AutomationRuleChange } from './automation-rules-projection.ts';
-import { recorded } from './fold-test-events.ts';
+import { foldAutomationRule, type AutomationRuleChange } from './fold.ts';
+import { recorded } from '../fold-test-events.ts';
 
 const base = { rule_id: 'r1', team_id: 't1' };
 const action = { type: 'send_email', subject: 'Hi', body: 'Hello' };

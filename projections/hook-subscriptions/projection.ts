@@ -1,13 +1,9 @@
-import {
-  foldHookSubscription,
-  HOOK_SUBSCRIPTION_EVENT_TYPES,
-  type HookSubscriptionChange,
-} from './hook-subscriptions-fold.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
+import { foldHookSubscription, HOOK_SUBSCRIPTION_EVENT_TYPES, type HookSubscriptionChange } from './fold.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
 
 /**
  * hook_subscriptions: every subscription with its `active` flag (deliveries read the active
- * ones). The SQL half; hook-subscriptions-fold.ts folds the events into row changes,
+ * ones). The SQL half; ./fold.ts folds the events into row changes,
  * written here in log order.
  */
 export const hookSubscriptionsProjection = readModelProjection<HookSubscriptionChange[]>({

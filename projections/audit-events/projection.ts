@@ -1,5 +1,9 @@
-import { AUDIT_EVENT_TYPES, toAuditRecord, type AuditRecord } from '../services/events/audit-event-types.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
+import {
+  AUDIT_EVENT_TYPES,
+  toAuditRecord,
+  type AuditRecord,
+} from '../../services/events/audit-event-types.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
 
 /**
  * audit_events: the events feed of every team (GET /api/v1/events). Which events are

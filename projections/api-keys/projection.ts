@@ -1,9 +1,9 @@
-import { API_KEY_EVENT_TYPES, foldApiKey, type ApiKeyChange } from './api-key-fold.ts';
-import { readModelProjection } from '../shared/projections/projection.ts';
+import { API_KEY_EVENT_TYPES, foldApiKey, type ApiKeyChange } from './fold.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
 
 /**
  * Read model `api_keys` (infra/migrations/010_teams_members_api_keys.sql): what
- * authentication reads. The SQL half; api-key-fold.ts folds the events into row changes,
+ * authentication reads. The SQL half; ./fold.ts folds the events into row changes,
  * written here in log order.
  */
 export const apiKeyProjection = readModelProjection<ApiKeyChange[]>({

@@ -1,9 +1,9 @@
-import { readModelProjection } from '../shared/projections/projection.ts';
-import { foldTeam, TEAM_EVENT_TYPES, type TeamChange } from './team-fold.ts';
+import { readModelProjection } from '../../shared/projections/projection.ts';
+import { foldTeam, TEAM_EVENT_TYPES, type TeamChange } from './fold.ts';
 
 /**
  * Read models `teams` and `team_members` (infra/migrations/010_teams_members_api_keys.sql).
- * The SQL half; team-fold.ts folds the events into row changes, written here in log order.
+ * The SQL half; ./fold.ts folds the events into row changes, written here in log order.
  */
 export const teamProjection = readModelProjection<TeamChange[]>({
   name: 'teams',

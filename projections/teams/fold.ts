@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { TeamBranding, TeamEvent, TeamSettings } from '../services/access/team-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { TeamBranding, TeamEvent, TeamSettings } from '../../services/access/team-events.ts';
 
 /**
- * The pure half of the teams and team_members read model (team-projection.ts holds its
+ * The pure half of the teams and team_members read model (./projection.ts holds its
  * SQL): each event becomes the row change it makes, in log order.
  */
 

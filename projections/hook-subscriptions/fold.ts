@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { HookSubscriptionEvent } from '../services/hooks/hook-subscription-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { HookSubscriptionEvent } from '../../services/hooks/hook-subscription-events.ts';
 
 /**
- * The pure half of the hook_subscriptions read model (hook-subscriptions-projection.ts
+ * The pure half of the hook_subscriptions read model (./projection.ts
  * holds its SQL): each event becomes the row change it makes, in log order.
  */
 

@@ -1,8 +1,8 @@
-import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import type { ApiKeyEvent } from '../services/access/api-key-events.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { ApiKeyEvent } from '../../services/access/api-key-events.ts';
 
 /**
- * The pure half of the api_keys read model (api-key-projection.ts holds its SQL): each
+ * The pure half of the api_keys read model (./projection.ts holds its SQL): each
  * event becomes the row change it makes, in log order.
  */
 
