@@ -1,17 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
-import type { TemplateContent } from './template-events.ts';
+import { listOwnTemplates, ownTemplate } from '../../projections/templates/queries.ts';
 import { textError } from '../../shared/http/api-error.ts';
 import { pagePaginationQuery } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 
-export type TemplatesRouteDeps = Pick<Platform, 'readDb'>;
+export type TemplatesRouteDeps = Pick<Platform, 'readPool'>;
 
 /*
  * Templates (client-onboarding-api.md: Template; GET /api/v1/templates, GET
@@ -29,19 +28,6 @@ export const listItemSchema = z.object({
   vertical: z.string().nullable().describe("the template's industry"),
   created_at: z.string().describe('ISO 8601'),
 });
-
-export const listRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  vertical: z.string().nullable(),
-  created_at: z.date(),
-});
-
-const templateRow = z.object({ id: z.string(), created_at: z.date(), snapshot: z.unknown() });
-
-/** The team's own, live templates. */
-const ownTemplates = (teamId: string) =>
-  sql.fragment`team_id = ${teamId} and not gallery and deleted_at is null`;
 
 export async function templatesRoutes(plain: FastifyInstance, { context }: { context: TemplatesRouteDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
@@ -67,31 +53,11 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     },
     async (request) => {
       const { page, limit } = request.query;
-      const where = ownTemplates(request.principal.teamId);
-      const [rows, total] = await Promise.all([
-        context.readDb.any(
-          sql.type(listRow)`
-            select id, name, vertical, created_at from templates where ${where}
-            order by created_at desc, id desc
-            limit ${limit} offset ${(page - 1) * limit}`,
-        ),
-        context.readDb.oneFirst(
-          sql.type(
-            z.object({ count: z.number() }),
-          )`select count(*)::int as count from templates where ${where}`,
-        ),
-      ]);
-      return {
-        templates: rows.map((row) => ({
-          id: row.id,
-          name: row.name,
-          vertical: row.vertical,
-          created_at: new Date(row.created_at).toISOString(),
-        })),
-        total,
+      const { templates, total } = await listOwnTemplates(context.readPool, request.principal.teamId, {
         page,
         limit,
-      };
+      });
+      return { templates, total, page, limit };
     },
   );
 
@@ -115,13 +81,9 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     async (request) => {
       const { id } = request.params;
       if (!isUuid(id)) throw textError(404, NOT_FOUND);
-      const row = await context.readDb.maybeOne(
-        sql.type(templateRow)`
-          select id, created_at, snapshot from templates
-          where id = ${id} and ${ownTemplates(request.principal.teamId)}`,
-      );
+      const row = await ownTemplate(context.readPool, request.principal.teamId, id);
       if (!row) throw textError(404, NOT_FOUND);
-      return { template: templateView(row, row.snapshot as TemplateContent) };
+      return { template: templateView(row, row.snapshot) };
     },
   );
 }

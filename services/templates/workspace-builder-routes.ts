@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { handleCommand } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
@@ -9,13 +8,19 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorApiError } from '../../shared/http/operator-commands.ts';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { memberMetadata } from '../access/workspace/workspace-commands.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import { templateDecider, type TemplateCommand } from './template-decider.ts';
 import { agreementTextBlockers, contentOf, templateDefinition, withFreshIds } from './template-definition.ts';
 import { templateStreamId, type TemplateContent } from './template-events.ts';
 import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT } from './template-limits.ts';
+import {
+  galleryTemplate,
+  galleryTemplates,
+  ownTemplate,
+  type TemplateRow,
+} from '../../projections/templates/queries.ts';
 
 /*
  * The workspace's template builder (/workspace/v1; every role may, with the member as the
@@ -83,18 +88,8 @@ const galleryItemSchema = z.object({
     .describe('a signature field holds sample text: copy it and replace the text before sending'),
 });
 
-const templateRow = z.object({
-  id: z.string(),
-  version: z.number(),
-  created_at: z.date(),
-  updated_at: z.date().nullable(),
-  snapshot: z.unknown(),
-});
-
-type TemplateRow = z.infer<typeof templateRow>;
-
 function builderView(row: TemplateRow): z.infer<typeof builderTemplateSchema> {
-  const content = row.snapshot as TemplateContent;
+  const content = row.snapshot;
   return {
     id: row.id,
     version: row.version,
@@ -125,18 +120,8 @@ const invalidAnswer = {
 export async function workspaceBuilderRoutes(plain: FastifyInstance, context: WorkspaceDeps) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
-  async function readTemplate(where: ReturnType<typeof sql.fragment>) {
-    return context.readDb.maybeOne(
-      sql.type(templateRow)`
-        select id, version, created_at, updated_at, snapshot from templates where ${where}`,
-    );
-  }
-
-  const ownTemplate = (teamId: string, id: string) =>
-    sql.fragment`id = ${id} and team_id = ${teamId} and not gallery and deleted_at is null`;
-
   async function ownOrNotFound(teamId: string, id: string) {
-    const row = await readTemplate(ownTemplate(teamId, id));
+    const row = await ownTemplate(context.readPool, teamId, id);
     if (!row) throw notFound();
     return row;
   }
@@ -246,7 +231,7 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
     },
     async (request, reply) => {
       const row = await ownOrNotFound(signedIn(request).teamId, request.params.id);
-      const content = row.snapshot as TemplateContent;
+      const content = row.snapshot;
       const name = `Copy of ${content.name}`.slice(0, 200);
       return reply.status(201).send(await create(request, withFreshIds(content, name)));
     },
@@ -284,14 +269,10 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       },
     },
     async () => {
-      const rows = await context.readDb.any(
-        sql.type(templateRow)`
-          select id, version, created_at, updated_at, snapshot from templates
-          where gallery and deleted_at is null order by lower(name), created_at, id limit 200`,
-      );
+      const rows = await galleryTemplates(context.readPool);
       return {
         data: rows.map((row) => {
-          const content = row.snapshot as TemplateContent;
+          const content = row.snapshot;
           return {
             id: row.id,
             name: content.name,
@@ -318,11 +299,9 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       },
     },
     async (request, reply) => {
-      const row = await readTemplate(
-        sql.fragment`id = ${request.params.id} and gallery and deleted_at is null`,
-      );
+      const row = await galleryTemplate(context.readPool, request.params.id);
       if (!row) throw notFound();
-      return reply.status(201).send(await create(request, withFreshIds(row.snapshot as TemplateContent)));
+      return reply.status(201).send(await create(request, withFreshIds(row.snapshot)));
     },
   );
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
-import { listItemSchema, listRow } from './templates-routes.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
+import { listItemSchema } from './templates-routes.ts';
+import { templateChoices } from '../../projections/templates/queries.ts';
 import { workspaceBuilderRoutes } from './workspace-builder-routes.ts';
 
 /** Enough for any team's own templates; the workspace lists them in one answer to choose from. */
@@ -36,14 +36,9 @@ export async function workspaceTemplateRoutes(
       },
     },
     async (request) => {
-      const rows = await context.readDb.any(
-        sql.type(listRow)`
-          select id, name, vertical, created_at from templates
-          where team_id = ${signedIn(request).teamId} and not gallery and deleted_at is null
-          order by lower(name), created_at, id
-          limit ${WORKSPACE_TEMPLATE_LIMIT}`,
-      );
-      return { data: rows.map((row) => ({ ...row, created_at: row.created_at.toISOString() })) };
+      return {
+        data: await templateChoices(context.readPool, signedIn(request).teamId, WORKSPACE_TEMPLATE_LIMIT),
+      };
     },
   );
   await workspaceBuilderRoutes(plain, context);
