@@ -1,5 +1,6 @@
 import { call as settle, createApiClient } from '../../shared/api/client.ts';
 import type { Problem } from './problems.ts';
+import type { MemberRole } from '../../../access/contract/roles.ts';
 
 /** The workspace API's answers the pages use. */
 export interface Member {
@@ -8,7 +9,7 @@ export interface Member {
   email: string;
   role: Role;
 }
-export type Role = 'owner' | 'admin' | 'member';
+export type Role = MemberRole;
 /** One of the team's own templates, to choose from. */
 export interface TemplateChoice {
   id: string;

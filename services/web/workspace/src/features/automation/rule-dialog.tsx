@@ -2,16 +2,12 @@ import { useEffect, useId, useState } from 'preact/hooks';
 import { call, type Member, type TemplateChoice } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
+import { actionOf, draftOf, requiredOf, type Placeholder, type Rule, type RuleDraft } from './rules.ts';
 import {
-  ACTIONS,
-  actionOf,
-  draftOf,
-  requiredOf,
-  TRIGGERS,
-  type Placeholder,
-  type Rule,
-  type RuleDraft,
-} from './rules.ts';
+  AUTOMATION_ACTION_TYPES,
+  AUTOMATION_TRIGGERS,
+  RULE_LIMITS,
+} from '../../../../../automation/contract/rules.ts';
 import { Dialog, ErrorMessage, Field, Select, useFieldCheck } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 
@@ -81,7 +77,7 @@ export function RuleDialog({
           label={t('automations.name')}
           autoComplete="off"
           required
-          maxLength={200}
+          maxLength={RULE_LIMITS.name}
           value={draft.name}
           onValue={(name) => set({ name })}
           error={fields.errors.name}
@@ -96,14 +92,14 @@ export function RuleDialog({
             label={t('automations.trigger')}
             value={draft.trigger}
             onValue={(trigger) => set({ trigger: trigger as RuleDraft['trigger'] })}
-            options={TRIGGERS.map((value) => ({ value, label: t(`trigger.${value}`) }))}
+            options={AUTOMATION_TRIGGERS.map((value) => ({ value, label: t(`trigger.${value}`) }))}
           />
         )}
         <Select
           label={t('automations.action')}
           value={draft.type}
           onValue={(type) => set({ type: type as RuleDraft['type'] })}
-          options={ACTIONS.map((value) => ({ value, label: t(`action.${value}`) }))}
+          options={AUTOMATION_ACTION_TYPES.map((value) => ({ value, label: t(`action.${value}`) }))}
         />
         {draft.type === 'send_email' ? (
           <>
@@ -111,7 +107,7 @@ export function RuleDialog({
               label={t('automations.subject')}
               value={draft.subject}
               onValue={(subject) => set({ subject })}
-              maxLength={500}
+              maxLength={RULE_LIMITS.subject}
               describedBy={placeholdersId}
               error={fields.errors.subject}
             />
@@ -120,7 +116,7 @@ export function RuleDialog({
               multiline
               value={draft.body}
               onValue={(body) => set({ body })}
-              maxLength={10000}
+              maxLength={RULE_LIMITS.body}
               describedBy={placeholdersId}
               error={fields.errors.body}
             />
@@ -133,7 +129,7 @@ export function RuleDialog({
             inputMode="url"
             autoComplete="off"
             required
-            maxLength={500}
+            maxLength={RULE_LIMITS.url}
             value={draft.url}
             onValue={(url) => set({ url })}
             hint={t('automations.urlHint')}
@@ -182,7 +178,7 @@ export function RuleDialog({
               multiline
               value={draft.message}
               onValue={(message) => set({ message })}
-              maxLength={10000}
+              maxLength={RULE_LIMITS.message}
               describedBy={placeholdersId}
               error={fields.errors.message}
             />

@@ -1,14 +1,9 @@
 /** The workspace's automation rules as the API answers them (GET /workspace/v1/automation-rules). */
-export const TRIGGERS = [
-  'onboarding.completed',
-  'payment.succeeded',
-  'signature.signed',
-  'onboarding.overdue',
-] as const;
-export type Trigger = (typeof TRIGGERS)[number];
+import { hasAutomations as planHasAutomations, isPlan } from '../../../../../access/contract/plans.ts';
+import type { AutomationActionType, AutomationTrigger } from '../../../../../automation/contract/rules.ts';
 
-export const ACTIONS = ['send_email', 'send_webhook', 'create_onboarding', 'notify_member'] as const;
-export type ActionType = (typeof ACTIONS)[number];
+export type Trigger = AutomationTrigger;
+export type ActionType = AutomationActionType;
 
 export type Action =
   | { type: 'send_email'; subject: string; body: string }
@@ -32,11 +27,8 @@ export interface Placeholder {
   description: string;
 }
 
-/** Plans with automations (the same as those with API access; services/access/plans.ts). */
-const AUTOMATION_PLANS = new Set(['pro', 'pro_trial', 'business', 'practice', 'firm']);
-
-/** Pure: true when the team's plan includes automations. */
-export const hasAutomations = (plan: string): boolean => AUTOMATION_PLANS.has(plan);
+/** Pure: true when the team's plan includes automations (services/access/contract/plans.ts). */
+export const hasAutomations = (plan: string): boolean => isPlan(plan) && planHasAutomations(plan);
 
 /** The fields of the rule form, one text per field whatever the action. */
 export interface RuleDraft {

@@ -1,4 +1,6 @@
 /** The workspace API's client and onboarding answers the client and onboarding screens use. */
+import type { OnboardingStatus } from '../../../../../onboardings/contract/statuses.ts';
+
 export interface ClientView {
   id: string;
   name: string;
@@ -9,15 +11,7 @@ export interface ClientView {
   created_at: string;
 }
 
-export type OnboardingStatus = 'draft' | 'sent' | 'in_progress' | 'completed' | 'cancelled' | 'expired';
-export const ONBOARDING_STATUSES: OnboardingStatus[] = [
-  'draft',
-  'sent',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'expired',
-];
+export { ONBOARDING_STATUSES, type OnboardingStatus } from '../../../../../onboardings/contract/statuses.ts';
 
 export interface OnboardingView {
   id: string;

@@ -41,19 +41,10 @@ export interface SigningSecret {
 }
 
 /** The public event types a hook subscription may follow (one per subscription). */
-export const HOOK_EVENTS = [
-  'onboarding.completed',
-  'onboarding.sent',
-  'onboarding.started',
-  'onboarding.overdue',
-  'response.submitted',
-  'signature.signed',
-  'payment.succeeded',
-  'file.uploaded',
-] as const;
+export { PUBLIC_EVENT_TYPES as HOOK_EVENTS } from '../../../../../events/contract/public-event-types.ts';
 
 /** The nine event types of signed webhook endpoints: the public ones and onboarding.cancelled. */
-export const ENDPOINT_EVENTS = [...HOOK_EVENTS, 'onboarding.cancelled'] as const;
+export { WEBHOOK_EVENT_TYPES as ENDPOINT_EVENTS } from '../../../../../hooks/contract/webhook-event-types.ts';
 
 /** Where a delivery log lives: a hook subscription or a signed webhook endpoint. */
 export interface DeliveryTarget {

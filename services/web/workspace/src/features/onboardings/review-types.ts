@@ -1,5 +1,7 @@
 /** The workspace API's answers of GET /onboardings/:id/answers (services/onboardings/workspace-review-routes.ts). */
-export type AnswerStatus = 'draft' | 'submitted' | 'approved' | 'rejected' | 'changes_requested';
+import type { AnswerStatus } from '../../../../../onboardings/contract/statuses.ts';
+
+export type { AnswerStatus };
 
 export interface ReviewedAnswer {
   field_id: string;

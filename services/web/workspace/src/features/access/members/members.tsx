@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type Member, type Role, type SignedIn } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
+import { MEMBER_ROLES } from '../../../../../../access/contract/roles.ts';
 import { problemMessage } from '../../../problems.ts';
 import {
   Dialog,
@@ -13,8 +14,6 @@ import {
 } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { PendingInvitations } from './pending-invitations.tsx';
-
-const ROLES: Role[] = ['owner', 'admin', 'member'];
 
 type Open = { kind: 'role' | 'remove'; member: Member } | { kind: 'leave' } | null;
 
@@ -125,7 +124,7 @@ function RoleSelect({ value, onValue }: { value: Role; onValue: (role: Role) => 
       label={t('members.role')}
       value={value}
       onValue={(role) => onValue(role as Role)}
-      options={ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}
+      options={MEMBER_ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}
     />
   );
 }

@@ -4,17 +4,15 @@ import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import {
   changesOf,
-  DATE_FORMATS,
   formOf,
   isHexColor,
   localeName,
-  LOGO_MAX_BYTES,
-  LOGO_TYPES,
-  TEAM_LOCALES,
   timeZones,
   type SettingsForm,
   type TeamSettings,
 } from './team-settings.ts';
+import { DATE_FORMATS, LOCALES } from '../../../../../../../shared/i18n/locales.ts';
+import { LOGO_TYPES, MAX_LOGO_BYTES } from '../../../../../../access/contract/logo-limits.ts';
 import { ErrorMessage, Field, ScreenHeading, Select, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { ReminderScheduleSection } from './reminder-schedule.tsx';
@@ -112,7 +110,7 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
               label={t('settings.locale')}
               value={form.locale}
               onValue={(locale) => set({ locale })}
-              options={TEAM_LOCALES.map((locale) => ({
+              options={LOCALES.map((locale) => ({
                 value: locale,
                 label: localeName(locale),
                 lang: locale,
@@ -188,9 +186,9 @@ function LogoField({
   const choose = (input: HTMLInputElement) => {
     const file = input.files?.[0];
     if (!file) return;
-    const problem = !LOGO_TYPES.includes(file.type)
+    const problem = !(LOGO_TYPES as readonly string[]).includes(file.type)
       ? t('settings.logoType')
-      : file.size > LOGO_MAX_BYTES
+      : file.size > MAX_LOGO_BYTES
         ? t('settings.logoSize')
         : null;
     if (problem) {

@@ -1,28 +1,14 @@
+import type { DateFormat } from '../../../../../../../shared/i18n/locales.ts';
 import type { ReminderRule } from './reminders.ts';
 
 /** The team's settings as GET/PATCH /workspace/v1/team answer them, and the settings form's rules. */
-export const TEAM_LOCALES = [
-  'en-US',
-  'en-GB',
-  'es-ES',
-  'fr-FR',
-  'de-DE',
-  'pt-BR',
-  'it-IT',
-  'nl-NL',
-  'ja-JP',
-] as const;
-export const DATE_FORMATS = ['MM/DD/YYYY', 'DD/MM/YYYY', 'YYYY-MM-DD', 'DD.MM.YYYY'] as const;
-export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
-export const LOGO_MAX_BYTES = 256 * 1024;
-
 export interface TeamSettings {
   id: string;
   name: string;
   email_sender_name: string | null;
   timezone: string;
   locale: string;
-  date_format: (typeof DATE_FORMATS)[number];
+  date_format: DateFormat;
   accent_color: string | null;
   has_logo: boolean;
   logo_url: string | null;
@@ -43,7 +29,7 @@ export interface SettingsForm {
   sender: string;
   timezone: string;
   locale: string;
-  date_format: (typeof DATE_FORMATS)[number];
+  date_format: DateFormat;
   accent: string;
   logo: string | null;
 }

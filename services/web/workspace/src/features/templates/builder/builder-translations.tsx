@@ -2,30 +2,13 @@ import { choiceOptions } from '../../../../../../templates/contract/field-catalo
 import { t } from '../../../i18n.ts';
 import { translated, withTranslation, type BuilderField, type Translations } from '../template-model.ts';
 import { Field } from '../../../ui/index.ts';
+import { DEFAULT_LOCALE, LANGUAGE_NAMES, LOCALES } from '../../../../../../../shared/i18n/locales.ts';
 
 /** The spec's locales; en-US is the template's own language, the others are translations. */
-export const TRANSLATION_LOCALES = [
-  'en-GB',
-  'es-ES',
-  'fr-FR',
-  'de-DE',
-  'pt-BR',
-  'it-IT',
-  'nl-NL',
-  'ja-JP',
-] as const;
+export const TRANSLATION_LOCALES = LOCALES.filter((locale) => locale !== DEFAULT_LOCALE);
 
-export const LOCALE_NAMES: Record<string, string> = {
-  'en-US': 'English (US)',
-  'en-GB': 'English (UK)',
-  'es-ES': 'Español',
-  'fr-FR': 'Français',
-  'de-DE': 'Deutsch',
-  'pt-BR': 'Português (Brasil)',
-  'it-IT': 'Italiano',
-  'nl-NL': 'Nederlands',
-  'ja-JP': '日本語',
-};
+/** Each language named in its own language. */
+export const LOCALE_NAMES: Readonly<Record<string, string>> = LANGUAGE_NAMES;
 
 /**
  * The translated texts of one template, step or field in `locale`
