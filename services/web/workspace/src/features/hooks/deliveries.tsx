@@ -3,7 +3,7 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, Status } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, Field, Status, useAction } from '../../ui/index.ts';
 import {
   attemptOutcome,
   dayBefore,
@@ -21,8 +21,7 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
   const base = targetPath(target);
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run, fail } = useAction();
   const [since, setSince] = useState(dayBefore());
   const [sinceError, setSinceError] = useState<string | null>(null);
 
@@ -37,18 +36,17 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
   }, [load]);
 
   const post = async (path: string, body: unknown, done: (data: unknown) => string) => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    setStatus(t('webhooks.sending'));
-    const answer = await call('POST', `${base}${path}`, { body });
-    setBusy(false);
+    const answer = await run(() => {
+      setStatus(t('webhooks.sending'));
+      return call('POST', `${base}${path}`, { body });
+    });
+    if (!answer) return;
     if (answer.ok) {
       setStatus(done(answer.data));
       await load();
     } else {
       setStatus(null);
-      setError(problemMessage(answer.problem, t));
+      fail(answer.problem);
     }
   };
   const replayedCount = (data: unknown) =>
@@ -109,65 +107,85 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
       ) : (
         <ul class="rows">
           {deliveries.map((delivery) => (
-            <li key={delivery.id} class="row">
-              <h4 class="row-title">
-                {delivery.event_type} · {t(`webhooks.state.${delivery.state}`)}
-              </h4>
-              <dl class="facts">
-                <dt>{t('webhooks.created')}</dt>
-                <dd>{formatDateTime(delivery.created_at)}</dd>
-                <dt>{t('webhooks.deliveryId')}</dt>
-                <dd>
-                  <code>{delivery.id}</code>
-                </dd>
-                {delivery.next_attempt_at ? (
-                  <>
-                    <dt>{t('webhooks.nextRetry')}</dt>
-                    <dd>{formatDateTime(delivery.next_attempt_at)}</dd>
-                  </>
-                ) : null}
-              </dl>
-              {delivery.attempts.length === 0 ? (
-                <p>{t('webhooks.noAttempts')}</p>
-              ) : (
-                <table class="attempts">
-                  <caption class="visually-hidden">{t('webhooks.attemptsOf', { id: delivery.id })}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('webhooks.attemptTime')}</th>
-                      <th scope="col">{t('webhooks.attemptOutcome')}</th>
-                      <th scope="col">{t('webhooks.attemptDuration')}</th>
-                      <th scope="col">{t('webhooks.nextRetry')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {delivery.attempts.map((attempt) => (
-                      <tr key={`${attempt.round}-${attempt.attempt}`}>
-                        <td>{formatDateTime(attempt.attempted_at)}</td>
-                        <td>{attemptOutcome(attempt)}</td>
-                        <td>{t('webhooks.ms', { ms: attempt.duration_ms })}</td>
-                        <td>{attempt.next_attempt_at ? formatDateTime(attempt.next_attempt_at) : '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-              <button
-                type="button"
-                class="button-secondary"
-                aria-describedby={`delivery-${delivery.id}`}
-                aria-disabled={busy || undefined}
-                onClick={() => void post(`/deliveries/${delivery.id}/replay`, undefined, replayedCount)}
-              >
-                {t('webhooks.replay')}
-              </button>
-              <span id={`delivery-${delivery.id}`} class="visually-hidden">
-                {delivery.event_type} {formatDateTime(delivery.created_at)}
-              </span>
-            </li>
+            <DeliveryRow
+              key={delivery.id}
+              delivery={delivery}
+              busy={busy}
+              onReplay={() => void post(`/deliveries/${delivery.id}/replay`, undefined, replayedCount)}
+            />
           ))}
         </ul>
       )}
     </Dialog>
+  );
+}
+
+/** One delivery: its event and state, its attempts as a table, and Replay. */
+function DeliveryRow({
+  delivery,
+  busy,
+  onReplay,
+}: {
+  delivery: Delivery;
+  busy: boolean;
+  onReplay: () => void;
+}) {
+  return (
+    <li class="row">
+      <h4 class="row-title">
+        {delivery.event_type} · {t(`webhooks.state.${delivery.state}`)}
+      </h4>
+      <dl class="facts">
+        <dt>{t('webhooks.created')}</dt>
+        <dd>{formatDateTime(delivery.created_at)}</dd>
+        <dt>{t('webhooks.deliveryId')}</dt>
+        <dd>
+          <code>{delivery.id}</code>
+        </dd>
+        {delivery.next_attempt_at ? (
+          <>
+            <dt>{t('webhooks.nextRetry')}</dt>
+            <dd>{formatDateTime(delivery.next_attempt_at)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {delivery.attempts.length === 0 ? (
+        <p>{t('webhooks.noAttempts')}</p>
+      ) : (
+        <table class="attempts">
+          <caption class="visually-hidden">{t('webhooks.attemptsOf', { id: delivery.id })}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('webhooks.attemptTime')}</th>
+              <th scope="col">{t('webhooks.attemptOutcome')}</th>
+              <th scope="col">{t('webhooks.attemptDuration')}</th>
+              <th scope="col">{t('webhooks.nextRetry')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {delivery.attempts.map((attempt) => (
+              <tr key={`${attempt.round}-${attempt.attempt}`}>
+                <td>{formatDateTime(attempt.attempted_at)}</td>
+                <td>{attemptOutcome(attempt)}</td>
+                <td>{t('webhooks.ms', { ms: attempt.duration_ms })}</td>
+                <td>{attempt.next_attempt_at ? formatDateTime(attempt.next_attempt_at) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <button
+        type="button"
+        class="button-secondary"
+        aria-describedby={`delivery-${delivery.id}`}
+        aria-disabled={busy || undefined}
+        onClick={onReplay}
+      >
+        {t('webhooks.replay')}
+      </button>
+      <span id={`delivery-${delivery.id}`} class="visually-hidden">
+        {delivery.event_type} {formatDateTime(delivery.created_at)}
+      </span>
+    </li>
   );
 }

@@ -3,7 +3,7 @@ import { call, type Outcome } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, Status } from '../../ui/index.ts';
+import { ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../ui/index.ts';
 import {
   ENDPOINT_EVENTS,
   HOOK_EVENTS,
@@ -216,17 +216,14 @@ export function AddEndpointDialog({
 }
 
 /**
- * A confirmation before a change (delete, rotate): `act` runs it; a secret in the answer is
- * shown once, otherwise `onDone` closes with a message.
+ * A confirmation before a change (delete, rotate) over the app's one ConfirmDialog; a secret
+ * in the answer is shown once in the dialog, and `onDone` receives it (or null).
  */
-export function ConfirmDialog({
-  title,
-  intro,
-  action,
-  danger,
+export function SecretConfirmDialog({
   act,
   onDone,
   onClose,
+  ...question
 }: {
   title: string;
   intro: string;
@@ -236,61 +233,39 @@ export function ConfirmDialog({
   onDone: (secret: SigningSecret | null) => void;
   onClose: () => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<SigningSecret | null>(null);
-  const run = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await act();
-    setBusy(false);
-    if (answer === null) setError(t('key.notChanged'));
-    else if (!answer.ok) setError(problemMessage(answer.problem, t));
-    else {
-      const data = answer.data as Partial<SigningSecret> | undefined;
-      if (data && typeof data.secret === 'string') {
-        const secret = { secret: data.secret, previous_valid_until: data.previous_valid_until ?? null };
-        setShown(secret);
-        onDone(secret);
-      } else onDone(null);
-    }
+  const done = (data: unknown) => {
+    const answer = data as Partial<SigningSecret> | undefined;
+    if (answer && typeof answer.secret === 'string') {
+      const secret = { secret: answer.secret, previous_valid_until: answer.previous_valid_until ?? null };
+      setShown(secret);
+      onDone(secret);
+    } else onDone(null);
   };
   return (
-    <Dialog title={title} onClose={onClose}>
-      {shown ? (
-        <>
-          <SecretShown
-            secret={shown.secret}
-            note={
-              shown.previous_valid_until
-                ? t('webhooks.previousUntil', { when: formatDateTime(shown.previous_valid_until) })
-                : null
-            }
-          />
-          <button type="button" class="button-secondary" onClick={onClose}>
-            {t('key.done')}
-          </button>
-        </>
-      ) : (
-        <>
-          <p>{intro}</p>
-          <ErrorMessage text={error} />
-          <div class="actions">
-            <button
-              type="button"
-              class={danger ? 'button-danger' : 'button-primary'}
-              aria-disabled={busy || undefined}
-              onClick={() => void run()}
-            >
-              {action}
+    <ConfirmDialog
+      {...question}
+      act={act}
+      onDone={done}
+      onClose={onClose}
+      notDone={t('key.notChanged')}
+      after={
+        shown ? (
+          <>
+            <SecretShown
+              secret={shown.secret}
+              note={
+                shown.previous_valid_until
+                  ? t('webhooks.previousUntil', { when: formatDateTime(shown.previous_valid_until) })
+                  : null
+              }
+            />
+            <button type="button" class="button-secondary" onClick={onClose}>
+              {t('key.done')}
             </button>
-            <button type="button" class="button-secondary" onClick={onClose} autoFocus>
-              {t('dialog.cancel')}
-            </button>
-          </div>
-        </>
-      )}
-    </Dialog>
+          </>
+        ) : null
+      }
+    />
   );
 }

@@ -82,72 +82,14 @@ export function OnboardingReview({
       ) : (
         <ul class="rows review-answers">
           {answers.map((answer) => (
-            <li key={answer.field_id} class="row review-answer" data-field-id={answer.field_id}>
-              <h3 class="row-title">{answer.label}</h3>
-              <dl class="facts">
-                <dt>{t('review.statusLabel')}</dt>
-                <dd>
-                  <span class={`review-status review-status-${answer.status}`}>
-                    {t(`review.status.${answer.status}`)}
-                  </span>
-                </dd>
-                <dt>{t('review.answer')}</dt>
-                <dd class="review-value">
-                  <AnswerValue answer={answer} base={base} />
-                </dd>
-                {answer.reason ? (
-                  <>
-                    <dt>{t(answer.status === 'rejected' ? 'review.reason' : 'review.note')}</dt>
-                    <dd>{answer.reason}</dd>
-                  </>
-                ) : null}
-              </dl>
-              {answer.countersignatures.map((signed) => (
-                <p key={signed.signed_at}>
-                  {t('review.countersigned', {
-                    name: signed.member_name,
-                    date: formatDateTime(signed.signed_at),
-                  })}
-                </p>
-              ))}
-              <AnswerVersions answer={answer} />
-              <div class="actions">
-                {answer.status === 'submitted' ? (
-                  <>
-                    <button
-                      type="button"
-                      class="button-primary"
-                      onClick={() => void decide(answer, 'approve').then(setError)}
-                    >
-                      {t('review.approve')}
-                      <span class="visually-hidden"> {answer.label}</span>
-                    </button>
-                    <button
-                      type="button"
-                      class="button-danger"
-                      onClick={() => setAsking({ answer, decision: 'reject' })}
-                    >
-                      {t('review.reject')}
-                      <span class="visually-hidden"> {answer.label}</span>
-                    </button>
-                    <button
-                      type="button"
-                      class="button-secondary"
-                      onClick={() => setAsking({ answer, decision: 'request_changes' })}
-                    >
-                      {t('review.requestChanges')}
-                      <span class="visually-hidden"> {answer.label}</span>
-                    </button>
-                  </>
-                ) : null}
-                {answer.type === 'signature' ? (
-                  <button type="button" class="button-secondary" onClick={() => void countersign(answer)}>
-                    {t('review.countersign')}
-                    <span class="visually-hidden"> {answer.label}</span>
-                  </button>
-                ) : null}
-              </div>
-            </li>
+            <AnswerRow
+              key={answer.field_id}
+              answer={answer}
+              base={base}
+              onApprove={() => void decide(answer, 'approve').then(setError)}
+              onAsk={(decision) => setAsking({ answer, decision })}
+              onCountersign={() => void countersign(answer)}
+            />
           ))}
         </ul>
       )}
@@ -164,6 +106,78 @@ export function OnboardingReview({
         />
       ) : null}
     </section>
+  );
+}
+
+/** One answer under review: its status, value, reason or note, countersignatures, versions and actions. */
+function AnswerRow({
+  answer,
+  base,
+  onApprove,
+  onAsk,
+  onCountersign,
+}: {
+  answer: ReviewedAnswer;
+  base: string;
+  onApprove: () => void;
+  onAsk: (decision: Exclude<Decision, 'approve'>) => void;
+  onCountersign: () => void;
+}) {
+  return (
+    <li class="row review-answer" data-field-id={answer.field_id}>
+      <h3 class="row-title">{answer.label}</h3>
+      <dl class="facts">
+        <dt>{t('review.statusLabel')}</dt>
+        <dd>
+          <span class={`review-status review-status-${answer.status}`}>
+            {t(`review.status.${answer.status}`)}
+          </span>
+        </dd>
+        <dt>{t('review.answer')}</dt>
+        <dd class="review-value">
+          <AnswerValue answer={answer} base={base} />
+        </dd>
+        {answer.reason ? (
+          <>
+            <dt>{t(answer.status === 'rejected' ? 'review.reason' : 'review.note')}</dt>
+            <dd>{answer.reason}</dd>
+          </>
+        ) : null}
+      </dl>
+      {answer.countersignatures.map((signed) => (
+        <p key={signed.signed_at}>
+          {t('review.countersigned', {
+            name: signed.member_name,
+            date: formatDateTime(signed.signed_at),
+          })}
+        </p>
+      ))}
+      <AnswerVersions answer={answer} />
+      <div class="actions">
+        {answer.status === 'submitted' ? (
+          <>
+            <button type="button" class="button-primary" onClick={onApprove}>
+              {t('review.approve')}
+              <span class="visually-hidden"> {answer.label}</span>
+            </button>
+            <button type="button" class="button-danger" onClick={() => onAsk('reject')}>
+              {t('review.reject')}
+              <span class="visually-hidden"> {answer.label}</span>
+            </button>
+            <button type="button" class="button-secondary" onClick={() => onAsk('request_changes')}>
+              {t('review.requestChanges')}
+              <span class="visually-hidden"> {answer.label}</span>
+            </button>
+          </>
+        ) : null}
+        {answer.type === 'signature' ? (
+          <button type="button" class="button-secondary" onClick={onCountersign}>
+            {t('review.countersign')}
+            <span class="visually-hidden"> {answer.label}</span>
+          </button>
+        ) : null}
+      </div>
+    </li>
   );
 }
 

@@ -3,9 +3,8 @@ import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/index.ts';
+import { ConfirmDialog, Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/index.ts';
 import { GalleryDialog } from './template-gallery.tsx';
-import { ConfirmDialog } from '../hooks/webhook-dialogs.tsx';
 import './builder/template-builder.css';
 
 interface TemplateItem {
