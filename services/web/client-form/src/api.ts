@@ -1,34 +1,45 @@
 /**
- * The page's client of the portal API (/portal/v1/onboardings/:token). The PIN is sent
- * once, to POST .../session, which answers the link session as an HttpOnly cookie; every
- * later call carries that cookie (same origin) and no PIN, and the page keeps the PIN
- * nowhere. A refusal becomes an ApiError the screens turn into human words (the page
- * never shows a JSON body).
+ * The page's client of the portal API (/portal/v1/onboardings/{token}), over the web apps'
+ * one typed client (../../shared/api/client.ts): paths, bodies and answers are the generated
+ * OpenAPI types, so a change of the server's schema fails this build. The PIN is sent once,
+ * to POST .../session, which answers the link session as an HttpOnly cookie; every later call
+ * carries that cookie (same origin) and no PIN, and the page keeps the PIN nowhere. A refusal
+ * becomes an ApiError the screens turn into human words (the page never shows a JSON body).
  */
+import {
+  call,
+  createApiClient,
+  NO_ANSWER,
+  problemOf,
+  type components,
+  type paths,
+  type Problem,
+} from '../../shared/api/client.ts';
 import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
 
-export type LinkState =
-  'open' | 'pin_required' | 'pin_locked' | 'completed' | 'expired' | 'cancelled' | 'inactive';
-
-export interface FaceTeam {
-  display_name: string;
-  logo_url: string | null;
-  accent_color: string | null;
+type Schemas = components['schemas'];
+type Json<
+  Path extends keyof paths,
+  Method extends 'get' | 'post',
+  Status extends number,
+> = paths[Path][Method] extends {
+  responses: { [S in Status]: { content: { 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
-export interface FaceClient {
-  locale: string;
-  date_format: string;
-  timezone: string;
-}
+export type Face = Schemas['PortalFace'];
+export type LinkState = Face['link']['state'];
+export type FaceTeam = NonNullable<Face['team']>;
+export type FaceClient = NonNullable<Face['client']>;
+export type PortalResponse = Schemas['Response'];
+export type PortalFile = Schemas['UploadedFile'];
+export type PortalSignature = Schemas['PortalOnboarding']['signatures'][number];
 
-export interface Face {
-  /** `session`: this browser holds a live link session of the link (the form opens without the PIN). */
-  link: { state: LinkState; retry_after_seconds: number | null; session?: boolean };
-  team: FaceTeam | null;
-  client: FaceClient | null;
-}
-
+/*
+ * The template snapshot an onboarding was sent with. The OpenAPI document leaves it an open
+ * object (it is the template's own shape, kept as sent), so the page names the parts it reads.
+ */
 export interface PortalField {
   id: string;
   type: string;
@@ -50,65 +61,34 @@ export interface PortalStep {
   fields: PortalField[];
 }
 
-export interface PortalSnapshot {
+export type PortalSnapshot = {
   name?: string;
   description?: string | null;
   translations?: unknown;
   settings?: Record<string, unknown>;
   steps: PortalStep[];
-}
+};
 
-export interface PortalResponse {
-  id: string;
-  field_id: string;
-  value: unknown;
-  status: string;
-  rejection_reason: string | null;
-  created_at: string;
-}
+/** The `onboarding` of GET /portal/v1/onboardings/{token} (and of a step submit), its snapshot named. */
+export type PortalOnboarding = Schemas['PortalOnboarding'] & { template_snapshot: PortalSnapshot };
 
-export interface PortalFile {
-  id: string;
-  field_id: string;
-  file_name: string;
-  content_type: string;
-  size_bytes: number;
-  uploaded_at: string;
-}
-
-export interface PortalSignature {
-  id: string;
-  field_id: string;
-  signer_name: string;
-  signer_email?: string;
-  signed_at: string;
-}
-
-/** The `onboarding` of GET /portal/v1/onboardings/:token (and of a step submit). */
-export interface PortalOnboarding {
-  id: string;
-  status: string;
-  progress_pct: number;
-  due_date: string | null;
-  template_snapshot: PortalSnapshot;
-  responses: PortalResponse[];
-  files: PortalFile[];
-  signatures: PortalSignature[];
-  submitted_step_ids: string[];
-  /** Payment fields whose payment the team recorded. */
-  paid_field_ids: string[];
-  /** The team's latest review of each reviewed answer (./sent-back.ts). */
-  reviews?: {
-    field_id: string;
-    status: 'approved' | 'rejected' | 'changes_requested';
-    reason: string | null;
-  }[];
-}
-
-export interface OpenAnswer {
+export type OpenAnswer = Json<'/portal/v1/onboardings/{token}', 'get', 200> & {
   onboarding: PortalOnboarding;
-  team: FaceTeam | null;
-  client: FaceClient | null;
+};
+
+type Signer = { signer_name: string; signer_email: string };
+
+/** What the form does with an onboarding: the portal API here, the page's memory in the builder's preview. */
+export interface Portal {
+  saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }>;
+  submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }>;
+  removeFile(fileId: string): Promise<{ success: boolean }>;
+  sign(fieldId: string, signer: Signer): Promise<{ signature: PortalSignature }>;
+  uploadFile(
+    fieldId: string,
+    file: File,
+    onProgress?: (fraction: number) => void,
+  ): Promise<{ file: PortalFile }>;
 }
 
 /** What the server says about an answer it refused (400 invalid_body). */
@@ -131,12 +111,19 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  static of(problem: Problem): ApiError {
+    return new ApiError(
+      problem.status,
+      problem.code,
+      problem.details as ProblemDetails | null,
+      problem.retryAfterSeconds,
+    );
+  }
+
   get isNetwork(): boolean {
     return this.status === 0;
   }
 }
-
-type ErrorBody = { code?: unknown; details?: unknown };
 
 /** The client token of a page URL /f/<token>; null for any other path. */
 export function tokenFromPath(pathname: string): string | null {
@@ -149,102 +136,82 @@ export function tokenFromPath(pathname: string): string | null {
   }
 }
 
-export const PIN_HEADER = 'X-Onboarding-Pin';
-
-function retryAfter(value: string | null): number | null {
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+/** The data of a success; a refusal or no answer throws its ApiError. */
+async function dataOf<A extends { data?: unknown; error?: unknown; response: Response }>(
+  request: Promise<A>,
+): Promise<Exclude<A['data'], undefined>> {
+  const outcome = await call(request);
+  if (!outcome.ok) throw ApiError.of(outcome.problem);
+  return outcome.data;
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
-  let code = `http_${response.status}`;
-  let details: ProblemDetails | null = null;
-  try {
-    const body = (await response.json()) as ErrorBody;
-    if (typeof body.code === 'string') code = body.code;
-    if (body.details && typeof body.details === 'object') details = body.details as ProblemDetails;
-  } catch {
-    // A body that is not JSON (a proxy's error page) keeps the status code alone.
-  }
-  return new ApiError(response.status, code, details, retryAfter(response.headers.get('Retry-After')));
-}
+export class PortalClient implements Portal {
+  // The link session's cookie (HttpOnly, SameSite=Strict) goes with every call (same origin).
+  private readonly api = createApiClient({ cache: 'no-store', referrerPolicy: 'no-referrer' });
 
-export class PortalClient {
-  private readonly base: string;
+  constructor(private readonly token: string) {}
 
-  constructor(token: string) {
-    this.base = `/portal/v1/onboardings/${encodeURIComponent(token)}`;
-  }
-
-  private headers(json: boolean): Record<string, string> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (json) headers['Content-Type'] = 'application/json';
-    return headers;
-  }
-
-  private async request<T>(
-    method: string,
-    path: string,
-    body?: unknown,
-    extraHeaders: Record<string, string> = {},
-  ): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(this.base + path, {
-        method,
-        headers: { ...this.headers(body !== undefined), ...extraHeaders },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        // The link session's cookie (HttpOnly, SameSite=Strict) goes with every call.
-        credentials: 'same-origin',
-        cache: 'no-store',
-        referrerPolicy: 'no-referrer',
-      });
-    } catch {
-      throw new ApiError(0, 'network');
-    }
-    if (!response.ok) throw await errorFrom(response);
-    try {
-      return (await response.json()) as T;
-    } catch {
-      throw new ApiError(response.status, 'bad_body');
-    }
+  private field(fieldId: string) {
+    return { params: { path: { token: this.token, field_id: fieldId } } };
   }
 
   /** The link's state, team and client; needs no PIN and records nothing. */
   face(): Promise<Face> {
-    return this.request<Face>('GET', '/face');
+    return dataOf(
+      this.api.GET('/portal/v1/onboardings/{token}/face', { params: { path: { token: this.token } } }),
+    );
   }
 
   /** Sends the PIN once: the answer sets the link session's cookie; records nothing. */
   openSession(pin: string): Promise<{ expires_at: string | null }> {
-    return this.request('POST', '/session', undefined, { [PIN_HEADER]: pin });
+    return dataOf(
+      this.api.POST('/portal/v1/onboardings/{token}/session', {
+        params: { path: { token: this.token }, header: { 'x-onboarding-pin': pin } },
+      }),
+    );
   }
 
   /** Opens the form: the first open after a send records onboarding.started. */
-  open(): Promise<OpenAnswer> {
-    return this.request<OpenAnswer>('GET', '');
+  async open(): Promise<OpenAnswer> {
+    const answer = await dataOf(
+      this.api.GET('/portal/v1/onboardings/{token}', { params: { path: { token: this.token } } }),
+    );
+    return answer as OpenAnswer;
   }
 
   saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }> {
-    return this.request('PUT', `/answers/${encodeURIComponent(fieldId)}`, { value });
+    return dataOf(
+      this.api.PUT('/portal/v1/onboardings/{token}/answers/{field_id}', {
+        ...this.field(fieldId),
+        body: { value },
+      }),
+    );
   }
 
-  submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }> {
-    return this.request('POST', `/steps/${encodeURIComponent(stepId)}/submit`);
+  async submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }> {
+    const answer = await dataOf(
+      this.api.POST('/portal/v1/onboardings/{token}/steps/{step_id}/submit', {
+        params: { path: { token: this.token, step_id: stepId } },
+      }),
+    );
+    return answer as { onboarding: PortalOnboarding };
   }
 
   removeFile(fileId: string): Promise<{ success: boolean }> {
-    return this.request('DELETE', `/files/${encodeURIComponent(fileId)}`);
+    return dataOf(
+      this.api.DELETE('/portal/v1/onboardings/{token}/files/{file_id}', {
+        params: { path: { token: this.token, file_id: fileId } },
+      }),
+    );
   }
 
-  sign(
-    fieldId: string,
-    signer: { signer_name: string; signer_email: string },
-  ): Promise<{ signature: PortalSignature }> {
-    return this.request('POST', `/fields/${encodeURIComponent(fieldId)}/signature`, signer);
+  sign(fieldId: string, signer: Signer): Promise<{ signature: PortalSignature }> {
+    return dataOf(
+      this.api.POST('/portal/v1/onboardings/{token}/fields/{field_id}/signature', {
+        ...this.field(fieldId),
+        body: signer,
+      }),
+    );
   }
 
   /** Uploads one file (multipart field "file"); XMLHttpRequest because fetch reports no upload progress. */
@@ -252,38 +219,32 @@ export class PortalClient {
     fieldId: string,
     file: File,
     onProgress?: (fraction: number) => void,
-  ): Promise<{ file: PortalFile }> {
+  ): Promise<Json<'/portal/v1/onboardings/{token}/fields/{field_id}/files', 'post', 201>> {
+    const token = encodeURIComponent(this.token);
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', `${this.base}/fields/${encodeURIComponent(fieldId)}/files`);
-      for (const [name, value] of Object.entries(this.headers(false))) xhr.setRequestHeader(name, value);
+      xhr.open('POST', `/portal/v1/onboardings/${token}/fields/${encodeURIComponent(fieldId)}/files`);
+      xhr.setRequestHeader('Accept', 'application/json');
       xhr.withCredentials = false;
       xhr.responseType = 'text';
       xhr.upload.onprogress = (event) => {
         if (event.lengthComputable && onProgress) onProgress(event.loaded / event.total);
       };
-      xhr.onerror = () => reject(new ApiError(0, 'network'));
+      xhr.onerror = () => reject(ApiError.of(NO_ANSWER));
       xhr.onabort = () => reject(new ApiError(0, 'aborted'));
       xhr.onload = () => {
-        let body: ErrorBody | null;
+        let body: unknown;
         try {
-          body = JSON.parse(xhr.responseText) as ErrorBody;
+          body = JSON.parse(xhr.responseText);
         } catch {
           body = null;
         }
         if (xhr.status >= 200 && xhr.status < 300 && body) {
           onProgress?.(1);
-          resolve(body as unknown as { file: PortalFile });
+          resolve(body as { file: PortalFile });
           return;
         }
-        reject(
-          new ApiError(
-            xhr.status,
-            typeof body?.code === 'string' ? body.code : `http_${xhr.status}`,
-            body?.details && typeof body.details === 'object' ? (body.details as ProblemDetails) : null,
-            retryAfter(xhr.getResponseHeader('Retry-After')),
-          ),
-        );
+        reject(ApiError.of(problemOf(xhr.status, body, xhr.getResponseHeader('Retry-After'))));
       };
       const form = new FormData();
       form.append('file', file, file.name);

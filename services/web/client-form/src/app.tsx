@@ -109,7 +109,7 @@ export function App() {
       const answer = await portal.open();
       if (answer.team || answer.client) {
         setFace((current) => ({
-          link: current?.link ?? { state: 'open', retry_after_seconds: null },
+          link: current?.link ?? { state: 'open', retry_after_seconds: null, session: false },
           team: answer.team ?? current?.team ?? null,
           client: answer.client ?? current?.client ?? null,
         }));

@@ -1,18 +1,25 @@
 /**
- * The portal of the builder's preview: the same methods as PortalClient, answered in the
+ * The portal of the builder's preview: the form's Portal (./api.ts), answered in the
  * page's memory. Nothing reaches the service: answers, files and signatures live until the
  * page closes. A step submit completes the preview as the server would complete an
  * onboarding: when every shown, required step is submitted (conditional rules included).
  */
 import { visibility } from '../../../templates/contract/conditional-rules.ts';
-import type { PortalFile, PortalOnboarding, PortalResponse, PortalSignature, PortalSnapshot } from './api.ts';
+import type {
+  Portal,
+  PortalFile,
+  PortalOnboarding,
+  PortalResponse,
+  PortalSignature,
+  PortalSnapshot,
+} from './api.ts';
 
-export class PreviewPortal {
+export class PreviewPortal implements Portal {
   private readonly answers = new Map<string, PortalResponse>();
   private readonly files: PortalFile[] = [];
   private readonly signatures: PortalSignature[] = [];
   private readonly submitted = new Set<string>();
-  private status = 'in_progress';
+  private status: PortalOnboarding['status'] = 'in_progress';
   private counter = 0;
 
   constructor(private readonly snapshot: PortalSnapshot) {}
@@ -35,11 +42,12 @@ export class PreviewPortal {
       signatures: [...this.signatures],
       submitted_step_ids: [...this.submitted],
       paid_field_ids: [],
+      reviews: [],
     };
   }
 
   async saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }> {
-    const response = {
+    const response: PortalResponse = {
       id: this.answers.get(fieldId)?.id ?? this.nextId(),
       field_id: fieldId,
       value,

@@ -7,7 +7,8 @@
  * sent, saved or recorded.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { PortalClient, PortalOnboarding, PortalSnapshot } from './api.ts';
+import { call, createApiClient } from '../../shared/api/client.ts';
+import type { PortalOnboarding, PortalSnapshot } from './api.ts';
 import {
   createFormats,
   createTranslate,
@@ -30,29 +31,26 @@ export const isPreviewPath = (pathname: string) => pathname.replace(/\/$/, '') =
 type Loaded =
   { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; snapshot: PortalSnapshot };
 
+// The workspace session's cookie goes with the read (same origin); nothing is written.
+const workspace = createApiClient({ cache: 'no-store' });
+
 async function loadTemplate(id: string): Promise<Loaded> {
-  let response: Response;
-  try {
-    response = await fetch(`/workspace/v1/templates/${encodeURIComponent(id)}`, {
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
-  } catch {
+  const answer = await call(workspace.GET('/workspace/v1/templates/{id}', { params: { path: { id } } }));
+  // The document leaves a template's steps open objects; a template is what a snapshot copies.
+  if (answer.ok) return { kind: 'ready', snapshot: answer.data.template as unknown as PortalSnapshot };
+  if (answer.problem.status === 0) {
     return {
       kind: 'failed',
       message: 'The preview could not reach the service. Reload the page to try again.',
     };
   }
-  if (response.status === 401) {
+  if (answer.problem.status === 401) {
     return {
       kind: 'failed',
       message: 'Sign in to the workspace in this browser, then open the preview again.',
     };
   }
-  if (!response.ok) return { kind: 'failed', message: 'This template was not found in your team.' };
-  const { template } = (await response.json()) as { template: PortalSnapshot };
-  return { kind: 'ready', snapshot: template };
+  return { kind: 'failed', message: 'This template was not found in your team.' };
 }
 
 export function PreviewApp() {
@@ -137,7 +135,7 @@ export function PreviewApp() {
         {t && portal && onboarding && !done ? (
           <FormScreen
             key={locale}
-            portal={portal as unknown as PortalClient}
+            portal={portal}
             onboarding={onboarding}
             locale={locale}
             t={t}

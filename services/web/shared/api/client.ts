@@ -18,9 +18,9 @@
  * ended elsewhere), both here in one place.
  */
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
-import type { paths } from './openapi.d.ts';
+import type { components, paths } from './openapi.d.ts';
 
-export type { paths };
+export type { components, paths };
 export type ApiClient = Client<paths>;
 
 /** An answer that is not a success; status 0 when there was no answer. */

@@ -4,7 +4,7 @@
  * the ids that tie a control to its help text and error message.
  */
 import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
-import type { PortalClient, PortalField, PortalOnboarding } from '../api.ts';
+import type { Portal, PortalField, PortalOnboarding } from '../api.ts';
 import type { Formats, Translate } from '../i18n.ts';
 
 /** A field of the template snapshot after localizeField (texts in the page's language), plus its step. */
@@ -28,7 +28,7 @@ export interface FieldProps {
   /** The problem to show beside the field (client check, server refusal); null when none. */
   problem: AnswerProblem | null;
   ids: FieldIds;
-  portal: PortalClient;
+  portal: Portal;
   onboarding: PortalOnboarding;
   /** Reloads the onboarding (files, signatures) after an upload, removal or signature. */
   refresh(): Promise<void>;

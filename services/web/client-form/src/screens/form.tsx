@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import { translationFor } from '../../../../templates/contract/field-catalogue.ts';
-import { ApiError, type PortalClient, type PortalOnboarding } from '../api.ts';
+import { ApiError, type Portal, type PortalOnboarding } from '../api.ts';
 import { Autosave, type SaveStatus } from '../autosave.ts';
 import { displayAnswer } from '../display.ts';
 import type { FieldIds, LocalizedField } from '../fields/field-props.ts';
@@ -22,7 +22,7 @@ import { changeable, inReviewState, sentBack, stepsToResubmit } from '../sent-ba
 import { SentBackField } from './sent-back-field.tsx';
 
 export interface FormScreenProps {
-  portal: PortalClient;
+  portal: Portal;
   onboarding: PortalOnboarding;
   locale: string;
   t: Translate;
