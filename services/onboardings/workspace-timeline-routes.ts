@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { onboardingTimeline, type DeliveryRow, type MailRow, type RunRow } from './onboarding-timeline.ts';
+import { onboardingTimeline } from './onboarding-timeline.ts';
+import { timelineSources } from './timeline-sources.ts';
 import { teamOnboardingEvents } from './onboarding-stream-view.ts';
 
 /*
@@ -52,34 +53,15 @@ export async function workspaceTimelineRoutes(
       const teamId = signedIn(request).teamId;
       const events = await teamOnboardingEvents(context, request, onboardingId);
       const eventIds = events.map((event) => event.id);
-      const [mails, deliveries, runs, members] = await Promise.all([
-        context.pool.query<MailRow>(
-          `select kind, status, created_at::text as created_at, sent_at::text as sent_at from mail_outbox
-           where onboarding_id = $1 and team_id = $2`,
-          [onboardingId, teamId],
-        ),
-        context.pool.query<DeliveryRow>(
-          `select event_type, state, attempts, last_status_code, created_at::text as created_at,
-                  updated_at::text as updated_at
-           from hook_deliveries where team_id = $1 and event_id = any($2::uuid[])`,
-          [teamId, eventIds],
-        ),
-        context.pool.query<RunRow>(
-          `select rule_name, trigger, state, queued_at::text as queued_at, finished_at::text as finished_at
-           from automation_runs where team_id = $1 and onboarding_id = $2`,
-          [teamId, onboardingId],
-        ),
+      const [sources, members] = await Promise.all([
+        timelineSources(context.pool, teamId, onboardingId, eventIds),
         context.pool.query<{ id: string; name: string }>(
           'select id, name from team_members where team_id = $1',
           [teamId],
         ),
       ]);
       const names = new Map(members.rows.map((row) => [row.id, row.name]));
-      const entries = onboardingTimeline(events, {
-        mails: mails.rows.map(iso),
-        deliveries: deliveries.rows.map(iso),
-        runs: runs.rows.map(iso),
-      });
+      const entries = onboardingTimeline(events, sources);
       return {
         entries: entries.map((entry) => ({
           ...entry,
@@ -98,14 +80,4 @@ export async function workspaceTimelineRoutes(
       };
     },
   );
-}
-
-/** PostgreSQL's text timestamps ("2026-01-01 10:00:00+00") as ISO 8601. */
-function iso<Row extends object>(row: Row): Row {
-  return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [
-      key,
-      key.endsWith('_at') && typeof value === 'string' ? new Date(value).toISOString() : value,
-    ]),
-  ) as Row;
 }
