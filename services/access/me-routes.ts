@@ -4,7 +4,7 @@ import { sql } from 'slonik';
 import { z } from 'zod';
 import { apiRateLimitText, monthlyOnboardingLimit, PLANS, type Plan } from './contract/plans.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { publicErrorResponses } from './public-errors.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 
 export type MeRouteDeps = Pick<Platform, 'readDb'>;
 

@@ -26,7 +26,7 @@ import {
   apiKeyRequired,
   apiKeyScopeDenied,
   rateLimited,
-} from './public-errors.ts';
+} from '../../shared/http/public-errors.ts';
 import { publicRoutePlugins, type PublicRoutesDeps } from './public-routes.ts';
 
 export type PublicApiDeps = Pick<Platform, 'settings' | 'clock' | 'readPool' | 'rateLimitStores'> &

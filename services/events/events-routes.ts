@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 import { awaitAsyncReadModels } from '../../shared/commands/read-your-writes.ts';
 
 export type EventsRouteDeps = Pick<Platform, 'readDb' | 'projections' | 'eventStore' | 'logger'>;

@@ -11,7 +11,7 @@ import { text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
-import { publicErrorResponses } from '../access/public-errors.ts';
+import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 
 export type HookSubscriptionsRouteDeps = Pick<
   Platform,

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { memberMetadata } from '../access/workspace/workspace-commands.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import type { DeliveryTargetKind } from './delivery-log-decider.ts';
 import {
   findTarget,

@@ -5,9 +5,9 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import { checkTargetUrl, MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
 import { hasApiAccess, isPlan } from '../access/contract/plans.ts';
-import type { WorkspaceDeps } from '../access/workspace/workspace-api.ts';
-import { memberMetadata } from '../access/workspace/workspace-commands.ts';
-import { signedIn } from '../access/workspace/workspace-session.ts';
+import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
+import { memberMetadata } from '../../shared/http/workspace-request.ts';
+import { signedIn } from '../../shared/http/workspace-request.ts';
 import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
 import { INVALID_EVENT, NOT_PUBLIC } from './hook-subscriptions-routes.ts';
 import {

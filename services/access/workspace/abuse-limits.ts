@@ -1,6 +1,6 @@
 import { ApiError } from '../../../shared/http/api-error.ts';
 import { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;

@@ -38,8 +38,9 @@ import {
   signUpAccepted,
   warnExistingOwner,
 } from './sign-up-answers.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
-import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { inWorkspaceTransaction, lastPosition } from './workspace-commands.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { invalidBody, invalidCredentials, reauthenticationRequired } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';

@@ -16,8 +16,9 @@ import {
 import { OFFERED_SCOPES, SCOPES, scopeLabel, type Scope } from '../contract/scopes.ts';
 import { teamDecider } from '../team-decider.ts';
 import { teamStreamId } from '../team-events.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
-import { inWorkspaceTransaction, lastPosition, memberMetadata } from './workspace-commands.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { inWorkspaceTransaction, lastPosition } from './workspace-commands.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { signedIn, type WorkspaceSession } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WorkspaceDeps } from './workspace-api.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { signedIn } from './workspace-session.ts';
 
 const tag = { tags: ['workspace'] };

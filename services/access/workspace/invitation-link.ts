@@ -1,4 +1,4 @@
-import type { WorkspaceDeps } from './workspace-api.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { hashSecret, newSecret } from './workspace-secrets.ts';
 
 /** How long an invitation's emailed link works. */

@@ -9,8 +9,9 @@ import { abuseLimits } from './abuse-limits.ts';
 import { requireVerifiedTeam } from './email-verification.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { newInvitationLink } from './invitation-link.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
-import { inWorkspaceTransaction, memberMetadata } from './workspace-commands.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { inWorkspaceTransaction } from './workspace-commands.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { signedIn } from './workspace-session.ts';
 

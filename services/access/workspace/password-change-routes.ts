@@ -7,8 +7,9 @@ import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { resetLinkRows } from './sign-up-answers.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
-import { inWorkspaceTransaction, memberMetadata } from './workspace-commands.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { inWorkspaceTransaction } from './workspace-commands.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 

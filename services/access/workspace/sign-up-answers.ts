@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PoolClient } from '../../../shared/db/pool.ts';
-import type { WorkspaceDeps } from './workspace-api.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { queueAccountMail } from './workspace-mail.ts';
 
 /**

@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Platform } from '../../../shared/app-deps.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
@@ -29,24 +29,10 @@ import {
   csrfTokenInvalid,
   forbidden,
   reauthenticationRequired,
-  sessionRequired,
 } from './workspace-errors.ts';
+import { sessionRequired } from '../../../shared/http/workspace-request.ts';
 import { matchesHash } from './workspace-secrets.ts';
-import { findSession, SESSION_COOKIE, type WorkspaceSession } from './workspace-session.ts';
-
-export type WorkspaceDeps = Pick<
-  Platform,
-  | 'settings'
-  | 'clock'
-  | 'pool'
-  | 'readDb'
-  | 'readPool'
-  | 'eventStore'
-  | 'projections'
-  | 'logger'
-  | 'vault'
-  | 'rateLimitStores'
->;
+import { findSession, SESSION_COOKIE } from './workspace-session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,10 +42,6 @@ declare module 'fastify' {
      * names the permission it checks (./permissions.ts).
      */
     workspace?: { public?: boolean; action?: WorkspaceAction };
-  }
-  interface FastifyRequest {
-    /** The signed-in member on /workspace/v1 routes; null without a live session. */
-    workspaceSession: WorkspaceSession | null;
   }
 }
 

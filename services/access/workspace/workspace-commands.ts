@@ -1,8 +1,6 @@
-import type { FastifyRequest } from 'fastify';
 import {
   decideWithin,
   inCommandTransaction,
-  type CommandMetadata,
   type CommandOutcome,
   type PipelineDeps,
   type StreamCommand,
@@ -10,17 +8,7 @@ import {
 import type { DomainEvent } from '../../../shared/commands/decider.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { operatorApiError } from '../../../shared/http/operator-commands.ts';
-import { requestMetadata } from '../../../shared/http/request-metadata.ts';
 import { workspaceErrors } from './workspace-errors.ts';
-
-/** A command's metadata from a workspace request: the acting member is the actor. */
-export function memberMetadata(
-  request: Pick<FastifyRequest, 'id'>,
-  actorMemberId: string | null,
-  idempotencyKey: string | null = null,
-): CommandMetadata {
-  return { ...requestMetadata(request, { idempotencyKey }), actor_member_id: actorMemberId };
-}
 
 /**
  * Runs the workspace's commands of one request in one transaction of the command pipeline

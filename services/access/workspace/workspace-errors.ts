@@ -35,8 +35,6 @@ export const workspaceErrors = registerDomainErrors('workspace', {
   form: (error, status) => codedError(status, error.code, error.message, error.details),
 });
 
-export const sessionRequired = () => codedError(401, 'session_required', 'Sign in to the workspace first.');
-
 export const forbidden = () =>
   codedError(403, 'forbidden', 'Your role in this team does not allow this action.');
 

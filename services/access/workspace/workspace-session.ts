@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sessionRequired } from './workspace-errors.ts';
+import { signedIn as signedInMember, type SignedInMember } from '../../../shared/http/workspace-request.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import type { MemberRole } from '../contract/roles.ts';
 import { SESSION_LIFETIME_SECONDS, sessionLive } from './session-policy.ts';
@@ -7,20 +7,9 @@ import { hashSecret, newSecret } from './workspace-secrets.ts';
 
 export const SESSION_COOKIE = 'ws_session';
 
-/** The signed-in member of a request (the session joined with the member's current row). */
-export interface WorkspaceSession {
-  idHash: string;
-  csrfTokenHash: string;
-  /** The session's CSRF token, derived from the cookie's id (GET /me answers it). */
-  csrfToken: string;
-  memberId: string;
-  teamId: string;
+/** The signed-in member of a request, with the role the access feature knows. */
+export interface WorkspaceSession extends SignedInMember {
   role: MemberRole;
-  name: string;
-  email: string;
-  created_at: Date;
-  last_seen_at: Date;
-  reauthenticated_at: Date | null;
 }
 
 type Db = Pick<PoolClient, 'query'>;
@@ -117,8 +106,10 @@ export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest,
   });
 }
 
-/** The signed-in member of a route that requires a session (the API's onRequest hook ensured it). */
+/**
+ * The signed-in member of a route that requires a session (the API's onRequest hook ensured
+ * it), with its role: the hook sets only sessions found by `findSession`.
+ */
 export function signedIn(request: FastifyRequest): WorkspaceSession {
-  if (!request.workspaceSession) throw sessionRequired();
-  return request.workspaceSession;
+  return signedInMember(request) as WorkspaceSession;
 }

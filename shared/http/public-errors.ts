@@ -1,6 +1,5 @@
-import { ApiError, codedError } from '../../shared/http/api-error.ts';
-import type { Scope } from './contract/scopes.ts';
-import { coded, rateLimitedSchema, text } from '../../shared/http/error-schemas.ts';
+import { ApiError, codedError } from './api-error.ts';
+import { coded, rateLimitedSchema, text } from './error-schemas.ts';
 
 /** The key checks of client-onboarding-api.md, Authentication (full error bodies). */
 export const apiKeyRequired = () => codedError(401, 'api_key_required', 'API key required');
@@ -8,7 +7,7 @@ export const apiKeyInactive = () =>
   codedError(401, 'api_key_inactive', 'API key is invalid, revoked or expired');
 export const apiKeyPlanRequired = () =>
   codedError(403, 'api_key_plan_required', 'Your plan does not include API access');
-export const apiKeyScopeDenied = (scope: Scope) =>
+export const apiKeyScopeDenied = (scope: string) =>
   codedError(403, 'api_key_scope_denied', `API key does not have the ${scope} scope`);
 
 /** 429: only `error` and `code`; Retry-After in seconds; no request id (the caller sets omitRequestId). */
