@@ -3,7 +3,9 @@ import type { ClientOpener } from './queries.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
-import { isPlan, monthlyOnboardingLimit } from '../../services/access/contract/plans.ts';
+import { isPlan, type Plan } from '../../services/access/contract/plans.ts';
+import type { ReadClient } from '../read-client.ts';
+import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 
@@ -162,26 +164,18 @@ export async function searchOnboardings(
 
 /** This month's count (first sends and reopens, in the team's time zone) and the plan's limit. */
 export async function onboardingUsage(pool: Pool, teamId: string, now: Date) {
-  const { rows } = await pool.query<{
-    plan: string;
-    timezone: string;
-    monthly_onboarding_limit: number | null;
-    monthly_onboarding_unlimited: boolean;
-  }>(
-    `select plan, timezone, monthly_onboarding_limit, monthly_onboarding_unlimited from teams where id = $1`,
-    [teamId],
-  );
-  const team = rows[0];
+  const team = await teamById(pool, teamId);
   if (!team || !isPlan(team.plan))
     throw new Error(`Team ${teamId} of a signed-in member has no read model row`);
+  return teamUsage(pool, { ...team, plan: team.plan }, now);
+}
+
+/** This month's count and the limit of a team already read (projections/teams/queries.ts). */
+export async function teamUsage(db: ReadClient, team: TeamRow & { plan: Plan }, now: Date) {
   const month = usageMonth(now, knownZone(team.timezone));
-  const used = await pool.query<{ count: number }>(
+  const used = await db.query<{ count: number }>(
     'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
-    [teamId, month],
+    [team.id, month],
   );
-  const limit = monthlyOnboardingLimit(
-    team.plan,
-    team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit,
-  );
-  return { month, used: used.rows[0]?.count ?? 0, limit };
+  return { month, used: used.rows[0]?.count ?? 0, limit: teamMonthlyLimit(team) };
 }

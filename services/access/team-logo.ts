@@ -3,7 +3,8 @@ import type { LogoUpload } from './team-branding.ts';
 
 /**
  * Logo bytes of teams (table team_logos, infra/migrations/083_team_branding.sql), by
- * team and SHA-256. The teams read model says which logo is the team's current one.
+ * team and SHA-256. The teams read model says which logo is the team's current one
+ * (currentTeamLogo, projections/teams/queries.ts).
  */
 
 type Queryable = Pick<Pool, 'query'>;
@@ -15,18 +16,4 @@ export async function saveTeamLogo(db: Queryable, teamId: string, logo: LogoUplo
      values ($1, $2, $3, $4, $5) on conflict (team_id, sha256) do nothing`,
     [teamId, logo.sha256, logo.content_type, logo.content, now],
   );
-}
-
-/** The current logo of a team, or undefined when it has none. */
-export async function currentTeamLogo(
-  db: Queryable,
-  teamId: string,
-): Promise<{ sha256: string; content_type: string; content: Buffer } | undefined> {
-  const { rows } = await db.query<{ sha256: string; content_type: string; content: Buffer }>(
-    `select l.sha256, l.content_type, l.content
-     from teams t join team_logos l on l.team_id = t.id and l.sha256 = t.logo_sha256
-     where t.id = $1`,
-    [teamId],
-  );
-  return rows[0];
 }

@@ -2,7 +2,7 @@ import { openedBody } from './webhook-body.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from './placeholders.ts';
-import { currentMember } from '../access/current-member.ts';
+import { currentMember, teamWithOwner } from '../../projections/teams/queries.ts';
 import { teamEmailVerified } from '../access/workspace/email-verification.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { Platform } from '../../shared/app-deps.ts';
@@ -14,7 +14,6 @@ import {
   onboardingFacts,
   placeholderValues,
   SERVICE_SENDER_NAME,
-  teamRow,
 } from './run-facts.ts';
 
 /** What an action run's sending uses. */
@@ -68,7 +67,7 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
   const { subject, body } = run.action;
   await inTransaction(context.pool, async (tx) => {
     await holdRun(tx, run.id);
-    const team = await teamRow(tx, run.team_id);
+    const team = await teamWithOwner(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
     if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);
@@ -112,7 +111,7 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
   const { member_id: memberId, message } = run.action;
   await inTransaction(context.pool, async (tx) => {
     await holdRun(tx, run.id);
-    const team = await teamRow(tx, run.team_id);
+    const team = await teamWithOwner(tx, run.team_id);
     const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
     if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
     if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);

@@ -2,6 +2,7 @@ import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
 import type { AutomationAction } from './automation-rule-events.ts';
 import { MAX_ATTEMPTS, nextAttemptAt } from './run-policy.ts';
 import { hasAutomations, isPlan } from '../access/contract/plans.ts';
+import { teamById } from '../../projections/teams/queries.ts';
 import { fairByTeamAndEndpoint } from '../../shared/work-queue/claim-strategies.ts';
 import { workInLanes } from '../../shared/work-queue/lanes.ts';
 import {
@@ -148,10 +149,7 @@ async function workRun(context: AutomationQueueDeps, run: QueuedRun): Promise<vo
   const attemptAt = context.clock.now();
   const finish: FinishRun = (tx, verdict) => finishRun(tx, run, verdict, attemptAt);
   try {
-    const plan = await context.pool.query<{ plan: string }>('select plan from teams where id = $1', [
-      run.team_id,
-    ]);
-    const teamPlan = plan.rows[0]?.plan;
+    const teamPlan = (await teamById(context.pool, run.team_id))?.plan;
     if (!teamPlan || !isPlan(teamPlan) || !hasAutomations(teamPlan)) {
       await skipRun(context, run, attemptAt);
       return;

@@ -7,7 +7,7 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { operatorApiError, operatorErrors } from '../../shared/http/operator-commands.ts';
 import { checkTargetUrl } from '../../shared/net/public-url.ts';
-import { currentMember } from '../access/current-member.ts';
+import { currentMember, teamById } from '../../projections/teams/queries.ts';
 import { hasAutomations, isPlan } from '../access/contract/plans.ts';
 import {
   automationRuleDecider,
@@ -69,11 +69,7 @@ const invalid = (message: string, field: string) =>
   codedError(400, 'invalid_body', message, { details: { issues: [{ path: field, message }] } });
 
 export async function ruleTeam(context: AutomationRulesDeps, teamId: string): Promise<RuleTeam> {
-  const { rows } = await context.pool.query<{ plan: string; timezone: string }>(
-    'select plan, timezone from teams where id = $1',
-    [teamId],
-  );
-  const row = rows[0];
+  const row = await teamById(context.pool, teamId);
   if (!row) throw codedError(404, 'team_not_found', 'Team not found');
   return { plan_has_automations: isPlan(row.plan) && hasAutomations(row.plan), timezone: row.timezone };
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { createOnboarding, sendOnboarding, type CommandDeps } from '../onboardings/onboarding-commands.ts';
-import { clientFacts, sendFacts, teamFacts, templateFacts } from '../onboardings/onboarding-facts.ts';
+import { teamFacts } from '../../projections/teams/queries.ts';
+import { clientFacts, sendFacts, templateFacts } from '../onboardings/onboarding-facts.ts';
 import { readOnboarding } from '../onboardings/onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';

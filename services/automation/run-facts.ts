@@ -1,6 +1,7 @@
 import { openSealed } from '../../shared/privacy/personal-data-vault.ts';
 import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
+import type { TeamWithOwner } from '../../projections/teams/queries.ts';
 import { formatDueDate, type PlaceholderValues } from './placeholders.ts';
 
 /**
@@ -14,28 +15,6 @@ export const SIGNUP_PLACEHOLDER_TEAM_NAME = 'My Team';
 /** Notify team member is emailed from the service itself, under this name. */
 export const SERVICE_SENDER_NAME = 'Client Onboarding';
 
-export interface TeamRow {
-  id: string;
-  name: string;
-  plan: string;
-  timezone: string;
-  date_format: string;
-  email_sender_name: string | null;
-  owner_name: string | null;
-}
-
-export async function teamRow(db: Pick<PoolClient, 'query'>, teamId: string): Promise<TeamRow | undefined> {
-  const { rows } = await db.query<TeamRow>(
-    `select t.id, t.name, t.plan, t.timezone, t.date_format, t.email_sender_name,
-            (select m.name from team_members m
-             where m.team_id = t.id and m.role = 'owner' and m.removed_at is null
-             order by m.created_at, m.id limit 1) as owner_name
-     from teams t where t.id = $1`,
-    [teamId],
-  );
-  return rows[0];
-}
-
 export const isSignupPlaceholder = (name: string) =>
   name.trim() === '' || name.trim().toLowerCase() === SIGNUP_PLACEHOLDER_TEAM_NAME.toLowerCase();
 
@@ -44,7 +23,7 @@ export const isSignupPlaceholder = (name: string) =>
  * name from branding, else the team name; while the team name is still the signup
  * placeholder, the owner's name (the team name when there is no owner).
  */
-export function firmName(team: Pick<TeamRow, 'name' | 'email_sender_name' | 'owner_name'>): string {
+export function firmName(team: Pick<TeamWithOwner, 'name' | 'email_sender_name' | 'owner_name'>): string {
   const sender = team.email_sender_name?.trim();
   if (sender) return sender;
   if (isSignupPlaceholder(team.name) && team.owner_name?.trim()) return team.owner_name.trim();

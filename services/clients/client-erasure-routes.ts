@@ -1,3 +1,4 @@
+import { teamExists } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,8 +47,8 @@ export async function clientErasureRoutes(
     },
     async (request, reply) => {
       const { team_id: teamId, client_id: clientId } = request.params;
-      const team = await context.pool.query('select 1 from teams where id = $1', [teamId]);
-      if (team.rowCount === 0) throw codedError(404, 'team_not_found', 'Team not found');
+      if (!(await teamExists(context.pool, teamId)))
+        throw codedError(404, 'team_not_found', 'Team not found');
       const outcome = await eraseClientData(context, teamId, clientId, requestMetadata(request));
       await awaitReadModels(context, outcome.position);
       return reply.status(202).send({

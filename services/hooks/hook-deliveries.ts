@@ -1,4 +1,5 @@
 import { inTransaction, type PoolClient } from '../../shared/db/pool.ts';
+import { endpointsForEvent } from '../../projections/webhook-endpoints/queries.ts';
 import { isPublicEventType } from '../events/contract/public-event-types.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts';
@@ -121,13 +122,7 @@ async function targetsOf(
         )
       ).rows
     : [];
-  const { rows: endpoints } = await tx.query<{ id: string; url: string }>(
-    `select e.id, e.url from webhook_endpoints e join teams t on t.id = e.team_id
-     where e.team_id = $1 and $2 = any(e.event_types) and e.enabled and e.deleted_at is null
-       and e.position < $3 and t.plan <> 'free'
-     order by e.position`,
-    [teamId, name, position],
-  );
+  const endpoints = await endpointsForEvent(tx, teamId, name, position);
   return [
     ...hooks.map((hook) => ({ ...hook, kind: 'hook' as const })),
     ...endpoints.map((endpoint) => ({ ...endpoint, kind: 'endpoint' as const })),

@@ -8,6 +8,12 @@ import type { Platform } from '../../shared/app-deps.ts';
 import type { Db } from '../../shared/work-queue/work-queue.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { isPlan } from '../access/contract/plans.ts';
+import { teamById } from '../../projections/teams/queries.ts';
+import {
+  teamWebhookEndpoint,
+  teamWebhookEndpoints,
+  type WebhookEndpointRow,
+} from '../../projections/webhook-endpoints/queries.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
 import { insertEndpointSecret, rotateEndpointSecretRow } from './signing-secrets.ts';
 import { overlapEnd } from './signing.ts';
@@ -43,9 +49,9 @@ export interface WebhookEndpointView {
 export const planAllowsWebhooks = (plan: string) => isPlan(plan) && plan !== 'free';
 
 export async function teamPlan(db: Db, teamId: string): Promise<string> {
-  const { rows } = await db.query<{ plan: string }>('select plan from teams where id = $1', [teamId]);
-  if (!rows[0]) throw new DomainError('team_not_found', 'Team not found');
-  return rows[0].plan;
+  const team = await teamById(db, teamId);
+  if (!team) throw new DomainError('team_not_found', 'Team not found');
+  return team.plan;
 }
 
 async function run(
@@ -117,12 +123,7 @@ export async function listWebhookEndpoints(
   teamId: string,
 ): Promise<WebhookEndpointView[]> {
   await answering(() => teamPlan(context.pool, teamId));
-  const { rows } = await context.pool.query<WebhookEndpointView & { created_at: Date }>(
-    `select id, url, event_types, enabled, created_at from webhook_endpoints
-     where team_id = $1 and deleted_at is null order by created_at, position`,
-    [teamId],
-  );
-  return rows.map(view);
+  return (await teamWebhookEndpoints(context.pool, teamId)).map(view);
 }
 
 /** One of the team's endpoints; another team's, unknown or deleted is webhook_endpoint_not_found. */
@@ -131,18 +132,14 @@ export async function readWebhookEndpoint(
   teamId: string,
   endpointId: string,
 ): Promise<WebhookEndpointView> {
-  const { rows } = await context.pool.query<WebhookEndpointView & { created_at: Date }>(
-    `select id, url, event_types, enabled, created_at from webhook_endpoints
-     where id = $1 and team_id = $2 and deleted_at is null`,
-    [endpointId, teamId],
-  );
-  if (!rows[0]) {
+  const row = await teamWebhookEndpoint(context.pool, teamId, endpointId);
+  if (!row) {
     throw operatorApiError(
       new DomainError('webhook_endpoint_not_found', 'Webhook endpoint not found'),
       signedDeliveryErrors,
     );
   }
-  return view(rows[0]);
+  return view(row);
 }
 
 /** Deletes the endpoint; its queued deliveries fail (nothing more is sent to it). */
@@ -204,11 +201,11 @@ async function answering<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function view(row: WebhookEndpointView & { created_at: Date | string }): WebhookEndpointView {
+function view(row: WebhookEndpointRow): WebhookEndpointView {
   return {
     id: row.id,
     url: row.url,
-    event_types: row.event_types,
+    event_types: row.event_types as WebhookEventType[],
     enabled: row.enabled,
     created_at: new Date(row.created_at).toISOString(),
   };

@@ -1,24 +1,21 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { teamExists } from '../../projections/teams/queries.ts';
+import { EMAIL_KINDS, EMAIL_STATUSES, teamEmails } from './outbox-queries.ts';
 
-export type EmailsRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
+export type EmailsRouteDeps = Pick<Platform, 'readPool' | 'vault'>;
 
 /**
  * GET /admin/v1/teams/:team_id/emails (operator-and-portal-api.md): the team's emails from
  * the outbox (mail_outbox), newest first (created_at by the service clock, then the order
  * they were queued). `limit` (default 100, at most 1000) keeps the answer bounded.
  */
-
-/** account: the workspace's invitation and password-reset emails (their links are read here without SMTP). */
-const EMAIL_KINDS = ['invite', 'reminder', 'automation', 'notification', 'account'] as const;
-const EMAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 
 export const emailSchema = z.object({
   id: z.string().uuid(),
@@ -29,18 +26,6 @@ export const emailSchema = z.object({
   text: z.string(),
   onboarding_id: z.string().uuid().nullable(),
   created_at: z.string(),
-  status: z.enum(EMAIL_STATUSES),
-});
-
-const emailRow = z.object({
-  id: z.string(),
-  kind: z.enum(EMAIL_KINDS),
-  to: z.string(),
-  from_name: z.string(),
-  subject: z.string(),
-  text: z.string(),
-  onboarding_id: z.string().nullable(),
-  created_at: z.date(),
   status: z.enum(EMAIL_STATUSES),
 });
 
@@ -66,15 +51,9 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
     },
     async (request) => {
       const { team_id: teamId } = request.params;
-      const team = await context.readDb.maybeOne(
-        sql.type(z.object({ id: z.string() }))`select id from teams where id = ${teamId}`,
-      );
-      if (!team) throw codedError(404, 'team_not_found', 'Team not found');
-      const rows = await context.readDb.any(sql.type(emailRow)`
-        select id, kind, "to", from_name, subject, text, onboarding_id, created_at, status
-        from mail_outbox where team_id = ${teamId} and status <> 'held'
-        order by created_at desc, seq desc
-        limit ${request.query.limit}`);
+      if (!(await teamExists(context.readPool, teamId)))
+        throw codedError(404, 'team_not_found', 'Team not found');
+      const rows = await teamEmails(context.readPool, teamId, request.query.limit);
       // Mails about a client are sealed with its key; once it is erased they read empty.
       const opened = await openTextColumns(context.vault, rows, ['to', 'subject', 'text']);
       return {

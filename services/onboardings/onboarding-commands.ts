@@ -8,15 +8,8 @@ import { hashClientToken, hashPin, issueClientToken } from './link-secrets.ts';
 import type { PlannedCreate } from './create-intents.ts';
 import type { Deadline, OnboardingEvent } from './onboarding-events.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import {
-  clientFacts,
-  createFacts,
-  isCurrentMember,
-  lockTeamSends,
-  sendFacts,
-  teamFacts,
-  type TeamFacts,
-} from './onboarding-facts.ts';
+import { clientFacts, createFacts, isCurrentMember, lockTeamSends, sendFacts } from './onboarding-facts.ts';
+import { teamFacts, type TeamFacts } from '../../projections/teams/queries.ts';
 import {
   runOnboardingCommand,
   type OnboardingDeps,

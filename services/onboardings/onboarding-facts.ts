@@ -1,83 +1,23 @@
 import { openWithKeyRows } from '../../shared/privacy/personal-data-vault.ts';
 import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { knownZone, usageMonth } from './deadlines.ts';
+import { usageMonth } from './deadlines.ts';
 import type { SendFacts } from './decider/index.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
-import { canCollectPayments, DEFAULT_NEW_RECIPIENT_CAP, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
-import { currentMember } from '../access/current-member.ts';
-import { DEFAULT_REMINDER_SCHEDULE, type ReminderRule } from './contract/reminder-schedule.ts';
-import { isPlan, monthlyOnboardingLimit, type Plan } from '../access/contract/plans.ts';
+import { canCollectPayments, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
+import {
+  currentMember,
+  TEAM_FACTS_COLUMNS,
+  toTeamFacts,
+  type TeamFacts,
+  type TeamFactsRow,
+} from '../../projections/teams/queries.ts';
 
 /**
  * What onboarding commands read besides their own stream: the team's settings, its
  * members, templates and clients (their read models) and the send counters
  * (operational tables of this feature), all through the command's transaction.
  */
-
-export interface TeamFacts {
-  id: string;
-  name: string;
-  plan: Plan;
-  timezone: string;
-  email_sender_name: string | null;
-  sending_paused: boolean;
-  /** No self-serve owner of the team is waiting to verify their email (access/workspace/email-verification.ts). */
-  email_verified: boolean;
-  payments_connected: boolean;
-  monthly_limit: number | 'unlimited';
-  unpaid: boolean;
-  new_recipient_cap: number;
-  /** The default reminder schedule of the team's new onboardings. */
-  reminder_schedule: ReminderRule[];
-}
-
-interface TeamRow {
-  id: string;
-  name: string;
-  plan: string;
-  timezone: string;
-  email_sender_name: string | null;
-  sending_paused: boolean;
-  email_verified: boolean;
-  payments_connected: boolean;
-  monthly_onboarding_limit: number | null;
-  monthly_onboarding_unlimited: boolean;
-  unpaid: boolean;
-  new_recipient_cap: number | null;
-  reminder_schedule: ReminderRule[] | null;
-}
-
-const TEAM_COLUMNS = `id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
-  monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap, reminder_schedule,
-  not exists (select 1 from team_email_verifications v where v.team_id = teams.id and v.verified_at is null)
-    as email_verified`;
-
-export async function teamFacts(tx: PoolClient, teamId: string): Promise<TeamFacts | undefined> {
-  const { rows } = await tx.query<TeamRow>(`select ${TEAM_COLUMNS} from teams where id = $1`, [teamId]);
-  return toTeamFacts(rows[0]);
-}
-
-function toTeamFacts(row: TeamRow | undefined): TeamFacts | undefined {
-  if (!row || !isPlan(row.plan)) return undefined;
-  return {
-    id: row.id,
-    name: row.name,
-    plan: row.plan,
-    timezone: knownZone(row.timezone),
-    email_sender_name: row.email_sender_name,
-    sending_paused: row.sending_paused,
-    email_verified: row.email_verified,
-    payments_connected: row.payments_connected,
-    monthly_limit: monthlyOnboardingLimit(
-      row.plan,
-      row.monthly_onboarding_unlimited ? 'unlimited' : row.monthly_onboarding_limit,
-    ),
-    unpaid: row.unpaid,
-    new_recipient_cap: row.new_recipient_cap ?? DEFAULT_NEW_RECIPIENT_CAP,
-    reminder_schedule: row.reminder_schedule ?? [...DEFAULT_REMINDER_SCHEDULE],
-  };
-}
 
 export interface ClientFacts {
   status: 'active' | 'erased' | 'missing';
@@ -132,13 +72,13 @@ export async function createFacts(
   | undefined
 > {
   const { rows } = await tx.query<
-    TeamRow & {
+    TeamFactsRow & {
       template: { gallery: boolean; snapshot: TemplateSnapshot } | null;
       client: ClientFacts['status'];
     }
   >({
     name: 'onboarding_create_facts',
-    text: `select ${TEAM_COLUMNS},
+    text: `select ${TEAM_FACTS_COLUMNS},
          (select json_build_object('gallery', gallery, 'snapshot', snapshot) from templates
           where id = $2 and deleted_at is null and (team_id = $1 or (gallery and team_id is null))) as template,
          coalesce((select case

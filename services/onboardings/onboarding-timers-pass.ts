@@ -3,7 +3,7 @@ import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
-import { teamFacts } from './onboarding-facts.ts';
+import { teamFacts } from '../../projections/teams/queries.ts';
 import { readOnboarding, runOnboardingCommand } from './onboarding-unit-of-work.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { queueClientEmail } from './client-email.ts';

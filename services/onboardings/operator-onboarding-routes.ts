@@ -12,7 +12,7 @@ import {
   type OnboardingState,
 } from './decider/index.ts';
 import { INT4_MAX } from '../../shared/validation/safe-text.ts';
-import { currentMember } from '../access/current-member.ts';
+import { currentMember } from '../../projections/teams/queries.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { onboardingStreamId, type OnboardingEvent, type PaymentSucceeded } from './onboarding-events.ts';
 import type { Platform } from '../../shared/app-deps.ts';

@@ -3,7 +3,8 @@ import type { PoolClient } from '../../shared/db/pool.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { hashPin, issueClientToken } from './link-secrets.ts';
 import { inviteEffect, type CommandDeps } from './onboarding-commands.ts';
-import { clientFacts, lockTeamSends, sendFacts, teamFacts } from './onboarding-facts.ts';
+import { teamFacts } from '../../projections/teams/queries.ts';
+import { clientFacts, lockTeamSends, sendFacts } from './onboarding-facts.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
 
 export interface ReopenOnboardingInput {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../shared/app-deps.ts';
-import { currentTeamLogo } from '../access/team-logo.ts';
+import { currentTeamLogo } from '../../projections/teams/queries.ts';
 import { setPageSecurityHeaders } from './security-headers.ts';
 
 /**

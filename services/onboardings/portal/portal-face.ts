@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { teamById } from '../../../projections/teams/queries.ts';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '../../../shared/app-deps.ts';
@@ -104,13 +105,7 @@ type Queryable = Pick<Platform['pool'], 'query'>;
 
 /** The team as the page shows it; null when the team is unknown. */
 export async function teamFace(db: Queryable, teamId: string): Promise<FaceTeam> {
-  const { rows } = await db.query<{
-    name: string;
-    email_sender_name: string | null;
-    accent_color: string | null;
-    logo_sha256: string | null;
-  }>('select name, email_sender_name, accent_color, logo_sha256 from teams where id = $1', [teamId]);
-  const team = rows[0];
+  const team = await teamById(db, teamId);
   if (!team) return null;
   return {
     display_name: team.email_sender_name || team.name,

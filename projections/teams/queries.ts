@@ -1,0 +1,203 @@
+import { monthlyOnboardingLimit, isPlan, type Plan } from '../../services/access/contract/plans.ts';
+import type { DateFormat } from '../../shared/i18n/locales.ts';
+import { knownZone } from '../../services/onboardings/deadlines.ts';
+import {
+  DEFAULT_REMINDER_SCHEDULE,
+  type ReminderRule,
+} from '../../services/onboardings/contract/reminder-schedule.ts';
+import { DEFAULT_NEW_RECIPIENT_CAP } from '../../services/onboardings/send-policy.ts';
+import { isUuid } from '../../shared/ids/uuid.ts';
+import type { ReadClient } from '../read-client.ts';
+
+/**
+ * The reads other code may run on the `teams` and `team_members` read models
+ * (./projection.ts writes them). Each takes the read client (../read-client.ts): a pool,
+ * or the connection of the command's transaction.
+ */
+
+/** A `teams` row (infra/migrations/010_teams_members_api_keys.sql, 083, 086). */
+export interface TeamRow {
+  id: string;
+  name: string;
+  plan: string;
+  timezone: string;
+  locale: string;
+  date_format: DateFormat;
+  email_sender_name: string | null;
+  sending_paused: boolean;
+  payments_connected: boolean;
+  monthly_onboarding_limit: number | null;
+  monthly_onboarding_unlimited: boolean;
+  unpaid: boolean;
+  new_recipient_cap: number | null;
+  accent_color: string | null;
+  logo_sha256: string | null;
+  logo_content_type: string | null;
+  /** null: the default schedule. */
+  reminder_schedule: ReminderRule[] | null;
+}
+
+const TEAM_ROW_COLUMNS = `id, name, plan, timezone, locale, date_format, email_sender_name, sending_paused,
+  payments_connected, monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap,
+  accent_color, logo_sha256, logo_content_type, reminder_schedule`;
+
+/** The team's row; undefined for an unknown team. */
+export async function teamById(db: ReadClient, teamId: string): Promise<TeamRow | undefined> {
+  const { rows } = await db.query<TeamRow>(`select ${TEAM_ROW_COLUMNS} from teams where id = $1`, [teamId]);
+  return rows[0];
+}
+
+/** The team as a signed-in member's answers name it. */
+export async function teamSummary(
+  db: ReadClient,
+  teamId: string,
+): Promise<{ id: string; name: string; plan: string } | undefined> {
+  const { rows } = await db.query<{ id: string; name: string; plan: string }>(
+    'select id, name, plan from teams where id = $1',
+    [teamId],
+  );
+  return rows[0];
+}
+
+/** Whether the team has a row. */
+export async function teamExists(db: ReadClient, teamId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from teams where id = $1', [teamId]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** The cap of the team's onboardings per month: its plan's, or the operator's override. */
+export function teamMonthlyLimit(
+  team: Pick<TeamRow, 'monthly_onboarding_limit' | 'monthly_onboarding_unlimited'> & { plan: Plan },
+): number | 'unlimited' {
+  return monthlyOnboardingLimit(
+    team.plan,
+    team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit,
+  );
+}
+
+/** What onboarding commands read of the team. */
+export interface TeamFacts {
+  id: string;
+  name: string;
+  plan: Plan;
+  timezone: string;
+  email_sender_name: string | null;
+  sending_paused: boolean;
+  /** No self-serve owner of the team is waiting to verify their email (access/workspace/email-verification.ts). */
+  email_verified: boolean;
+  payments_connected: boolean;
+  monthly_limit: number | 'unlimited';
+  unpaid: boolean;
+  new_recipient_cap: number;
+  /** The default reminder schedule of the team's new onboardings. */
+  reminder_schedule: ReminderRule[];
+}
+
+/** The columns `toTeamFacts` reads, selected from `teams` (for a query that reads more besides). */
+export type TeamFactsRow = Pick<
+  TeamRow,
+  | 'id'
+  | 'name'
+  | 'plan'
+  | 'timezone'
+  | 'email_sender_name'
+  | 'sending_paused'
+  | 'payments_connected'
+  | 'monthly_onboarding_limit'
+  | 'monthly_onboarding_unlimited'
+  | 'unpaid'
+  | 'new_recipient_cap'
+  | 'reminder_schedule'
+> & { email_verified: boolean };
+
+export const TEAM_FACTS_COLUMNS = `id, name, plan, timezone, email_sender_name, sending_paused, payments_connected,
+  monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap, reminder_schedule,
+  not exists (select 1 from team_email_verifications v where v.team_id = teams.id and v.verified_at is null)
+    as email_verified`;
+
+/** The team as onboarding commands see it; undefined for an unknown team or plan. */
+export async function teamFacts(db: ReadClient, teamId: string): Promise<TeamFacts | undefined> {
+  const { rows } = await db.query<TeamFactsRow>(`select ${TEAM_FACTS_COLUMNS} from teams where id = $1`, [
+    teamId,
+  ]);
+  return toTeamFacts(rows[0]);
+}
+
+export function toTeamFacts(row: TeamFactsRow | undefined): TeamFacts | undefined {
+  if (!row || !isPlan(row.plan)) return undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan,
+    timezone: knownZone(row.timezone),
+    email_sender_name: row.email_sender_name,
+    sending_paused: row.sending_paused,
+    email_verified: row.email_verified,
+    payments_connected: row.payments_connected,
+    monthly_limit: teamMonthlyLimit({ ...row, plan: row.plan }),
+    unpaid: row.unpaid,
+    new_recipient_cap: row.new_recipient_cap ?? DEFAULT_NEW_RECIPIENT_CAP,
+    reminder_schedule: row.reminder_schedule ?? [...DEFAULT_REMINDER_SCHEDULE],
+  };
+}
+
+/** A team with the name of its first current owner (automation's firm name). */
+export interface TeamWithOwner extends Pick<
+  TeamRow,
+  'id' | 'name' | 'plan' | 'timezone' | 'date_format' | 'email_sender_name'
+> {
+  owner_name: string | null;
+}
+
+export async function teamWithOwner(db: ReadClient, teamId: string): Promise<TeamWithOwner | undefined> {
+  const { rows } = await db.query<TeamWithOwner>(
+    `select t.id, t.name, t.plan, t.timezone, t.date_format, t.email_sender_name,
+            (select m.name from team_members m
+             where m.team_id = t.id and m.role = 'owner' and m.removed_at is null
+             order by m.created_at, m.id limit 1) as owner_name
+     from teams t where t.id = $1`,
+    [teamId],
+  );
+  return rows[0];
+}
+
+/**
+ * The current logo of a team (its bytes from the operational table team_logos, under the
+ * SHA-256 the teams row names), or undefined when it has none.
+ */
+export async function currentTeamLogo(
+  db: ReadClient,
+  teamId: string,
+): Promise<{ sha256: string; content_type: string; content: Buffer } | undefined> {
+  const { rows } = await db.query<{ sha256: string; content_type: string; content: Buffer }>(
+    `select l.sha256, l.content_type, l.content
+     from teams t join team_logos l on l.team_id = t.id and l.sha256 = t.logo_sha256
+     where t.id = $1`,
+    [teamId],
+  );
+  return rows[0];
+}
+
+export interface CurrentMember {
+  name: string;
+  email: string;
+}
+
+/**
+ * A current member of the team: one of its members (team_members) that has not been
+ * removed. Undefined for anyone else: a removed member, another team's, an unknown or
+ * malformed id. Assignees, signers and the recipients of Notify team member are current
+ * members only.
+ */
+export async function currentMember(
+  db: ReadClient,
+  teamId: string,
+  memberId: string,
+): Promise<CurrentMember | undefined> {
+  if (!isUuid(memberId)) return undefined;
+  const { rows } = await db.query<CurrentMember>(
+    'select name, email from team_members where id = $1 and team_id = $2 and removed_at is null',
+    [memberId, teamId],
+  );
+  return rows[0];
+}
