@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
+import { ConfirmDialog, ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
 import { hasAutomations, type Placeholder, type Rule } from './rules.ts';
 import { RuleDialog } from './rule-dialog.tsx';
 
@@ -142,34 +142,15 @@ function DeleteDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('DELETE', `/automation-rules/${rule.id}`);
-    setBusy(false);
-    if (answer.ok) onDone(t('automations.deleted', { name: rule.name }));
-    else setError(problemMessage(answer.problem, t));
-  };
   return (
-    <Dialog title={t('automations.deleteTitle', { name: rule.name })} onClose={onClose}>
-      <p>{t('automations.deleteIntro')}</p>
-      <ErrorMessage text={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="button-danger"
-          aria-disabled={busy || undefined}
-          onClick={() => void remove()}
-        >
-          {t('automations.delete')}
-        </button>
-        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
-          {t('dialog.cancel')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('automations.deleteTitle', { name: rule.name })}
+      intro={t('automations.deleteIntro')}
+      action={t('automations.delete')}
+      danger
+      act={() => call('DELETE', `/automation-rules/${rule.id}`)}
+      onDone={() => onDone(t('automations.deleted', { name: rule.name }))}
+      onClose={onClose}
+    />
   );
 }

@@ -1,15 +1,14 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { call, type Member, type TemplateChoice } from '../../api.ts';
 import { t } from '../../i18n.ts';
-import { problemMessage } from '../../problems.ts';
 import { actionOf, draftOf, requiredOf, type Placeholder, type Rule, type RuleDraft } from './rules.ts';
 import {
   AUTOMATION_ACTION_TYPES,
   AUTOMATION_TRIGGERS,
   RULE_LIMITS,
 } from '../../../../../automation/contract/rules.ts';
-import { Dialog, ErrorMessage, Field, Select, useFieldCheck } from '../../ui/index.ts';
-import { fieldErrors } from '../../validation.ts';
+import { Dialog, ErrorMessage, Field, Select, useAction, useFieldCheck } from '../../ui/index.ts';
+import { fieldErrors, type FieldErrors } from '../../validation.ts';
 
 /**
  * Create or edit a rule: name, trigger (fixed once created), action and its fields, with the
@@ -30,14 +29,9 @@ export function RuleDialog({
   const [draft, setDraft] = useState<RuleDraft>(() => draftOf(rule));
   const [members, setMembers] = useState<Member[]>([]);
   const [templates, setTemplates] = useState<TemplateChoice[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run, fail } = useAction();
   const fields = useFieldCheck();
-  const placeholdersId = useId();
   const set = (change: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...change }));
-  const former = rule?.action.type === 'notify_member' && rule.action.member_status === 'former';
-  const deletedTemplate =
-    rule?.action.type === 'create_onboarding' && rule.action.template_status === 'deleted';
 
   useEffect(() => {
     void call<{ data: Member[] }>('GET', '/members').then((answer) => {
@@ -52,20 +46,19 @@ export function RuleDialog({
     event.preventDefault();
     if (busy) return;
     if (!fields.check(fieldErrors(requiredOf(draft), t))) return setError(null);
-    setBusy(true);
-    setError(null);
     const action = actionOf(draft);
-    const answer = rule
-      ? await call('PATCH', `/automation-rules/${rule.id}`, { body: { name: draft.name.trim(), action } })
-      : await call('POST', '/automation-rules', {
-          body: { name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled },
-        });
-    setBusy(false);
-    if (!answer.ok) return setError(problemMessage(answer.problem, t));
+    const answer = await run(() =>
+      rule
+        ? call('PATCH', `/automation-rules/${rule.id}`, { body: { name: draft.name.trim(), action } })
+        : call('POST', '/automation-rules', {
+            body: { name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled },
+          }),
+    );
+    if (!answer) return;
+    if (!answer.ok) return fail(answer.problem);
     onDone(t(rule ? 'automations.saved' : 'automations.created', { name: draft.name.trim() }));
   };
 
-  const texts = draft.type === 'send_email' || draft.type === 'notify_member';
   return (
     <Dialog
       title={rule ? t('automations.editTitle', { name: rule.name }) : t('automations.createTitle')}
@@ -101,101 +94,15 @@ export function RuleDialog({
           onValue={(type) => set({ type: type as RuleDraft['type'] })}
           options={AUTOMATION_ACTION_TYPES.map((value) => ({ value, label: t(`action.${value}`) }))}
         />
-        {draft.type === 'send_email' ? (
-          <>
-            <TextField
-              label={t('automations.subject')}
-              value={draft.subject}
-              onValue={(subject) => set({ subject })}
-              maxLength={RULE_LIMITS.subject}
-              describedBy={placeholdersId}
-              error={fields.errors.subject}
-            />
-            <TextField
-              label={t('automations.body')}
-              multiline
-              value={draft.body}
-              onValue={(body) => set({ body })}
-              maxLength={RULE_LIMITS.body}
-              describedBy={placeholdersId}
-              error={fields.errors.body}
-            />
-          </>
-        ) : null}
-        {draft.type === 'send_webhook' ? (
-          <Field
-            label={t('automations.url')}
-            type="url"
-            inputMode="url"
-            autoComplete="off"
-            required
-            maxLength={RULE_LIMITS.url}
-            value={draft.url}
-            onValue={(url) => set({ url })}
-            hint={t('automations.urlHint')}
-            error={fields.errors.url}
-          />
-        ) : null}
-        {draft.type === 'create_onboarding' ? (
-          <>
-            {deletedTemplate ? <p class="notice">{t('automations.deletedTemplateNotice')}</p> : null}
-            {templates !== null && templates.length === 0 ? (
-              <p class="notice">{t('automations.noTemplates')}</p>
-            ) : null}
-            <Select
-              label={t('automations.template')}
-              value={draft.template}
-              onValue={(template) => set({ template })}
-              error={fields.errors.template}
-              options={[
-                { value: '', label: t('automations.chooseTemplate') },
-                ...(deletedTemplate && rule?.action.type === 'create_onboarding'
-                  ? [{ value: rule.action.template_id, label: t('automations.deletedTemplate') }]
-                  : []),
-                ...(templates ?? []).map((template) => ({ value: template.id, label: template.name })),
-              ]}
-            />
-          </>
-        ) : null}
-        {draft.type === 'notify_member' ? (
-          <>
-            {former ? <p class="notice">{t('automations.formerMemberNotice')}</p> : null}
-            <Select
-              label={t('automations.member')}
-              value={draft.member}
-              onValue={(member) => set({ member })}
-              error={fields.errors.member}
-              options={[
-                { value: '', label: t('automations.chooseMember') },
-                ...(former && rule?.action.type === 'notify_member'
-                  ? [{ value: rule.action.member_id, label: t('automations.formerMember') }]
-                  : []),
-                ...members.map((member) => ({ value: member.id, label: `${member.name} (${member.email})` })),
-              ]}
-            />
-            <TextField
-              label={t('automations.message')}
-              multiline
-              value={draft.message}
-              onValue={(message) => set({ message })}
-              maxLength={RULE_LIMITS.message}
-              describedBy={placeholdersId}
-              error={fields.errors.message}
-            />
-          </>
-        ) : null}
-        {texts ? (
-          <div id={placeholdersId} class="hint">
-            <p>{t('automations.placeholders')}</p>
-            <ul>
-              {placeholders.map((item) => (
-                <li key={item.name}>
-                  <code>{item.placeholder}</code> {item.description}
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
+        <ActionFields
+          rule={rule}
+          draft={draft}
+          set={set}
+          errors={fields.errors}
+          members={members}
+          templates={templates}
+          placeholders={placeholders}
+        />
         {rule ? null : (
           <div class="field check">
             <label>
@@ -218,6 +125,135 @@ export function RuleDialog({
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/** The fields of the rule's action, by its type, with the placeholders beside the texts. */
+function ActionFields({
+  rule,
+  draft,
+  set,
+  errors,
+  members,
+  templates,
+  placeholders,
+}: {
+  rule: Rule | null;
+  draft: RuleDraft;
+  set: (change: Partial<RuleDraft>) => void;
+  errors: FieldErrors;
+  members: Member[];
+  templates: TemplateChoice[] | null;
+  placeholders: Placeholder[];
+}) {
+  const placeholdersId = useId();
+  const former = rule?.action.type === 'notify_member' && rule.action.member_status === 'former';
+  const deletedTemplate =
+    rule?.action.type === 'create_onboarding' && rule.action.template_status === 'deleted';
+  const texts = draft.type === 'send_email' || draft.type === 'notify_member';
+  return (
+    <>
+      {draft.type === 'send_email' ? (
+        <>
+          <TextField
+            label={t('automations.subject')}
+            value={draft.subject}
+            onValue={(subject) => set({ subject })}
+            maxLength={RULE_LIMITS.subject}
+            describedBy={placeholdersId}
+            error={errors.subject}
+          />
+          <TextField
+            label={t('automations.body')}
+            multiline
+            value={draft.body}
+            onValue={(body) => set({ body })}
+            maxLength={RULE_LIMITS.body}
+            describedBy={placeholdersId}
+            error={errors.body}
+          />
+        </>
+      ) : null}
+      {draft.type === 'send_webhook' ? (
+        <Field
+          label={t('automations.url')}
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          required
+          maxLength={RULE_LIMITS.url}
+          value={draft.url}
+          onValue={(url) => set({ url })}
+          hint={t('automations.urlHint')}
+          error={errors.url}
+        />
+      ) : null}
+      {draft.type === 'create_onboarding' ? (
+        <>
+          {deletedTemplate ? <p class="notice">{t('automations.deletedTemplateNotice')}</p> : null}
+          {templates !== null && templates.length === 0 ? (
+            <p class="notice">{t('automations.noTemplates')}</p>
+          ) : null}
+          <Select
+            label={t('automations.template')}
+            value={draft.template}
+            onValue={(template) => set({ template })}
+            error={errors.template}
+            options={[
+              { value: '', label: t('automations.chooseTemplate') },
+              ...(deletedTemplate && rule?.action.type === 'create_onboarding'
+                ? [{ value: rule.action.template_id, label: t('automations.deletedTemplate') }]
+                : []),
+              ...(templates ?? []).map((template) => ({ value: template.id, label: template.name })),
+            ]}
+          />
+        </>
+      ) : null}
+      {draft.type === 'notify_member' ? (
+        <>
+          {former ? <p class="notice">{t('automations.formerMemberNotice')}</p> : null}
+          <Select
+            label={t('automations.member')}
+            value={draft.member}
+            onValue={(member) => set({ member })}
+            error={errors.member}
+            options={[
+              { value: '', label: t('automations.chooseMember') },
+              ...(former && rule?.action.type === 'notify_member'
+                ? [{ value: rule.action.member_id, label: t('automations.formerMember') }]
+                : []),
+              ...members.map((member) => ({ value: member.id, label: `${member.name} (${member.email})` })),
+            ]}
+          />
+          <TextField
+            label={t('automations.message')}
+            multiline
+            value={draft.message}
+            onValue={(message) => set({ message })}
+            maxLength={RULE_LIMITS.message}
+            describedBy={placeholdersId}
+            error={errors.message}
+          />
+        </>
+      ) : null}
+      {texts ? <PlaceholderList id={placeholdersId} placeholders={placeholders} /> : null}
+    </>
+  );
+}
+
+/** The placeholders a rule's texts may hold, each with what it stands for. */
+function PlaceholderList({ id, placeholders }: { id: string; placeholders: Placeholder[] }) {
+  return (
+    <div id={id} class="hint">
+      <p>{t('automations.placeholders')}</p>
+      <ul>
+        {placeholders.map((item) => (
+          <li key={item.name}>
+            <code>{item.placeholder}</code> {item.description}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -5,7 +5,7 @@ import { t } from '../../../i18n.ts';
 import { createKeyBody, keyResultOf, type KeyResult } from './key-results.ts';
 import { problemMessage } from '../../../problems.ts';
 import { OFFERED_SCOPES, SCOPE_LABELS } from '../../../../../../access/contract/scopes.ts';
-import { Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
+import { ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
 
 export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 
@@ -257,35 +257,15 @@ export function RevokeKeyDialog({
   onChanged: (message: string) => void;
   onClose: () => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const revoke = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await withReauth(() => call('DELETE', `/api-keys/${apiKey.id}`));
-    setBusy(false);
-    if (answer === null) return;
-    if (answer.ok) onChanged(t('key.revoked', { name: apiKey.name }));
-    else setError(problemMessage(answer.problem, t));
-  };
   return (
-    <Dialog title={t('key.revokeTitle', { name: apiKey.name })} onClose={onClose}>
-      <p>{t('key.revokeIntro')}</p>
-      <ErrorMessage text={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="button-danger"
-          aria-disabled={busy || undefined}
-          onClick={() => void revoke()}
-        >
-          {t('key.revoke')}
-        </button>
-        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
-          {t('dialog.cancel')}
-        </button>
-      </div>
-    </Dialog>
+    <ConfirmDialog
+      title={t('key.revokeTitle', { name: apiKey.name })}
+      intro={t('key.revokeIntro')}
+      action={t('key.revoke')}
+      danger
+      act={() => withReauth(() => call('DELETE', `/api-keys/${apiKey.id}`))}
+      onDone={() => onChanged(t('key.revoked', { name: apiKey.name }))}
+      onClose={onClose}
+    />
   );
 }

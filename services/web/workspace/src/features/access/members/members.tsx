@@ -4,6 +4,7 @@ import { t } from '../../../i18n.ts';
 import { MEMBER_ROLES } from '../../../../../../access/contract/roles.ts';
 import { problemMessage } from '../../../problems.ts';
 import {
+  ConfirmDialog,
   Dialog,
   ErrorMessage,
   Field,
@@ -233,37 +234,15 @@ function RemoveDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const remove = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('DELETE', `/members/${memberId}`);
-    setBusy(false);
-    if (answer.ok) onDone(member ? t('members.removed', { name: member.name }) : t('members.left'));
-    else setError(problemMessage(answer.problem, t));
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       title={member ? t('members.removeTitle', { name: member.name }) : t('members.leaveTitle')}
+      intro={member ? t('members.removeIntro') : t('members.leaveIntro')}
+      action={member ? t('members.remove') : t('members.leave')}
+      danger
+      act={() => call('DELETE', `/members/${memberId}`)}
+      onDone={() => onDone(member ? t('members.removed', { name: member.name }) : t('members.left'))}
       onClose={onClose}
-    >
-      <p>{member ? t('members.removeIntro') : t('members.leaveIntro')}</p>
-      <ErrorMessage text={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="button-danger"
-          aria-disabled={busy || undefined}
-          onClick={() => void remove()}
-        >
-          {member ? t('members.remove') : t('members.leave')}
-        </button>
-        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
-          {t('dialog.cancel')}
-        </button>
-      </div>
-    </Dialog>
+    />
   );
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type Role } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import { Dialog, ErrorMessage, Status } from '../../../ui/index.ts';
+import { ConfirmDialog, ErrorMessage, Status } from '../../../ui/index.ts';
 
 export interface PendingInvitation {
   id: string;
@@ -110,12 +110,12 @@ export function PendingInvitations({ version }: { version: number }) {
           ))}
         </ul>
       )}
-      {open ? <ConfirmDialog open={open} onClose={() => setOpen(null)} onDone={done} /> : null}
+      {open ? <InvitationDialog open={open} onClose={() => setOpen(null)} onDone={done} /> : null}
     </section>
   );
 }
 
-function ConfirmDialog({
+function InvitationDialog({
   open,
   onClose,
   onDone,
@@ -124,46 +124,23 @@ function ConfirmDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const { kind, invitation } = open;
-  const confirm = async () => {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer =
-      kind === 'resend'
-        ? await call('POST', `/invitations/${invitation.id}/resend`)
-        : await call('DELETE', `/invitations/${invitation.id}`);
-    setBusy(false);
-    if (answer.ok) {
-      onDone(
-        t(kind === 'resend' ? 'invitations.resent' : 'invitations.revoked', { email: invitation.email }),
-      );
-    } else setError(problemMessage(answer.problem, t));
-  };
+  const resend = kind === 'resend';
   return (
-    <Dialog
-      title={t(kind === 'resend' ? 'invitations.resendTitle' : 'invitations.revokeTitle', {
-        email: invitation.email,
-      })}
+    <ConfirmDialog
+      title={t(resend ? 'invitations.resendTitle' : 'invitations.revokeTitle', { email: invitation.email })}
+      intro={t(resend ? 'invitations.resendIntro' : 'invitations.revokeIntro')}
+      action={t(resend ? 'invitations.resendConfirm' : 'invitations.revokeConfirm')}
+      danger={!resend}
+      act={() =>
+        resend
+          ? call('POST', `/invitations/${invitation.id}/resend`)
+          : call('DELETE', `/invitations/${invitation.id}`)
+      }
+      onDone={() =>
+        onDone(t(resend ? 'invitations.resent' : 'invitations.revoked', { email: invitation.email }))
+      }
       onClose={onClose}
-    >
-      <p>{t(kind === 'resend' ? 'invitations.resendIntro' : 'invitations.revokeIntro')}</p>
-      <ErrorMessage text={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class={kind === 'resend' ? 'button-primary' : 'button-danger'}
-          aria-disabled={busy || undefined}
-          onClick={() => void confirm()}
-        >
-          {t(kind === 'resend' ? 'invitations.resendConfirm' : 'invitations.revokeConfirm')}
-        </button>
-        <button type="button" class="button-secondary" onClick={onClose} autoFocus>
-          {t('dialog.cancel')}
-        </button>
-      </div>
-    </Dialog>
+    />
   );
 }
