@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
-import { apiRateLimitText, monthlyOnboardingLimit, PLANS, type Plan } from './contract/plans.ts';
+import { apiRateLimitText, PLANS, type Plan } from './contract/plans.ts';
+import { teamById, teamMonthlyLimit } from '../../projections/teams/queries.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 
-export type MeRouteDeps = Pick<Platform, 'readDb'>;
+export type MeRouteDeps = Pick<Platform, 'readPool'>;
 
 const meResponse = z.object({
   team: z.object({ id: z.string().uuid(), name: z.string(), tier: z.enum(PLANS) }),
@@ -14,14 +14,6 @@ const meResponse = z.object({
     onboardings_per_month: z.union([z.number().int(), z.literal('unlimited')]),
     api_rate_limit: z.string().describe('the per-minute cap per key, e.g. "200 requests per minute"'),
   }),
-});
-
-const teamRow = z.object({
-  id: z.string(),
-  name: z.string(),
-  plan: z.string(),
-  monthly_onboarding_limit: z.number().nullable(),
-  monthly_onboarding_unlimited: z.boolean(),
 });
 
 /** GET /api/v1/me: any valid key of a team whose plan includes API access. */
@@ -37,17 +29,13 @@ export async function meRoutes(plain: FastifyInstance, { context }: { context: M
       },
     },
     async (request) => {
-      const team = await context.readDb.one(
-        sql.type(teamRow)`
-          select id, name, plan, monthly_onboarding_limit, monthly_onboarding_unlimited
-          from teams where id = ${request.principal.teamId}`,
-      );
+      const team = await teamById(context.readPool, request.principal.teamId);
+      if (!team) throw new Error(`Team ${request.principal.teamId} of an API key has no read model row`);
       const plan = team.plan as Plan;
-      const override = team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit;
       return {
         team: { id: team.id, name: team.name, tier: plan },
         limits: {
-          onboardings_per_month: monthlyOnboardingLimit(plan, override),
+          onboardings_per_month: teamMonthlyLimit({ ...team, plan }),
           api_rate_limit: apiRateLimitText(plan),
         },
       };

@@ -1,3 +1,4 @@
+import { teamSummary } from '../../../projections/teams/queries.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -147,11 +148,7 @@ export async function accountRoutes(
   }
 
   async function teamOf(teamId: string) {
-    const { rows } = await context.pool.query<{ id: string; name: string; plan: string }>(
-      'select id, name, plan from teams where id = $1',
-      [teamId],
-    );
-    return rows[0]!;
+    return (await teamSummary(context.pool, teamId))!;
   }
 
   async function answerSignedIn(

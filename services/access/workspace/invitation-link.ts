@@ -1,3 +1,4 @@
+import { teamById } from '../../../projections/teams/queries.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { hashSecret, newSecret } from './workspace-secrets.ts';
 
@@ -15,9 +16,7 @@ export async function newInvitationLink(
   now: Date,
 ) {
   const token = newSecret();
-  const teamName = (
-    await context.pool.query<{ name: string }>('select name from teams where id = $1', [teamId])
-  ).rows[0]?.name;
+  const teamName = (await teamById(context.pool, teamId))?.name;
   return {
     tokenHash: hashSecret(token),
     expiresAt: new Date(now.getTime() + INVITATION_SECONDS * 1000),

@@ -1,3 +1,4 @@
+import { teamSummary } from '../../../projections/teams/queries.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -238,12 +239,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
       });
       await awaitReadModels(context, position);
       setSessionCookie(reply, request, context.settings.PUBLIC_URL, session.id);
-      const team = (
-        await context.pool.query<{ id: string; name: string; plan: string }>(
-          'select id, name, plan from teams where id = $1',
-          [invitation.team_id],
-        )
-      ).rows[0]!;
+      const team = (await teamSummary(context.pool, invitation.team_id))!;
       return reply.status(201).send({
         member: { id: memberId, name: request.body.name, email: invitation.email, role: invitation.role },
         team,

@@ -5,7 +5,8 @@ import { handleCommand } from '../../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { operatorApiError } from '../../../shared/http/operator-commands.ts';
-import { knownZone, usageMonth } from '../../onboardings/deadlines.ts';
+import { teamById } from '../../../projections/teams/queries.ts';
+import { teamUsage } from '../../../projections/onboardings/workspace-queries.ts';
 import {
   DEFAULT_REMINDER_SCHEDULE,
   MAX_REMINDER_DAYS,
@@ -14,10 +15,9 @@ import {
   REMINDER_WHEN,
   reminderScheduleProblem,
   reminderScheduleProblemText,
-  type ReminderRule,
 } from '../../onboardings/contract/reminder-schedule.ts';
 import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
-import { isPlan, monthlyOnboardingLimit, PLANS } from '../contract/plans.ts';
+import { isPlan, PLANS } from '../contract/plans.ts';
 import { logoUrl } from '../team-branding.ts';
 import { teamDecider } from '../team-decider.ts';
 import { DATE_FORMATS, LOCALES } from '../../../shared/i18n/locales.ts';
@@ -108,45 +108,17 @@ const patchBody = z
     message: 'at least one setting is required',
   });
 
-interface TeamRow {
-  id: string;
-  name: string;
-  email_sender_name: string | null;
-  timezone: string;
-  locale: string;
-  date_format: (typeof DATE_FORMATS)[number];
-  accent_color: string | null;
-  logo_sha256: string | null;
-  reminder_schedule: ReminderRule[] | null;
-  plan: string;
-  sending_paused: boolean;
-  monthly_onboarding_limit: number | null;
-  monthly_onboarding_unlimited: boolean;
-}
-
 export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
   async function settings(teamId: string): Promise<z.infer<typeof settingsSchema>> {
-    const { rows } = await context.pool.query<TeamRow>(
-      `select id, name, email_sender_name, timezone, locale, date_format, accent_color, logo_sha256,
-              reminder_schedule, plan,
-              sending_paused, monthly_onboarding_limit, monthly_onboarding_unlimited
-       from teams where id = $1`,
-      [teamId],
-    );
-    const team = rows[0];
+    const team = await teamById(context.pool, teamId);
     if (!team || !isPlan(team.plan)) throw codedError(404, 'team_not_found', 'Team not found');
-    const month = usageMonth(context.clock.now(), knownZone(team.timezone));
-    const used = await context.pool.query<{ count: number }>(
-      'select count(*)::int as count from onboarding_send_usage where team_id = $1 and usage_month = $2',
-      [teamId, month],
-    );
-    const sent = used.rows[0]?.count ?? 0;
-    const limit = monthlyOnboardingLimit(
-      team.plan,
-      team.monthly_onboarding_unlimited ? 'unlimited' : team.monthly_onboarding_limit,
-    );
+    const {
+      month,
+      used: sent,
+      limit,
+    } = await teamUsage(context.pool, { ...team, plan: team.plan }, context.clock.now());
     return {
       id: team.id,
       name: team.name,
