@@ -1,4 +1,5 @@
 import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
+import type { Refusal } from './fields/file-rules.ts';
 import type { Formats, Translate } from './i18n.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -19,4 +20,12 @@ export function problemText(problem: AnswerProblem, t: Translate, formats: Forma
   const key = `error.${problem.code}`;
   const text = t(key, params);
   return text === key ? t('error.wrong_type') : text;
+}
+
+/** A refused upload, removal or signature in the page's language (./fields/file-rules.ts). */
+export function refusalText(refusal: Refusal, t: Translate, formats: Formats): string {
+  if ('problem' in refusal) return problemText(refusal.problem, t, formats);
+  return refusal.message === 'errors.busy'
+    ? t(refusal.message, { seconds: refusal.seconds })
+    : t(refusal.message);
 }
