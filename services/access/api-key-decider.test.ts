@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
 import { apiKeyDecider, type ApiKeyCommand } from './api-key-decider.ts';
 import type { ApiKeyEvent } from './api-key-events.ts';
 import {
@@ -9,6 +8,7 @@ import {
   isCalendarDate,
   isExpired,
 } from './api-key-secret.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 const keyId = '33333333-3333-4333-8333-333333333333';
 const teamId = '11111111-1111-4111-8111-111111111111';
@@ -48,20 +48,7 @@ const revoked: ApiKeyEvent = {
   data: { api_key_id: keyId, team_id: teamId, revoked_at: now },
 };
 
-function given(events: ApiKeyEvent[]) {
-  return {
-    when(command: ApiKeyCommand) {
-      const run = () => apiKeyDecider.decide(command, fold(apiKeyDecider, events));
-      return {
-        then: (expected: ApiKeyEvent[]) => expect(run()).toEqual(expected),
-        thenFails: (code: string) => {
-          expect(run).toThrow(DomainError);
-          expect(() => run()).toThrow(expect.objectContaining({ code }));
-        },
-      };
-    },
-  };
-}
+const given = DeciderSpecification.for(apiKeyDecider);
 
 describe('API key decider', () => {
   it('creates a key with its hash, never its secret', () => {
@@ -82,8 +69,8 @@ describe('API key decider', () => {
   it('refuses a key without scopes, and a second creation of the same key', () => {
     given([])
       .when(create({ scopes: [] }))
-      .thenFails('scopes_required');
-    given([created]).when(create()).thenFails('api_key_exists');
+      .thenThrows('scopes_required');
+    given([created]).when(create()).thenThrows('api_key_exists');
   });
 
   it('revokes a key of the team', () => {
@@ -101,10 +88,10 @@ describe('API key decider', () => {
   it("treats an unknown key and another team's key as not found", () => {
     given([])
       .when({ type: 'RevokeApiKey', data: { team_id: teamId }, metadata: { now: new Date(now) } })
-      .thenFails('api_key_not_found');
+      .thenThrows('api_key_not_found');
     given([created])
       .when({ type: 'RevokeApiKey', data: { team_id: otherTeam }, metadata: { now: new Date(now) } })
-      .thenFails('api_key_not_found');
+      .thenThrows('api_key_not_found');
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { fold } from '../../shared/commands/decider.ts';
 import { activeApiKeyCount, currentOwners, teamDecider, type TeamCommand } from './team-decider.ts';
 import type { TeamEvent, TeamSettings } from './team-events.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 const teamId = '11111111-1111-4111-8111-111111111111';
 const now = '2030-01-10T12:00:00.000Z';
@@ -27,25 +28,7 @@ const slot = (id: string, expires_at: string | null = null): TeamEvent => ({
   data: { team_id: teamId, api_key_id: id, expires_at, taken_at: now },
 });
 
-/** Given events, when a command: the events it decides (or the domain error it throws). */
-function given(events: TeamEvent[]) {
-  return {
-    when(command: TeamCommand) {
-      const run = () => teamDecider.decide(command, fold(teamDecider, events));
-      return {
-        then: (expected: TeamEvent[]) => expect(run()).toEqual(expected),
-        thenFails: (code: string) => {
-          expect(run).toThrow(DomainError);
-          try {
-            run();
-          } catch (error) {
-            expect((error as DomainError).code).toBe(code);
-          }
-        },
-      };
-    },
-  };
-}
+const given = DeciderSpecification.for(teamDecider);
 
 describe('team decider', () => {
   it('creates a team with its settings', () => {
@@ -57,7 +40,7 @@ describe('team decider', () => {
   it('refuses to create a team twice', () => {
     given([created])
       .when({ type: 'CreateTeam', data: { team_id: teamId, settings }, metadata: { now: new Date(now) } })
-      .thenFails('team_exists');
+      .thenThrows('team_exists');
   });
 
   it('records only the settings that change', () => {
@@ -110,21 +93,21 @@ describe('team decider', () => {
   it('refuses commands for a team that does not exist', () => {
     given([])
       .when({ type: 'UpdateTeam', data: { changes: { name: 'x' } }, metadata: { now: new Date(now) } })
-      .thenFails('team_not_found');
+      .thenThrows('team_not_found');
     given([])
       .when({
         type: 'AddMember',
         data: { member_id: 'm1', name: 'A', email: 'a@x.io', role: 'owner' },
         metadata: { now: new Date(now) },
       })
-      .thenFails('team_not_found');
+      .thenThrows('team_not_found');
     given([])
       .when({
         type: 'TakeApiKeySlot',
         data: { api_key_id: 'k1', expires_at: null },
         metadata: { now: new Date(now) },
       })
-      .thenFails('team_not_found');
+      .thenThrows('team_not_found');
   });
 
   describe('members', () => {
@@ -161,7 +144,7 @@ describe('team decider', () => {
           data: { member_id: 'm2', name: 'A2', email: 'ann@x.io', role: 'member' },
           metadata: { now: new Date(now) },
         })
-        .thenFails('member_exists');
+        .thenThrows('member_exists');
     });
 
     it('accepts the email again once that member was removed', () => {
@@ -192,10 +175,10 @@ describe('team decider', () => {
         .then([removed]);
       given([created, added, removed])
         .when({ type: 'RemoveMember', data: { member_id: 'm1' }, metadata: { now: new Date(now) } })
-        .thenFails('member_not_found');
+        .thenThrows('member_not_found');
       given([created])
         .when({ type: 'RemoveMember', data: { member_id: 'nobody' }, metadata: { now: new Date(now) } })
-        .thenFails('member_not_found');
+        .thenThrows('member_not_found');
     });
   });
 
@@ -253,11 +236,11 @@ describe('team decider', () => {
           },
         ]);
       given([created, owner, invited]).when(revoke).then([revoked]);
-      given([created, owner]).when(resend).thenFails('invitation_not_found');
-      given([created, owner, invited, revoked]).when(resend).thenFails('invitation_not_found');
-      given([created, owner, invited, revoked]).when(revoke).thenFails('invitation_not_found');
+      given([created, owner]).when(resend).thenThrows('invitation_not_found');
+      given([created, owner, invited, revoked]).when(resend).thenThrows('invitation_not_found');
+      given([created, owner, invited, revoked]).when(revoke).thenThrows('invitation_not_found');
       const joined = member('n1', 'new@x.io', 'member');
-      given([created, owner, invited, joined]).when(revoke).thenFails('invitation_not_found');
+      given([created, owner, invited, joined]).when(revoke).thenThrows('invitation_not_found');
     });
 
     it('refuses to invite the email of a current member, not of a removed one', () => {
@@ -267,7 +250,7 @@ describe('team decider', () => {
           data: { invitation_id: 'i1', email: 'admin@x.io', role: 'member' },
           metadata: at,
         })
-        .thenFails('member_exists');
+        .thenThrows('member_exists');
       const removedAdmin: TeamEvent = {
         type: 'team.member_removed',
         data: { team_id: teamId, member_id: 'a1', removed_at: now },
@@ -291,7 +274,7 @@ describe('team decider', () => {
           data: { invitation_id: 'i1', email: 'n@x.io', role: 'member' },
           metadata: at,
         })
-        .thenFails('team_not_found');
+        .thenThrows('team_not_found');
     });
 
     it('changes a role and records nothing when it is already that role', () => {
@@ -306,7 +289,7 @@ describe('team decider', () => {
     it('refuses to change the role of a missing or removed member', () => {
       given([created, owner])
         .when({ type: 'ChangeMemberRole', data: { member_id: 'nobody', role: 'admin' }, metadata: at })
-        .thenFails('member_not_found');
+        .thenThrows('member_not_found');
       given([
         created,
         owner,
@@ -314,13 +297,13 @@ describe('team decider', () => {
         { type: 'team.member_removed', data: { team_id: teamId, member_id: 'a1', removed_at: now } },
       ])
         .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'member' }, metadata: at })
-        .thenFails('member_not_found');
+        .thenThrows('member_not_found');
     });
 
     it('refuses to demote the last owner', () => {
       given([created, owner, admin])
         .when({ type: 'ChangeMemberRole', data: { member_id: 'o1', role: 'admin' }, metadata: at })
-        .thenFails('last_owner');
+        .thenThrows('last_owner');
     });
 
     it('demotes an owner while another owner stays', () => {
@@ -332,13 +315,13 @@ describe('team decider', () => {
     it('counts a demoted owner no more: the remaining owner is then the last', () => {
       given([created, owner, admin, roleChanged('a1', 'owner'), roleChanged('o1', 'member')])
         .when({ type: 'ChangeMemberRole', data: { member_id: 'a1', role: 'admin' }, metadata: at })
-        .thenFails('last_owner');
+        .thenThrows('last_owner');
     });
 
     it('refuses to remove the last owner when asked to keep an owner', () => {
       given([created, owner, admin])
         .when({ type: 'RemoveMember', data: { member_id: 'o1', keep_an_owner: true }, metadata: at })
-        .thenFails('last_owner');
+        .thenThrows('last_owner');
     });
 
     it('removes an owner while another owner stays, and any non-owner', () => {
@@ -388,7 +371,7 @@ describe('team decider', () => {
           data: { api_key_id: 'k6', expires_at: null },
           metadata: { now: new Date(now) },
         })
-        .thenFails('key_limit_reached');
+        .thenThrows('key_limit_reached');
     });
 
     it('frees a slot when a key is revoked', () => {
@@ -414,7 +397,7 @@ describe('team decider', () => {
           data: { api_key_id: 'k6', expires_at: null },
           metadata: { now: new Date('2030-01-10T23:59:59.999Z') },
         })
-        .thenFails('key_limit_reached');
+        .thenThrows('key_limit_reached');
       given(events)
         .when({
           type: 'TakeApiKeySlot',

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
 import { automationRuleDecider, type AutomationRuleCommand } from './automation-rule-decider.ts';
 import type { AutomationAction, AutomationRuleEvent } from './automation-rule-events.ts';
 import { formatRunTime, latestRunLine } from './latest-run.ts';
 import { fillPlaceholders, formatDueDate, type PlaceholderValues } from './placeholders.ts';
 import { nextAttemptAt, passAtOrAfter, passOf, retryWaitMs } from './run-policy.ts';
 import { retryAfterSeconds } from '../../shared/net/retry-after.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 const now = new Date('2026-11-21T10:15:00.123Z');
 const ruleId = '44444444-4444-4444-8444-444444444444';
@@ -15,18 +15,7 @@ const email: AutomationAction = { type: 'send_email', subject: 'Thanks', body: '
 const webhook: AutomationAction = { type: 'send_webhook', url: 'https://hooks.example.com/a' };
 const at = now.toISOString();
 
-const given = (events: AutomationRuleEvent[]) => ({
-  when: (command: AutomationRuleCommand) => () =>
-    automationRuleDecider.decide(command, fold(automationRuleDecider, events)),
-});
-const codeOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : 'not a domain error';
-  }
-  return 'no error';
-};
+const given = DeciderSpecification.for(automationRuleDecider);
 
 const create = (
   overrides: Partial<Extract<AutomationRuleCommand, { type: 'CreateAutomationRule' }>['data']> = {},
@@ -80,66 +69,76 @@ const deleted: AutomationRuleEvent = { type: 'automation_rule.deleted', data: { 
 
 describe('automation rule decider', () => {
   it('given nothing, when created, then automation_rule.created (on unless created off)', () => {
-    expect(given([]).when(create())()).toEqual([created]);
-    expect(given([]).when(create({ enabled: false }))()).toEqual([
-      { ...created, data: { ...created.data, enabled: false } },
-    ]);
+    given([]).when(create()).then([created]);
+    given([])
+      .when(create({ enabled: false }))
+      .then([{ ...created, data: { ...created.data, enabled: false } }]);
   });
 
   it('a plan without automations cannot add a rule', () => {
-    expect(codeOf(given([]).when(create({ plan_has_automations: false })))).toBe('automations_plan_required');
+    given([])
+      .when(create({ plan_has_automations: false }))
+      .thenThrows('automations_plan_required');
   });
 
   it('lengths are invariants of the rule', () => {
-    expect(codeOf(given([]).when(create({ name: 'x'.repeat(201) })))).toBe('invalid_body');
-    expect(codeOf(given([]).when(create({ action: { ...email, subject: 's'.repeat(501) } })))).toBe(
-      'invalid_body',
-    );
-    expect(codeOf(given([]).when(create({ action: { ...email, body: 'b'.repeat(10_001) } })))).toBe(
-      'invalid_body',
-    );
-    expect(
-      codeOf(given([]).when(create({ action: { type: 'notify_member', member_id: teamId, message: '' } }))),
-    ).toBe('invalid_body');
+    given([])
+      .when(create({ name: 'x'.repeat(201) }))
+      .thenThrows('invalid_body');
+    given([])
+      .when(create({ action: { ...email, subject: 's'.repeat(501) } }))
+      .thenThrows('invalid_body');
+    given([])
+      .when(create({ action: { ...email, body: 'b'.repeat(10_001) } }))
+      .thenThrows('invalid_body');
+    given([])
+      .when(create({ action: { type: 'notify_member', member_id: teamId, message: '' } }))
+      .thenThrows('invalid_body');
   });
 
   it('given a rule, when edited, then only what changed; switching is its own event', () => {
-    expect(given([created]).when(update({ name: 'Thank you', action: webhook, enabled: false }))()).toEqual([
-      { type: 'automation_rule.updated', data: { ...base, changes: { action: webhook }, updated_at: at } },
-      disabled,
-    ]);
-    expect(given([created]).when(update({ name: 'Thank you', action: email, enabled: true }))()).toEqual([]);
-    expect(given([created, disabled]).when(update({ enabled: true }))()).toEqual([
-      { type: 'automation_rule.enabled', data: { ...base, enabled_at: at } },
-    ]);
+    given([created])
+      .when(update({ name: 'Thank you', action: webhook, enabled: false }))
+      .then([
+        { type: 'automation_rule.updated', data: { ...base, changes: { action: webhook }, updated_at: at } },
+        disabled,
+      ]);
+    given([created])
+      .when(update({ name: 'Thank you', action: email, enabled: true }))
+      .then([]);
+    given([created, disabled])
+      .when(update({ enabled: true }))
+      .then([{ type: 'automation_rule.enabled', data: { ...base, enabled_at: at } }]);
   });
 
   it('without automations: switch off and delete only', () => {
-    expect(given([created]).when(update({ enabled: false, plan: false }))()).toEqual([disabled]);
-    expect(codeOf(given([created, disabled]).when(update({ enabled: true, plan: false })))).toBe(
-      'automations_plan_required',
-    );
-    expect(codeOf(given([created]).when(update({ name: 'New', plan: false })))).toBe(
-      'automations_plan_required',
-    );
-    expect(
-      given([created]).when({ type: 'DeleteAutomationRule', data: { team_id: teamId }, metadata: { now } })(),
-    ).toEqual([deleted]);
+    given([created])
+      .when(update({ enabled: false, plan: false }))
+      .then([disabled]);
+    given([created, disabled])
+      .when(update({ enabled: true, plan: false }))
+      .thenThrows('automations_plan_required');
+    given([created])
+      .when(update({ name: 'New', plan: false }))
+      .thenThrows('automations_plan_required');
+    given([created])
+      .when({ type: 'DeleteAutomationRule', data: { team_id: teamId }, metadata: { now } })
+      .then([deleted]);
   });
 
   it("another team's, an unknown or a deleted rule is not found", () => {
-    expect(codeOf(given([]).when(update({ enabled: false })))).toBe('rule_not_found');
-    expect(codeOf(given([created]).when(update({ enabled: false, team: otherTeam })))).toBe('rule_not_found');
-    expect(codeOf(given([created, deleted]).when(update({ name: 'x' })))).toBe('rule_not_found');
-    expect(
-      codeOf(
-        given([created, deleted]).when({
-          type: 'DeleteAutomationRule',
-          data: { team_id: teamId },
-          metadata: { now },
-        }),
-      ),
-    ).toBe('rule_not_found');
+    given([])
+      .when(update({ enabled: false }))
+      .thenThrows('rule_not_found');
+    given([created])
+      .when(update({ enabled: false, team: otherTeam }))
+      .thenThrows('rule_not_found');
+    given([created, deleted])
+      .when(update({ name: 'x' }))
+      .thenThrows('rule_not_found');
+    given([created, deleted])
+      .when({ type: 'DeleteAutomationRule', data: { team_id: teamId }, metadata: { now } })
+      .thenThrows('rule_not_found');
   });
 });
 

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { describe, it } from 'vitest';
 import { hookSubscriptionDecider, type HookSubscriptionCommand } from './hook-subscription-decider.ts';
 import type { HookSubscriptionEvent } from './hook-subscription-events.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 const now = new Date('2025-03-01T10:00:00.000Z');
 const later = new Date('2025-03-02T10:00:00.000Z');
@@ -9,10 +9,7 @@ const id = '44444444-4444-4444-8444-444444444444';
 const teamId = '22222222-2222-4222-8222-222222222222';
 const otherTeam = '55555555-5555-4555-8555-555555555555';
 
-const given = (events: HookSubscriptionEvent[]) => ({
-  when: (command: HookSubscriptionCommand) => () =>
-    hookSubscriptionDecider.decide(command, fold(hookSubscriptionDecider, events)),
-});
+const given = DeciderSpecification.for(hookSubscriptionDecider);
 
 const create = (event = 'onboarding.completed'): HookSubscriptionCommand => ({
   type: 'CreateHookSubscription',
@@ -46,39 +43,30 @@ const deleted: HookSubscriptionEvent = {
   data: { subscription_id: id, team_id: teamId, deleted_at: later.toISOString() },
 };
 
-const codeOf = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : 'not a domain error';
-  }
-  return 'no error';
-};
-
 describe('hook subscription decider', () => {
   it('given nothing, when created, then hook_subscription.created', () => {
-    expect(given([]).when(create())()).toEqual([created]);
+    given([]).when(create()).then([created]);
   });
 
   it('given nothing, when created for an unknown event name, then invalid_event', () => {
-    expect(codeOf(given([]).when(create('client.created')))).toBe('invalid_event');
-    expect(codeOf(given([]).when(create('onboarding_created')))).toBe('invalid_event');
+    given([]).when(create('client.created')).thenThrows('invalid_event');
+    given([]).when(create('onboarding_created')).thenThrows('invalid_event');
   });
 
   it('given it exists, when created again with the same id, then subscription_exists', () => {
-    expect(codeOf(given([created]).when(create()))).toBe('subscription_exists');
+    given([created]).when(create()).thenThrows('subscription_exists');
   });
 
   it('given an active subscription, when deleted by its team, then hook_subscription.deleted', () => {
-    expect(given([created]).when(remove())()).toEqual([deleted]);
+    given([created]).when(remove()).then([deleted]);
   });
 
   it('given an active subscription, when deleted by another team, then not found', () => {
-    expect(codeOf(given([created]).when(remove(otherTeam)))).toBe('subscription_not_found');
+    given([created]).when(remove(otherTeam)).thenThrows('subscription_not_found');
   });
 
   it('given nothing or a deleted subscription, when deleted, then not found', () => {
-    expect(codeOf(given([]).when(remove()))).toBe('subscription_not_found');
-    expect(codeOf(given([created, deleted]).when(remove()))).toBe('subscription_not_found');
+    given([]).when(remove()).thenThrows('subscription_not_found');
+    given([created, deleted]).when(remove()).thenThrows('subscription_not_found');
   });
 });

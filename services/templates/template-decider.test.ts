@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
 import { templateDecider, type TemplateCommand } from './template-decider.ts';
 import type { TemplateContent, TemplateEvent } from './template-events.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 const templateId = '44444444-4444-4444-8444-444444444444';
 const teamId = '11111111-1111-4111-8111-111111111111';
@@ -43,21 +44,7 @@ const createdFor = (team: string | null): TemplateEvent => ({
   data: { template_id: templateId, team_id: team, gallery: team === null, ...content, created_at: now },
 });
 
-function given(events: TemplateEvent[]) {
-  return {
-    when(command: TemplateCommand) {
-      const run = () => templateDecider.decide(command, fold(templateDecider, events));
-      return {
-        then: (expected: TemplateEvent[]) => expect(run()).toEqual(expected),
-        thenTypes: (types: string[]) => expect(run().map((event) => event.type)).toEqual(types),
-        thenFails: (code: string) => {
-          expect(run).toThrow(DomainError);
-          expect(() => run()).toThrow(expect.objectContaining({ code }));
-        },
-      };
-    },
-  };
-}
+const given = DeciderSpecification.for(templateDecider);
 
 const createCommand = (team: string | null, body = content): TemplateCommand => ({
   type: 'CreateTemplate',
@@ -86,10 +73,10 @@ describe('template decider', () => {
   it('refuses to create it twice, or with repeated ids', () => {
     given([createdFor(teamId)])
       .when(createCommand(teamId))
-      .thenFails('template_exists');
+      .thenThrows('template_exists');
     const step = content.steps[0]!;
     const repeated = { ...content, steps: [step, { ...step, fields: [] }] };
-    given([]).when(createCommand(teamId, repeated)).thenFails('duplicate_id');
+    given([]).when(createCommand(teamId, repeated)).thenThrows('duplicate_id');
   });
 
   it("deletes a team's own template once", () => {
@@ -102,17 +89,17 @@ describe('template decider', () => {
       .then([deleted]);
     given([createdFor(teamId), deleted])
       .when(deleteCommand(teamId))
-      .thenFails('template_not_found');
+      .thenThrows('template_not_found');
   });
 
   it("treats unknown, another team's and gallery templates as not found", () => {
-    given([]).when(deleteCommand(teamId)).thenFails('template_not_found');
+    given([]).when(deleteCommand(teamId)).thenThrows('template_not_found');
     given([createdFor(teamId)])
       .when(deleteCommand(otherTeam))
-      .thenFails('template_not_found');
+      .thenThrows('template_not_found');
     given([createdFor(null)])
       .when(deleteCommand(teamId))
-      .thenFails('template_not_found');
+      .thenThrows('template_not_found');
   });
 
   it('refuses a field outside the catalogue or with a config its type does not take, naming its position', () => {

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../../shared/commands/decider.ts';
+import { describe, it } from 'vitest';
 import { accountDecider, type AccountCommand } from './account-decider.ts';
 import type { AccountEvent } from './account-events.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
 
 const memberId = '22222222-2222-4222-8222-222222222222';
 const teamId = '11111111-1111-4111-8111-111111111111';
@@ -20,28 +20,12 @@ type Command = AccountCommand extends infer C
     : never
   : never;
 
-/** Given events, when a command: the events it decides (or the domain error it throws). */
-function given(events: AccountEvent[]) {
-  return {
-    when(command: Command) {
-      const run = () =>
-        accountDecider.decide({ ...command, metadata } as AccountCommand, fold(accountDecider, events));
-      return {
-        then: (expected: AccountEvent[]) => expect(run()).toEqual(expected),
-        thenFails: (code: string) => {
-          let thrown: unknown;
-          try {
-            run();
-          } catch (error) {
-            thrown = error;
-          }
-          expect(thrown).toBeInstanceOf(DomainError);
-          expect((thrown as DomainError).code).toBe(code);
-        },
-      };
-    },
-  };
-}
+/** Given events, when a command (at `now`): the events it decides (or the domain error it throws). */
+const given = DeciderSpecification.for({
+  ...accountDecider,
+  decide: (command: Command, state) =>
+    accountDecider.decide({ ...command, metadata } as AccountCommand, state),
+});
 
 describe('account decider', () => {
   it('opens an account once', () => {
@@ -50,7 +34,7 @@ describe('account decider', () => {
       .then([opened]);
     given([opened])
       .when({ type: 'OpenAccount', data: { member_id: memberId, team_id: teamId } })
-      .thenFails('account_exists');
+      .thenThrows('account_exists');
   });
 
   it('refuses every other command before the account is open', () => {
@@ -65,7 +49,7 @@ describe('account decider', () => {
       { type: 'DisableTotp', data: {} },
       { type: 'RegenerateRecoveryCodes', data: { recovery_codes: 10 } },
     ];
-    for (const command of commands) given([]).when(command).thenFails('account_not_found');
+    for (const command of commands) given([]).when(command).thenThrows('account_not_found');
   });
 
   it('records the facts of an open account with its ids and the service time', () => {
@@ -93,7 +77,7 @@ describe('account decider', () => {
     });
 
     it('refuses to start the setup while it is on', () => {
-      given([opened, started, enabled]).when({ type: 'StartTotp', data: {} }).thenFails('totp_already_on');
+      given([opened, started, enabled]).when({ type: 'StartTotp', data: {} }).thenThrows('totp_already_on');
     });
 
     const enable = { type: 'EnableTotp', data: { recovery_codes: 10 } } as const;
@@ -107,15 +91,15 @@ describe('account decider', () => {
           codesGenerated,
           { type: 'account.signed_out', data: { ...ids, scope: 'other_sessions' } },
         ]);
-      given([opened]).when(enable).thenFails('totp_not_started');
-      given([opened, started, enabled]).when(enable).thenFails('totp_not_started');
+      given([opened]).when(enable).thenThrows('totp_not_started');
+      given([opened, started, enabled]).when(enable).thenThrows('totp_not_started');
     });
 
     it('regenerates recovery codes only while two-factor is on', () => {
       const regenerate = { type: 'RegenerateRecoveryCodes', data: { recovery_codes: 10 } } as const;
       given([opened, started, enabled]).when(regenerate).then([codesGenerated]);
-      given([opened, started]).when(regenerate).thenFails('totp_not_on');
-      given([opened, started, enabled, disabled]).when(regenerate).thenFails('totp_not_on');
+      given([opened, started]).when(regenerate).thenThrows('totp_not_on');
+      given([opened, started, enabled, disabled]).when(regenerate).thenThrows('totp_not_on');
     });
 
     it('records a sign-in with a recovery code, and the codes left, only while two-factor is on', () => {
@@ -126,16 +110,16 @@ describe('account decider', () => {
           { type: 'account.recovery_code_used', data: { ...ids, codes_left: 9 } },
           { type: 'account.signed_in', data: { ...ids, second_factor: true } },
         ]);
-      given([opened]).when(withCode).thenFails('totp_not_on');
+      given([opened]).when(withCode).thenThrows('totp_not_on');
     });
 
     it('turns off only when on', () => {
       given([opened, started, enabled]).when({ type: 'DisableTotp', data: {} }).then([disabled]);
-      given([opened]).when({ type: 'DisableTotp', data: {} }).thenFails('totp_not_on');
-      given([opened, started]).when({ type: 'DisableTotp', data: {} }).thenFails('totp_not_on');
+      given([opened]).when({ type: 'DisableTotp', data: {} }).thenThrows('totp_not_on');
+      given([opened, started]).when({ type: 'DisableTotp', data: {} }).thenThrows('totp_not_on');
       given([opened, started, enabled, disabled])
         .when({ type: 'DisableTotp', data: {} })
-        .thenFails('totp_not_on');
+        .thenThrows('totp_not_on');
     });
 
     it('starts again after being turned off', () => {
