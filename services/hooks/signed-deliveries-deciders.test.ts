@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 import { deliveryLogDecider } from './delivery-log-decider.ts';
 import { hookSigningDecider, type HookSigningEvent } from './hook-signing-decider.ts';
-import {
-  webhookEndpointDecider,
-  type WebhookEndpointCommand,
-  type WebhookEndpointEvent,
-} from './webhook-endpoint-decider.ts';
+import { webhookEndpointDecider, type WebhookEndpointCommand } from './webhook-endpoint-decider.ts';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const until = new Date('2026-11-22T10:00:00.000Z');
@@ -31,54 +27,45 @@ const create = (
     metadata: { now },
   }) satisfies WebhookEndpointCommand;
 
-const endpointAfter = (events: WebhookEndpointEvent[]) => fold(webhookEndpointDecider, events);
-const refusal = (run: () => unknown) => {
-  try {
-    run();
-  } catch (error) {
-    return error instanceof DomainError ? error.code : error;
-  }
-  return undefined;
-};
+const endpoint = DeciderSpecification.for(webhookEndpointDecider);
+const signing = DeciderSpecification.for(hookSigningDecider);
+const deliveryLog = DeciderSpecification.for(deliveryLogDecider);
 
 describe('webhook endpoint decider', () => {
   it('creates with the event types once each; the secret is no part of the event', () => {
-    const events = webhookEndpointDecider.decide(create(), endpointAfter([]));
-    expect(events).toEqual([
-      {
-        type: 'webhook_endpoint.created',
-        data: {
-          endpoint_id: endpointId,
-          team_id: teamId,
-          url: 'https://hooks.example.com/a',
-          event_types: ['onboarding.sent', 'onboarding.cancelled'],
-          enabled: true,
-          created_at: now.toISOString(),
+    endpoint()
+      .when(create())
+      .then([
+        {
+          type: 'webhook_endpoint.created',
+          data: {
+            endpoint_id: endpointId,
+            team_id: teamId,
+            url: 'https://hooks.example.com/a',
+            event_types: ['onboarding.sent', 'onboarding.cancelled'],
+            enabled: true,
+            created_at: now.toISOString(),
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('refuses the Free plan, unknown event types and a second creation', () => {
-    expect(
-      refusal(() => webhookEndpointDecider.decide(create({ plan_allows: false }), endpointAfter([]))),
-    ).toBe('webhooks_plan_required');
-    expect(refusal(() => webhookEndpointDecider.decide(create({ event_types: [] }), endpointAfter([])))).toBe(
-      'invalid_event_types',
-    );
-    expect(
-      refusal(() =>
-        webhookEndpointDecider.decide(create({ event_types: ['client.created'] }), endpointAfter([])),
-      ),
-    ).toBe('invalid_event_types');
-    const created = webhookEndpointDecider.decide(create(), endpointAfter([]));
-    expect(refusal(() => webhookEndpointDecider.decide(create(), endpointAfter(created)))).toBe(
-      'webhook_endpoint_exists',
-    );
+    endpoint()
+      .when(create({ plan_allows: false }))
+      .thenThrows('webhooks_plan_required');
+    endpoint()
+      .when(create({ event_types: [] }))
+      .thenThrows('invalid_event_types');
+    endpoint()
+      .when(create({ event_types: ['client.created'] }))
+      .thenThrows('invalid_event_types');
+    const created = endpoint().when(create()).events();
+    endpoint(created).when(create()).thenThrows('webhook_endpoint_exists');
   });
 
   it("another team's or a deleted endpoint is not found for delete and rotate", () => {
-    const created = webhookEndpointDecider.decide(create(), endpointAfter([]));
+    const created = endpoint().when(create()).events();
     const rotate = (team: string): WebhookEndpointCommand => ({
       type: 'RotateWebhookEndpointSecret',
       data: { endpoint_id: endpointId, team_id: team, previous_valid_until: until },
@@ -89,71 +76,57 @@ describe('webhook endpoint decider', () => {
       data: { endpoint_id: endpointId, team_id: teamId },
       metadata: { now },
     };
-    expect(webhookEndpointDecider.decide(rotate(teamId), endpointAfter(created))[0]!.data).toEqual({
+    expect(endpoint(created).when(rotate(teamId)).events()[0]!.data).toEqual({
       endpoint_id: endpointId,
       team_id: teamId,
       rotated_at: now.toISOString(),
       previous_valid_until: until.toISOString(),
     });
-    expect(refusal(() => webhookEndpointDecider.decide(rotate(otherTeam), endpointAfter(created)))).toBe(
-      'webhook_endpoint_not_found',
-    );
-    const deleted = [...created, ...webhookEndpointDecider.decide(remove, endpointAfter(created))];
-    expect(refusal(() => webhookEndpointDecider.decide(rotate(teamId), endpointAfter(deleted)))).toBe(
-      'webhook_endpoint_not_found',
-    );
-    expect(refusal(() => webhookEndpointDecider.decide(remove, endpointAfter(deleted)))).toBe(
-      'webhook_endpoint_not_found',
-    );
+    endpoint(created).when(rotate(otherTeam)).thenThrows('webhook_endpoint_not_found');
+    const deleted = [...created, ...endpoint(created).when(remove).events()];
+    endpoint(deleted).when(rotate(teamId)).thenThrows('webhook_endpoint_not_found');
+    endpoint(deleted).when(remove).thenThrows('webhook_endpoint_not_found');
   });
 });
 
 describe('hook signing decider', () => {
   const ensure = { type: 'EnsureHookSigningSecret' as const, data: { team_id: teamId }, metadata: { now } };
   it('makes the secret once; a rotation before any secret makes the first', () => {
-    const made = hookSigningDecider.decide(ensure, fold(hookSigningDecider, []));
-    expect(made).toEqual([
+    const made: HookSigningEvent[] = [
       { type: 'hook_signing_secret.created', data: { team_id: teamId, created_at: now.toISOString() } },
-    ]);
-    expect(hookSigningDecider.decide(ensure, fold(hookSigningDecider, made as HookSigningEvent[]))).toEqual(
-      [],
-    );
+    ];
+    signing().when(ensure).then(made);
+    signing(made).when(ensure).thenNothingHappened();
     const rotate = {
       type: 'RotateHookSigningSecret' as const,
       data: { team_id: teamId, previous_valid_until: until },
       metadata: { now },
     };
-    expect(hookSigningDecider.decide(rotate, fold(hookSigningDecider, []))[0]!.type).toBe(
-      'hook_signing_secret.created',
-    );
-    expect(hookSigningDecider.decide(rotate, fold(hookSigningDecider, made))).toEqual([
-      {
-        type: 'hook_signing_secret.rotated',
-        data: { team_id: teamId, rotated_at: now.toISOString(), previous_valid_until: until.toISOString() },
-      },
-    ]);
+    signing().when(rotate).thenTypes(['hook_signing_secret.created']);
+    signing(made)
+      .when(rotate)
+      .then([
+        {
+          type: 'hook_signing_secret.rotated',
+          data: { team_id: teamId, rotated_at: now.toISOString(), previous_valid_until: until.toISOString() },
+        },
+      ]);
   });
 });
 
 describe('delivery log decider', () => {
   it('a replay with nothing to queue decides nothing (a second replay at once)', () => {
     const target = { target_kind: 'endpoint' as const, target_id: endpointId, team_id: teamId };
-    expect(
-      deliveryLogDecider.decide(
-        { type: 'ReplayDeliveries', data: { ...target, delivery_ids: [] }, metadata: { now } },
-        null,
-      ),
-    ).toEqual([]);
-    expect(
-      deliveryLogDecider.decide(
-        { type: 'ReplayDeliveries', data: { ...target, delivery_ids: [endpointId] }, metadata: { now } },
-        null,
-      ),
-    ).toEqual([
-      {
-        type: 'hook_delivery.replayed',
-        data: { ...target, delivery_ids: [endpointId], replayed_at: now.toISOString() },
-      },
-    ]);
+    deliveryLog()
+      .when({ type: 'ReplayDeliveries', data: { ...target, delivery_ids: [] }, metadata: { now } })
+      .thenNothingHappened();
+    deliveryLog()
+      .when({ type: 'ReplayDeliveries', data: { ...target, delivery_ids: [endpointId] }, metadata: { now } })
+      .then([
+        {
+          type: 'hook_delivery.replayed',
+          data: { ...target, delivery_ids: [endpointId], replayed_at: now.toISOString() },
+        },
+      ]);
   });
 });

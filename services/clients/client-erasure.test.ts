@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientDecider, type ClientCommand } from '../../services/clients/client-decider.ts';
-import type { ClientEvent } from '../../services/clients/client-events.ts';
-import { fold } from '../../shared/commands/decider.ts';
+import { clientDecider, type ClientCommand } from './client-decider.ts';
+import type { ClientEvent } from './client-events.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 
 /** The client aggregate's erasure, given events, when EraseClient, then events (no I/O). */
 
@@ -34,31 +34,28 @@ const erase = (teamId = TEAM): ClientCommand => ({
   metadata: { now: at(5) },
 });
 
-const decide = (given: ClientEvent[], command: ClientCommand) =>
-  clientDecider.decide(command, fold(clientDecider, given));
+const given = DeciderSpecification.for(clientDecider);
 
 describe('EraseClient', () => {
   it('records client.erased once, without personal data', () => {
-    const events = decide([created], erase());
+    const events = given(created).when(erase()).events();
     expect(events).toEqual([
       { type: 'client.erased', data: { client_id: CLIENT, team_id: TEAM, erased_at: at(5).toISOString() } },
     ]);
-    expect(decide([created, ...events], erase())).toEqual([]);
-    expect(fold(clientDecider, [created, ...events])).toMatchObject({
+    given(created, events).when(erase()).thenNothingHappened();
+    expect(given(created).when(erase()).thenState()).toMatchObject({
       status: 'erased',
       erasedAt: at(5).toISOString(),
     });
   });
 
   it("refuses an unknown client or another team's: client_not_found", () => {
-    expect(() => decide([], erase())).toThrow(expect.objectContaining({ code: 'client_not_found' }));
-    expect(() => decide([created], erase('33333333-3333-4333-8333-333333333333'))).toThrow(
-      expect.objectContaining({ code: 'client_not_found' }),
-    );
+    given().when(erase()).thenThrows('client_not_found');
+    given(created).when(erase('33333333-3333-4333-8333-333333333333')).thenThrows('client_not_found');
   });
 
   it('an erased client is not created again', () => {
-    const erased = decide([created], erase());
+    const erased = given(created).when(erase()).events();
     const recreate: ClientCommand = {
       type: 'CreateClient',
       data: {
@@ -77,6 +74,6 @@ describe('EraseClient', () => {
       sealed: { name: 'x', email: 'x', company: null, phone: null, notes: null, custom_fields: '{}' },
       metadata: { now: at(9) },
     };
-    expect(decide([created, ...erased], recreate)).toEqual([]);
+    given(created, erased).when(recreate).thenNothingHappened();
   });
 });
