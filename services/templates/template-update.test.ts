@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../shared/commands/decider.ts';
+import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
 import { templateDecider, type TemplateCommand } from './template-decider.ts';
 import type { TemplateContent, TemplateEvent } from './template-events.ts';
 
@@ -60,18 +60,7 @@ const update = (expected_version: number, next = content(), team = teamId): Temp
   metadata: { now },
 });
 
-const decide = (events: TemplateEvent[], command: TemplateCommand) =>
-  templateDecider.decide(command, fold(templateDecider, events));
-
-function refusal(run: () => unknown): DomainError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof DomainError) return error;
-    throw error;
-  }
-  throw new Error('no refusal');
-}
+const given = DeciderSpecification.for(templateDecider);
 
 describe('UpdateTemplate', () => {
   it('records the whole new definition with the next version', () => {
@@ -82,57 +71,62 @@ describe('UpdateTemplate', () => {
         conditional_rules: { show_when: { field_id: kind, operator: 'equals', value: 'business' } },
       }),
     ]);
-    expect(decide([created()], update(1, next))).toEqual([
-      {
-        type: 'template.updated',
-        data: {
-          template_id: templateId,
-          team_id: teamId,
-          version: 2,
-          ...next,
-          updated_at: now.toISOString(),
+    given([created()])
+      .when(update(1, next))
+      .then([
+        {
+          type: 'template.updated',
+          data: {
+            template_id: templateId,
+            team_id: teamId,
+            version: 2,
+            ...next,
+            updated_at: now.toISOString(),
+          },
         },
-      },
-    ]);
-    const [updated] = decide([created()], update(1, next));
+      ]);
+    const [updated] = given(created()).when(update(1, next)).events();
     expect(
-      decide([created(), updated!], update(2)).map((e) => (e.data as { version: number }).version),
+      given(created(), updated!)
+        .when(update(2))
+        .events()
+        .map((e) => (e.data as { version: number }).version),
     ).toEqual([3]);
   });
 
   it('a save naming an older version is refused: template_changed with the current version', () => {
-    const [updated] = decide([created()], update(1));
-    const error = refusal(() => decide([created(), updated!], update(1)));
-    expect(error.code).toBe('template_changed');
-    expect(error.details).toEqual({ version: 2 });
+    const [updated] = given(created()).when(update(1)).events();
+    given(created(), updated!).when(update(1)).thenThrows('template_changed', { version: 2 });
   });
 
   it("another team's, a gallery and a deleted template are not found", () => {
-    expect(refusal(() => decide([created()], update(1, content(), otherTeam))).code).toBe(
-      'template_not_found',
-    );
-    expect(refusal(() => decide([created(null)], update(1))).code).toBe('template_not_found');
+    given([created()])
+      .when(update(1, content(), otherTeam))
+      .thenThrows('template_not_found');
+    given([created(null)])
+      .when(update(1))
+      .thenThrows('template_not_found');
     const deleted: TemplateEvent = {
       type: 'template.deleted',
       data: { template_id: templateId, team_id: teamId, deleted_at: now.toISOString() },
     };
-    expect(refusal(() => decide([created(), deleted], update(1))).code).toBe('template_not_found');
-    expect(refusal(() => decide([], update(1))).code).toBe('template_not_found');
+    given([created(), deleted]).when(update(1)).thenThrows('template_not_found');
+    given([]).when(update(1)).thenThrows('template_not_found');
   });
 
   it('checks every field config and every conditional rule', () => {
     const badConfig = content([field(kind, { type: 'single_choice', config: {} })]);
-    expect(refusal(() => decide([created()], update(1, badConfig))).message).toMatch(
+    expect(given(created()).when(update(1, badConfig)).thenThrows('invalid_body').message).toMatch(
       /steps\[0\]\.fields\[0\]: config\.options/,
     );
     const selfRule = content([
       field(kind, { conditional_rules: { show_when: { field_id: kind, operator: 'is_empty' } } }),
     ]);
-    expect(refusal(() => decide([created()], update(1, selfRule))).code).toBe('invalid_body');
+    given([created()]).when(update(1, selfRule)).thenThrows('invalid_body');
     const oddRule = content([field(kind, { conditional_rules: { hide: true } })]);
-    expect(refusal(() => decide([created()], update(1, oddRule))).message).toMatch(/show_when/);
+    expect(given(created()).when(update(1, oddRule)).thenThrows('invalid_body').message).toMatch(/show_when/);
     const twice = content([field(kind), field(kind)]);
-    expect(refusal(() => decide([created()], update(1, twice))).code).toBe('duplicate_id');
+    given([created()]).when(update(1, twice)).thenThrows('duplicate_id');
   });
 
   it('CreateTemplate keeps any rule JSON for the operator API, and checks rules for the builder', () => {
@@ -142,7 +136,7 @@ describe('UpdateTemplate', () => {
       data: { template_id: templateId, team_id: teamId, content: oddRule, check_rules },
       metadata: { now },
     });
-    expect(decide([], create(false)).map((e) => e.type)).toEqual(['template.created']);
-    expect(refusal(() => decide([], create(true))).code).toBe('invalid_body');
+    given().when(create(false)).thenTypes(['template.created']);
+    given([]).when(create(true)).thenThrows('invalid_body');
   });
 });

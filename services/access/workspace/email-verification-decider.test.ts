@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { DomainError, fold } from '../../../shared/commands/decider.ts';
+import { describe, it } from 'vitest';
 import { accountDecider, type AccountCommand } from './account-decider.ts';
 import type { AccountEvent } from './account-events.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
 
 const ids = {
   member_id: '22222222-2222-4222-8222-222222222222',
@@ -13,33 +13,24 @@ const opened: AccountEvent = { type: 'account.opened', data: ids };
 const sent: AccountEvent = { type: 'account.email_verification_sent', data: ids };
 const verified: AccountEvent = { type: 'account.email_verified', data: ids };
 
-const decide = (events: AccountEvent[], type: 'SendEmailVerification' | 'VerifyEmail') =>
-  accountDecider.decide({ type, data: {}, metadata } as AccountCommand, fold(accountDecider, events));
-
-function refusal(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DomainError);
-    return (error as DomainError).code;
-  }
-  return undefined;
-}
+const command = (type: 'SendEmailVerification' | 'VerifyEmail') =>
+  ({ type, data: {}, metadata }) as AccountCommand;
+const given = DeciderSpecification.for(accountDecider);
 
 describe('account decider: email verification of a self-serve owner', () => {
   it('sends a link (again) until verified, verifies once', () => {
-    expect(decide([opened], 'SendEmailVerification')).toEqual([sent]);
-    expect(decide([opened, sent], 'SendEmailVerification')).toEqual([sent]);
-    expect(decide([opened, sent], 'VerifyEmail')).toEqual([verified]);
-    expect(decide([opened, sent, sent], 'VerifyEmail')).toEqual([verified]);
+    given([opened]).when(command('SendEmailVerification')).then([sent]);
+    given([opened, sent]).when(command('SendEmailVerification')).then([sent]);
+    given([opened, sent]).when(command('VerifyEmail')).then([verified]);
+    given([opened, sent, sent]).when(command('VerifyEmail')).then([verified]);
   });
 
   it('refuses a verification nobody asked for, a second one, and a link after it', () => {
-    expect(refusal(() => decide([opened], 'VerifyEmail'))).toBe('email_already_verified');
-    expect(refusal(() => decide([opened, sent, verified], 'VerifyEmail'))).toBe('email_already_verified');
-    expect(refusal(() => decide([opened, sent, verified], 'SendEmailVerification'))).toBe(
-      'email_already_verified',
-    );
-    expect(refusal(() => decide([], 'SendEmailVerification'))).toBe('account_not_found');
+    given([opened]).when(command('VerifyEmail')).thenThrows('email_already_verified');
+    given([opened, sent, verified]).when(command('VerifyEmail')).thenThrows('email_already_verified');
+    given([opened, sent, verified])
+      .when(command('SendEmailVerification'))
+      .thenThrows('email_already_verified');
+    given([]).when(command('SendEmailVerification')).thenThrows('account_not_found');
   });
 });
