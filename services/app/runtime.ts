@@ -11,8 +11,6 @@ import { createEventStore } from '../../shared/event-store/create-event-store.ts
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
 import { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
-import { pendingAppendsPass } from '../onboardings/pending-appends-pass.ts';
-import { heldInvitesConsumer } from '../onboardings/held-invites-consumer.ts';
 import type { KeyRing } from '../../shared/privacy/key-encryption-key.ts';
 import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
 import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
@@ -22,12 +20,8 @@ import { allProjections, inlineProjections } from './projections.ts';
 import { ProjectionRunner } from '../../shared/projections/runner.ts';
 import { createMetrics } from './operational-metrics.ts';
 import { buildApp } from './http-app.ts';
-import { outboundDuePasses, startOutboundConsumers } from '../automation/outbound-work.ts';
-import { startOwnedKafkaRelay } from '../events/start-relay.ts';
-import { retentionPass } from './retention-pass.ts';
-import { clientSearchIndexPass } from '../clients/client-search-job.ts';
-import { RelayHealth } from '../events/relay-health.ts';
-import { onboardingTimersPass } from '../onboardings/onboarding-timers-pass.ts';
+import { RelayHealth, startOwnedKafkaRelay } from '../events/index.ts';
+import { duePasses, startConsumers } from './workers.ts';
 import { startScheduler } from '../../shared/work-queue/scheduler-loop.ts';
 import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
@@ -76,13 +70,7 @@ export async function createContext(
     vault,
     consumers,
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger, pool),
-    duePasses: [
-      onboardingTimersPass,
-      pendingAppendsPass,
-      ...outboundDuePasses,
-      retentionPass,
-      clientSearchIndexPass,
-    ],
+    duePasses,
     metrics: createMetrics({
       settings,
       pool,
@@ -95,11 +83,8 @@ export async function createContext(
     }),
     relayHealth,
   };
-  // Hook deliveries, automation rules (services/automation/outbound-work.ts): a worker's part.
-  if (runsWorker(settings)) await startOutboundConsumers(context);
-  // Invites written before their send's append (EventStoreDB only; see the consumer).
-  if (runsWorker(settings) && eventStore.kind === 'eventstoredb')
-    await context.consumers.start(heldInvitesConsumer);
+  // Hook deliveries, automation rules, held invites (./workers.ts): a worker's part.
+  if (runsWorker(settings)) await startConsumers(context);
   return context;
 }
 
