@@ -2,7 +2,15 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
+import {
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useAction,
+  useFieldCheck,
+} from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
@@ -18,8 +26,7 @@ export function InvitationScreen({
 }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -29,12 +36,12 @@ export function InvitationScreen({
       t,
     );
     if (!fields.check(found)) return setError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call<SignedIn>('POST', `/invitations/${encodeURIComponent(token)}/accept`, {
-      body: { name, password },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call<SignedIn>('POST', `/invitations/${encodeURIComponent(token)}/accept`, {
+        body: { name, password },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) return onSignedIn(answer.data);
     setError(problemMessage(answer.problem, t));
   };

@@ -2,7 +2,15 @@ import { useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
+import {
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useAction,
+  useFieldCheck,
+} from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
@@ -10,17 +18,14 @@ import { NewPasswordField } from './password-field.tsx';
 export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) => void }) {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
     if (!fields.check(fieldErrors({ email: { kind: 'email', value: email } }, t))) return setError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', '/password-resets', { body: { email } });
-    setBusy(false);
+    const answer = await run(() => call('POST', '/password-resets', { body: { email } }));
+    if (!answer) return;
     if (answer.ok) setSent(true);
     else setError(problemMessage(answer.problem, t));
   };
@@ -65,8 +70,7 @@ export function ResetPasswordScreen({
 }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -74,12 +78,12 @@ export function ResetPasswordScreen({
     if (!fields.check(fieldErrors({ password: { kind: 'new-password', value: password } }, t))) {
       return setError(null);
     }
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', `/password-resets/${encodeURIComponent(token)}`, {
-      body: { password },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call('POST', `/password-resets/${encodeURIComponent(token)}`, {
+        body: { password },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) setDone(true);
     else setError(problemMessage(answer.problem, t));
   };

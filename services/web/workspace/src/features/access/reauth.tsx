@@ -2,7 +2,7 @@ import { useCallback, useRef, useState } from 'preact/hooks';
 import { call, type Outcome } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, Field, useAction } from '../../ui/index.ts';
 
 /**
  * Re-authentication before sensitive actions: `withReauth(request)` runs the request; when the
@@ -45,17 +45,16 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
   const [useCode, setUseCode] = useState(false);
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', '/sessions/current/reauth', {
-      body: useCode ? { totp: code } : { password },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call('POST', '/sessions/current/reauth', {
+        body: useCode ? { totp: code } : { password },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) onDone(true);
     else if (answer.problem.code === 'invalid_credentials') setError(t('reauth.wrong'));
     else setError(problemMessage(answer.problem, t));

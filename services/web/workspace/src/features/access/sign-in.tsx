@@ -2,8 +2,16 @@ import { useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
-import { fieldErrors } from '../../validation.ts';
+import {
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useAction,
+  useFieldCheck,
+} from '../../ui/index.ts';
+import { fieldErrors, type FieldErrors } from '../../validation.ts';
 
 /** Sign in: email and password, then a two-factor code when the account has one. */
 export function SignInScreen({
@@ -22,8 +30,7 @@ export function SignInScreen({
   // Instead of the two-factor code, one of the account's recovery codes (each works once).
   const [useRecovery, setUseRecovery] = useState(false);
   const [recoveryCode, setRecoveryCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
 
   const submit = async (event: Event) => {
@@ -41,16 +48,16 @@ export function SignInScreen({
       t,
     );
     if (!fields.check(found)) return setError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call<SignedIn>('POST', '/sessions', {
-      body: {
-        email,
-        password,
-        ...(needsTotp ? (useRecovery ? { recovery_code: recoveryCode } : { totp }) : {}),
-      },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call<SignedIn>('POST', '/sessions', {
+        body: {
+          email,
+          password,
+          ...(needsTotp ? (useRecovery ? { recovery_code: recoveryCode } : { totp }) : {}),
+        },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) return onSignedIn(answer.data);
     if (answer.problem.code === 'totp_required') {
       setNeedsTotp(true);
@@ -84,48 +91,19 @@ export function SignInScreen({
           onValue={setPassword}
           error={fields.errors.password}
         />
-        {needsTotp && !useRecovery ? (
-          <Field
-            key="totp"
-            label={t('field.totp')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            hint={t('field.totpHint')}
-            required
-            value={totp}
-            onValue={setTotp}
-            error={fields.errors.totp}
-            autoFocus
-          />
-        ) : null}
-        {needsTotp && useRecovery ? (
-          <Field
-            key="recovery"
-            label={t('field.recoveryCode')}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellcheck={false}
-            hint={t('field.recoveryCodeHint')}
-            required
-            value={recoveryCode}
-            onValue={setRecoveryCode}
-            error={fields.errors.recoveryCode}
-            autoFocus
-          />
-        ) : null}
         {needsTotp ? (
-          <p>
-            <button
-              type="button"
-              class="button-quiet"
-              onClick={() => {
-                setUseRecovery(!useRecovery);
-                setError(null);
-              }}
-            >
-              {useRecovery ? t('signIn.useTotp') : t('signIn.useRecoveryCode')}
-            </button>
-          </p>
+          <SecondFactor
+            useRecovery={useRecovery}
+            totp={totp}
+            onTotp={setTotp}
+            recoveryCode={recoveryCode}
+            onRecoveryCode={setRecoveryCode}
+            errors={fields.errors}
+            onSwitch={() => {
+              setUseRecovery(!useRecovery);
+              setError(null);
+            }}
+          />
         ) : null}
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('signIn.submit')}
@@ -144,6 +122,64 @@ export function SignInScreen({
           </Link>
         </li>
       </ul>
+    </>
+  );
+}
+
+/** The second factor: a code from the authenticator app, or one of the account's recovery codes. */
+function SecondFactor({
+  useRecovery,
+  totp,
+  onTotp,
+  recoveryCode,
+  onRecoveryCode,
+  errors,
+  onSwitch,
+}: {
+  useRecovery: boolean;
+  totp: string;
+  onTotp: (value: string) => void;
+  recoveryCode: string;
+  onRecoveryCode: (value: string) => void;
+  errors: FieldErrors;
+  onSwitch: () => void;
+}) {
+  return (
+    <>
+      {!useRecovery ? (
+        <Field
+          key="totp"
+          label={t('field.totp')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          hint={t('field.totpHint')}
+          required
+          value={totp}
+          onValue={onTotp}
+          error={errors.totp}
+          autoFocus
+        />
+      ) : null}
+      {useRecovery ? (
+        <Field
+          key="recovery"
+          label={t('field.recoveryCode')}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellcheck={false}
+          hint={t('field.recoveryCodeHint')}
+          required
+          value={recoveryCode}
+          onValue={onRecoveryCode}
+          error={errors.recoveryCode}
+          autoFocus
+        />
+      ) : null}
+      <p>
+        <button type="button" class="button-quiet" onClick={onSwitch}>
+          {useRecovery ? t('signIn.useTotp') : t('signIn.useRecoveryCode')}
+        </button>
+      </p>
     </>
   );
 }

@@ -2,7 +2,15 @@ import { useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
+import {
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useAction,
+  useFieldCheck,
+} from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
 
@@ -16,8 +24,7 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const fields = useFieldCheck();
 
@@ -34,12 +41,12 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
       t,
     );
     if (!fields.check(found)) return setError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', '/sign-up', {
-      body: { team_name: teamName, name, email, password },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call('POST', '/sign-up', {
+        body: { team_name: teamName, name, email, password },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) return setSentTo(email.trim());
     setError(problemMessage(answer.problem, t));
   };

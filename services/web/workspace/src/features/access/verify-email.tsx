@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ErrorMessage, Link, ScreenHeading, Status } from '../../ui/index.ts';
+import { ErrorMessage, Link, ScreenHeading, Status, useAction } from '../../ui/index.ts';
 
 /**
  * The emailed verification link: one button confirms (a link opened by a mail scanner
@@ -18,14 +18,11 @@ export function VerifyEmailScreen({
   signedIn: boolean;
 }) {
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const verify = async () => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', `/email-verification/${encodeURIComponent(token)}`);
-    setBusy(false);
+    const answer = await run(() => call('POST', `/email-verification/${encodeURIComponent(token)}`));
+    if (!answer) return;
     if (answer.ok) setDone(true);
     else setError(problemMessage(answer.problem, t));
   };

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call, type SignedIn } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ConfirmDialog, ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
+import { ConfirmDialog, ErrorMessage, ScreenHeading, Status, useAction } from '../../ui/index.ts';
 import { hasAutomations, type Placeholder, type Rule } from './rules.ts';
 import { RuleDialog } from './rule-dialog.tsx';
 
@@ -16,10 +16,9 @@ type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule } | null;
 export function AutomationsScreen({ me }: { me: SignedIn }) {
   const [rules, setRules] = useState<Rule[] | null>(null);
   const [placeholders, setPlaceholders] = useState<Placeholder[]>([]);
-  const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [open, setOpen] = useState<Open>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const allowed = hasAutomations(me.team.plan);
 
   const load = useCallback(async () => {
@@ -43,10 +42,10 @@ export function AutomationsScreen({ me }: { me: SignedIn }) {
 
   const toggle = async (rule: Rule) => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('PATCH', `/automation-rules/${rule.id}`, { body: { enabled: !rule.enabled } });
-    setBusy(false);
+    const answer = await run(() =>
+      call('PATCH', `/automation-rules/${rule.id}`, { body: { enabled: !rule.enabled } }),
+    );
+    if (!answer) return;
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     done(t(rule.enabled ? 'automations.switchedOff' : 'automations.switchedOn', { name: rule.name }));
   };

@@ -3,7 +3,7 @@ import { call, type Outcome } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../ui/index.ts';
+import { ConfirmDialog, Dialog, ErrorMessage, Field, Status, useAction } from '../../ui/index.ts';
 import {
   ENDPOINT_EVENTS,
   HOOK_EVENTS,
@@ -59,8 +59,7 @@ export function AddSubscriptionDialog({
   const [event, setEvent] = useState<string>(HOOK_EVENTS[0]);
   const [url, setUrl] = useState('');
   const [urlError, setUrlError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (submitted: Event) => {
     submitted.preventDefault();
     if (busy) return;
@@ -70,12 +69,12 @@ export function AddSubscriptionDialog({
       return;
     }
     setUrlError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call<{ subscription: HookSubscription }>('POST', '/hook-subscriptions', {
-      body: { event, target_url: url.trim() },
-    });
-    setBusy(false);
+    const answer = await run(() =>
+      call<{ subscription: HookSubscription }>('POST', '/hook-subscriptions', {
+        body: { event, target_url: url.trim() },
+      }),
+    );
+    if (!answer) return;
     if (answer.ok) onAdded(answer.data.subscription);
     else setError(problemMessage(answer.problem, t));
   };
@@ -131,8 +130,7 @@ export function AddEndpointDialog({
   const [types, setTypes] = useState<string[]>([]);
   const [urlError, setUrlError] = useState<string | null>(null);
   const [typesError, setTypesError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const [secret, setSecret] = useState<string | null>(null);
   const submit = async (submitted: Event) => {
     submitted.preventDefault();
@@ -142,14 +140,14 @@ export function AddEndpointDialog({
     setTypesError(types.length === 0 ? t('webhooks.typesRequired') : null);
     if (badUrl) return document.getElementById('endpoint-url')?.focus();
     if (types.length === 0) return document.getElementById('endpoint-type-0')?.focus();
-    setBusy(true);
-    setError(null);
-    const answer = await withReauth(() =>
-      call<{ endpoint: WebhookEndpoint; secret: string }>('POST', '/webhook-endpoints', {
-        body: { url: url.trim(), event_types: types },
-      }),
+    const answer = await run(() =>
+      withReauth(() =>
+        call<{ endpoint: WebhookEndpoint; secret: string }>('POST', '/webhook-endpoints', {
+          body: { url: url.trim(), event_types: types },
+        }),
+      ),
     );
-    setBusy(false);
+    if (!answer) return;
     if (answer === null) setError(t('key.notChanged'));
     else if (answer.ok) {
       setSecret(answer.data.secret);

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, useAction } from '../../ui/index.ts';
 
 interface GalleryItem {
   id: string;
@@ -28,8 +28,7 @@ export function GalleryDialog({
   onCopied: (id: string) => void;
 }) {
   const [items, setItems] = useState<GalleryItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   useEffect(() => {
     void call<{ data: GalleryItem[] }>('GET', '/gallery-templates').then((answer) => {
       if (answer.ok) setItems(answer.data.data);
@@ -38,10 +37,10 @@ export function GalleryDialog({
   }, []);
   const copy = async (item: GalleryItem) => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call<{ template: { id: string } }>('POST', `/gallery-templates/${item.id}/copy`);
-    setBusy(false);
+    const answer = await run(() =>
+      call<{ template: { id: string } }>('POST', `/gallery-templates/${item.id}/copy`),
+    );
+    if (!answer) return;
     if (answer.ok) onCopied(answer.data.template.id);
     else setError(problemMessage(answer.problem, t));
   };

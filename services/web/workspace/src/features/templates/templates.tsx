@@ -67,44 +67,13 @@ export function TemplatesScreen({ navigate }: { navigate: (path: string) => void
       ) : (
         <ul class="rows" aria-labelledby="templates-heading">
           {templates.map((template) => (
-            <li key={template.id} class="row">
-              <h3 class="row-title">
-                <Link href={`/workspace/templates/${template.id}`} navigate={navigate}>
-                  {template.name}
-                </Link>
-              </h3>
-              <dl class="facts">
-                {template.vertical ? (
-                  <>
-                    <dt>{t('templates.vertical')}</dt>
-                    <dd>{template.vertical}</dd>
-                  </>
-                ) : null}
-                <dt>{t('templates.created')}</dt>
-                <dd>{formatDateTime(template.created_at)}</dd>
-              </dl>
-              <div class="actions">
-                <button
-                  type="button"
-                  class="button-secondary"
-                  aria-describedby={`template-${template.id}`}
-                  onClick={() => void duplicate(template)}
-                >
-                  {t('templates.duplicate')}
-                </button>
-                <button
-                  type="button"
-                  class="button-danger"
-                  aria-describedby={`template-${template.id}`}
-                  onClick={() => setOpen({ kind: 'delete', template })}
-                >
-                  {t('templates.delete')}
-                </button>
-                <span id={`template-${template.id}`} class="visually-hidden">
-                  {template.name}
-                </span>
-              </div>
-            </li>
+            <TemplateRow
+              key={template.id}
+              template={template}
+              navigate={navigate}
+              onDuplicate={() => void duplicate(template)}
+              onDelete={() => setOpen({ kind: 'delete', template })}
+            />
           ))}
         </ul>
       )}
@@ -136,6 +105,60 @@ export function TemplatesScreen({ navigate }: { navigate: (path: string) => void
         />
       ) : null}
     </>
+  );
+}
+
+/** One template: its name (opens the builder), vertical, creation date, Duplicate and Delete. */
+function TemplateRow({
+  template,
+  navigate,
+  onDuplicate,
+  onDelete,
+}: {
+  template: TemplateItem;
+  navigate: (path: string) => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <li class="row">
+      <h3 class="row-title">
+        <Link href={`/workspace/templates/${template.id}`} navigate={navigate}>
+          {template.name}
+        </Link>
+      </h3>
+      <dl class="facts">
+        {template.vertical ? (
+          <>
+            <dt>{t('templates.vertical')}</dt>
+            <dd>{template.vertical}</dd>
+          </>
+        ) : null}
+        <dt>{t('templates.created')}</dt>
+        <dd>{formatDateTime(template.created_at)}</dd>
+      </dl>
+      <div class="actions">
+        <button
+          type="button"
+          class="button-secondary"
+          aria-describedby={`template-${template.id}`}
+          onClick={onDuplicate}
+        >
+          {t('templates.duplicate')}
+        </button>
+        <button
+          type="button"
+          class="button-danger"
+          aria-describedby={`template-${template.id}`}
+          onClick={onDelete}
+        >
+          {t('templates.delete')}
+        </button>
+        <span id={`template-${template.id}`} class="visually-hidden">
+          {template.name}
+        </span>
+      </div>
+    </li>
   );
 }
 

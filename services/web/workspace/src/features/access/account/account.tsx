@@ -4,7 +4,7 @@ import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
 import { groupedKey, qrSvg, sixDigits } from './two-factor.ts';
-import { ErrorMessage, Field, ScreenHeading, Status, useFieldCheck } from '../../../ui/index.ts';
+import { ErrorMessage, Field, ScreenHeading, Status, useAction, useFieldCheck } from '../../../ui/index.ts';
 import type { SignedIn } from '../../../api.ts';
 import { ChangePassword } from './change-password.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
@@ -30,9 +30,8 @@ export function AccountScreen({ me }: { me: SignedIn }) {
 function TwoFactorSection() {
   const [twoFactor, setTwoFactor] = useState<TwoFactor>({ state: 'loading' });
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
   const { withReauth, dialog } = useReauth();
 
@@ -42,17 +41,6 @@ function TwoFactorSection() {
       else setError(problemMessage(answer.problem, t));
     });
   }, []);
-
-  const run = async <T,>(work: () => Promise<T>) => {
-    if (busy) return undefined;
-    setBusy(true);
-    setError(null);
-    try {
-      return await work();
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const start = () =>
     run(async () => {
@@ -128,58 +116,86 @@ function TwoFactorSection() {
           </button>
         </>
       ) : (
-        <>
-          <ol class="setup-steps">
-            <li>
-              <p>{t('twoFactor.scan')}</p>
-              <div
-                class="qr-code"
-                role="img"
-                aria-label={t('twoFactor.qrLabel')}
-                // uqr's SVG: rectangles and one path, no scripts or styles.
-                dangerouslySetInnerHTML={{ __html: qrSvg(twoFactor.uri) }}
-              />
-              <p>{t('twoFactor.manual')}</p>
-              <p>
-                <code class="manual-key" aria-label={t('twoFactor.keyLabel')}>
-                  {groupedKey(twoFactor.secret)}
-                </code>
-              </p>
-            </li>
-            <li>
-              <form ref={fields.form} onSubmit={confirm} noValidate class="plain">
-                <Field
-                  label={t('twoFactor.codeLabel')}
-                  class="code-input"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={7}
-                  required
-                  value={code}
-                  onValue={setCode}
-                  error={fields.errors.code}
-                />
-                <div class="actions">
-                  <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-                    {t('twoFactor.confirm')}
-                  </button>
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    onClick={() => {
-                      setTwoFactor({ state: 'off' });
-                      setStatus(t('twoFactor.cancelled'));
-                    }}
-                  >
-                    {t('twoFactor.cancel')}
-                  </button>
-                </div>
-              </form>
-            </li>
-          </ol>
-        </>
+        <SetupSteps
+          uri={twoFactor.uri}
+          secret={twoFactor.secret}
+          code={code}
+          onCode={setCode}
+          fields={fields}
+          busy={busy}
+          onConfirm={confirm}
+          onCancel={() => {
+            setTwoFactor({ state: 'off' });
+            setStatus(t('twoFactor.cancelled'));
+          }}
+        />
       )}
       {dialog}
     </section>
+  );
+}
+
+/** Setting up: scan the QR code (or type the key), then confirm with a code from the app. */
+function SetupSteps({
+  uri,
+  secret,
+  code,
+  onCode,
+  fields,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  uri: string;
+  secret: string;
+  code: string;
+  onCode: (code: string) => void;
+  fields: ReturnType<typeof useFieldCheck>;
+  busy: boolean;
+  onConfirm: (event: Event) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <ol class="setup-steps">
+      <li>
+        <p>{t('twoFactor.scan')}</p>
+        <div
+          class="qr-code"
+          role="img"
+          aria-label={t('twoFactor.qrLabel')}
+          // uqr's SVG: rectangles and one path, no scripts or styles.
+          dangerouslySetInnerHTML={{ __html: qrSvg(uri) }}
+        />
+        <p>{t('twoFactor.manual')}</p>
+        <p>
+          <code class="manual-key" aria-label={t('twoFactor.keyLabel')}>
+            {groupedKey(secret)}
+          </code>
+        </p>
+      </li>
+      <li>
+        <form ref={fields.form} onSubmit={onConfirm} noValidate class="plain">
+          <Field
+            label={t('twoFactor.codeLabel')}
+            class="code-input"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            required
+            value={code}
+            onValue={onCode}
+            error={fields.errors.code}
+          />
+          <div class="actions">
+            <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
+              {t('twoFactor.confirm')}
+            </button>
+            <button type="button" class="button-secondary" onClick={onCancel}>
+              {t('twoFactor.cancel')}
+            </button>
+          </div>
+        </form>
+      </li>
+    </ol>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, type Outcome } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import { ErrorMessage, Status } from '../../../ui/index.ts';
+import { ErrorMessage, Status, useAction } from '../../../ui/index.ts';
 
 type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 
@@ -14,9 +14,8 @@ type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> 
 export function RecoveryCodes({ initial, withReauth }: { initial: string[] | null; withReauth: WithReauth }) {
   const [codes, setCodes] = useState<string[] | null>(initial);
   const [remaining, setRemaining] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
 
   useEffect(() => {
     if (codes) return;
@@ -28,10 +27,10 @@ export function RecoveryCodes({ initial, withReauth }: { initial: string[] | nul
 
   const regenerate = async () => {
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await withReauth(() => call<{ recovery_codes: string[] }>('POST', '/me/recovery-codes'));
-    setBusy(false);
+    const answer = await run(() =>
+      withReauth(() => call<{ recovery_codes: string[] }>('POST', '/me/recovery-codes')),
+    );
+    if (!answer) return;
     if (answer === null) return setStatus(t('recovery.notChanged'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setStatus(null);

@@ -11,6 +11,7 @@ import {
   ScreenHeading,
   Select,
   Status,
+  useAction,
   useFieldCheck,
 } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
@@ -134,8 +135,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const fields = useFieldCheck();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -145,10 +145,8 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
       t,
     );
     if (!fields.check(found)) return setError(null);
-    setBusy(true);
-    setError(null);
-    const answer = await call('POST', '/invitations', { body: { email, name, role } });
-    setBusy(false);
+    const answer = await run(() => call('POST', '/invitations', { body: { email, name, role } }));
+    if (!answer) return;
     if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     onInvited(t('members.invited', { email }));
@@ -198,15 +196,12 @@ function RoleDialog({
   onDone: (message: string) => void;
 }) {
   const [role, setRole] = useState<Role>(member.role);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    const answer = await call('PATCH', `/members/${member.id}`, { body: { role } });
-    setBusy(false);
+    const answer = await run(() => call('PATCH', `/members/${member.id}`, { body: { role } }));
+    if (!answer) return;
     if (answer.ok) onDone(t('members.roleChanged', { name: member.name, role: t(`role.${role}`) }));
     else setError(problemMessage(answer.problem, t));
   };

@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import { call } from '../../../api.ts';
 import { formatDate } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
-import { problemMessage } from '../../../problems.ts';
 import {
   MAX_REMINDER_RULES,
   preview,
@@ -15,7 +14,7 @@ import {
   type RuleRow,
 } from './reminders.ts';
 import type { TeamSettings } from './team-settings.ts';
-import { ErrorMessage, Field, Select, Status, useFieldCheck } from '../../../ui/index.ts';
+import { ErrorMessage, Field, Select, Status, useAction, useFieldCheck } from '../../../ui/index.ts';
 
 const whenLabel = (when: ReminderWhen) => t(`reminders.when.${when}`);
 const ruleText = (rule: ReminderRule) => t(`reminders.rule.${rule.when}`, { days: rule.days });
@@ -35,9 +34,8 @@ export function ReminderScheduleSection({
   onSaved: (team: TeamSettings) => void;
 }) {
   const [rows, setRows] = useState<RuleRow[]>(() => rowsOf(team.reminder_schedule));
-  const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run, fail } = useAction();
   const fields = useFieldCheck();
   const [now] = useState(() => new Date());
   const example = preview(validRules(rows), now);
@@ -62,7 +60,6 @@ export function ReminderScheduleSection({
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    if (busy) return;
     const problems = rowProblems(rows);
     const found = Object.fromEntries(
       Object.entries(problems).map(([index, problem]) => [
@@ -71,16 +68,17 @@ export function ReminderScheduleSection({
       ]),
     );
     if (!fields.check(found)) return setError(null);
-    setBusy(true);
-    setError(null);
-    setStatus(t('settings.saving'));
-    const answer = await call<{ team: TeamSettings }>('PATCH', '/team', {
-      body: { reminder_schedule: validRules(rows) },
+    if (busy) return;
+    const answer = await run(() => {
+      setStatus(t('settings.saving'));
+      return call<{ team: TeamSettings }>('PATCH', '/team', {
+        body: { reminder_schedule: validRules(rows) },
+      });
     });
-    setBusy(false);
+    if (!answer) return;
     if (!answer.ok) {
       setStatus(null);
-      return setError(problemMessage(answer.problem, t));
+      return fail(answer.problem);
     }
     setRows(rowsOf(answer.data.team.reminder_schedule));
     onSaved(answer.data.team);
@@ -98,32 +96,15 @@ export function ReminderScheduleSection({
           {rows.length === 0 ? <p>{t('reminders.none')}</p> : null}
           <ol class="reminder-rules">
             {rows.map((row, index) => (
-              <li key={index} class="reminder-rule">
-                <fieldset class="reminder-fields">
-                  <legend>{t('reminders.number', { n: index + 1 })}</legend>
-                  <Field
-                    label={t('reminders.days')}
-                    inputMode="numeric"
-                    autoComplete="off"
-                    maxLength={3}
-                    class="days-input"
-                    value={row.days}
-                    onValue={(days) => change(index, { days })}
-                    error={fields.errors[`rule${index}`]}
-                  />
-                  <Select
-                    label={t('reminders.whenLabel')}
-                    value={row.when}
-                    onValue={(when) => change(index, { when: when as ReminderWhen })}
-                    options={REMINDER_WHEN.map((when) => ({ value: when, label: whenLabel(when) }))}
-                  />
-                  {canEdit ? (
-                    <button type="button" class="button-secondary" onClick={() => remove(index)}>
-                      {t('reminders.remove', { n: index + 1 })}
-                    </button>
-                  ) : null}
-                </fieldset>
-              </li>
+              <ReminderRow
+                key={index}
+                row={row}
+                index={index}
+                error={fields.errors[`rule${index}`]}
+                canEdit={canEdit}
+                onChange={(next) => change(index, next)}
+                onRemove={() => remove(index)}
+              />
             ))}
           </ol>
           {canEdit && rows.length < MAX_REMINDER_RULES ? (
@@ -135,28 +116,7 @@ export function ReminderScheduleSection({
             <p class="hint">{t('reminders.max', { max: MAX_REMINDER_RULES })}</p>
           ) : null}
         </fieldset>
-        <div class="reminder-preview" aria-labelledby="reminders-preview-title">
-          <h3 id="reminders-preview-title">{t('reminders.previewTitle')}</h3>
-          <p>
-            {t('reminders.previewFacts', {
-              sent: formatDate(now.toISOString()),
-              due: formatDate(example.due),
-            })}
-          </p>
-          {example.reminders.length === 0 ? (
-            <p>{t('reminders.previewNone')}</p>
-          ) : (
-            <ol class="preview-dates" aria-live="polite">
-              {example.reminders.map((reminder) => (
-                <li key={reminder.at}>
-                  <time dateTime={reminder.at}>{formatDate(reminder.at)}</time>
-                  {' · '}
-                  {reminder.rules.map(ruleText).join(', ')}
-                </li>
-              ))}
-            </ol>
-          )}
-        </div>
+        <SchedulePreview now={now} example={example} />
         <Status text={status} />
         <ErrorMessage text={error} />
         {canEdit ? (
@@ -166,5 +126,79 @@ export function ReminderScheduleSection({
         ) : null}
       </form>
     </section>
+  );
+}
+
+/** One rule of the schedule: its days, when they count from, and Remove. */
+function ReminderRow({
+  row,
+  index,
+  error,
+  canEdit,
+  onChange,
+  onRemove,
+}: {
+  row: RuleRow;
+  index: number;
+  error: string | undefined;
+  canEdit: boolean;
+  onChange: (next: Partial<RuleRow>) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li class="reminder-rule">
+      <fieldset class="reminder-fields">
+        <legend>{t('reminders.number', { n: index + 1 })}</legend>
+        <Field
+          label={t('reminders.days')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={3}
+          class="days-input"
+          value={row.days}
+          onValue={(days) => onChange({ days })}
+          error={error}
+        />
+        <Select
+          label={t('reminders.whenLabel')}
+          value={row.when}
+          onValue={(when) => onChange({ when: when as ReminderWhen })}
+          options={REMINDER_WHEN.map((when) => ({ value: when, label: whenLabel(when) }))}
+        />
+        {canEdit ? (
+          <button type="button" class="button-secondary" onClick={onRemove}>
+            {t('reminders.remove', { n: index + 1 })}
+          </button>
+        ) : null}
+      </fieldset>
+    </li>
+  );
+}
+
+/** The dates the schedule gives an example onboarding sent now and due in 14 days. */
+function SchedulePreview({ now, example }: { now: Date; example: ReturnType<typeof preview> }) {
+  return (
+    <div class="reminder-preview" aria-labelledby="reminders-preview-title">
+      <h3 id="reminders-preview-title">{t('reminders.previewTitle')}</h3>
+      <p>
+        {t('reminders.previewFacts', {
+          sent: formatDate(now.toISOString()),
+          due: formatDate(example.due),
+        })}
+      </p>
+      {example.reminders.length === 0 ? (
+        <p>{t('reminders.previewNone')}</p>
+      ) : (
+        <ol class="preview-dates" aria-live="polite">
+          {example.reminders.map((reminder) => (
+            <li key={reminder.at}>
+              <time dateTime={reminder.at}>{formatDate(reminder.at)}</time>
+              {' · '}
+              {reminder.rules.map(ruleText).join(', ')}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
   );
 }

@@ -51,15 +51,7 @@ export function useBuilderTemplate(id: string) {
   }, [id]);
 
   const dirty = template !== null && JSON.stringify(toDefinition(template)) !== savedDefinition;
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = t('builder.unsavedWarning');
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  useUnsavedWarning(dirty);
 
   const problems = useMemo(() => (template ? problemsOf(template) : null), [template]);
 
@@ -147,3 +139,16 @@ export function useBuilderTemplate(id: string) {
 }
 
 export type BuilderState = ReturnType<typeof useBuilderTemplate>;
+
+/** While there are unsaved changes, leaving or reloading the page asks first. */
+function useUnsavedWarning(dirty: boolean) {
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = t('builder.unsavedWarning');
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+}
