@@ -24,29 +24,60 @@ import { TemplateBuilderScreen } from './features/templates/builder/template-bui
 import { ScreenHeading } from './ui/index.ts';
 
 const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
+type Navigate = (path: string, options?: { replace?: boolean }) => void;
 
 /** The workspace: who is signed in (GET /me), the current screen, and the screens. */
 export function App() {
-  const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
   const [route, setRoute] = useState<Route>(() => routeOf(location.pathname));
-  const [notice, setNotice] = useState<string | null>(null);
-
-  const navigate = useCallback((path: string, { replace = false }: { replace?: boolean } = {}) => {
+  const navigate = useCallback<Navigate>((path, { replace = false } = {}) => {
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
     setRoute(routeOf(path));
   }, []);
-
   useEffect(() => {
     const back = () => setRoute(routeOf(location.pathname));
     addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, []);
+  const { me, notice, signedIn, signedOut } = useSession(navigate);
+  useRouteGuard(me, route, navigate);
+  useEffect(() => {
+    document.title = `${t(`title.${route.screen}`)} · ${t('app.name')}`;
+  }, [route]);
+
+  if (me === 'loading' || route.screen === 'home') {
+    return (
+      <main id="main" class="main">
+        <p class="loading" role="status">
+          {t('app.loading')}
+        </p>
+      </main>
+    );
+  }
+  if (!me || isPublic(route) || route.screen === 'not-found') {
+    return (
+      <PublicLayout>
+        <PublicScreen route={route} me={me} navigate={navigate} notice={notice} signedIn={signedIn} />
+      </PublicLayout>
+    );
+  }
+  return (
+    <Shell me={me} route={route} navigate={navigate} onSignedOut={signedOut} canManage={managers(me)}>
+      <TeamScreen route={route} me={me} navigate={navigate} signedOut={signedOut} />
+    </Shell>
+  );
+}
+
+/** Who is signed in: read once from GET /me, set by signing in, cleared by signing out or a session's end. */
+function useSession(navigate: Navigate) {
+  const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
     void call<SignedIn>('GET', '/me').then((answer) => {
       if (answer.ok) setCsrfToken(answer.data.csrf_token);
       setMe(answer.ok ? answer.data : null);
     });
-    return () => removeEventListener('popstate', back);
   }, []);
-
   const signedIn = useCallback(
     (who: SignedIn) => {
       setCsrfToken(who.csrf_token);
@@ -65,13 +96,15 @@ export function App() {
     },
     [navigate],
   );
-
   useEffect(() => {
     onSessionEnded(() => signedOut(t('error.sessionRequired')));
     return () => onSessionEnded(null);
   }, [signedOut]);
+  return { me, notice, signedIn, signedOut };
+}
 
-  // Where a screen cannot be shown to this visitor, go where it can.
+/** Where a screen cannot be shown to this visitor, go where it can. */
+function useRouteGuard(me: SignedIn | null | 'loading', route: Route, navigate: Navigate) {
   useEffect(() => {
     if (me === 'loading') return;
     if (route.screen === 'home') {
@@ -91,52 +124,64 @@ export function App() {
       navigate('/workspace/members', { replace: true });
     }
   }, [me, route, navigate]);
+}
 
-  useEffect(() => {
-    document.title = `${t(`title.${route.screen}`)} · ${t('app.name')}`;
-  }, [route]);
-
-  if (me === 'loading' || route.screen === 'home') {
-    return (
-      <main id="main" class="main">
-        <p class="loading" role="status">
-          {t('app.loading')}
-        </p>
-      </main>
-    );
-  }
-
-  if (!me || isPublic(route) || route.screen === 'not-found') {
-    return (
-      <PublicLayout>
-        {route.screen === 'sign-in' ? (
-          <SignInScreen navigate={navigate} onSignedIn={signedIn} notice={notice} />
-        ) : route.screen === 'sign-up' ? (
-          <SignUpScreen navigate={navigate} />
-        ) : route.screen === 'forgot-password' ? (
-          <ForgotPasswordScreen navigate={navigate} />
-        ) : route.screen === 'reset-password' ? (
-          <ResetPasswordScreen navigate={navigate} token={route.token} />
-        ) : route.screen === 'invitation' ? (
-          <InvitationScreen navigate={navigate} token={route.token} onSignedIn={signedIn} />
-        ) : route.screen === 'verify-email' ? (
-          <VerifyEmailScreen navigate={navigate} token={route.token} signedIn={me !== null} />
-        ) : route.screen === 'not-found' ? (
-          <>
-            <ScreenHeading>{t('notFound.title')}</ScreenHeading>
-            <p>
-              <a href={pathOf({ screen: 'home' })}>{t('notFound.home')}</a>
-            </p>
-          </>
-        ) : (
-          <p class="loading">{t('app.loading')}</p>
-        )}
-      </PublicLayout>
-    );
-  }
-
+/** The screens anyone may open: sign in and up, password reset, invitations, email verification. */
+function PublicScreen({
+  route,
+  me,
+  navigate,
+  notice,
+  signedIn,
+}: {
+  route: Route;
+  me: SignedIn | null;
+  navigate: Navigate;
+  notice: string | null;
+  signedIn: (who: SignedIn) => void;
+}) {
   return (
-    <Shell me={me} route={route} navigate={navigate} onSignedOut={signedOut} canManage={managers(me)}>
+    <>
+      {route.screen === 'sign-in' ? (
+        <SignInScreen navigate={navigate} onSignedIn={signedIn} notice={notice} />
+      ) : route.screen === 'sign-up' ? (
+        <SignUpScreen navigate={navigate} />
+      ) : route.screen === 'forgot-password' ? (
+        <ForgotPasswordScreen navigate={navigate} />
+      ) : route.screen === 'reset-password' ? (
+        <ResetPasswordScreen navigate={navigate} token={route.token} />
+      ) : route.screen === 'invitation' ? (
+        <InvitationScreen navigate={navigate} token={route.token} onSignedIn={signedIn} />
+      ) : route.screen === 'verify-email' ? (
+        <VerifyEmailScreen navigate={navigate} token={route.token} signedIn={me !== null} />
+      ) : route.screen === 'not-found' ? (
+        <>
+          <ScreenHeading>{t('notFound.title')}</ScreenHeading>
+          <p>
+            <a href={pathOf({ screen: 'home' })}>{t('notFound.home')}</a>
+          </p>
+        </>
+      ) : (
+        <p class="loading">{t('app.loading')}</p>
+      )}
+    </>
+  );
+}
+
+/** The team's screens, inside the shell. */
+function TeamScreen({
+  route,
+  me,
+  navigate,
+  signedOut,
+}: {
+  route: Route;
+  me: SignedIn;
+  navigate: Navigate;
+  signedOut: (message: string) => void;
+}) {
+  return (
+    <>
       {route.screen === 'members' ? (
         <MembersScreen me={me} onLeft={() => signedOut(t('members.left'))} />
       ) : route.screen === 'integrations' ? (
@@ -166,6 +211,6 @@ export function App() {
       ) : (
         <p class="loading">{t('app.loading')}</p>
       )}
-    </Shell>
+    </>
   );
 }
