@@ -21,6 +21,8 @@ import { inWorkspaceTransaction, lastPosition } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { signedIn, type WorkspaceSession } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
+import { teamApiKey, teamApiKeys, type ApiKeyRow } from '../../../projections/api-keys/queries.ts';
+import { recordKeyRequest, requestedKeyId } from './api-key-requests.ts';
 
 const tag = { tags: ['workspace'] };
 export const keySchema = z.object({
@@ -39,15 +41,6 @@ const createdSchema = z.object({
   secret: z.string().optional().describe('shown once, only with status created'),
 });
 
-interface KeyRow {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  expires_at: Date | null;
-  created_at: Date;
-  revoked_at: Date | null;
-}
-
 function idempotencyKeyOf(request: FastifyRequest): string {
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string' || key.trim() === '' || key.length > 255) {
@@ -64,7 +57,7 @@ function idempotencyKeyOf(request: FastifyRequest): string {
 export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
-  const view = (row: KeyRow) => ({
+  const view = (row: ApiKeyRow) => ({
     id: row.id,
     name: row.name,
     scopes: row.scopes,
@@ -80,26 +73,19 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
     revoked_at: row.revoked_at?.toISOString() ?? null,
   });
 
-  async function keyOf(teamId: string, id: string): Promise<KeyRow | undefined> {
-    const { rows } = await context.pool.query<KeyRow>(
-      'select id, name, scopes, expires_at, created_at, revoked_at from api_keys where team_id = $1 and id = $2',
-      [teamId, id],
-    );
-    return rows[0];
+  async function keyOf(teamId: string, id: string): Promise<ApiKeyRow | undefined> {
+    return teamApiKey(context.pool, teamId, id);
   }
 
-  async function earlier(teamId: string, action: string, key: string): Promise<KeyRow | undefined> {
-    const { rows } = await context.pool.query<{ api_key_id: string }>(
-      'select api_key_id from workspace_key_requests where team_id = $1 and action = $2 and idempotency_key = $3',
-      [teamId, action, key],
-    );
-    if (!rows[0]) return undefined;
-    const known = await keyOf(teamId, rows[0].api_key_id);
+  async function earlier(teamId: string, action: string, key: string): Promise<ApiKeyRow | undefined> {
+    const keyId = await requestedKeyId(context.pool, teamId, action, key);
+    if (!keyId) return undefined;
+    const known = await keyOf(teamId, keyId);
     if (known) return known;
     // The request row commits with the key's events, but a concurrent repeat may read it
     // before the read model applied them: wait for the read models, then read the key.
     await awaitReadModels(context, await context.eventStore.committedHeadPosition());
-    return keyOf(teamId, rows[0].api_key_id);
+    return keyOf(teamId, keyId);
   }
 
   /**
@@ -149,11 +135,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
           metadata: { now },
         },
         writeRows: async (_decided, tx) => {
-          await tx.query(
-            `insert into workspace_key_requests (team_id, action, idempotency_key, api_key_id, created_at)
-             values ($1, $2, $3, $4, $5)`,
-            [session.teamId, action, idempotencyKey, apiKeyId, now],
-          );
+          await recordKeyRequest(tx, { teamId: session.teamId, action, idempotencyKey, apiKeyId, now });
         },
       });
       return lastPosition(slot, created);
@@ -184,12 +166,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
     },
     async (request) => {
       const session = signedIn(request);
-      const { rows } = await context.pool.query<KeyRow>(
-        `select id, name, scopes, expires_at, created_at, revoked_at from api_keys
-         where team_id = $1 order by created_at desc, id`,
-        [session.teamId],
-      );
-      return { data: rows.map(view) };
+      return { data: (await teamApiKeys(context.pool, session.teamId)).map(view) };
     },
   );
 
