@@ -5,7 +5,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { createClient } from './create-client.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
-import { DATE_FORMATS } from '../../shared/i18n/locales.ts';
+import { DATE_FORMATS, LOCALES } from '../../shared/i18n/locales.ts';
 import { ApiError, textError } from '../../shared/http/api-error.ts';
 import { answeringRefusals, registerDomainErrors } from '../../shared/http/domain-errors.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
@@ -88,7 +88,7 @@ export const createClientBody = z
         .nullable()
         .optional(),
       locale: setting('locale').describe(
-        "default: the team's locale. Not validated: an unsupported value is stored and the client form shows en-US. Locales: en-US, en-GB, es-ES, fr-FR, de-DE, pt-BR, it-IT, nl-NL, ja-JP",
+        `default: the team's locale. Not validated: an unsupported value is stored and the client form shows en-US. Locales: ${LOCALES.join(', ')}`,
       ),
       date_format: setting('date_format')
         .refine((value) => value === undefined || (DATE_FORMATS as readonly string[]).includes(value), {
