@@ -9,19 +9,12 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, createApiClient } from '../../shared/api/client.ts';
 import type { PortalOnboarding, PortalSnapshot } from './api.ts';
-import {
-  createFormats,
-  createTranslate,
-  isLocale,
-  LANGUAGE_NAMES,
-  loadMessages,
-  LOCALES,
-  type Locale,
-  type Translate,
-} from './i18n.ts';
+import { createFormats, isLocale, type Locale } from './i18n.ts';
 import { PreviewPortal } from './preview-portal.ts';
 import { FormScreen } from './screens/form.tsx';
+import { LanguageSelect } from './screens/language-select.tsx';
 import { Loading } from './screens/loading.tsx';
+import { useText } from './use-text.ts';
 import './preview.css';
 
 export const PREVIEW_PATH = '/f/preview';
@@ -58,23 +51,12 @@ export function PreviewApp() {
   const templateId = params.get('template') ?? '';
   const wanted = params.get('locale');
   const [locale, setLocale] = useState<Locale>(isLocale(wanted) ? wanted : 'en-US');
-  const [t, setT] = useState<Translate | null>(null);
   const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
   const [portal, setPortal] = useState<PreviewPortal | null>(null);
   const [onboarding, setOnboarding] = useState<PortalOnboarding | null>(null);
   const [done, setDone] = useState(false);
 
-  useEffect(() => {
-    let current = true;
-    void loadMessages(locale).then((messages) => {
-      if (!current) return;
-      setT(() => createTranslate(locale, messages));
-      document.documentElement.lang = locale;
-    });
-    return () => {
-      current = false;
-    };
-  }, [locale]);
+  const t = useText(locale)?.t ?? null;
 
   useEffect(() => {
     void loadTemplate(templateId).then((next) => {
@@ -103,25 +85,7 @@ export function PreviewApp() {
             <strong>Preview</strong> of the saved template. Answers stay in this page and are never sent or
             saved.
           </p>
-          <div class="language">
-            <label for="language" lang="en">
-              Preview language
-            </label>
-            <select
-              id="language"
-              value={locale}
-              onChange={(event) => {
-                const value = event.currentTarget.value;
-                if (isLocale(value)) chooseLocale(value);
-              }}
-            >
-              {LOCALES.map((option) => (
-                <option key={option} value={option} lang={option}>
-                  {LANGUAGE_NAMES[option]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <LanguageSelect locale={locale} onChoose={chooseLocale} label="Preview language" labelLang="en" />
         </div>
       </header>
       <main id="main" class="main" tabIndex={-1}>
