@@ -1,6 +1,7 @@
 /** One option of several, as a radio group under the field's label. */
 import { choiceOptions } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
+import { ChoiceInputs } from './ChoiceInputs.tsx';
 import { FieldFrame } from './FieldFrame.tsx';
 
 export function SingleChoiceField({ field, value, onChange, problem, ids, t, formats }: FieldProps) {
@@ -19,27 +20,13 @@ export function SingleChoiceField({ field, value, onChange, problem, ids, t, for
         'aria-invalid': problem ? 'true' : undefined,
       }}
     >
-      <div class="field__choices">
-        {options.map((option, index) => {
-          const id = index === 0 ? ids.input : `${ids.input}-${index}`;
-          return (
-            <div class="field__choice" key={option.value}>
-              <input
-                class="field__choice-input"
-                type="radio"
-                id={id}
-                name={`${ids.input}-options`}
-                value={option.value}
-                checked={value === option.value}
-                onChange={() => onChange(option.value)}
-              />
-              <label class="field__choice-label" for={id}>
-                {option.label}
-              </label>
-            </div>
-          );
-        })}
-      </div>
+      <ChoiceInputs
+        type="radio"
+        options={options}
+        ids={ids}
+        checked={(choice) => value === choice}
+        onChoose={(choice) => onChange(choice)}
+      />
     </FieldFrame>
   );
 }
