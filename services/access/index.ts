@@ -16,7 +16,7 @@ export { logoUrl } from './team-branding.ts';
 export { explainUnverified, teamEmailVerified } from './workspace/email-verification.ts';
 
 // Public API (/api/v1)
-export { publicApi } from './public-api.ts';
+export { authenticate, checkScope, validationShape, type Principal } from './public-auth.ts';
 export { meRoutes, type MeRouteDeps } from './me-routes.ts';
 
 // Operator API (/admin/v1)
@@ -27,6 +27,6 @@ export { memberSchema, operatorTeamRoutes, successSchema, teamSchema } from './o
 // Workspace API (/workspace/v1)
 export { workspaceApi } from './workspace/workspace-api.ts';
 export { signedInView } from './workspace/account-routes.ts';
-export { apiKeySchema as workspaceApiKeySchema } from './workspace/api-key-routes.ts';
+export { keySchema as workspaceApiKeySchema } from './workspace/api-key-routes.ts';
 export { memberSchema as workspaceMemberSchema } from './workspace/member-routes.ts';
 export { settingsSchema } from './workspace/team-settings-routes.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.ts';
 import { operatorApi } from './operator-api.ts';
 import { portalApi } from '../onboardings/portal/portal-api.ts';
-import { publicApi } from '../access/public-api.ts';
+import { publicApi } from './apis/public.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
 import { brandRoutes } from '../web/brand-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { publicErrorResponses } from '../../shared/http/public-errors.ts';
-import { publicRoutePlugins } from '../../services/access/public-routes.ts';
+import { publicRoutePlugins } from '../../services/app/apis/public.ts';
 import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
 
 /**

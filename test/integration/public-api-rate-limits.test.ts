@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { handleError } from '../../shared/http/error-handler.ts';
-import { publicApi } from '../../services/access/public-api.ts';
+import { publicApi } from '../../services/app/apis/public.ts';
 import type { RateLimitStore } from '../../shared/rate-limit/rate-limiter.ts';
 import { startTestService, type TestService } from '../helpers/service.ts';
 import { apiRequest, createApiKey, createTeamWithKey, request, type HttpAnswer } from '../helpers/tenant.ts';
