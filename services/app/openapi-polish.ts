@@ -16,7 +16,7 @@ import { emailSchema } from '../mail/emails-routes.ts';
 import { onboardingDetail, onboardingListItem } from '../../projections/onboardings/queries.ts';
 import { createdOnboarding, patchedOnboarding } from '../onboardings/onboardings-routes.ts';
 import { faceSchema } from '../onboardings/portal/portal-face.ts';
-import { fileSchema, portalOnboarding } from '../onboardings/portal/portal-routes.ts';
+import { fileSchema, portalOnboarding } from '../onboardings/portal/portal-requests.ts';
 import { responseSchema } from '../../projections/responses/queries.ts';
 import { listItemSchema as templateListItemSchema } from '../templates/templates-routes.ts';
 import { templateFieldSchema, templateSchema, templateStepSchema } from '../templates/template-view.ts';

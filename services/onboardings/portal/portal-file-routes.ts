@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  cleanFileName,
+  deleteOnboardingFile,
+  FALLBACK_FILE_NAME,
+  MAX_FILE_BYTES,
+  readOnboardingFile,
+  saveOnboardingFile,
+} from '../onboarding-files.ts';
+import { downloadHeaders } from '../../../shared/http/download-headers.ts';
+import { binaryResponse } from '../../../shared/http/openapi-3-1-schema.ts';
+import { sniffContentType } from '../file-content-type.ts';
+import { oneFile } from './portal-upload.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { formAttachments } from './portal-form-view.ts';
+import {
+  portalErrors,
+  type PortalRequests,
+  fieldParams,
+  fileParams,
+  fileSchema,
+  opaque,
+  pinHeaders,
+} from './portal-requests.ts';
+
+/* The files of file fields through a link: upload, download, remove (../onboarding-files.ts). */
+
+/** POST a file to a file field (multipart, one file, its type read from its bytes). */
+function uploadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, open, run, seal, uploadLimit, opened } = portal;
+  app.post(
+    '/onboardings/:token/fields/:field_id/files',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: `Upload a file to a file field (multipart/form-data, one file within the field's size limit, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded). The content type is read from the file's bytes`,
+        security: [],
+        consumes: ['multipart/form-data'],
+        params: fieldParams,
+        headers: pinHeaders,
+        response: {
+          201: z.object({ file: fileSchema }),
+          ...portalErrors({
+            400: 'Malformed body (code invalid_body); a file type the field does not accept or one file too many: details.problem.code file_type_not_accepted or too_many_files',
+            413: "File over the field's size limit (code payload_too_large)",
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await opened(request, await open(request));
+      if (!request.isMultipart()) {
+        throw codedError(400, 'invalid_body', 'Send the file as multipart/form-data');
+      }
+      const maxBytes = uploadLimit(link, request.params.field_id);
+      const { content, filename } = await oneFile(request, maxBytes);
+      const fileName = cleanFileName(filename);
+      // What the browser says (part.mimetype) is not trusted: the bytes tell.
+      const contentType = await sniffContentType(content);
+      const sealedName = await seal(link, fileName);
+      const fileId = randomUUID();
+      const uploadedAt = context.clock.now();
+      const outcome = await run(
+        request,
+        link,
+        () => ({
+          type: 'UploadFile',
+          data: {
+            token_hash: link.tokenHash,
+            field_id: request.params.field_id,
+            file_id: fileId,
+            file_name: opaque(sealedName),
+            content_type: contentType,
+            size_bytes: content.length,
+          },
+          metadata: { now: uploadedAt },
+        }),
+        {
+          async beforeAppend({ state }, tx) {
+            if (state.status === 'absent') return;
+            await saveOnboardingFile(tx, {
+              id: fileId,
+              onboarding_id: state.id,
+              team_id: state.team_id,
+              client_id: state.client_id,
+              field_id: request.params.field_id,
+              content_type: contentType,
+              content,
+              created_at: uploadedAt,
+            });
+          },
+        },
+      );
+      const uploaded = outcome.events.find((event) => event.type === 'file.uploaded');
+      if (uploaded?.type !== 'file.uploaded') throw new Error('UploadFile decided no file.uploaded');
+      return reply.status(201).send({
+        file: {
+          id: fileId,
+          field_id: uploaded.data.field_id,
+          file_name: fileName,
+          content_type: contentType,
+          size_bytes: content.length,
+          uploaded_at: uploaded.data.uploaded_at,
+        },
+      });
+    },
+  );
+}
+
+/** GET an uploaded file as an attachment. */
+function downloadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, open } = portal;
+  app.get(
+    '/onboardings/:token/files/:file_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
+        security: [],
+        params: fileParams,
+        headers: pinHeaders,
+        response: {
+          200: binaryResponse("The file's bytes, with the content type read from them at upload"),
+          ...portalErrors({
+            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await open(request);
+      const file = await readOnboardingFile(
+        context.pool,
+        context.vault,
+        link.onboardingId,
+        request.params.file_id,
+      );
+      if (!file) throw codedError(404, 'file_not_found', 'File not found');
+      const { files } = await formAttachments(context, link.onboardingId);
+      const fileName = files.find((listed) => listed.id === request.params.file_id.toLowerCase())?.file_name;
+      return reply
+        .headers(downloadHeaders(fileName ?? FALLBACK_FILE_NAME))
+        .type(file.content_type)
+        .send(file.content);
+    },
+  );
+}
+
+/** DELETE an uploaded file before its step is submitted. */
+function removeFileRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { open, run, now, opened } = portal;
+  app.delete(
+    '/onboardings/:token/files/:file_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left',
+        security: [],
+        params: fileParams,
+        headers: pinHeaders,
+        response: {
+          200: z.object({ success: z.literal(true) }),
+          ...portalErrors({
+            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
+            409: 'Not while the onboarding is in this status, nor once the file’s step is submitted (code invalid_state)',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      await run(
+        request,
+        link,
+        () => ({
+          type: 'RemoveFile',
+          data: { token_hash: link.tokenHash, file_id: request.params.file_id },
+          metadata: now(),
+        }),
+        {
+          async beforeAppend({ state, events }, tx) {
+            if (state.status === 'absent') return;
+            for (const event of events) {
+              if (event.type === 'file_removed') await deleteOnboardingFile(tx, state.id, event.data.file_id);
+            }
+          },
+        },
+      );
+      return { success: true as const };
+    },
+  );
+}
+
+/** The client's files, in the order the document lists them. */
+export function portalFileRoutes(app: FastifyInstance, portal: PortalRequests) {
+  uploadFileRoute(app, portal);
+  downloadFileRoute(app, portal);
+  removeFileRoute(app, portal);
+}

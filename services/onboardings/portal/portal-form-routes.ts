@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { findResponse, responseSchema } from '../../../projections/responses/queries.ts';
+import { PIN_HEADER } from './portal-access.ts';
+import { prefersHtml } from '../../web/prefers-html.ts';
+import { clientFace, faceClientSchema, faceTeamSchema, teamFace } from './portal-face.ts';
+import {
+  portalErrors,
+  type PortalRequests,
+  answerBody,
+  fieldParams,
+  opaque,
+  pinHeaders,
+  portalOnboarding,
+  signatureBody,
+  signatureSchema,
+  stepParams,
+  tokenParams,
+} from './portal-requests.ts';
+
+/* The client's form through a link: open it, autosave answers, submit steps, sign. */
+
+/** GET the form: the first open after each send records onboarding.started. */
+function openFormRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, open, run, view, now } = portal;
+  app.get(
+    '/onboardings/:token',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Open the form: the first open after each send records onboarding.started (sent → in_progress)',
+        security: [],
+        params: tokenParams,
+        headers: pinHeaders,
+        response: {
+          200: z.object({ team: faceTeamSchema, client: faceClientSchema, onboarding: portalOnboarding }),
+          ...portalErrors(),
+        },
+      },
+    },
+    async (request, reply) => {
+      // A browser opening a link of an older email gets the form page, which asks for the PIN.
+      if (prefersHtml(request.headers.accept) && request.headers[PIN_HEADER] === undefined) {
+        return reply.redirect(`/f/${encodeURIComponent(request.params.token)}`, 303);
+      }
+      const link = await open(request);
+      const outcome = await run(request, link, () => ({
+        type: 'OpenLink',
+        data: { token_hash: link.tokenHash },
+        metadata: now(),
+      }));
+      const { team_id: teamId, client_id: clientId } = link.state;
+      const [team, client] = await Promise.all([
+        teamFace(context.pool, teamId),
+        clientFace(context.pool, teamId, clientId),
+      ]);
+      return { team, client: client.client, onboarding: await view(outcome.state) };
+    },
+  );
+}
+
+/** PUT an answer: the autosave of a draft response. */
+function saveAnswerRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, open, run, seal, now, opened } = portal;
+  app.put(
+    '/onboardings/:token/answers/:field_id',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: 'Autosave an answer (a draft response; counts for the 5-minute active-client check)',
+        security: [],
+        params: fieldParams,
+        headers: pinHeaders,
+        body: answerBody,
+        response: {
+          200: z.object({ response: responseSchema }),
+          ...portalErrors({
+            400: 'Malformed body, or an answer of the wrong shape for its field (code invalid_body; details {field_id, step_id, problem: {code, params}}, the field catalogue’s problem)',
+            413: 'Body over 1 MiB (code payload_too_large)',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      const sealed = await seal(link, JSON.stringify(request.body.value));
+      const outcome = await run(request, link, () => ({
+        type: 'SaveAnswer',
+        data: {
+          token_hash: link.tokenHash,
+          field_id: request.params.field_id,
+          response_id: randomUUID(),
+          value: sealed,
+          entered_value: request.body.value,
+        },
+        metadata: now(),
+      }));
+      const saved = outcome.events.find((event) => event.type === 'answer_saved');
+      if (saved?.type !== 'answer_saved') throw new Error('SaveAnswer decided no answer_saved');
+      const response = await findResponse(
+        context.readDb,
+        context.vault,
+        link.onboardingId,
+        saved.data.response_id,
+      );
+      return {
+        response: response ?? {
+          id: saved.data.response_id,
+          field_id: saved.data.field_id,
+          value: request.body.value,
+          status: 'draft' as const,
+          rejection_reason: null,
+          created_at: saved.data.saved_at,
+        },
+      };
+    },
+  );
+}
+
+/** POST a step's submit. */
+function submitStepRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { open, run, enteredValues, view, now, opened } = portal;
+  app.post(
+    '/onboardings/:token/steps/:step_id/submit',
+    {
+      schema: {
+        tags: ['portal'],
+        summary:
+          'Submit a step: its answers become submitted (response.submitted); the last required step completes the onboarding',
+        security: [],
+        params: stepParams,
+        headers: pinHeaders,
+        response: {
+          200: z.object({ onboarding: portalOnboarding }),
+          ...portalErrors({
+            400: 'A field of the step breaks a rule of the field catalogue, a required one without an answer included (code invalid_body; details {field_id, step_id, problem, problems: [{field_id, problem}]}, the first problem names the message)',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const link = await opened(request, await open(request));
+      const outcome = await run(request, link, async (state) => ({
+        type: 'SubmitStep',
+        data: {
+          token_hash: link.tokenHash,
+          step_id: request.params.step_id,
+          values: await enteredValues(state),
+        },
+        metadata: now(),
+      }));
+      return { onboarding: await view(outcome.state) };
+    },
+  );
+}
+
+/** POST a signature of a signature field. */
+function signFieldRoute(plain: FastifyInstance, portal: PortalRequests) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { open, run, seal, now, opened } = portal;
+  app.post(
+    '/onboardings/:token/fields/:field_id/signature',
+    {
+      schema: {
+        tags: ['portal'],
+        summary: 'Sign a signature field (signature.signed with signer_role client)',
+        security: [],
+        params: fieldParams,
+        headers: pinHeaders,
+        body: signatureBody,
+        response: {
+          201: z.object({ signature: signatureSchema }),
+          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const link = await opened(request, await open(request));
+      const { signer_name: name, signer_email: email } = request.body;
+      const [sealedName, sealedEmail] = [await seal(link, name), await seal(link, email)];
+      const signatureId = randomUUID();
+      const outcome = await run(request, link, () => ({
+        type: 'SignField',
+        data: {
+          field_id: request.params.field_id,
+          signature_id: signatureId,
+          signer_name: opaque(sealedName),
+          signer_email: opaque(sealedEmail),
+          signer: { role: 'client', token_hash: link.tokenHash },
+          entered: { signer_name: name, signer_email: email },
+        },
+        metadata: now(),
+      }));
+      const signed = outcome.events.find((event) => event.type === 'signature.signed');
+      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      return reply.status(201).send({
+        signature: {
+          id: signatureId,
+          field_id: signed.data.field_id,
+          signer_name: name,
+          signer_email: email,
+          signer_role: 'client' as const,
+          signed_at: signed.data.signed_at,
+        },
+      });
+    },
+  );
+}
+
+/** The form and its answers, in the order the document lists them. */
+export function portalFormRoutes(app: FastifyInstance, portal: PortalRequests) {
+  openFormRoute(app, portal);
+  saveAnswerRoute(app, portal);
+  submitStepRoute(app, portal);
+  signFieldRoute(app, portal);
+}
