@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.ts';
 import { operatorApi } from './operator-api.ts';
-import { portalApi } from '../onboardings/portal/portal-api.ts';
+import { portalApi } from './apis/portal.ts';
 import { publicApi } from './apis/public.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
 import { brandRoutes } from '../web/brand-routes.ts';

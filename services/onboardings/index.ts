@@ -39,6 +39,14 @@ export { workspaceReviewRoutes } from './workspace-review-routes.ts';
 export { workspaceTimelineRoutes } from './workspace-timeline-routes.ts';
 
 // Portal (/portal/v1)
-export { portalApi } from './portal/portal-api.ts';
+export { portalRoutes, type PortalRouteDeps } from './portal/portal-routes.ts';
+export {
+  PORTAL_PER_IP_LIMIT,
+  PORTAL_RATE_WINDOW_SECONDS,
+  portalRateLimited,
+  TOO_MANY_PORTAL_REQUESTS,
+} from './portal/portal-rate-limits.ts';
+export { PinAttempts } from './portal/portal-pin-attempts.ts';
+export { MAX_FILE_BYTES } from './onboarding-files.ts';
 export { faceSchema } from './portal/portal-face.ts';
-export { fileSchema, portalOnboarding } from './portal/portal-requests.ts';
+export { fileSchema, portalOnboarding } from './portal/portal-routes.ts';

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
  *   any other route (workspace, portal, operator)     64 KiB
  *
  * Portal file uploads (multipart/form-data) are not read as one body: they keep their own
- * cap, the file field's size (at most 10 MiB, services/onboardings/portal/portal-api.ts).
+ * cap, the file field's size (at most 10 MiB, services/app/apis/portal.ts).
  */
 
 export const KIB = 1024;

@@ -17,7 +17,7 @@ import { RateLimitUnavailableError } from '../../../shared/rate-limit/rate-limit
  * read the form: whether the link works and needs a PIN, the team's name and branding,
  * and the client's locale and formats. No PIN needed, nothing recorded, never 404 (an
  * unknown token is `inactive` with team and client null); like every portal request it
- * counts against the per-IP limit (./portal-api.ts). A known token shows its team even
+ * counts against the per-IP limit (services/app/apis/portal.ts). A known token shows its team even
  * when the link no longer works, so the page can say whose form it was; the client's
  * settings are left out once the client is erased.
  */

@@ -1,18 +1,19 @@
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import { MAX_FILE_BYTES } from '../onboarding-files.ts';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { RateLimiter, type RateLimitStore } from '../../../shared/rate-limit/rate-limiter.ts';
 import { PER_IP_POLICY, rateLimitHeaders, recordQuota } from '../../../shared/http/rate-limit-headers.ts';
 import {
+  MAX_FILE_BYTES,
+  PinAttempts,
   PORTAL_PER_IP_LIMIT,
   PORTAL_RATE_WINDOW_SECONDS,
   portalRateLimited,
+  portalRoutes,
   TOO_MANY_PORTAL_REQUESTS,
-} from './portal-rate-limits.ts';
-import { portalRoutes, type PortalRouteDeps } from './portal-routes.ts';
-import { PinAttempts } from './portal-pin-attempts.ts';
+  type PortalRouteDeps,
+} from '../../onboardings/index.ts';
 
 export type PortalApiDeps = Pick<Platform, 'settings' | 'clock' | 'rateLimitStores'> & PortalRouteDeps;
 
@@ -20,7 +21,9 @@ export type PortalApiDeps = Pick<Platform, 'settings' | 'clock' | 'rateLimitStor
  * The client portal API; registered with prefix /portal/v1 in services/app/routes.ts. No
  * API key: the client access token in the path is the credential (plus the link's PIN).
  * Error bodies are the full ones of the onboarding endpoints (shared/http/error-handler.ts).
- * Every request first passes the per-IP limit of ./portal-rate-limits.ts.
+ * Every request first passes the per-IP limit of
+ * services/onboardings/portal/portal-rate-limits.ts; the portal's routes are the onboardings
+ * feature's.
  */
 export async function portalApi(
   app: FastifyInstance,
@@ -55,7 +58,7 @@ export async function portalApi(
     });
   }
 
-  // The link session's cookie (./portal-link-sessions.ts).
+  // The link session's cookie (services/onboardings/portal/portal-link-sessions.ts).
   await app.register(cookie);
 
   // File uploads (multipart/form-data): one file of at most MAX_FILE_BYTES per request.
