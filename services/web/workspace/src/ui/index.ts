@@ -1,7 +1,7 @@
 /** The workspace's kit of shared parts: every screen builds its forms, dialogs and lists from these. */
 export { ConfirmDialog } from './confirm-dialog.tsx';
 export { Dialog } from './dialog.tsx';
-export { Field, Select } from './field.tsx';
+export { CheckGroup, describedBy, Field, FieldFrame, Select, SubmitButton } from './field.tsx';
 export { useFieldCheck } from './field-check.ts';
 export { Link } from './link.tsx';
 export { Pager } from './pager.tsx';

@@ -4,15 +4,16 @@ import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import {
   ErrorMessage,
-  Field,
   Link,
   ScreenHeading,
   Status,
+  SubmitButton,
   useAction,
   useFieldCheck,
 } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
+import { NameField } from './person-fields.tsx';
 
 /** Accept an invitation: a name and a password, then signed in to the team. */
 export function InvitationScreen({
@@ -52,18 +53,15 @@ export function InvitationScreen({
       <Status text={busy ? t('invitation.busy') : null} />
       <ErrorMessage text={error} />
       <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
-        <Field
+        <NameField
           label={t('field.yourName')}
           autoComplete="name"
-          required
           value={name}
           onValue={setName}
           error={fields.errors.name}
         />
         <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('invitation.submit')}
-        </button>
+        <SubmitButton busy={busy}>{t('invitation.submit')}</SubmitButton>
       </form>
       <p class="links">
         <Link href="/workspace/sign-in" navigate={navigate}>

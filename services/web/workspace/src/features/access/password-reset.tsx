@@ -4,15 +4,16 @@ import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import {
   ErrorMessage,
-  Field,
   Link,
   ScreenHeading,
   Status,
+  SubmitButton,
   useAction,
   useFieldCheck,
 } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
+import { EmailField } from './person-fields.tsx';
 
 /** Forgot password: asks for a reset link; the answer never says whether the account exists. */
 export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) => void }) {
@@ -37,18 +38,8 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
       {sent ? null : (
         <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
           <p>{t('forgot.intro')}</p>
-          <Field
-            label={t('field.email')}
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onValue={setEmail}
-            error={fields.errors.email}
-          />
-          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-            {t('forgot.submit')}
-          </button>
+          <EmailField autoComplete="email" value={email} onValue={setEmail} error={fields.errors.email} />
+          <SubmitButton busy={busy}>{t('forgot.submit')}</SubmitButton>
         </form>
       )}
       <p class="links">
@@ -95,9 +86,7 @@ export function ResetPasswordScreen({
       {done ? null : (
         <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
           <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
-          <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-            {t('reset.submit')}
-          </button>
+          <SubmitButton busy={busy}>{t('reset.submit')}</SubmitButton>
         </form>
       )}
       <p class="links">

@@ -8,10 +8,12 @@ import {
   Link,
   ScreenHeading,
   Status,
+  SubmitButton,
   useAction,
   useFieldCheck,
 } from '../../ui/index.ts';
 import { fieldErrors, type FieldErrors } from '../../validation.ts';
+import { EmailField } from './person-fields.tsx';
 
 /** Sign in: email and password, then a two-factor code when the account has one. */
 export function SignInScreen({
@@ -73,15 +75,7 @@ export function SignInScreen({
       <Status text={busy ? t('signIn.busy') : notice} />
       <ErrorMessage text={error} />
       <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
-        <Field
-          label={t('field.email')}
-          type="email"
-          autoComplete="username"
-          required
-          value={email}
-          onValue={setEmail}
-          error={fields.errors.email}
-        />
+        <EmailField autoComplete="username" value={email} onValue={setEmail} error={fields.errors.email} />
         <Field
           label={t('field.password')}
           type="password"
@@ -105,9 +99,7 @@ export function SignInScreen({
             }}
           />
         ) : null}
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('signIn.submit')}
-        </button>
+        <SubmitButton busy={busy}>{t('signIn.submit')}</SubmitButton>
       </form>
       <ul class="links">
         <li>

@@ -8,11 +8,13 @@ import {
   Link,
   ScreenHeading,
   Status,
+  SubmitButton,
   useAction,
   useFieldCheck,
 } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 import { NewPasswordField } from './password-field.tsx';
+import { EmailField, NameField } from './person-fields.tsx';
 
 /**
  * Sign up: a new team and its owner. The answer is "check your email" whether or not the
@@ -80,27 +82,16 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
           onValue={setTeamName}
           error={fields.errors.teamName}
         />
-        <Field
+        <NameField
           label={t('field.yourName')}
           autoComplete="name"
-          required
           value={name}
           onValue={setName}
           error={fields.errors.name}
         />
-        <Field
-          label={t('field.email')}
-          type="email"
-          autoComplete="email"
-          required
-          value={email}
-          onValue={setEmail}
-          error={fields.errors.email}
-        />
+        <EmailField autoComplete="email" value={email} onValue={setEmail} error={fields.errors.email} />
         <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('signUp.submit')}
-        </button>
+        <SubmitButton busy={busy}>{t('signUp.submit')}</SubmitButton>
       </form>
       <p class="links">
         {t('signUp.haveAccount')}{' '}

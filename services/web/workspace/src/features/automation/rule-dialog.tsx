@@ -7,7 +7,7 @@ import {
   AUTOMATION_TRIGGERS,
   RULE_LIMITS,
 } from '../../../../../automation/contract/rules.ts';
-import { Dialog, ErrorMessage, Field, Select, useAction, useFieldCheck } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, Field, FieldFrame, Select, useAction, useFieldCheck } from '../../ui/index.ts';
 import { fieldErrors, type FieldErrors } from '../../validation.ts';
 
 /**
@@ -286,14 +286,8 @@ function TextField({
     onInput: (event: Event) => onValue((event.target as HTMLInputElement).value),
   };
   return (
-    <div class={`field${error ? ' field-invalid' : ''}`}>
-      <label for={id}>{label}</label>
-      {error ? (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      ) : null}
+    <FieldFrame id={id} label={label} error={error}>
       {multiline ? <textarea {...common} rows={6} /> : <input {...common} autoComplete="off" />}
-    </div>
+    </FieldFrame>
   );
 }

@@ -3,7 +3,16 @@ import { call, type Outcome } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { ConfirmDialog, Dialog, ErrorMessage, Field, Status, useAction } from '../../ui/index.ts';
+import {
+  CheckGroup,
+  ConfirmDialog,
+  Dialog,
+  ErrorMessage,
+  Field,
+  Status,
+  SubmitButton,
+  useAction,
+} from '../../ui/index.ts';
 import {
   ENDPOINT_EVENTS,
   HOOK_EVENTS,
@@ -108,9 +117,7 @@ export function AddSubscriptionDialog({
           onValue={setUrl}
           error={urlError}
         />
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('webhooks.addSubscription')}
-        </button>
+        <SubmitButton busy={busy}>{t('webhooks.addSubscription')}</SubmitButton>
       </form>
     </Dialog>
   );
@@ -181,31 +188,16 @@ export function AddEndpointDialog({
               error={urlError}
               autoFocus
             />
-            <fieldset
-              class={`field${typesError ? ' field-invalid' : ''}`}
-              aria-describedby={typesError ? 'endpoint-types-error' : undefined}
-            >
-              <legend>{t('webhooks.eventTypes')}</legend>
-              {typesError ? (
-                <p id="endpoint-types-error" class="field-error">
-                  {typesError}
-                </p>
-              ) : null}
-              {ENDPOINT_EVENTS.map((type, index) => (
-                <div class="check" key={type}>
-                  <input
-                    type="checkbox"
-                    id={`endpoint-type-${index}`}
-                    checked={types.includes(type)}
-                    onChange={(e) => toggle(type, (e.target as HTMLInputElement).checked)}
-                  />
-                  <label for={`endpoint-type-${index}`}>{type}</label>
-                </div>
-              ))}
-            </fieldset>
-            <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-              {t('webhooks.addEndpoint')}
-            </button>
+            <CheckGroup
+              legend={t('webhooks.eventTypes')}
+              idPrefix="endpoint-type"
+              errorId="endpoint-types-error"
+              error={typesError}
+              options={ENDPOINT_EVENTS.map((type) => ({ value: type, label: type }))}
+              chosen={types}
+              onChosen={toggle}
+            />
+            <SubmitButton busy={busy}>{t('webhooks.addEndpoint')}</SubmitButton>
           </form>
         </>
       )}

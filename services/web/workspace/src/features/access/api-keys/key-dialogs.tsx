@@ -5,7 +5,7 @@ import { t } from '../../../i18n.ts';
 import { createKeyBody, keyResultOf, type KeyResult } from './key-results.ts';
 import { problemMessage } from '../../../problems.ts';
 import { OFFERED_SCOPES, SCOPE_LABELS } from '../../../../../../access/contract/scopes.ts';
-import { ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
+import { CheckGroup, ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
 
 export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 
@@ -167,28 +167,15 @@ export function CreateKeyDialog({
             onValue={setName}
             autoFocus
           />
-          <fieldset
-            class={`field${scopeError ? ' field-invalid' : ''}`}
-            aria-describedby={scopeError ? 'key-scope-error' : undefined}
-          >
-            <legend>{t('key.permissions')}</legend>
-            {scopeError ? (
-              <p id="key-scope-error" class="field-error">
-                {scopeError}
-              </p>
-            ) : null}
-            {OFFERED_SCOPES.map((scope, index) => (
-              <div class="check" key={scope}>
-                <input
-                  type="checkbox"
-                  id={`key-scope-${index}`}
-                  checked={scopes.includes(scope)}
-                  onChange={(event) => toggle(scope, (event.target as HTMLInputElement).checked)}
-                />
-                <label for={`key-scope-${index}`}>{SCOPE_LABELS[scope]}</label>
-              </div>
-            ))}
-          </fieldset>
+          <CheckGroup
+            legend={t('key.permissions')}
+            idPrefix="key-scope"
+            errorId="key-scope-error"
+            error={scopeError}
+            options={OFFERED_SCOPES.map((scope) => ({ value: scope, label: SCOPE_LABELS[scope] }))}
+            chosen={scopes}
+            onChosen={toggle}
+          />
           <Field
             label={t('field.expiresOn')}
             hint={t('key.expiryHint')}

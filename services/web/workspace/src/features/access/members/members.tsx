@@ -7,15 +7,16 @@ import {
   ConfirmDialog,
   Dialog,
   ErrorMessage,
-  Field,
   ScreenHeading,
   Select,
   Status,
+  SubmitButton,
   useAction,
   useFieldCheck,
 } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { PendingInvitations } from './pending-invitations.tsx';
+import { EmailField, NameField } from '../person-fields.tsx';
 
 type Open = { kind: 'role' | 'remove'; member: Member } | { kind: 'leave' } | null;
 
@@ -160,27 +161,16 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
       <p>{t('members.inviteIntro')}</p>
       <ErrorMessage text={error} />
       <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
-        <Field
-          label={t('field.email')}
-          type="email"
-          autoComplete="off"
-          required
-          value={email}
-          onValue={setEmail}
-          error={fields.errors.email}
-        />
-        <Field
+        <EmailField autoComplete="off" value={email} onValue={setEmail} error={fields.errors.email} />
+        <NameField
           label={t('field.name')}
           autoComplete="off"
-          required
           value={name}
           onValue={setName}
           error={fields.errors.name}
         />
         <RoleSelect value={role} onValue={setRole} />
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('members.invite')}
-        </button>
+        <SubmitButton busy={busy}>{t('members.invite')}</SubmitButton>
       </form>
     </section>
   );
@@ -210,9 +200,7 @@ function RoleDialog({
       <ErrorMessage text={error} />
       <form onSubmit={(event) => void submit(event)}>
         <RoleSelect value={role} onValue={setRole} />
-        <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
-          {t('members.saveRole')}
-        </button>
+        <SubmitButton busy={busy}>{t('members.saveRole')}</SubmitButton>
       </form>
     </Dialog>
   );

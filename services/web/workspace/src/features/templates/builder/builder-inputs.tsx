@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { describedBy, FieldFrame } from '../../../ui/index.ts';
 
 /** Small labelled controls of the template builder, each with its own id (the step's or field's id in it). */
 
@@ -18,21 +19,15 @@ export function TextArea({
   rows?: number;
 }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {hint ? (
-        <div id={`${id}-hint`} class="hint">
-          {hint}
-        </div>
-      ) : null}
+    <FieldFrame id={id} label={label} hint={hint}>
       <textarea
         id={id}
         rows={rows}
         value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy(id, hint)}
         onInput={(event) => onValue((event.target as HTMLTextAreaElement).value)}
       />
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -77,8 +72,7 @@ export function NumberInput({
   min?: number;
 }) {
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
+    <FieldFrame id={id} label={label}>
       <input
         id={id}
         type="number"
@@ -92,7 +86,7 @@ export function NumberInput({
           onValue(text === '' || !Number.isFinite(number) ? undefined : number);
         }}
       />
-    </div>
+    </FieldFrame>
   );
 }
 
