@@ -7,6 +7,10 @@ import { inviteEmail } from './invite-email.ts';
 import { hashClientToken, hashPin, issueClientToken } from './link-secrets.ts';
 import type { PlannedCreate } from './create-intents.ts';
 import type { Deadline, OnboardingEvent } from './onboarding-events.ts';
+import type { ReopenOnboarding, SendOnboarding } from './decider/commands.ts';
+
+/** What a send and a reopen both give the decider: the new link and the send facts. */
+type NewLinkData = ReopenOnboarding['data'];
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { clientFacts, createFacts, isCurrentMember, lockTeamSends, sendFacts } from './onboarding-facts.ts';
 import { teamFacts, type TeamFacts } from '../../projections/teams/queries.ts';
@@ -169,9 +173,8 @@ export interface SendOnboardingInput {
 }
 
 /**
- * Send or resend. The team's sends are serialized (advisory lock) so the monthly count and
- * the new-recipient count cannot be passed by two concurrent first sends. The invite is
- * queued in mail_outbox in the same transaction as onboarding.sent.
+ * Send or resend: a new client link (see runNewLinkCommand), `force` to send again to a
+ * recipient the checks would hold back.
  */
 export async function sendOnboarding(
   deps: CommandDeps,
@@ -180,9 +183,43 @@ export async function sendOnboarding(
   now: Date,
   metadata: CommandMetadata,
 ): Promise<OnboardingOutcome> {
+  return runNewLinkCommand(
+    deps,
+    tx,
+    { ...input, team: await requireTeam(tx, input.team_id) },
+    now,
+    metadata,
+    {
+      inviteEvent: 'onboarding.sent',
+      command: (link) => ({
+        type: 'SendOnboarding',
+        data: { ...link, force: input.force },
+        metadata: { now },
+      }),
+    },
+  );
+}
+
+/**
+ * A new client link, by a send or a reopen. The team's sends are serialized (advisory lock)
+ * so the monthly count and the new-recipient count cannot be passed by two concurrent first
+ * sends (or a send and a reopen). The invite is queued in mail_outbox in the same
+ * transaction as `inviteEvent`.
+ */
+export async function runNewLinkCommand(
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: { team: TeamFacts; onboarding_id: string; pin?: string },
+  now: Date,
+  metadata: CommandMetadata,
+  link: {
+    inviteEvent: OnboardingEvent['type'];
+    command: (data: NewLinkData) => SendOnboarding | ReopenOnboarding;
+  },
+): Promise<OnboardingOutcome> {
+  const { team } = input;
   const pin = input.pin === undefined ? null : await hashPin(input.pin);
   const { token, hash } = issueClientToken();
-  const team = await requireTeam(tx, input.team_id);
   await lockTeamSends(tx, team.id);
   let client = { status: 'missing', name: null, email: null } as Awaited<ReturnType<typeof clientFacts>>;
   return runOnboardingCommand(
@@ -192,21 +229,16 @@ export async function sendOnboarding(
     async (state) => {
       const clientId = state.status === 'absent' ? null : state.client_id;
       if (clientId) client = await clientFacts(tx, team.id, clientId);
-      return {
-        type: 'SendOnboarding',
-        data: {
-          team_id: team.id,
-          token_hash: hash,
-          pin,
-          force: input.force,
-          facts: await sendFacts(tx, team, client, clientId ?? randomUUID(), now),
-        },
-        metadata: { now },
-      };
+      return link.command({
+        team_id: team.id,
+        token_hash: hash,
+        pin,
+        facts: await sendFacts(tx, team, client, clientId ?? randomUUID(), now),
+      });
     },
     metadata,
     {
-      effects: inviteEffect('onboarding.sent', {
+      effects: inviteEffect(link.inviteEvent, {
         publicUrl: deps.publicUrl,
         team,
         token,
@@ -222,7 +254,7 @@ export async function sendOnboarding(
  * operational rows when `eventType` was decided and the client has an email. `client` is
  * read when the effect runs, after the command has looked the client up.
  */
-export function inviteEffect(
+function inviteEffect(
   eventType: OnboardingEvent['type'],
   invite: {
     publicUrl: string;

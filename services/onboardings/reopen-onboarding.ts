@@ -1,11 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { hashPin, issueClientToken } from './link-secrets.ts';
-import { inviteEffect, type CommandDeps } from './onboarding-commands.ts';
+import { runNewLinkCommand, type CommandDeps } from './onboarding-commands.ts';
 import { teamFacts } from '../../projections/teams/queries.ts';
-import { clientFacts, lockTeamSends, sendFacts } from './onboarding-facts.ts';
-import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
+import type { OnboardingOutcome } from './onboarding-unit-of-work.ts';
 
 export interface ReopenOnboardingInput {
   team_id: string;
@@ -27,39 +24,10 @@ export async function reopenOnboarding(
   now: Date,
   metadata: CommandMetadata,
 ): Promise<OnboardingOutcome> {
-  const pin = input.pin === undefined ? null : await hashPin(input.pin);
-  const { token, hash } = issueClientToken();
   const team = await teamFacts(tx, input.team_id);
   if (!team) throw new Error(`Team ${input.team_id} of a signed-in member has no read model row`);
-  await lockTeamSends(tx, team.id);
-  let client = { status: 'missing', name: null, email: null } as Awaited<ReturnType<typeof clientFacts>>;
-  return runOnboardingCommand(
-    deps,
-    tx,
-    input.onboarding_id,
-    async (state) => {
-      const clientId = state.status === 'absent' ? null : state.client_id;
-      if (clientId) client = await clientFacts(tx, team.id, clientId);
-      return {
-        type: 'ReopenOnboarding',
-        data: {
-          team_id: team.id,
-          token_hash: hash,
-          pin,
-          facts: await sendFacts(tx, team, client, clientId ?? randomUUID(), now),
-        },
-        metadata: { now },
-      };
-    },
-    metadata,
-    {
-      effects: inviteEffect('onboarding_reopened', {
-        publicUrl: deps.publicUrl,
-        team,
-        token,
-        now,
-        client: () => client,
-      }),
-    },
-  );
+  return runNewLinkCommand(deps, tx, { ...input, team }, now, metadata, {
+    inviteEvent: 'onboarding_reopened',
+    command: (link) => ({ type: 'ReopenOnboarding', data: link, metadata: { now } }),
+  });
 }
