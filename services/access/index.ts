@@ -25,8 +25,8 @@ export { apiKeySchema, operatorApiKeyRoutes } from './operator-api-key-routes.ts
 export { memberSchema, operatorTeamRoutes, successSchema, teamSchema } from './operator-team-routes.ts';
 
 // Workspace API (/workspace/v1)
-export { workspaceApi } from './workspace/workspace-api.ts';
+export { accessWorkspaceRoutes, workspaceAccessCheck } from './workspace/workspace-access.ts';
 export { signedInView } from './workspace/account-routes.ts';
 export { keySchema as workspaceApiKeySchema } from './workspace/api-key-routes.ts';
 export { memberSchema as workspaceMemberSchema } from './workspace/member-routes.ts';
-export { settingsSchema } from './workspace/team-settings-routes.ts';
+export { settingsSchema, teamSettingsRoutes } from './workspace/team-settings-routes.ts';

@@ -6,7 +6,7 @@ import { publicApi } from './apis/public.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
 import { brandRoutes } from '../web/brand-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';
-import { workspaceApi } from '../access/workspace/workspace-api.ts';
+import { workspaceApi } from './apis/workspace.ts';
 
 /**
  * Every route plugin of the service. Each feature adds its own line here; the plugins
