@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../../shared/commands/decider.ts';
+import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
 import { onboardingDecider, type OnboardingCommand, type OnboardingState } from './index.ts';
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import { desiredTimers } from '../onboarding-timers.ts';
@@ -48,12 +48,13 @@ const setDue = (dueDate: string | null, now: Date): OnboardingCommand => ({
   metadata: { now },
 });
 
+const given = DeciderSpecification.for(onboardingDecider);
+
+/** The commands one after another, each decided on the events before it. */
 function run(commands: OnboardingCommand[], history: OnboardingEvent[] = []) {
   const events = [...history];
-  for (const command of commands) {
-    events.push(...onboardingDecider.decide(command, fold(onboardingDecider, events)));
-  }
-  return { events, state: fold(onboardingDecider, events) as Exclude<OnboardingState, { status: 'absent' }> };
+  for (const command of commands) events.push(...given(events).when(command).events());
+  return { events, state: given(events).state as Exclude<OnboardingState, { status: 'absent' }> };
 }
 
 const plus = (from: Date, days: number) => new Date(from.getTime() + days * DAY).toISOString();
