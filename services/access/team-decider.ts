@@ -90,11 +90,23 @@ function sameSetting(current: unknown, next: unknown): boolean {
   return current === next;
 }
 
+/** One member per email: a current member's address cannot be added or invited again. */
+function assertNoMemberWith(state: TeamState, email: string): void {
+  const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
+  if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
+}
+
+/** A member who was added and not removed. */
+function currentMember(state: TeamState, memberId: string): TeamState['members'][string] {
+  const member = state.members[memberId];
+  if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  return member;
+}
+
 function addMember(command: Extract<TeamCommand, { type: 'AddMember' }>, state: TeamState): TeamEvent[] {
   const team = requireTeam(state);
   const { member_id, name, email, role } = command.data;
-  const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
-  if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
+  assertNoMemberWith(state, email);
   const event: MemberAdded = {
     type: 'team.member_added',
     data: { team_id: team.id, member_id, name, email, role, added_at: command.metadata.now.toISOString() },
@@ -123,8 +135,7 @@ function inviteMember(
 ): TeamEvent[] {
   const team = requireTeam(state);
   const { invitation_id, email, role } = command.data;
-  const taken = Object.values(state.members).some((member) => !member.removed && member.email === email);
-  if (taken) throw new DomainError('member_exists', 'A member with this email already exists');
+  assertNoMemberWith(state, email);
   return [
     {
       type: 'team.member_invited',
@@ -147,33 +158,19 @@ function pendingInvitation(state: TeamState, invitationId: string): { email: str
   return invitation;
 }
 
-function resendInvitation(
-  command: Extract<TeamCommand, { type: 'ResendInvitation' }>,
+/** A resend or a revocation of a pending invitation: the same check, each its own event. */
+function resendOrRevokeInvitation(
+  command: Extract<TeamCommand, { type: 'ResendInvitation' | 'RevokeInvitation' }>,
   state: TeamState,
 ): TeamEvent[] {
   const team = requireTeam(state);
   const { invitation_id } = command.data;
   const { email } = pendingInvitation(state, invitation_id);
+  const at = command.metadata.now.toISOString();
   return [
-    {
-      type: 'team.invitation_resent',
-      data: { team_id: team.id, invitation_id, email, resent_at: command.metadata.now.toISOString() },
-    },
-  ];
-}
-
-function revokeInvitation(
-  command: Extract<TeamCommand, { type: 'RevokeInvitation' }>,
-  state: TeamState,
-): TeamEvent[] {
-  const team = requireTeam(state);
-  const { invitation_id } = command.data;
-  const { email } = pendingInvitation(state, invitation_id);
-  return [
-    {
-      type: 'team.invitation_revoked',
-      data: { team_id: team.id, invitation_id, email, revoked_at: command.metadata.now.toISOString() },
-    },
+    command.type === 'ResendInvitation'
+      ? { type: 'team.invitation_resent', data: { team_id: team.id, invitation_id, email, resent_at: at } }
+      : { type: 'team.invitation_revoked', data: { team_id: team.id, invitation_id, email, revoked_at: at } },
   ];
 }
 
@@ -183,8 +180,7 @@ function changeMemberRole(
 ): TeamEvent[] {
   const team = requireTeam(state);
   const { member_id, role } = command.data;
-  const member = state.members[member_id];
-  if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  const member = currentMember(state, member_id);
   if (member.role === role) return [];
   if (role !== 'owner' && isLastOwner(state, member_id)) throw lastOwner();
   return [
@@ -200,8 +196,7 @@ function removeMember(
   state: TeamState,
 ): TeamEvent[] {
   const team = requireTeam(state);
-  const member = state.members[command.data.member_id];
-  if (!member || member.removed) throw new DomainError('member_not_found', 'Member not found');
+  currentMember(state, command.data.member_id);
   if (command.data.keep_an_owner && isLastOwner(state, command.data.member_id)) throw lastOwner();
   return [
     {
@@ -278,9 +273,8 @@ function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
     case 'InviteMember':
       return inviteMember(command, state);
     case 'ResendInvitation':
-      return resendInvitation(command, state);
     case 'RevokeInvitation':
-      return revokeInvitation(command, state);
+      return resendOrRevokeInvitation(command, state);
     case 'ChangeMemberRole':
       return changeMemberRole(command, state);
     case 'RemoveMember':
@@ -294,6 +288,17 @@ function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
       throw new Error(`Unknown team command ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** The state with a known member changed (an unknown one leaves it as it is). */
+function withMember(
+  state: TeamState,
+  memberId: string,
+  change: Partial<TeamState['members'][string]>,
+): TeamState {
+  const member = state.members[memberId];
+  if (!member) return state;
+  return { ...state, members: { ...state.members, [memberId]: { ...member, ...change } } };
 }
 
 function evolve(state: TeamState, event: TeamEvent): TeamState {
@@ -322,22 +327,10 @@ function evolve(state: TeamState, event: TeamEvent): TeamState {
       const { [event.data.invitation_id]: _revoked, ...invitations } = state.invitations;
       return { ...state, invitations };
     }
-    case 'team.member_role_changed': {
-      const member = state.members[event.data.member_id];
-      if (!member) return state;
-      return {
-        ...state,
-        members: { ...state.members, [event.data.member_id]: { ...member, role: event.data.role } },
-      };
-    }
-    case 'team.member_removed': {
-      const member = state.members[event.data.member_id];
-      if (!member) return state;
-      return {
-        ...state,
-        members: { ...state.members, [event.data.member_id]: { ...member, removed: true } },
-      };
-    }
+    case 'team.member_role_changed':
+      return withMember(state, event.data.member_id, { role: event.data.role });
+    case 'team.member_removed':
+      return withMember(state, event.data.member_id, { removed: true });
     case 'team.api_key_slot_taken':
       return {
         ...state,
