@@ -182,6 +182,19 @@ const reminderSchedule = arrayOf(reminderRule, { maxItems: MAX_REMINDER_RULES })
 
 const partial = (properties: Record<string, JsonSchema>) => object({}, properties);
 
+/** A client's personal details, each sealed with the client's key (client.created, client.updated). */
+const clientDetails = {
+  name: ref('PersonalValue'),
+  email: ref('PersonalValue'),
+  company: nullable(ref('PersonalValue')),
+  phone: nullable(ref('PersonalValue')),
+  notes: nullable(ref('PersonalValue')),
+  custom_fields: {
+    ...ref('PersonalValue'),
+    description: 'JSON text of the custom fields object, sealed',
+  },
+};
+
 const onboardingStatus = oneOfValues(ONBOARDING_STATUSES);
 const rule = { rule_id: uuid, team_id: uuid };
 const fieldOf = { step_id: nonEmpty, field_id: nonEmpty };
@@ -372,15 +385,7 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     data: object({
       client_id: uuid,
       team_id: uuid,
-      name: ref('PersonalValue'),
-      email: ref('PersonalValue'),
-      company: nullable(ref('PersonalValue')),
-      phone: nullable(ref('PersonalValue')),
-      notes: nullable(ref('PersonalValue')),
-      custom_fields: {
-        ...ref('PersonalValue'),
-        description: 'JSON text of the custom fields object, sealed',
-      },
+      ...clientDetails,
       locale: nonEmpty,
       date_format: nonEmpty,
       timezone: nonEmpty,
@@ -393,17 +398,7 @@ export const EVENT_CATALOG: { [Type in DocumentedEventType]?: EventTypeDoc } = {
     data: object({
       client_id: uuid,
       team_id: uuid,
-      changes: partial({
-        name: ref('PersonalValue'),
-        email: ref('PersonalValue'),
-        company: nullable(ref('PersonalValue')),
-        phone: nullable(ref('PersonalValue')),
-        notes: nullable(ref('PersonalValue')),
-        custom_fields: {
-          ...ref('PersonalValue'),
-          description: 'JSON text of the custom fields object, sealed',
-        },
-      }),
+      changes: partial(clientDetails),
       updated_at: timestamp,
     }),
   },
