@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { call, type AuditEntry, type Member } from '../../api.ts';
+import type { AuditEntry } from '../../api.ts';
+import { listMembers } from '../access/members/api.ts';
+import { listAudit } from './api.ts';
 import { humanizeType } from './audit.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
@@ -23,8 +25,7 @@ export function ActivityScreen() {
 
   const load = useCallback(async (cursor: string | null) => {
     setBusy(true);
-    const query = `?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const answer = await call<{ data: AuditEntry[]; next_cursor: string | null }>('GET', `/audit${query}`);
+    const answer = await listAudit(PAGE, cursor);
     setBusy(false);
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setError(null);
@@ -39,7 +40,7 @@ export function ActivityScreen() {
 
   useEffect(() => {
     void load(null);
-    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+    void listMembers().then((answer) => {
       if (answer.ok) setNames(Object.fromEntries(answer.data.data.map((member) => [member.id, member.name])));
     });
   }, [load]);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type Member, type Role, type SignedIn } from '../../../api.ts';
+import type { Member, Role, SignedIn } from '../../../api.ts';
+import { changeRole, inviteMember, listMembers, removeMember } from './api.ts';
 import { t } from '../../../i18n.ts';
 import { MEMBER_ROLES } from '../../../../../../access/contract/roles.ts';
 import { problemMessage } from '../../../problems.ts';
@@ -30,7 +31,7 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
   const [invited, setInvited] = useState(0);
 
   const load = useCallback(async () => {
-    const answer = await call<{ data: Member[] }>('GET', '/members');
+    const answer = await listMembers();
     if (answer.ok) setMembers(answer.data.data);
     else setError(problemMessage(answer.problem, t));
   }, []);
@@ -146,7 +147,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
       t,
     );
     if (!fields.check(found)) return setError(null);
-    const answer = await run(() => call('POST', '/invitations', { body: { email, name, role } }));
+    const answer = await run(() => inviteMember({ email, name, role }));
     if (!answer) return;
     if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
@@ -190,7 +191,7 @@ function RoleDialog({
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
-    const answer = await run(() => call('PATCH', `/members/${member.id}`, { body: { role } }));
+    const answer = await run(() => changeRole(member.id, role));
     if (!answer) return;
     if (answer.ok) onDone(t('members.roleChanged', { name: member.name, role: t(`role.${role}`) }));
     else setError(problemMessage(answer.problem, t));
@@ -223,7 +224,7 @@ function RemoveDialog({
       intro={member ? t('members.removeIntro') : t('members.leaveIntro')}
       action={member ? t('members.remove') : t('members.leave')}
       danger
-      act={() => call('DELETE', `/members/${memberId}`)}
+      act={() => removeMember(memberId)}
       onDone={() => onDone(member ? t('members.removed', { name: member.name }) : t('members.left'))}
       onClose={onClose}
     />

@@ -1,21 +1,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type Role } from '../../../api.ts';
+import { listInvitations, resendInvitation, revokeInvitation, type PendingInvitation } from './api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { ConfirmDialog, ErrorMessage, Status } from '../../../ui/index.ts';
-
-export interface PendingInvitation {
-  id: string;
-  email: string;
-  name: string;
-  role: Role;
-  invited_by: { id: string; name: string } | null;
-  created_at: string;
-  last_sent_at: string;
-  sent_count: number;
-  expires_at: string;
-  expired: boolean;
-}
 
 type Open = { kind: 'resend' | 'revoke'; invitation: PendingInvitation } | null;
 
@@ -34,7 +21,7 @@ export function PendingInvitations({ version }: { version: number }) {
   const [open, setOpen] = useState<Open>(null);
 
   const load = useCallback(async () => {
-    const answer = await call<{ data: PendingInvitation[] }>('GET', '/invitations');
+    const answer = await listInvitations();
     if (answer.ok) setInvitations(answer.data.data);
     else setError(problemMessage(answer.problem, t));
   }, []);
@@ -127,16 +114,12 @@ function InvitationDialog({
   const { kind, invitation } = open;
   const resend = kind === 'resend';
   return (
-    <ConfirmDialog
+    <ConfirmDialog<unknown>
       title={t(resend ? 'invitations.resendTitle' : 'invitations.revokeTitle', { email: invitation.email })}
       intro={t(resend ? 'invitations.resendIntro' : 'invitations.revokeIntro')}
       action={t(resend ? 'invitations.resendConfirm' : 'invitations.revokeConfirm')}
       danger={!resend}
-      act={() =>
-        resend
-          ? call('POST', `/invitations/${invitation.id}/resend`)
-          : call('DELETE', `/invitations/${invitation.id}`)
-      }
+      act={() => (resend ? resendInvitation(invitation.id) : revokeInvitation(invitation.id))}
       onDone={() =>
         onDone(t(resend ? 'invitations.resent' : 'invitations.revoked', { email: invitation.email }))
       }
