@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from './context.ts';
-import { operatorApi } from './operator-api.ts';
+import { operatorApi } from './apis/operator.ts';
 import { portalApi } from './apis/portal.ts';
 import { publicApi } from './apis/public.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';

@@ -1,20 +1,23 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { codedError } from '../../shared/http/api-error.ts';
-import type { ServiceContext } from './context.ts';
-import { handleError } from '../../shared/http/error-handler.ts';
-import { operatorApiKeyRoutes } from '../access/operator-api-key-routes.ts';
-import { clientErasureRoutes } from '../clients/client-erasure-routes.ts';
-import { clockAndWorkRoutes } from './clock-and-work-routes.ts';
-import { emailsRoutes } from '../mail/emails-routes.ts';
-import { operatorOnboardingRoutes } from '../onboardings/operator-onboarding-routes.ts';
-import { parkedEventsRoutes } from '../../shared/projections/parked-events-routes.ts';
-import { ADMIN_TOKEN_GUESS_WINDOW_SECONDS, operatorTokenCheck } from '../access/operator-auth.ts';
-import { RateLimiter } from '../../shared/rate-limit/rate-limiter.ts';
-import { automationRulesRoutes } from '../automation/automation-rules-routes.ts';
-import { operatorTeamRoutes } from '../access/operator-team-routes.ts';
-import { operatorTemplateRoutes } from '../templates/operator-template-routes.ts';
-import { signedDeliveryRoutes } from '../hooks/signed-delivery-routes.ts';
-import { relaySkipRoutes } from '../events/relay-skip-routes.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { handleError } from '../../../shared/http/error-handler.ts';
+import { parkedEventsRoutes } from '../../../shared/projections/parked-events-routes.ts';
+import { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
+import {
+  ADMIN_TOKEN_GUESS_WINDOW_SECONDS,
+  operatorApiKeyRoutes,
+  operatorTeamRoutes,
+  operatorTokenCheck,
+} from '../../access/index.ts';
+import { automationRulesRoutes } from '../../automation/index.ts';
+import { clientErasureRoutes } from '../../clients/index.ts';
+import { relaySkipRoutes } from '../../events/index.ts';
+import { signedDeliveryRoutes } from '../../hooks/index.ts';
+import { emailsRoutes } from '../../mail/index.ts';
+import { operatorOnboardingRoutes } from '../../onboardings/index.ts';
+import { operatorTemplateRoutes } from '../../templates/index.ts';
+import { clockAndWorkRoutes } from '../clock-and-work-routes.ts';
+import type { ServiceContext } from '../context.ts';
 
 export type OperatorRoutePlugin = (
   app: FastifyInstance,
