@@ -1,19 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'slonik';
 import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 import { awaitAsyncReadModels } from '../../shared/commands/read-your-writes.ts';
+import { teamAuditEvents } from '../../projections/audit-events/queries.ts';
 
-export type EventsRouteDeps = Pick<Platform, 'readDb' | 'projections' | 'eventStore' | 'logger'>;
+export type EventsRouteDeps = Pick<Platform, 'readPool' | 'projections' | 'eventStore' | 'logger'>;
 
 /*
  * GET /api/v1/events (client-onboarding-api.md: Event; GET /api/v1/events): the team's
  * most recent audit events, newest first, no total and no cursor. Read from the
- * audit_events read model (projections/audit-events-projection.ts); which domain events
+ * audit_events read model (projections/audit-events/); which domain events
  * appear, and under which name, is services/events/audit-event-types.ts.
  */
 
@@ -32,14 +32,6 @@ export const auditEventSchema = z.object({
   timestamp: z.string().describe('ISO 8601'),
   onboarding_id: z.string().uuid().nullable().describe('null for events that concern no onboarding'),
   data: z.record(z.unknown()).describe("the event's audit details (not the webhook payload)"),
-});
-
-const eventRow = z.object({
-  id: z.string(),
-  type: z.string(),
-  occurred_at: z.date(),
-  onboarding_id: z.string().nullable(),
-  data: z.record(z.unknown()),
 });
 
 export async function eventsRoutes(plain: FastifyInstance, { context }: { context: EventsRouteDeps }) {
@@ -64,14 +56,7 @@ export async function eventsRoutes(plain: FastifyInstance, { context }: { contex
       // the read waits for the events committed before it (read your writes).
       await awaitAsyncReadModels(context);
       const { limit, type } = request.query;
-      const filter = type === undefined ? sql.fragment`` : sql.fragment`and type = ${type}`;
-      const rows = await context.readDb.any(
-        sql.type(eventRow)`
-          select id, type, occurred_at, onboarding_id, data from audit_events
-          where team_id = ${request.principal.teamId} ${filter}
-          order by position desc
-          limit ${limit}`,
-      );
+      const rows = await teamAuditEvents(context.readPool, request.principal.teamId, { limit, type });
       return {
         events: rows.map((row) => ({
           id: row.id,

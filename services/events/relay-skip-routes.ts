@@ -7,6 +7,7 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { RELAY_CHECKPOINT } from '../../shared/subscriptions/kafka.ts';
 import type { RelayHealth } from './relay-health.ts';
+import { parkSkippedRelayEvent } from './relay-skip.ts';
 
 export type RelaySkipRouteDeps = Pick<Platform, 'pool'> & { relayHealth?: RelayHealth };
 
@@ -45,22 +46,7 @@ export async function relaySkipRoutes(plain: FastifyInstance, { context }: { con
       if (!event || event.id !== request.body.event_id) {
         throw codedError(409, 'relay_not_stalled', 'The relay is not stalled on this event');
       }
-      await context.pool.query(
-        `insert into parked_events
-           (projection, event_id, position, read_after, event_type, error_code, error_message)
-         values ($1, $2, $3, $4, $5, $6, $7)
-         on conflict (projection, event_id) do update
-         set attempts = parked_events.attempts + 1, last_attempt_at = now()`,
-        [
-          RELAY_CHECKPOINT,
-          event.id,
-          String(event.position),
-          String(event.position - 1n),
-          event.type,
-          'relay_skipped',
-          health?.lastError ?? 'skipped by an operator',
-        ],
-      );
+      await parkSkippedRelayEvent(context.pool, event, health?.lastError);
       return {
         event_id: event.id,
         position: String(event.position),

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { signedIn } from './workspace-session.ts';
+import { teamActivity } from '../../../projections/team-activity/queries.ts';
 
 const tag = { tags: ['workspace'] };
 
@@ -45,19 +46,7 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
     async (request) => {
       const session = signedIn(request);
       const { limit, cursor } = request.query;
-      const { rows } = await context.pool.query<{
-        id: string;
-        type: string;
-        actor_member_id: string | null;
-        data: Record<string, unknown>;
-        occurred_at: Date;
-        position: string;
-      }>(
-        `select id, type, actor_member_id, data, occurred_at, position from team_activity
-         where team_id = $1 and ($2::bigint is null or position < $2::bigint)
-         order by position desc limit $3`,
-        [session.teamId, cursor ?? null, limit + 1],
-      );
+      const rows = await teamActivity(context.pool, session.teamId, cursor ?? null, limit + 1);
       const page = rows.slice(0, limit);
       return {
         data: page.map(({ position: _position, occurred_at, ...row }) => ({
