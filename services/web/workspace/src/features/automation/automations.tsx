@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type SignedIn } from '../../api.ts';
+import type { SignedIn } from '../../api.ts';
+import { deleteRule, listPlaceholders, listRules, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ConfirmDialog, ErrorMessage, ScreenHeading, Status, useAction } from '../../ui/index.ts';
@@ -22,13 +23,13 @@ export function AutomationsScreen({ me }: { me: SignedIn }) {
   const allowed = hasAutomations(me.team.plan);
 
   const load = useCallback(async () => {
-    const answer = await call<{ data: Rule[] }>('GET', '/automation-rules');
+    const answer = await listRules();
     if (answer.ok) setRules(answer.data.data);
     else setError(problemMessage(answer.problem, t));
   }, []);
   useEffect(() => {
     void load();
-    void call<{ data: Placeholder[] }>('GET', '/automation-rules/placeholders').then((answer) => {
+    void listPlaceholders().then((answer) => {
       if (answer.ok) setPlaceholders(answer.data.data);
     });
   }, [load]);
@@ -42,9 +43,7 @@ export function AutomationsScreen({ me }: { me: SignedIn }) {
 
   const toggle = async (rule: Rule) => {
     if (busy) return;
-    const answer = await run(() =>
-      call('PATCH', `/automation-rules/${rule.id}`, { body: { enabled: !rule.enabled } }),
-    );
+    const answer = await run(() => updateRule(rule.id, { enabled: !rule.enabled }));
     if (!answer) return;
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     done(t(rule.enabled ? 'automations.switchedOff' : 'automations.switchedOn', { name: rule.name }));
@@ -147,7 +146,7 @@ function DeleteDialog({
       intro={t('automations.deleteIntro')}
       action={t('automations.delete')}
       danger
-      act={() => call('DELETE', `/automation-rules/${rule.id}`)}
+      act={() => deleteRule(rule.id)}
       onDone={() => onDone(t('automations.deleted', { name: rule.name }))}
       onClose={onClose}
     />

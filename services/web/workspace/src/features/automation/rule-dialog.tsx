@@ -1,5 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { call, type Member, type TemplateChoice } from '../../api.ts';
+import { listMembers } from '../access/members/api.ts';
+import { createRule, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
 import { actionOf, draftOf, requiredOf, type Placeholder, type Rule, type RuleDraft } from './rules.ts';
 import {
@@ -34,7 +36,7 @@ export function RuleDialog({
   const set = (change: Partial<RuleDraft>) => setDraft((current) => ({ ...current, ...change }));
 
   useEffect(() => {
-    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+    void listMembers().then((answer) => {
       if (answer.ok) setMembers(answer.data.data);
     });
     void call<{ data: TemplateChoice[] }>('GET', '/templates').then((answer) => {
@@ -49,10 +51,8 @@ export function RuleDialog({
     const action = actionOf(draft);
     const answer = await run(() =>
       rule
-        ? call('PATCH', `/automation-rules/${rule.id}`, { body: { name: draft.name.trim(), action } })
-        : call('POST', '/automation-rules', {
-            body: { name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled },
-          }),
+        ? updateRule(rule.id, { name: draft.name.trim(), action })
+        : createRule({ name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled }),
     );
     if (!answer) return;
     if (!answer.ok) return fail(answer.problem);

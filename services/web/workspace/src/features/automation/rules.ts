@@ -1,6 +1,7 @@
 /** The workspace's automation rules as the API answers them (GET /workspace/v1/automation-rules). */
 import { hasAutomations as planHasAutomations, isPlan } from '../../../../../access/contract/plans.ts';
 import type { AutomationActionType, AutomationTrigger } from '../../../../../automation/contract/rules.ts';
+import type { components } from '../../../../shared/api/openapi.d.ts';
 
 export type Trigger = AutomationTrigger;
 export type ActionType = AutomationActionType;
@@ -11,15 +12,8 @@ export type Action =
   | { type: 'create_onboarding'; template_id: string; template_status?: 'current' | 'deleted' }
   | { type: 'notify_member'; member_id: string; message: string; member_status?: 'current' | 'former' };
 
-export interface Rule {
-  id: string;
-  name: string;
-  trigger: Trigger;
-  action: Action;
-  enabled: boolean;
-  latest_run: string;
-  action_warning: 'Former team member' | 'Deleted template' | null;
-}
+/** A rule as the API answers it (the generated OpenAPI type). */
+export type Rule = components['schemas']['WorkspaceAutomationRule'];
 
 export interface Placeholder {
   name: string;

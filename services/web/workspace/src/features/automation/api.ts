@@ -1,0 +1,29 @@
+/**
+ * The automation feature's calls of the workspace API through the shared typed client: paths,
+ * parameters, bodies and answers are the generated OpenAPI types.
+ */
+import { call } from '../../../../shared/api/client.ts';
+import type { paths } from '../../../../shared/api/openapi.d.ts';
+import { api } from '../../api.ts';
+
+type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : never;
+
+const byId = (id: string) => ({ params: { path: { id } } });
+
+export const listRules = () => call(api.GET('/workspace/v1/automation-rules'));
+
+export const listPlaceholders = () => call(api.GET('/workspace/v1/automation-rules/placeholders'));
+
+export const createRule = (body: Body<'/workspace/v1/automation-rules', 'post'>) =>
+  call(api.POST('/workspace/v1/automation-rules', { body }));
+
+export const updateRule = (id: string, body: Body<'/workspace/v1/automation-rules/{id}', 'patch'>) =>
+  call(api.PATCH('/workspace/v1/automation-rules/{id}', { ...byId(id), body }));
+
+export const deleteRule = (id: string) => call(api.DELETE('/workspace/v1/automation-rules/{id}', byId(id)));
