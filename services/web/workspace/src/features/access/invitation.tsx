@@ -42,7 +42,7 @@ export function InvitationScreen({
         body: { name, password },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) return onSignedIn(answer.data);
     setError(problemMessage(answer.problem, t));
   };

@@ -26,7 +26,7 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
     if (busy) return;
     if (!fields.check(fieldErrors({ email: { kind: 'email', value: email } }, t))) return setError(null);
     const answer = await run(() => call('POST', '/password-resets', { body: { email } }));
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) setSent(true);
     else setError(problemMessage(answer.problem, t));
   };
@@ -74,7 +74,7 @@ export function ResetPasswordScreen({
         body: { password },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) setDone(true);
     else setError(problemMessage(answer.problem, t));
   };

@@ -54,7 +54,7 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
         body: useCode ? { totp: code } : { password },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) onDone(true);
     else if (answer.problem.code === 'invalid_credentials') setError(t('reauth.wrong'));
     else setError(problemMessage(answer.problem, t));

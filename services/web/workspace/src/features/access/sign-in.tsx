@@ -59,7 +59,7 @@ export function SignInScreen({
         },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) return onSignedIn(answer.data);
     if (answer.problem.code === 'totp_required') {
       setNeedsTotp(true);

@@ -48,7 +48,7 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
         body: { team_name: teamName, name, email, password },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) return setSentTo(email.trim());
     setError(problemMessage(answer.problem, t));
   };

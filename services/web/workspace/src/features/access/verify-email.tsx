@@ -22,7 +22,7 @@ export function VerifyEmailScreen({
   const verify = async () => {
     if (busy) return;
     const answer = await run(() => call('POST', `/email-verification/${encodeURIComponent(token)}`));
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) setDone(true);
     else setError(problemMessage(answer.problem, t));
   };

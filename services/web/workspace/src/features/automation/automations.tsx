@@ -44,7 +44,7 @@ export function AutomationsScreen({ me }: { me: SignedIn }) {
   const toggle = async (rule: Rule) => {
     if (busy) return;
     const answer = await run(() => updateRule(rule.id, { enabled: !rule.enabled }));
-    if (!answer) return;
+    if (answer === undefined) return;
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     done(t(rule.enabled ? 'automations.switchedOff' : 'automations.switchedOn', { name: rule.name }));
   };

@@ -54,7 +54,7 @@ export function RuleDialog({
         ? updateRule(rule.id, { name: draft.name.trim(), action })
         : createRule({ name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (!answer.ok) return fail(answer.problem);
     onDone(t(rule ? 'automations.saved' : 'automations.created', { name: draft.name.trim() }));
   };

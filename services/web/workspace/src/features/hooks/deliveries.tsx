@@ -40,7 +40,7 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
       setStatus(t('webhooks.sending'));
       return call('POST', `${base}${path}`, { body });
     });
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) {
       setStatus(done(answer.data));
       await load();

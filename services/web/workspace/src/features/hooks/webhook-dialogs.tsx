@@ -83,7 +83,7 @@ export function AddSubscriptionDialog({
         body: { event, target_url: url.trim() },
       }),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) onAdded(answer.data.subscription);
     else setError(problemMessage(answer.problem, t));
   };
@@ -154,7 +154,7 @@ export function AddEndpointDialog({
         }),
       ),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer === null) setError(t('key.notChanged'));
     else if (answer.ok) {
       setSecret(answer.data.secret);

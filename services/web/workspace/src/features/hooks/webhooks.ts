@@ -1,4 +1,5 @@
 /** The workspace API's hooks answers and the pure helpers of the Webhooks screen. */
+import type { Delivery, DeliveryAttempt } from '../../../../../hooks/contract/deliveries.ts';
 
 export interface HookSubscription {
   id: string;
@@ -14,27 +15,7 @@ export interface WebhookEndpoint {
   enabled: boolean;
   created_at: string;
 }
-export interface DeliveryAttempt {
-  round: number;
-  attempt: number;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  next_attempt_at: string | null;
-}
-export interface Delivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  state: 'pending' | 'retrying' | 'delivered' | 'failed';
-  created_at: string;
-  delivered_at: string | null;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  attempts: DeliveryAttempt[];
-}
+export type { Delivery, DeliveryAttempt };
 export interface SigningSecret {
   secret: string;
   previous_valid_until: string | null;

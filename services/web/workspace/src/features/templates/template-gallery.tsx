@@ -40,7 +40,7 @@ export function GalleryDialog({
     const answer = await run(() =>
       call<{ template: { id: string } }>('POST', `/gallery-templates/${item.id}/copy`),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) onCopied(answer.data.template.id);
     else setError(problemMessage(answer.problem, t));
   };

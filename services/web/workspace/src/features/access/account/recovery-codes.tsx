@@ -30,7 +30,7 @@ export function RecoveryCodes({ initial, withReauth }: { initial: string[] | nul
     const answer = await run(() =>
       withReauth(() => call<{ recovery_codes: string[] }>('POST', '/me/recovery-codes')),
     );
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer === null) return setStatus(t('recovery.notChanged'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setStatus(null);

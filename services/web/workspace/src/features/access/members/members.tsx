@@ -148,7 +148,7 @@ function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
     );
     if (!fields.check(found)) return setError(null);
     const answer = await run(() => inviteMember({ email, name, role }));
-    if (!answer) return;
+    if (answer === undefined) return;
     if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     onInvited(t('members.invited', { email }));
@@ -192,7 +192,7 @@ function RoleDialog({
     event.preventDefault();
     if (busy) return;
     const answer = await run(() => changeRole(member.id, role));
-    if (!answer) return;
+    if (answer === undefined) return;
     if (answer.ok) onDone(t('members.roleChanged', { name: member.name, role: t(`role.${role}`) }));
     else setError(problemMessage(answer.problem, t));
   };

@@ -75,7 +75,7 @@ export function ReminderScheduleSection({
         body: { reminder_schedule: validRules(rows) },
       });
     });
-    if (!answer) return;
+    if (answer === undefined) return;
     if (!answer.ok) {
       setStatus(null);
       return fail(answer.problem);
