@@ -13,6 +13,7 @@ import {
 import { isoMicros } from './event-moment.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
 import { TEST_EVENT_TYPE } from './contract/webhook-event-types.ts';
+import type { Delivery, DeliveryAttempt } from './contract/deliveries.ts';
 
 /**
  * The delivery log of one target (a hook subscription or a signed webhook endpoint), as
@@ -70,29 +71,6 @@ export async function findTarget(
   return { kind, id, teamId, url: row.url };
 }
 
-export interface AttemptView {
-  round: number;
-  attempt: number;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-  next_attempt_at: string | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  event_type: string;
-  state: 'pending' | 'retrying' | 'delivered' | 'failed';
-  created_at: string;
-  delivered_at: string | null;
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  attempts: AttemptView[];
-}
-
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 /** A page cursor: the last delivery shown (created_at and id, the order of the list). */
@@ -118,7 +96,7 @@ export async function listDeliveries(
   context: Pick<Platform, 'pool'>,
   target: DeliveryTarget,
   { limit = DELIVERY_PAGE_SIZE, cursor }: { limit?: number; cursor?: string } = {},
-): Promise<{ deliveries: DeliveryView[]; next_cursor: string | null }> {
+): Promise<{ deliveries: Delivery[]; next_cursor: string | null }> {
   const after = cursor ? decodeCursor(cursor) : null;
   const { rows } = await context.pool.query<{
     id: string;
@@ -130,7 +108,7 @@ export async function listDeliveries(
     next_attempt_at: Date | null;
     last_status_code: number | null;
     last_error: string | null;
-    log: AttemptView[] | null;
+    log: DeliveryAttempt[] | null;
   }>(
     `select d.id, d.event_id, d.event_type, d.state, d.created_at, d.delivered_at, d.next_attempt_at,
             d.last_status_code, d.last_error,
@@ -153,7 +131,7 @@ export async function listDeliveries(
       id: row.id,
       event_id: row.event_id,
       event_type: row.event_type,
-      state: row.state as DeliveryView['state'],
+      state: row.state as Delivery['state'],
       created_at: row.created_at.toISOString(),
       delivered_at: iso(row.delivered_at),
       next_attempt_at: iso(row.next_attempt_at),
