@@ -12,6 +12,9 @@ export {
   type AuditRecord,
 } from './audit-event-types.ts';
 
+// The event export (npm run events:export, services/app/cli/export-cli.ts)
+export { exportEvents } from './export-events.ts';
+
 // The relay
 export { RelayHealth } from './relay-health.ts';
 export { registerRelayMetrics } from './relay-metrics.ts';

@@ -63,7 +63,7 @@ function exportCli(): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['services/events/export-cli.ts'],
+      ['services/app/cli/export-cli.ts'],
       { cwd: ROOT, env: { ...inherited, DATABASE_URL: service.database.url }, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
     );

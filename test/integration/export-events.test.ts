@@ -69,7 +69,7 @@ function run(args: string[], env: Record<string, string | undefined>) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['services/events/export-cli.ts', ...args],
+      ['services/app/cli/export-cli.ts', ...args],
       { cwd: ROOT, env: { ...inherited, ...env }, maxBuffer: 10 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

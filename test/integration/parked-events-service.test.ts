@@ -105,7 +105,7 @@ function runRebuildCli() {
   return new Promise<{ code: number; stderr: string }>((resolve) => {
     execFile(
       path.join(ROOT, 'node_modules/.bin/tsx'),
-      ['services/app/rebuild-cli.ts'],
+      ['services/app/cli/rebuild-cli.ts'],
       {
         cwd: ROOT,
         env: { ...inherited, DATABASE_URL: service.database.url, PERSONAL_DATA_KEK: TEST_PERSONAL_DATA_KEK },

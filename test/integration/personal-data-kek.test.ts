@@ -185,7 +185,7 @@ describe('rotating the KEK', () => {
       new PersonalDataVault(database.pool, { keyRing: parseKeyRing(`old:${KEY_OLD}`) }),
       1,
     );
-    const { stderr } = await promisify(execFile)('npx', ['tsx', 'services/app/kek-rotate-cli.ts'], {
+    const { stderr } = await promisify(execFile)('npx', ['tsx', 'services/app/cli/kek-rotate-cli.ts'], {
       env: { ...process.env, DATABASE_URL: database.url, PERSONAL_DATA_KEK: `new:${KEY_NEW},old:${KEY_OLD}` },
     });
     expect(stderr).toContain('sealing every personal-data key with the key-encryption key "new"');

@@ -3,13 +3,13 @@ import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { ProgressBar } from '../../shared/cli/progress-bar.ts';
-import { loadSettings, SettingsError, type Settings } from '../../shared/config/settings.ts';
-import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
-import { migrate } from '../../shared/db/migrate.ts';
-import { createPool, type Pool } from '../../shared/db/pool.ts';
-import { createEventStore } from '../../shared/event-store/create-event-store.ts';
-import { exportEvents } from './export-events.ts';
+import { ProgressBar } from '../../../shared/cli/progress-bar.ts';
+import { loadSettings, SettingsError, type Settings } from '../../../shared/config/settings.ts';
+import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../../../shared/db/embedded-postgres.ts';
+import { migrate } from '../../../shared/db/migrate.ts';
+import { createPool, type Pool } from '../../../shared/db/pool.ts';
+import { createEventStore } from '../../../shared/event-store/create-event-store.ts';
+import { exportEvents } from '../../events/index.ts';
 
 const USAGE = `Usage: npm run events:export -- [--from <position>] [--out <file>] [--batch-size <n>]
 

@@ -7,12 +7,12 @@
  * The database: DATABASE_URL when set, else the embedded PostgreSQL of a running
  * `npm start` on the same DATA_DIR (`<DATA_DIR>/database-url`). Prints counts only.
  */
-import { loadSettings, SettingsError } from '../../shared/config/settings.ts';
-import { readEmbeddedDatabaseUrl } from '../../shared/db/embedded-postgres.ts';
-import { createPool } from '../../shared/db/pool.ts';
-import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
-import { KeyEncryptionKeyError } from '../../shared/privacy/key-encryption-key.ts';
-import { rewrapDataKeys } from '../../shared/privacy/rewrap-data-keys.ts';
+import { loadSettings, SettingsError } from '../../../shared/config/settings.ts';
+import { readEmbeddedDatabaseUrl } from '../../../shared/db/embedded-postgres.ts';
+import { createPool } from '../../../shared/db/pool.ts';
+import { KekRequiredError, resolveKeyRing } from '../../../shared/privacy/kek-source.ts';
+import { KeyEncryptionKeyError } from '../../../shared/privacy/key-encryption-key.ts';
+import { rewrapDataKeys } from '../../../shared/privacy/rewrap-data-keys.ts';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 

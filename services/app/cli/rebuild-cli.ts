@@ -12,21 +12,21 @@
  * message: no event data) on stderr. GET /admin/v1/parked-events lists them all.
  */
 import pg from 'pg';
-import { ProgressBar } from '../../shared/cli/progress-bar.ts';
-import { loadSettings, SettingsError, type Settings } from '../../shared/config/settings.ts';
-import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
-import { migrate } from '../../shared/db/migrate.ts';
-import { createPool } from '../../shared/db/pool.ts';
-import { createEventStore } from '../../shared/event-store/create-event-store.ts';
-import type { EventStore } from '../../shared/event-store/event-store.ts';
-import { allProjections } from './projections.ts';
-import { KekRequiredError, resolveKeyRing } from '../../shared/privacy/kek-source.ts';
-import { installProcessKeyRing } from '../../shared/privacy/process-key-ring.ts';
+import { ProgressBar } from '../../../shared/cli/progress-bar.ts';
+import { loadSettings, SettingsError, type Settings } from '../../../shared/config/settings.ts';
+import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../../../shared/db/embedded-postgres.ts';
+import { migrate } from '../../../shared/db/migrate.ts';
+import { createPool } from '../../../shared/db/pool.ts';
+import { createEventStore } from '../../../shared/event-store/create-event-store.ts';
+import type { EventStore } from '../../../shared/event-store/event-store.ts';
+import { allProjections } from '../projections.ts';
+import { KekRequiredError, resolveKeyRing } from '../../../shared/privacy/kek-source.ts';
+import { installProcessKeyRing } from '../../../shared/privacy/process-key-ring.ts';
 import {
   rebuildProjections,
   type ParkedReport,
   type RebuildProgress,
-} from '../../shared/projections/rebuild.ts';
+} from '../../../shared/projections/rebuild.ts';
 
 interface Database {
   url: string;
