@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, type Outcome } from '../../api.ts';
+import type { Outcome } from '../../api.ts';
+import { addEndpoint, addSubscription, type SubscriptionBody } from './api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
@@ -21,6 +22,8 @@ import {
   type WebhookEndpoint,
 } from './webhooks.ts';
 import type { WithReauth } from '../access/api-keys/key-dialogs.tsx';
+
+type EventType = WebhookEndpoint['event_types'][number];
 
 /** A secret shown once (or on request): read-only field, Copy, and what Copy did. */
 export function SecretShown({ secret, note }: { secret: string; note?: string | null }) {
@@ -79,9 +82,7 @@ export function AddSubscriptionDialog({
     }
     setUrlError(null);
     const answer = await run(() =>
-      call<{ subscription: HookSubscription }>('POST', '/hook-subscriptions', {
-        body: { event, target_url: url.trim() },
-      }),
+      addSubscription({ event: event as SubscriptionBody['event'], target_url: url.trim() }),
     );
     if (answer === undefined) return;
     if (answer.ok) onAdded(answer.data.subscription);
@@ -134,7 +135,7 @@ export function AddEndpointDialog({
   onClose: () => void;
 }) {
   const [url, setUrl] = useState('');
-  const [types, setTypes] = useState<string[]>([]);
+  const [types, setTypes] = useState<EventType[]>([]);
   const [urlError, setUrlError] = useState<string | null>(null);
   const [typesError, setTypesError] = useState<string | null>(null);
   const { busy, error, setError, run } = useAction();
@@ -147,13 +148,7 @@ export function AddEndpointDialog({
     setTypesError(types.length === 0 ? t('webhooks.typesRequired') : null);
     if (badUrl) return document.getElementById('endpoint-url')?.focus();
     if (types.length === 0) return document.getElementById('endpoint-type-0')?.focus();
-    const answer = await run(() =>
-      withReauth(() =>
-        call<{ endpoint: WebhookEndpoint; secret: string }>('POST', '/webhook-endpoints', {
-          body: { url: url.trim(), event_types: types },
-        }),
-      ),
-    );
+    const answer = await run(() => withReauth(() => addEndpoint({ url: url.trim(), event_types: types })));
     if (answer === undefined) return;
     if (answer === null) setError(t('key.notChanged'));
     else if (answer.ok) {
@@ -161,8 +156,10 @@ export function AddEndpointDialog({
       onAdded();
     } else setError(problemMessage(answer.problem, t));
   };
-  const toggle = (type: string, on: boolean) =>
+  const toggle = (chosen: string, on: boolean) => {
+    const type = chosen as EventType;
     setTypes((now) => (on ? [...now, type] : now.filter((each) => each !== type)));
+  };
   return (
     <Dialog title={t('webhooks.addEndpointTitle')} onClose={onClose}>
       {secret ? (

@@ -1,20 +1,7 @@
 /** The workspace API's hooks answers and the pure helpers of the Webhooks screen. */
 import type { Delivery, DeliveryAttempt } from '../../../../../hooks/contract/deliveries.ts';
 
-export interface HookSubscription {
-  id: string;
-  event: string;
-  target_url: string;
-  created_at: string;
-  created_by: 'api_key' | 'workspace';
-}
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  event_types: string[];
-  enabled: boolean;
-  created_at: string;
-}
+export type { HookSubscription, WebhookEndpoint } from './api.ts';
 export type { Delivery, DeliveryAttempt };
 export interface SigningSecret {
   secret: string;

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import {
+  deleteEndpoint,
+  deleteSubscription,
+  getSigningSecret,
+  listEndpoints,
+  listSubscriptions,
+  rotateEndpointSecret,
+  rotateSigningSecret,
+} from './api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { useReauth } from '../access/reauth.tsx';
@@ -31,10 +39,7 @@ export function WebhooksScreen() {
   const { withReauth, dialog: reauthDialog } = useReauth();
 
   const load = useCallback(async () => {
-    const [hooks, signed] = await Promise.all([
-      call<{ data: HookSubscription[] }>('GET', '/hook-subscriptions'),
-      call<{ data: WebhookEndpoint[] }>('GET', '/webhook-endpoints'),
-    ]);
+    const [hooks, signed] = await Promise.all([listSubscriptions(), listEndpoints()]);
     if (hooks.ok) setSubscriptions(hooks.data.data);
     if (signed.ok) setEndpoints(signed.data.data);
     const failed = !hooks.ok ? hooks : !signed.ok ? signed : null;
@@ -46,7 +51,7 @@ export function WebhooksScreen() {
 
   const showSecret = async () => {
     setError(null);
-    const answer = await withReauth(() => call<SigningSecret>('GET', '/hook-signing-secret'));
+    const answer = await withReauth(getSigningSecret);
     if (answer === null) setStatus(t('key.notChanged'));
     else if (answer.ok) {
       setTeamSecret(answer.data);
@@ -136,7 +141,7 @@ function WebhookDialogs({
           intro={t('webhooks.deleteSubscriptionIntro', { url: open.subscription.target_url })}
           action={t('webhooks.delete')}
           danger
-          act={() => call('DELETE', `/hook-subscriptions/${open.subscription.id}`)}
+          act={() => deleteSubscription(open.subscription.id)}
           onDone={() => closeWith(t('webhooks.deleted'), 'hooks-heading')}
           onClose={onClose}
         />
@@ -146,7 +151,7 @@ function WebhookDialogs({
           title={t('webhooks.rotateTeamSecretTitle')}
           intro={t('webhooks.rotateIntro')}
           action={t('webhooks.rotateSecret')}
-          act={() => withReauth(() => call<SigningSecret>('POST', '/hook-signing-secret/rotate'))}
+          act={() => withReauth(rotateSigningSecret)}
           onDone={onTeamSecret}
           onClose={onClose}
         />
@@ -159,7 +164,7 @@ function WebhookDialogs({
           title={t('webhooks.rotateEndpointTitle', { url: open.endpoint.url })}
           intro={t('webhooks.rotateIntro')}
           action={t('webhooks.rotateSecret')}
-          act={() => withReauth(() => call('POST', `/webhook-endpoints/${open.endpoint.id}/rotate-secret`))}
+          act={() => withReauth(() => rotateEndpointSecret(open.endpoint.id))}
           onDone={() => undefined}
           onClose={onClose}
         />
@@ -170,7 +175,7 @@ function WebhookDialogs({
           intro={t('webhooks.deleteEndpointIntro')}
           action={t('webhooks.delete')}
           danger
-          act={() => call('DELETE', `/webhook-endpoints/${open.endpoint.id}`)}
+          act={() => deleteEndpoint(open.endpoint.id)}
           onDone={() => closeWith(t('webhooks.deleted'), 'endpoints-heading')}
           onClose={onClose}
         />
