@@ -163,25 +163,13 @@ function patchView(onboarding: Onboarding) {
   };
 }
 
-export async function onboardingsRoutes(
-  plain: FastifyInstance,
-  { context }: { context: OnboardingsRouteDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+/** What the public onboarding routes share: the command deps and the idempotent command runner. */
+function onboardingCommandKit(context: OnboardingsRouteDeps) {
   const deps: CommandDeps = {
     pool: context.pool,
     eventStore: context.eventStore,
     publicUrl: context.settings.PUBLIC_URL,
   };
-
-  // POST .../send takes an optional body: an empty JSON body is no body.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' && request.method === 'POST' && request.url.endsWith('/send'))
-      return done(null, undefined);
-    return defaultJson(request, body as string, done);
-  });
 
   /**
    * Runs a command once per Idempotency-Key (or every time without one) and answers with
@@ -244,7 +232,15 @@ export async function onboardingsRoutes(
     if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
     return reply.status(answer.status).send(answer.body);
   }
+  return { context, deps, createPlan, command };
+}
 
+type OnboardingCommandKit = ReturnType<typeof onboardingCommandKit>;
+
+/** GET /onboardings */
+function getOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/onboardings',
     {
@@ -263,7 +259,12 @@ export async function onboardingsRoutes(
     async (request) =>
       listOnboardings(context.readPool, context.vault, request.principal.teamId, request.query),
   );
+}
 
+/** GET /onboardings/:id */
+function getOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/onboardings/:id',
     {
@@ -291,7 +292,12 @@ export async function onboardingsRoutes(
       return { onboarding };
     },
   );
+}
 
+/** POST /onboardings */
+function postOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, deps, createPlan, command } = kit;
   app.post(
     '/onboardings',
     {
@@ -356,7 +362,12 @@ export async function onboardingsRoutes(
         (tx, idempotency) => createPlan(tx, idempotency),
       ),
   );
+}
 
+/** PATCH /onboardings/:id */
+function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, deps, command } = kit;
   app.patch(
     '/onboardings/:id',
     {
@@ -398,7 +409,12 @@ export async function onboardingsRoutes(
         return { status: 200, position: outcome.position, body: { onboarding: patchView(outcome.state) } };
       }),
   );
+}
 
+/** POST /onboardings/:id/send */
+function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, deps, command } = kit;
   app.post(
     '/onboardings/:id/send',
     {
@@ -454,4 +470,25 @@ export async function onboardingsRoutes(
         };
       }),
   );
+}
+
+export async function onboardingsRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OnboardingsRouteDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  // POST .../send takes an optional body: an empty JSON body is no body.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.method === 'POST' && request.url.endsWith('/send'))
+      return done(null, undefined);
+    return defaultJson(request, body as string, done);
+  });
+  const kit = onboardingCommandKit(context);
+  getOnboardingsRoute(app, kit);
+  getOnboardingsByIdRoute(app, kit);
+  postOnboardingsRoute(app, kit);
+  patchOnboardingsByIdRoute(app, kit);
+  postOnboardingsByIdSendRoute(app, kit);
 }

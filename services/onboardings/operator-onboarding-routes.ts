@@ -126,18 +126,22 @@ const paymentView = (data: PaymentSucceeded['data']) => ({
   paid_at: data.paid_at,
 });
 
-export async function operatorOnboardingRoutes(
-  plain: FastifyInstance,
-  { context }: { context: OperatorOnboardingRouteDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the routes of this file share. */
+function operatorOnboardingKit(context: OperatorOnboardingRouteDeps) {
   const run = (
     request: FastifyRequest,
     onboardingId: string,
     build: (state: OnboardingState) => OnboardingCommand,
   ) => runOnboardingRouteCommand(context, request, onboardingId, build, notFound);
+  return { context, run };
+}
 
+type OperatorOnboardingKit = ReturnType<typeof operatorOnboardingKit>;
+
+/** GET /onboardings/:onboarding_id/link */
+function getOnboardingsByOnboardingIdLinkRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/onboardings/:onboarding_id/link',
     {
@@ -166,7 +170,12 @@ export async function operatorOnboardingRoutes(
       };
     },
   );
+}
 
+/** POST /onboardings/:onboarding_id/payments */
+function postOnboardingsByOnboardingIdPaymentsRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/payments',
     {
@@ -219,7 +228,12 @@ export async function operatorOnboardingRoutes(
       return reply.status(200).send({ payment: paymentView(original.data) });
     },
   );
+}
 
+/** POST /onboardings/:onboarding_id/countersign */
+function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/countersign',
     {
@@ -274,7 +288,12 @@ export async function operatorOnboardingRoutes(
       });
     },
   );
+}
 
+/** POST /onboardings/:onboarding_id/archive */
+function postOnboardingsByOnboardingIdArchiveRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/archive',
     {
@@ -303,4 +322,16 @@ export async function operatorOnboardingRoutes(
       return { onboarding };
     },
   );
+}
+
+export async function operatorOnboardingRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OperatorOnboardingRouteDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = operatorOnboardingKit(context);
+  getOnboardingsByOnboardingIdLinkRoute(app, kit);
+  postOnboardingsByOnboardingIdPaymentsRoute(app, kit);
+  postOnboardingsByOnboardingIdCountersignRoute(app, kit);
+  postOnboardingsByOnboardingIdArchiveRoute(app, kit);
 }

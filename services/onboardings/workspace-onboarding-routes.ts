@@ -112,11 +112,8 @@ const commandRefusals = {
   429: coded('recipient_cap_reached'),
 };
 
-export async function workspaceOnboardingRoutes(
-  plain: FastifyInstance,
-  { context }: { context: WorkspaceDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+/** What the routes of this file share. */
+function workspaceOnboardingKit(context: WorkspaceDeps) {
   const tag = { tags: ['workspace'] };
   const deps: CommandDeps = {
     pool: context.pool,
@@ -154,6 +151,26 @@ export async function workspaceOnboardingRoutes(
     return item ? { ...item, template_snapshot: detail.template_snapshot } : undefined;
   }
 
+  /** Runs a command on one of the team's onboardings and answers it as it is then. */
+  async function act(
+    request: FastifyRequest,
+    id: string,
+    work: (tx: PoolClient, metadata: CommandMetadata, teamId: string) => Promise<OnboardingOutcome>,
+  ) {
+    const { teamId } = signedIn(request);
+    await found(request, id);
+    await run(request, (tx, metadata) => work(tx, metadata, teamId));
+    return { onboarding: await found(request, id) };
+  }
+  return { context, tag, deps, run, found, workspaceOnboardingOf, act };
+}
+
+type WorkspaceOnboardingKit = ReturnType<typeof workspaceOnboardingKit>;
+
+/** GET /onboardings */
+function getOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag } = kit;
   app.get(
     '/onboardings',
     {
@@ -174,7 +191,12 @@ export async function workspaceOnboardingRoutes(
         request.query,
       ),
   );
+}
 
+/** GET /onboardings/usage */
+function getOnboardingsUsageRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag } = kit;
   app.get(
     '/onboardings/usage',
     {
@@ -193,7 +215,12 @@ export async function workspaceOnboardingRoutes(
     },
     async (request) => onboardingUsage(context.pool, signedIn(request).teamId, context.clock.now()),
   );
+}
 
+/** POST /onboardings */
+function postOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, run, workspaceOnboardingOf } = kit;
   app.post(
     '/onboardings',
     {
@@ -224,7 +251,12 @@ export async function workspaceOnboardingRoutes(
       return reply.status(201).send({ onboarding });
     },
   );
+}
 
+/** GET /onboardings/:id */
+function getOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { tag, found } = kit;
   app.get(
     '/onboardings/:id',
     {
@@ -238,19 +270,12 @@ export async function workspaceOnboardingRoutes(
     },
     async (request) => ({ onboarding: await found(request, request.params.id) }),
   );
+}
 
-  /** Runs a command on one of the team's onboardings and answers it as it is then. */
-  async function act(
-    request: FastifyRequest,
-    id: string,
-    work: (tx: PoolClient, metadata: CommandMetadata, teamId: string) => Promise<OnboardingOutcome>,
-  ) {
-    const { teamId } = signedIn(request);
-    await found(request, id);
-    await run(request, (tx, metadata) => work(tx, metadata, teamId));
-    return { onboarding: await found(request, id) };
-  }
-
+/** PATCH /onboardings/:id */
+function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.patch(
     '/onboardings/:id',
     {
@@ -279,7 +304,12 @@ export async function workspaceOnboardingRoutes(
         ),
       ),
   );
+}
 
+/** POST /onboardings/:id/send */
+function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/send',
     {
@@ -309,7 +339,12 @@ export async function workspaceOnboardingRoutes(
         ),
       ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
   );
+}
 
+/** POST /onboardings/:id/cancel */
+function postOnboardingsByIdCancelRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/cancel',
     {
@@ -332,7 +367,12 @@ export async function workspaceOnboardingRoutes(
         ),
       ),
   );
+}
 
+/** POST /onboardings/:id/reopen */
+function postOnboardingsByIdReopenRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/reopen',
     {
@@ -357,7 +397,12 @@ export async function workspaceOnboardingRoutes(
         ),
       ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
   );
+}
 
+/** POST /onboardings/:id/archive */
+function postOnboardingsByIdArchiveRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/archive',
     {
@@ -380,7 +425,12 @@ export async function workspaceOnboardingRoutes(
         ),
       ),
   );
+}
 
+/** POST /onboardings/:id/unarchive */
+function postOnboardingsByIdUnarchiveRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/unarchive',
     {
@@ -407,4 +457,22 @@ export async function workspaceOnboardingRoutes(
         ),
       ),
   );
+}
+
+export async function workspaceOnboardingRoutes(
+  plain: FastifyInstance,
+  { context }: { context: WorkspaceDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = workspaceOnboardingKit(context);
+  getOnboardingsRoute(app, kit);
+  getOnboardingsUsageRoute(app, kit);
+  postOnboardingsRoute(app, kit);
+  getOnboardingsByIdRoute(app, kit);
+  patchOnboardingsByIdRoute(app, kit);
+  postOnboardingsByIdSendRoute(app, kit);
+  postOnboardingsByIdCancelRoute(app, kit);
+  postOnboardingsByIdReopenRoute(app, kit);
+  postOnboardingsByIdArchiveRoute(app, kit);
+  postOnboardingsByIdUnarchiveRoute(app, kit);
 }

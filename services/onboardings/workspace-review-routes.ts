@@ -107,9 +107,8 @@ async function memberNames(context: WorkspaceDeps, teamId: string): Promise<Map<
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 
-export async function workspaceReviewRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the routes of this file share. */
+function workspaceReviewKit(context: WorkspaceDeps) {
   async function answersOf(
     teamId: string,
     onboardingId: string,
@@ -132,7 +131,15 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
       })),
     }));
   }
+  return { context, answersOf };
+}
 
+type WorkspaceReviewKit = ReturnType<typeof workspaceReviewKit>;
+
+/** GET /onboardings/:onboarding_id/answers */
+function getOnboardingsByOnboardingIdAnswersRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, answersOf } = kit;
   app.get(
     '/onboardings/:onboarding_id/answers',
     {
@@ -152,7 +159,15 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
       return { answers: await answersOf(teamId, onboardingId, events) };
     },
   );
+}
 
+/** POST /onboardings/:onboarding_id/answers/:field_id/review */
+function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
+  plain: FastifyInstance,
+  kit: WorkspaceReviewKit,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, answersOf } = kit;
   app.post(
     '/onboardings/:onboarding_id/answers/:field_id/review',
     {
@@ -202,7 +217,12 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
       return { answer };
     },
   );
+}
 
+/** POST /onboardings/:onboarding_id/countersign */
+function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/onboardings/:onboarding_id/countersign',
     {
@@ -267,7 +287,12 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
       });
     },
   );
+}
 
+/** GET /onboardings/:onboarding_id/files/:file_id */
+function getOnboardingsByOnboardingIdFilesByFileIdRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/onboardings/:onboarding_id/files/:file_id',
     {
@@ -296,4 +321,13 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
         .send(file.content);
     },
   );
+}
+
+export async function workspaceReviewRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = workspaceReviewKit(context);
+  getOnboardingsByOnboardingIdAnswersRoute(app, kit);
+  postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app, kit);
+  postOnboardingsByOnboardingIdCountersignRoute(app, kit);
+  getOnboardingsByOnboardingIdFilesByFileIdRoute(app, kit);
 }
