@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  *     app.post('/keys', { config: { ...SECRET_ANSWER, rateLimit: ... }, schema }, handler);
  *
  * An answer that sets a cookie (a session, a link session, the CSRF cookie) gets it too,
- * marked or not. test/integration/secret-answers.test.ts fails for a documented route whose
+ * marked or not. test/integration/onboardings/secret-answers.test.ts fails for a documented route whose
  * answer has a property named like a secret (SECRET_PROPERTY) and no marker.
  */
 

@@ -46,7 +46,7 @@ class StoppingError extends Error {}
  * Offsets are committed to Kafka only for messages whose transaction has committed: a
  * process killed at any point has its partitions taken over (after the session timeout)
  * from the last committed offset, and the events handled since then are skipped by their
- * dedupe rows (test/integration/kafka-fault-consumer-kill.test.ts).
+ * dedupe rows (test/integration/events/kafka-fault-consumer-kill.test.ts).
  */
 export async function startKafkaConsumer(
   consumer: EventConsumer,
