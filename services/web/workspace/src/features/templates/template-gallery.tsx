@@ -1,18 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import { copyGalleryTemplate, listGallery } from './api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { Dialog, ErrorMessage, useAction } from '../../ui/index.ts';
 
-interface GalleryItem {
-  id: string;
-  name: string;
-  description: string | null;
-  vertical: string | null;
-  step_count: number;
-  field_count: number;
-  sample_agreement_text: boolean;
-}
+type GalleryItem = NonNullable<
+  Awaited<ReturnType<typeof listGallery>> & { ok: true }
+>['data']['data'][number];
 
 /**
  * The gallery: shared starting templates, copied into the team to be edited. The
@@ -30,16 +24,14 @@ export function GalleryDialog({
   const [items, setItems] = useState<GalleryItem[] | null>(null);
   const { busy, error, setError, run } = useAction();
   useEffect(() => {
-    void call<{ data: GalleryItem[] }>('GET', '/gallery-templates').then((answer) => {
+    void listGallery().then((answer) => {
       if (answer.ok) setItems(answer.data.data);
       else setError(problemMessage(answer.problem, t));
     });
   }, []);
   const copy = async (item: GalleryItem) => {
     if (busy) return;
-    const answer = await run(() =>
-      call<{ template: { id: string } }>('POST', `/gallery-templates/${item.id}/copy`),
-    );
+    const answer = await run(() => copyGalleryTemplate(item.id));
     if (answer === undefined) return;
     if (answer.ok) onCopied(answer.data.template.id);
     else setError(problemMessage(answer.problem, t));

@@ -1,18 +1,14 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ConfirmDialog, Dialog, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/index.ts';
+import type { components } from '../../../../shared/api/openapi.d.ts';
+import { createTemplate, deleteTemplate, duplicateTemplate, listTemplates } from './api.ts';
 import { GalleryDialog } from './template-gallery.tsx';
 import './builder/template-builder.css';
 
-interface TemplateItem {
-  id: string;
-  name: string;
-  vertical: string | null;
-  created_at: string;
-}
+type TemplateItem = components['schemas']['TemplateListItem'];
 
 type Open = { kind: 'new' } | { kind: 'gallery' } | { kind: 'delete'; template: TemplateItem } | null;
 
@@ -24,7 +20,7 @@ export function TemplatesScreen({ navigate }: { navigate: (path: string) => void
   const [open, setOpen] = useState<Open>(null);
 
   const load = useCallback(async () => {
-    const answer = await call<{ data: TemplateItem[] }>('GET', '/templates');
+    const answer = await listTemplates();
     if (answer.ok) setTemplates(answer.data.data);
     setError(answer.ok ? null : problemMessage(answer.problem, t));
   }, []);
@@ -34,10 +30,7 @@ export function TemplatesScreen({ navigate }: { navigate: (path: string) => void
 
   const duplicate = async (template: TemplateItem) => {
     setError(null);
-    const answer = await call<{ template: { id: string; name: string } }>(
-      'POST',
-      `/templates/${template.id}/duplicate`,
-    );
+    const answer = await duplicateTemplate(template.id);
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     setStatus(t('templates.duplicated', { name: answer.data.template.name }));
     await load();
@@ -95,7 +88,7 @@ export function TemplatesScreen({ navigate }: { navigate: (path: string) => void
           intro={t('templates.deleteIntro')}
           action={t('templates.delete')}
           danger
-          act={() => call('DELETE', `/templates/${open.template.id}`)}
+          act={() => deleteTemplate(open.template.id)}
           onDone={() => {
             setOpen(null);
             setStatus(t('templates.deleted', { name: open.template.name }));
@@ -170,9 +163,7 @@ function NewTemplateDialog({ onClose, onCreated }: { onClose: () => void; onCrea
     event.preventDefault();
     if (name.trim() === '') return setError(t('builder.nameRequired'));
     setBusy(true);
-    const answer = await call<{ template: { id: string } }>('POST', '/templates', {
-      body: { name: name.trim(), steps: [{ title: t('builder.firstStep'), sort_order: 0, fields: [] }] },
-    });
+    const answer = await createTemplate(name.trim(), t('builder.firstStep'));
     setBusy(false);
     if (answer.ok) onCreated(answer.data.template.id);
     else setError(problemMessage(answer.problem, t));
