@@ -8,12 +8,13 @@ import { teamStreamId, type TeamEvent } from '../access/team-events.ts';
 import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
 import { FIELD_TYPES } from './contract/field-catalogue.ts';
 import { templateDecider } from './template-decider.ts';
-import { templateStreamId, type Json, type TemplateContent } from './template-events.ts';
+import { templateStreamId } from './template-events.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
+import { contentOf } from './template-definition.ts';
 import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT, TEMPLATE_LIMITS } from './template-limits.ts';
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
@@ -66,37 +67,6 @@ const templateBody = z.object({
   steps: z.array(stepBody).max(TEMPLATE_LIMITS.steps).optional(),
 });
 
-type TemplateBody = z.infer<typeof templateBody>;
-
-/** The content of a new template, with generated ids for its steps and fields and the defaults filled in. */
-function templateContent(body: TemplateBody): TemplateContent {
-  return {
-    name: body.name,
-    description: body.description ?? null,
-    vertical: body.vertical ?? null,
-    settings: (body.settings ?? {}) as Record<string, Json>,
-    translations: (body.translations ?? null) as Json,
-    steps: (body.steps ?? []).map((step) => ({
-      id: randomUUID(),
-      title: step.title,
-      sort_order: step.sort_order,
-      is_optional: step.is_optional ?? false,
-      conditional_rules: (step.conditional_rules ?? null) as Json,
-      translations: (step.translations ?? null) as Json,
-      fields: (step.fields ?? []).map((field) => ({
-        id: randomUUID(),
-        type: field.type,
-        label: field.label,
-        sort_order: field.sort_order,
-        is_required: field.is_required ?? false,
-        config: (field.config ?? {}) as Record<string, Json>,
-        conditional_rules: (field.conditional_rules ?? null) as Json,
-        translations: (field.translations ?? null) as Json,
-      })),
-    })),
-  };
-}
-
 const teamParams = z.object({ team_id: z.string().uuid() });
 const templateParams = teamParams.extend({ template_id: z.string().uuid() });
 const templateAnswer = z.object({ template: templateSchema });
@@ -111,9 +81,13 @@ export async function operatorTemplateRoutes(
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
 
-  async function createTemplate(request: FastifyRequest, teamId: string | null, body: TemplateBody) {
+  async function createTemplate(
+    request: FastifyRequest,
+    teamId: string | null,
+    body: z.infer<typeof templateBody>,
+  ) {
     const templateId = randomUUID();
-    const content = templateContent(body);
+    const content = contentOf(body);
     const now = context.clock.now();
     const result = await runCommand(context, request, templateStreamId(templateId), templateDecider, {
       type: 'CreateTemplate',

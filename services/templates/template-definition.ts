@@ -68,7 +68,35 @@ export const templateDefinition = z.object({
 
 export type TemplateDefinition = z.infer<typeof templateDefinition>;
 
-export function contentOf(body: TemplateDefinition): TemplateContent {
+/** What a template's content is made of: a builder's definition, or an operator API body (no step or field ids). */
+export interface ContentInput {
+  name: string;
+  description?: string | null;
+  vertical?: string | null;
+  settings?: Record<string, unknown>;
+  translations?: unknown;
+  steps?: {
+    id?: string;
+    title: string;
+    sort_order: number;
+    is_optional?: boolean;
+    conditional_rules?: unknown;
+    translations?: unknown;
+    fields?: {
+      id?: string;
+      type: string;
+      label: string;
+      sort_order: number;
+      is_required?: boolean;
+      config?: Record<string, unknown>;
+      conditional_rules?: unknown;
+      translations?: unknown;
+    }[];
+  }[];
+}
+
+/** The content of a template, with new ids for the steps and fields that have none and the defaults filled in. */
+export function contentOf(body: ContentInput): TemplateContent {
   return {
     name: body.name,
     description: body.description ?? null,
