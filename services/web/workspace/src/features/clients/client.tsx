@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import { eraseClient, getClient, updateClient } from './api.ts';
 import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
@@ -18,7 +18,7 @@ export function ClientScreen({ id, navigate }: { id: string; navigate: (path: st
   const fields = useFieldCheck();
 
   useEffect(() => {
-    void call<{ client: ClientView }>('GET', `/clients/${encodeURIComponent(id)}`).then((answer) => {
+    void getClient(id).then((answer) => {
       if (answer.ok) {
         setClient(answer.data.client);
         setValues(clientValues(answer.data.client));
@@ -32,9 +32,7 @@ export function ClientScreen({ id, navigate }: { id: string; navigate: (path: st
     if (busy || !client || !fields.check(checkClient(values))) return;
     setBusy(true);
     setStatus(null);
-    const answer = await call<{ client: ClientView }>('PATCH', `/clients/${client.id}`, {
-      body: clientBody(values),
-    });
+    const answer = await updateClient(client.id, clientBody(values));
     setBusy(false);
     if (!answer.ok) return setError(recordProblem(answer.problem, t));
     setError(null);
@@ -45,7 +43,7 @@ export function ClientScreen({ id, navigate }: { id: string; navigate: (path: st
 
   const erase = async () => {
     if (!client) return;
-    const answer = await call('POST', `/clients/${client.id}/erase`);
+    const answer = await eraseClient(client.id);
     if (!answer.ok) {
       setErasing(null);
       return setError(recordProblem(answer.problem, t));

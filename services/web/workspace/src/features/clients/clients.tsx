@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import { addClient, listClients } from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ClientView } from './records.ts';
@@ -28,9 +28,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
   const [adding, setAdding] = useState(false);
 
   const load = useCallback(async (q: string, from: number) => {
-    const params = new URLSearchParams({ limit: String(PAGE), offset: String(from) });
-    if (q.trim()) params.set('q', q.trim());
-    const answer = await call<{ data: ClientView[]; total: number }>('GET', `/clients?${params}`);
+    const answer = await listClients(PAGE, from, q.trim());
     if (answer.ok) {
       setPage(answer.data);
       setError(null);
@@ -196,7 +194,7 @@ function AddClientDialog({
     event.preventDefault();
     if (busy || !fields.check(checkClient(values))) return;
     setBusy(true);
-    const answer = await call<{ client: ClientView }>('POST', '/clients', { body: clientBody(values) });
+    const answer = await addClient(clientBody(values));
     setBusy(false);
     if (answer.ok) onAdded(answer.data.client);
     else setError(recordProblem(answer.problem, t));
