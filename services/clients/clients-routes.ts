@@ -113,16 +113,23 @@ type CreateClientBody = z.output<typeof createClientBody>;
 
 const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
 
-export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ClientsRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the routes of this file share. */
+function clientsKit(context: ClientsRouteDeps) {
   const findClient = (teamId: string, id: string) =>
     isUuid(id) ? readClient(context.readDb, context.vault, teamId, id) : Promise.resolve(undefined);
 
   async function teamSettings(teamId: string) {
     return (await teamById(context.readPool, teamId)) ?? FALLBACK_SETTINGS;
   }
+  return { context, findClient, teamSettings };
+}
 
+type ClientsKit = ReturnType<typeof clientsKit>;
+
+/** GET /clients */
+function getClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/clients',
     {
@@ -149,7 +156,12 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
       return listClients(context.readDb, context.vault, teamId, { limit, offset, match });
     },
   );
+}
 
+/** GET /clients/:id */
+function getClientsByIdRoute(plain: FastifyInstance, kit: ClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { findClient } = kit;
   app.get(
     '/clients/:id',
     {
@@ -171,7 +183,12 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
       return { client };
     },
   );
+}
 
+/** POST /clients */
+function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, findClient, teamSettings } = kit;
   app.post(
     '/clients',
     {
@@ -231,4 +248,12 @@ export async function clientsRoutes(plain: FastifyInstance, { context }: { conte
       return reply.status(outcome.created ? 201 : 200).send({ client });
     },
   );
+}
+
+export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ClientsRouteDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = clientsKit(context);
+  getClientsRoute(app, kit);
+  getClientsByIdRoute(app, kit);
+  postClientsRoute(app, kit);
 }

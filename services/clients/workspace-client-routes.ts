@@ -101,8 +101,8 @@ function changedFields(current: ClientResource, body: z.output<typeof patchBody>
   return changes;
 }
 
-export async function workspaceClientRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+/** What the routes of this file share. */
+function workspaceClientsKit(context: WorkspaceDeps) {
   const tag = { tags: ['workspace'] };
 
   const findClient = (teamId: string, id: string) => readClient(context.readDb, context.vault, teamId, id);
@@ -116,7 +116,15 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       }
     );
   }
+  return { context, tag, findClient, teamDefaults };
+}
 
+type WorkspaceClientsKit = ReturnType<typeof workspaceClientsKit>;
+
+/** GET /clients */
+function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag } = kit;
   app.get(
     '/clients',
     {
@@ -140,7 +148,12 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       return { data: page.clients, total: page.total };
     },
   );
+}
 
+/** POST /clients */
+function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, findClient, teamDefaults } = kit;
   app.post(
     '/clients',
     {
@@ -186,7 +199,12 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       return reply.status(201).send({ client });
     },
   );
+}
 
+/** GET /clients/:id */
+function getClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { tag, findClient } = kit;
   app.get(
     '/clients/:id',
     {
@@ -207,7 +225,12 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       return { client };
     },
   );
+}
 
+/** PATCH /clients/:id */
+function patchClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, findClient } = kit;
   app.patch(
     '/clients/:id',
     {
@@ -246,7 +269,12 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       return { client };
     },
   );
+}
 
+/** POST /clients/:id/erase */
+function postClientsByIdEraseRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, tag, findClient } = kit;
   app.post(
     '/clients/:id/erase',
     {
@@ -277,4 +305,14 @@ export async function workspaceClientRoutes(plain: FastifyInstance, { context }:
       return { client_id: outcome.clientId, erased_at: outcome.erasedAt, onboardings: outcome.onboardings };
     },
   );
+}
+
+export async function workspaceClientRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = workspaceClientsKit(context);
+  getClientsRoute(app, kit);
+  postClientsRoute(app, kit);
+  getClientsByIdRoute(app, kit);
+  patchClientsByIdRoute(app, kit);
+  postClientsByIdEraseRoute(app, kit);
 }

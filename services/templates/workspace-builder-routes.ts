@@ -117,9 +117,8 @@ const invalidAnswer = {
   ),
 };
 
-export async function workspaceBuilderRoutes(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the routes of this file share. */
+function builderKit(context: WorkspaceDeps) {
   async function ownOrNotFound(teamId: string, id: string) {
     const row = await ownTemplate(context.readPool, teamId, id);
     if (!row) throw notFound();
@@ -152,7 +151,15 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
     });
     return { template: builderView(await ownOrNotFound(session.teamId, templateId)) };
   }
+  return { context, ownOrNotFound, run, create };
+}
 
+type BuilderKit = ReturnType<typeof builderKit>;
+
+/** GET /templates/:id */
+function getTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { ownOrNotFound } = kit;
   app.get(
     '/templates/:id',
     {
@@ -168,7 +175,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       template: builderView(await ownOrNotFound(signedIn(request).teamId, request.params.id)),
     }),
   );
+}
 
+/** POST /templates */
+function postTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { create } = kit;
   app.post(
     '/templates',
     {
@@ -184,7 +196,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
     },
     async (request, reply) => reply.status(201).send(await create(request, contentOf(request.body))),
   );
+}
 
+/** PUT /templates/:id */
+function putTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, ownOrNotFound, run } = kit;
   app.put(
     '/templates/:id',
     {
@@ -217,7 +234,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       return { template: builderView(await ownOrNotFound(session.teamId, request.params.id)) };
     },
   );
+}
 
+/** POST /templates/:id/duplicate */
+function postTemplatesByIdDuplicateRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { ownOrNotFound, create } = kit;
   app.post(
     '/templates/:id/duplicate',
     {
@@ -236,7 +258,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       return reply.status(201).send(await create(request, withFreshIds(content, name)));
     },
   );
+}
 
+/** DELETE /templates/:id */
+function deleteTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, run } = kit;
   app.delete(
     '/templates/:id',
     {
@@ -257,7 +284,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       return { success: true as const };
     },
   );
+}
 
+/** GET /gallery-templates */
+function getGalleryTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/gallery-templates',
     {
@@ -286,7 +318,12 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       };
     },
   );
+}
 
+/** POST /gallery-templates/:id/copy */
+function postGalleryTemplatesByIdCopyRoute(plain: FastifyInstance, kit: BuilderKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, create } = kit;
   app.post(
     '/gallery-templates/:id/copy',
     {
@@ -304,4 +341,16 @@ export async function workspaceBuilderRoutes(plain: FastifyInstance, context: Wo
       return reply.status(201).send(await create(request, withFreshIds(row.snapshot)));
     },
   );
+}
+
+export async function workspaceBuilderRoutes(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = builderKit(context);
+  getTemplatesByIdRoute(app, kit);
+  postTemplatesRoute(app, kit);
+  putTemplatesByIdRoute(app, kit);
+  postTemplatesByIdDuplicateRoute(app, kit);
+  deleteTemplatesByIdRoute(app, kit);
+  getGalleryTemplatesRoute(app, kit);
+  postGalleryTemplatesByIdCopyRoute(app, kit);
 }
