@@ -34,25 +34,30 @@ export type PersonalField = (typeof PERSONAL_FIELDS)[number];
  */
 export type Sealed = SealedValue | string;
 
+/** A client's personal fields as events carry them, each sealed (client.created; client.updated's changes). */
+export interface SealedDetails {
+  name: Sealed;
+  email: Sealed;
+  company: Sealed | null;
+  phone: Sealed | null;
+  notes: Sealed | null;
+  /** JSON text of the custom_fields object. */
+  custom_fields: Sealed;
+}
+
 export type ClientCreated = DomainEvent<
   'client.created',
-  Omit<ClientInput, PersonalField> & {
-    name: Sealed;
-    email: Sealed;
-    company: Sealed | null;
-    phone: Sealed | null;
-    notes: Sealed | null;
-    /** JSON text of the custom_fields object. */
-    custom_fields: Sealed;
-    /**
-     * Events written before the email index table (docs/decisions/0016) carry the email's
-     * unkeyed sha256 here; it is never written now, never read, and removed from every
-     * event that leaves the service (services/events/outward-event.ts).
-     */
-    email_hash?: string;
-    /** ISO 8601, from the service clock. */
-    created_at: string;
-  }
+  Omit<ClientInput, PersonalField> &
+    SealedDetails & {
+      /**
+       * Events written before the email index table (docs/decisions/0016) carry the email's
+       * unkeyed sha256 here; it is never written now, never read, and removed from every
+       * event that leaves the service (services/events/outward-event.ts).
+       */
+      email_hash?: string;
+      /** ISO 8601, from the service clock. */
+      created_at: string;
+    }
 >;
 
 /**
@@ -78,14 +83,7 @@ export type ClientUpdated = DomainEvent<
   {
     client_id: string;
     team_id: string;
-    changes: Partial<{
-      name: Sealed;
-      email: Sealed;
-      company: Sealed | null;
-      phone: Sealed | null;
-      notes: Sealed | null;
-      custom_fields: Sealed;
-    }>;
+    changes: Partial<SealedDetails>;
     /** Only in events from before docs/decisions/0016 (an unkeyed sha256): never written now. */
     email_hash?: string | null;
     updated_at: string;
