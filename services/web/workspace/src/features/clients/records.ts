@@ -27,7 +27,7 @@ export interface OnboardingView {
   archived_at: string | null;
   send_count: number;
   last_sent_at: string | null;
-  link: 'not_sent' | 'active' | 'inactive';
+  link: 'not_sent' | 'active' | 'completed' | 'inactive';
   client: { id: string; name: string | null; email: string | null };
   template: { id: string; name: string };
 }

@@ -8,7 +8,7 @@ import type { OnboardingRecord } from './use-onboarding.ts';
 
 /** The action buttons an onboarding's state allows; the dialogs they open ask first. */
 export function ActionButtons({ record }: { record: OnboardingRecord }) {
-  const { allowed, setOpen, act, call, path } = record;
+  const { allowed, setOpen, archive, unarchive } = record;
   if (!allowed) return null;
   return (
     <div class="actions">
@@ -33,20 +33,12 @@ export function ActionButtons({ record }: { record: OnboardingRecord }) {
         </button>
       ) : null}
       {allowed.archive ? (
-        <button
-          type="button"
-          class="button-secondary"
-          onClick={() => void act(() => call('POST', `${path}/archive`), t('onboardings.archivedDone'))}
-        >
+        <button type="button" class="button-secondary" onClick={() => void archive()}>
           {t('onboardings.archive')}
         </button>
       ) : null}
       {allowed.unarchive ? (
-        <button
-          type="button"
-          class="button-secondary"
-          onClick={() => void act(() => call('POST', `${path}/unarchive`), t('onboardings.unarchivedDone'))}
-        >
+        <button type="button" class="button-secondary" onClick={() => void unarchive()}>
           {t('onboardings.unarchive')}
         </button>
       ) : null}
@@ -56,7 +48,7 @@ export function ActionButtons({ record }: { record: OnboardingRecord }) {
 
 /** The dialog open on the onboarding's page: send, reopen, force a send, cancel, or the PIN shown once. */
 export function ActionDialogs({ record, name }: { record: OnboardingRecord; name: string }) {
-  const { open, setOpen, allowed, error, send, reopen, pending, act, call, path } = record;
+  const { open, setOpen, allowed, error, send, reopen, pending, cancel } = record;
   const close = () => setOpen(null);
   if (open === 'send') {
     return (
@@ -102,13 +94,7 @@ export function ActionDialogs({ record, name }: { record: OnboardingRecord; name
       <Dialog title={t('onboardings.cancelTitle')} onClose={close}>
         <p>{t('onboardings.cancelQuestion', { name })}</p>
         <div class="actions">
-          <button
-            type="button"
-            class="button-danger"
-            onClick={() =>
-              void act(() => call('POST', `${path}/cancel`), t('onboardings.cancelled')).then(close)
-            }
-          >
+          <button type="button" class="button-danger" onClick={() => void cancel().then(close)}>
             {t('onboardings.cancelYes')}
           </button>
           <button type="button" class="button-quiet" onClick={close}>

@@ -9,7 +9,7 @@ import { useOnboarding } from './use-onboarding.ts';
 /** One onboarding: its state and actions, the answers under review, and its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
   const record = useOnboarding(id);
-  const { onboarding, allowed, members, status, error, version, act, call, path } = record;
+  const { onboarding, allowed, members, status, error, version, change } = record;
   if (onboarding === undefined) return <p class="loading">{t('app.loading')}</p>;
   const name = onboarding?.client.name ?? onboarding?.client.email ?? '';
   return (
@@ -43,11 +43,7 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
             <h2 id="onboarding-actions">{t('onboardings.actions')}</h2>
             <ActionButtons record={record} />
             {allowed.edit ? (
-              <AssignAndDue
-                onboarding={onboarding}
-                members={members}
-                onChange={(body, done) => act(() => call('PATCH', path, { body }), done)}
-              />
+              <AssignAndDue onboarding={onboarding} members={members} onChange={change} />
             ) : null}
           </section>
           <ActionDialogs record={record} name={name} />

@@ -1,5 +1,15 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type Member, type Outcome } from '../../api.ts';
+import type { Member, Outcome } from '../../api.ts';
+import { listMembers } from '../access/members/api.ts';
+import {
+  archiveOnboarding,
+  cancelOnboarding,
+  changeOnboarding,
+  getOnboarding,
+  reopenOnboarding,
+  sendOnboarding,
+  unarchiveOnboarding,
+} from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from '../clients/record-problems.ts';
 import { allowedActions, type OnboardingView } from '../clients/records.ts';
@@ -19,17 +29,16 @@ export function useOnboarding(id: string) {
   const [status, setStatus] = useState<string | null>(null);
   const [open, setOpen] = useState<Open>(null);
   const [pending, setPending] = useState<{ pin: string }>({ pin: '' });
-  const path = `/onboardings/${encodeURIComponent(id)}`;
 
   const load = useCallback(async () => {
-    const answer = await call<{ onboarding: OnboardingView }>('GET', path);
+    const answer = await getOnboarding(id);
     if (answer.ok) setOnboarding(answer.data.onboarding);
     else if (answer.problem.status === 404 || answer.problem.status === 400) setOnboarding(null);
     else setError(recordProblem(answer.problem, t));
-  }, [path]);
+  }, [id]);
   useEffect(() => {
     void load();
-    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+    void listMembers().then((answer) => {
       if (answer.ok) setMembers(answer.data.data);
     });
   }, [load]);
@@ -54,7 +63,7 @@ export function useOnboarding(id: string) {
 
   const send = async (pin: string, force: boolean) => {
     const body = { ...(pin ? { pin } : {}), ...(force ? { force: true } : {}) };
-    const answer = await act(() => call('POST', `${path}/send`, { body }), t('onboardings.sent'));
+    const answer = await act(() => sendOnboarding(id, body), t('onboardings.sent'));
     if (!answer.ok && answer.problem.code === 'requires_force') {
       setPending({ pin });
       return setOpen('force');
@@ -64,7 +73,7 @@ export function useOnboarding(id: string) {
 
   const reopen = async (pin: string) => {
     const body = pin ? { pin } : {};
-    const answer = await act(() => call('POST', `${path}/reopen`, { body }), t('onboardings.reopened'));
+    const answer = await act(() => reopenOnboarding(id, body), t('onboardings.reopened'));
     setOpen(answer.ok && pin ? { pin } : null);
   };
 
@@ -79,9 +88,12 @@ export function useOnboarding(id: string) {
     pending,
     version,
     changed: () => setVersion((v) => v + 1),
-    path,
-    call,
     act,
+    archive: () => act(() => archiveOnboarding(id), t('onboardings.archivedDone')),
+    unarchive: () => act(() => unarchiveOnboarding(id), t('onboardings.unarchivedDone')),
+    cancel: () => act(() => cancelOnboarding(id), t('onboardings.cancelled')),
+    change: (body: Parameters<typeof changeOnboarding>[1], done: string) =>
+      act(() => changeOnboarding(id, body), done),
     send,
     reopen,
   };
