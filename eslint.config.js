@@ -1,6 +1,118 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The joints of the layout (docs/decisions/0002-composition-in-one-place.md), kept by
+ * no-restricted-imports. A rule sees the import as written, so each rule is stated per
+ * folder depth below services/: `up(d)` is the `../` that leaves a file d folders deep.
+ * - shared/ imports no feature (nothing of services/ or projections/);
+ * - a feature imports another feature only through its index.ts or its contract/ folder
+ *   (services/app/, the composition, too);
+ * - the web apps import of the server only contract/ files and shared/i18n/locales.ts.
+ */
+const FEATURES = [
+  'access',
+  'clients',
+  'templates',
+  'onboardings',
+  'hooks',
+  'automation',
+  'events',
+  'mail',
+  'payments',
+];
+const DEPTHS = [1, 2, 3, 4, 5, 6, 7];
+const up = (depth) => `(\\.\\./){${depth}}`;
+const underServices = (top, depth) => `services/${top}/${'*/'.repeat(depth - 1)}*.{ts,tsx}`;
+
+/** Files of shared/ `depth` folders below the repository's root import nothing of services/ or projections/. */
+const sharedRule = (depth) => ({
+  files: [`shared/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+  ignores: ['**/*.test.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${up(depth)}(services|projections)/`,
+            message: 'shared/ is the platform: it imports no feature (services/*, projections/*).',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+/**
+ * Value imports that still cross into another feature's inner files (23 imports in these
+ * files, 2026-11-27). Routing them through index.ts as they stand would close import circles
+ * between features at load time; each is to move (a query to projections/, a policy to the
+ * feature's index.ts) and leave this list. New files are not to be added.
+ */
+const KNOWN_CROSSINGS = [
+  'services/automation/actions.ts',
+  'services/automation/automation-consumer.ts',
+  'services/automation/create-onboarding-action.ts',
+  'services/automation/webhook-body.ts',
+  'services/clients/client-erasure.ts',
+  'services/events/audit-event-types.ts',
+  'services/hooks/event-moment.ts',
+  'services/hooks/hook-payload-document.ts',
+  'services/hooks/hook-payload.ts',
+  'services/onboardings/portal/portal-face.ts',
+  'services/onboardings/workspace-onboarding-routes.ts',
+  'services/onboardings/workspace-review-routes.ts',
+  'services/templates/operator-template-routes.ts',
+];
+
+/** Files of `top` (a feature or app) `depth` folders below services/ reach other features only by index.ts or contract/. */
+const featureRule = (top, depth) => ({
+  files: [underServices(top, depth)],
+  ignores: ['**/*.test.{ts,tsx}', ...KNOWN_CROSSINGS],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${up(depth)}(${FEATURES.filter((feature) => feature !== top).join('|')})/(?!index\\.ts$|contract/)`,
+            message: 'Import another feature only through its index.ts or its contract/ folder.',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+/** Web files `depth` folders below services/ import of the server only contract/ files and the locales. */
+const webRule = (depth) => ({
+  files: [`services/web/${'*/'.repeat(depth - 1)}*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^${up(depth)}(?!web/|\\.\\./|[a-z-]+/contract/)`,
+            message: 'The web apps import of the server only contract/ files.',
+          },
+          {
+            regex: `^${up(depth + 1)}(?!\\.\\./|shared/i18n/locales\\.ts$)`,
+            message: 'The web apps import of the server only contract/ files and shared/i18n/locales.ts.',
+          },
+        ],
+      },
+    ],
+  },
+});
+
+export const boundaryRules = [
+  ...DEPTHS.map(sharedRule),
+  ...[...FEATURES, 'app'].flatMap((top) => DEPTHS.map((depth) => featureRule(top, depth))),
+  ...DEPTHS.slice(1).map(webRule),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -22,4 +134,5 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  ...boundaryRules,
 );

@@ -1,7 +1,7 @@
 import type { Platform } from '../../shared/app-deps.ts';
 import type { Registry } from 'prom-client';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
-import type { RelayHealth } from '../events/relay-health.ts';
+import type { RelayHealth } from '../events/index.ts';
 import type { DatabaseHealth } from '../../shared/db/database-health.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
   stuckCheckpoints,
   type CheckpointLag,
 } from '../../shared/metrics/checkpoint-lag.ts';
-import type { RelayHealth } from '../events/relay-health.ts';
+import type { RelayHealth } from '../events/index.ts';
 import { runsWorker } from '../../shared/config/service-role.ts';
 import type { DatabaseHealth } from '../../shared/db/database-health.ts';
 

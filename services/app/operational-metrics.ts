@@ -5,8 +5,8 @@ import { readCheckpointLags } from '../../shared/metrics/checkpoint-lag.ts';
 import { measureAppends } from '../../shared/metrics/event-store-metrics.ts';
 import { readKafkaConsumerLags } from '../../shared/metrics/kafka-consumer-lag.ts';
 import { createKafka, kafkaStreamSettings } from '../../shared/subscriptions/kafka.ts';
-import { registerRelayMetrics } from '../events/relay-metrics.ts';
-import type { RelayHealth } from '../events/relay-health.ts';
+import { registerRelayMetrics } from '../events/index.ts';
+import type { RelayHealth } from '../events/index.ts';
 import { readDeliveryOutcomes, readQueueBacklogs } from './work-queue-metrics.ts';
 
 /** How long one metrics read may take in the database before it yields no samples. */

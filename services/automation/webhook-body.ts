@@ -1,9 +1,5 @@
-import type { Onboarding } from '../onboardings/decider/index.ts';
-import type {
-  OnboardingOverdue,
-  PaymentSucceeded,
-  SignatureSigned,
-} from '../onboardings/onboarding-events.ts';
+import type { Onboarding } from '../onboardings/index.ts';
+import type { OnboardingOverdue, PaymentSucceeded, SignatureSigned } from '../onboardings/index.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { openJsonValues } from '../../shared/privacy/sealed-columns.ts';

@@ -1,5 +1,5 @@
 import { toAuditRecord } from '../events/audit-event-types.ts';
-import type { Onboarding } from '../onboardings/decider/index.ts';
+import type { Onboarding } from '../onboardings/index.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { derivedUuid } from '../../shared/ids/derived-id.ts';
 import { isoMicros } from './event-moment.ts';

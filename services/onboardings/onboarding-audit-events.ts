@@ -1,4 +1,4 @@
-import type { AuditEventMapping } from '../events/audit-event-types.ts';
+import type { AuditEventMapping } from '../events/index.ts';
 import type { OnboardingEvent, OnboardingEventType } from './onboarding-events.ts';
 
 /**

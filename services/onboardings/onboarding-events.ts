@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
-import type { TemplateContent } from '../templates/template-events.ts';
+import type { TemplateContent } from '../templates/index.ts';
 import type { ReminderRule } from './contract/reminder-schedule.ts';
 import type { OnboardingStatus } from './contract/statuses.ts';
 

@@ -1,4 +1,4 @@
-import type { TemplateField } from '../templates/template-events.ts';
+import type { TemplateField } from '../templates/index.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
 
 /** A field with the id of the step that holds it (error details name both). */

@@ -2,7 +2,7 @@ import { DomainError } from '../../../shared/commands/decider.ts';
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import { answerProblemText } from '../answer-problem-text.ts';
 import { visibility, type Visibility } from '../../templates/contract/conditional-rules.ts';
-import type { TemplateStep } from '../../templates/template-events.ts';
+import type { TemplateStep } from '../../templates/index.ts';
 import { answerProblem, answerShapeProblem } from '../../templates/contract/field-catalogue.ts';
 import { progressPct, requiredStepsSubmitted } from '../template-snapshot.ts';
 import type { OpenLink, SaveAnswer, SubmitStep } from './commands.ts';

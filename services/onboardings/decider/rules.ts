@@ -1,5 +1,5 @@
 import { DomainError } from '../../../shared/commands/decider.ts';
-import type { TemplateStep } from '../../templates/template-events.ts';
+import type { TemplateStep } from '../../templates/index.ts';
 import type { AnswerProblem } from '../../templates/contract/field-catalogue.ts';
 import { findField, type LocatedField } from '../template-snapshot.ts';
 import { isOpenReview, type Onboarding, type OnboardingState } from './state.ts';

@@ -2,7 +2,7 @@ import { fold } from '../../../shared/commands/decider.ts';
 import { onboardingDecider, type OnboardingCommand } from './index.ts';
 import type { SendFacts } from './index.ts';
 import type { OnboardingEvent, TemplateSnapshot } from '../onboarding-events.ts';
-import type { TemplateField } from '../../templates/template-events.ts';
+import type { TemplateField } from '../../templates/index.ts';
 
 /** Shared fixtures of the onboarding decider tests (given-when-then and property-based). */
 export const TEAM = '11111111-1111-4111-8111-111111111111';
