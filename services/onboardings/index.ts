@@ -49,4 +49,4 @@ export {
 export { PinAttempts } from './portal/portal-pin-attempts.ts';
 export { MAX_FILE_BYTES } from './onboarding-files.ts';
 export { faceSchema } from './portal/portal-face.ts';
-export { fileSchema, portalOnboarding } from './portal/portal-routes.ts';
+export { fileSchema, portalOnboarding } from './portal/portal-requests.ts';
