@@ -78,6 +78,59 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  */
 export const WORD_DIFF_BUDGET_MS = 20;
 
+/** A submitted step makes a new version of each answered field whose value changed or was sent back. */
+function recordSubmit(
+  snapshot: TemplateSnapshot,
+  fields: Map<string, FieldState>,
+  stepId: string,
+  submittedAt: string,
+): void {
+  const step = snapshot.steps.find((candidate) => candidate.id === stepId);
+  for (const field of step?.fields ?? []) {
+    const state = fields.get(field.id);
+    if (!state || !state.answered || state.status === 'approved') continue;
+    const last = state.versions.at(-1);
+    const sentBack = state.status === 'rejected' || state.status === 'changes_requested';
+    if (!last || sentBack || !same(last.value, state.draft)) {
+      state.versions.push({
+        number: state.versions.length + 1,
+        value: state.draft,
+        submitted_at: submittedAt,
+      });
+    }
+    Object.assign(state, { status: 'submitted', reason: null });
+  }
+}
+
+/** The histories of the answered fields, in the template's order. */
+function historiesOf(
+  snapshot: TemplateSnapshot,
+  fields: Map<string, FieldState>,
+  diffDeadline: number,
+): AnswerHistory[] {
+  return snapshot.steps.flatMap((step) =>
+    step.fields.flatMap((field) => {
+      const state = fields.get(field.id);
+      if (!state || (!state.answered && state.versions.length === 0)) return [];
+      return [
+        {
+          field_id: field.id,
+          step_id: step.id,
+          label: field.label,
+          type: field.type,
+          status: state.status,
+          reason: state.reason,
+          value: state.draft,
+          versions: state.versions,
+          reviews: state.reviews,
+          countersignatures: state.countersignatures,
+          diff: versionDiff(state, diffDeadline),
+        },
+      ];
+    }),
+  );
+}
+
 export function answerHistory(
   snapshot: TemplateSnapshot,
   events: ReadonlyArray<{ id: string; event: OnboardingEvent }>,
@@ -140,24 +193,9 @@ export function answerHistory(
         }
         break;
       }
-      case 'response.submitted': {
-        const step = snapshot.steps.find((candidate) => candidate.id === event.data.step_id);
-        for (const field of step?.fields ?? []) {
-          const state = fields.get(field.id);
-          if (!state || !state.answered || state.status === 'approved') continue;
-          const last = state.versions.at(-1);
-          const sentBack = state.status === 'rejected' || state.status === 'changes_requested';
-          if (!last || sentBack || !same(last.value, state.draft)) {
-            state.versions.push({
-              number: state.versions.length + 1,
-              value: state.draft,
-              submitted_at: event.data.submitted_at,
-            });
-          }
-          Object.assign(state, { status: 'submitted', reason: null });
-        }
+      case 'response.submitted':
+        recordSubmit(snapshot, fields, event.data.step_id, event.data.submitted_at);
         break;
-      }
       case 'response_approved':
       case 'response_rejected':
       case 'response_changes_requested': {
@@ -179,27 +217,7 @@ export function answerHistory(
     }
   }
 
-  return snapshot.steps.flatMap((step) =>
-    step.fields.flatMap((field) => {
-      const state = fields.get(field.id);
-      if (!state || (!state.answered && state.versions.length === 0)) return [];
-      return [
-        {
-          field_id: field.id,
-          step_id: step.id,
-          label: field.label,
-          type: field.type,
-          status: state.status,
-          reason: state.reason,
-          value: state.draft,
-          versions: state.versions,
-          reviews: state.reviews,
-          countersignatures: state.countersignatures,
-          diff: versionDiff(state, diffDeadline),
-        },
-      ];
-    }),
-  );
+  return historiesOf(snapshot, fields, diffDeadline);
 }
 
 /**
