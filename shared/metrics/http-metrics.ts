@@ -27,24 +27,35 @@ export function recordHttpMetrics(app: FastifyInstance, registry: Registry): voi
 
 type HttpLabel = 'method' | 'route' | 'status_code';
 
+/** The registry's metric of this name, made once: a second app on the registry reuses it. */
+function registered<Metric>(registry: Registry, name: string, make: () => Metric): Metric {
+  return (registry.getSingleMetric(name) as Metric | undefined) ?? make();
+}
+
 function httpMetricsOf(registry: Registry) {
   const labelNames = ['method', 'route', 'status_code'] as const;
-  const requests =
-    (registry.getSingleMetric('http_requests_total') as Counter<HttpLabel> | undefined) ??
-    new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status code',
-      labelNames,
-      registers: [registry],
-    });
-  const duration =
-    (registry.getSingleMetric('http_request_duration_seconds') as Histogram<HttpLabel> | undefined) ??
-    new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from the request to the end of the answer, by method, route pattern and status code',
-      labelNames,
-      buckets: HTTP_SECONDS_BUCKETS,
-      registers: [registry],
-    });
+  const requests = registered(
+    registry,
+    'http_requests_total',
+    () =>
+      new Counter<HttpLabel>({
+        name: 'http_requests_total',
+        help: 'HTTP requests answered, by method, route pattern and status code',
+        labelNames,
+        registers: [registry],
+      }),
+  );
+  const duration = registered(
+    registry,
+    'http_request_duration_seconds',
+    () =>
+      new Histogram<HttpLabel>({
+        name: 'http_request_duration_seconds',
+        help: 'Time from the request to the end of the answer, by method, route pattern and status code',
+        labelNames,
+        buckets: HTTP_SECONDS_BUCKETS,
+        registers: [registry],
+      }),
+  );
   return { requests, duration };
 }
