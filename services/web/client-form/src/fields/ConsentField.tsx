@@ -3,7 +3,7 @@
  * The answer is true or false.
  */
 import type { FieldProps } from './field-props.ts';
-import { ErrorText, RequiredMarker, controlAria } from './FieldFrame.tsx';
+import { ErrorText, HelpText, RequiredMarker, controlAria } from './FieldFrame.tsx';
 import { configText, helpText } from './field-text.ts';
 
 export function ConsentField({ field, value, onChange, problem, ids, t, formats }: FieldProps) {
@@ -31,11 +31,7 @@ export function ConsentField({ field, value, onChange, problem, ids, t, formats 
         </label>
         {field.is_required ? <RequiredMarker t={t} /> : null}
       </div>
-      {help ? (
-        <p id={ids.help} class="field__help">
-          {help}
-        </p>
-      ) : null}
+      <HelpText id={ids.help} text={help} />
       <ErrorText id={ids.error} problem={problem} t={t} formats={formats} />
     </div>
   );

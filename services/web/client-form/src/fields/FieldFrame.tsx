@@ -75,13 +75,18 @@ export interface FrameProps {
   children: ComponentChildren;
 }
 
-export function FieldFrame({ field, ids, problem, t, formats, group, groupProps, children }: FrameProps) {
-  const help = helpText(field);
-  const helpElement = help ? (
-    <p id={ids.help} class="field__help">
-      {help}
+/** A field's help text under its label, when it has one. */
+export function HelpText({ id, text }: { id: string; text: string | null | undefined }) {
+  return text ? (
+    <p id={id} class="field__help">
+      {text}
     </p>
   ) : null;
+}
+
+export function FieldFrame({ field, ids, problem, t, formats, group, groupProps, children }: FrameProps) {
+  const help = helpText(field);
+  const helpElement = <HelpText id={ids.help} text={help} />;
   const error = <ErrorText id={ids.error} problem={problem} t={t} formats={formats} />;
   if (group) {
     // A group without aria-required of its own (a checkbox group) hears "required" in its description.

@@ -5,7 +5,7 @@
  * answer ({drawing: path data}) and is autosaved like any answer.
  */
 import type { FieldProps } from './field-props.ts';
-import { RequiredMarker } from './FieldFrame.tsx';
+import { HelpText, RequiredMarker } from './FieldFrame.tsx';
 import { configText, helpText } from './field-text.ts';
 import { SignerForm } from './signer-form.tsx';
 
@@ -23,11 +23,7 @@ export function SignatureField(props: FieldProps) {
         </h2>
         {field.is_required ? <RequiredMarker t={t} /> : null}
       </div>
-      {help ? (
-        <p id={ids.help} class="field__help">
-          {help}
-        </p>
-      ) : null}
+      <HelpText id={ids.help} text={help} />
       {agreement ? (
         <div class="signature__agreement" id={`${ids.input}-agreement`}>
           <h3 class="signature__agreement-title">{t('signature.agreement')}</h3>
