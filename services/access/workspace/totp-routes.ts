@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { accountDecider } from './account-decider.ts';
+import { accountStreamId } from './account-events.ts';
+import { newTotpSecret, totpStep, totpUri } from './totp.ts';
+import { deleteRecoveryCodes, newRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { inWorkspaceTransaction } from './workspace-commands.ts';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { reauthenticationRequired } from './workspace-errors.ts';
+import { recentlyReauthenticated } from './session-policy.ts';
+import { deleteOtherSessions, signedIn } from './workspace-session.ts';
+import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
+import { credentialsOf, success, tag } from './account-answers.ts';
+
+/** The signed-in member's two-factor sign-in: its state, setting it up, confirming it, turning it off. */
+export async function totpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/me/totp',
+    {
+      schema: {
+        ...tag,
+        summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
+        response: { 200: z.object({ enabled: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const account = await credentialsOf(context.pool, signedIn(request).memberId);
+      return { enabled: account.totp_secret !== null };
+    },
+  );
+
+  app.post(
+    '/me/totp',
+    {
+      config: SECRET_ANSWER,
+      schema: {
+        ...tag,
+        summary: 'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',
+        response: { 200: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const secret = newTotpSecret();
+      // The member is the vault's subject (a uuid): erasing them makes the secret unreadable.
+      const sealed = await context.vault.seal(session.teamId, session.memberId, secret);
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: accountStreamId(session.memberId),
+          decider: accountDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: { type: 'StartTotp', data: {}, metadata: { now: context.clock.now() } },
+          writeRows: async (_decided, tx) => {
+            await tx.query('update member_credentials set totp_pending_secret = $2 where member_id = $1', [
+              session.memberId,
+              JSON.stringify(sealed),
+            ]);
+          },
+        }),
+      );
+      return { secret, otpauth_uri: totpUri(secret, session.email) };
+    },
+  );
+
+  app.post(
+    '/me/totp/confirm',
+    {
+      schema: {
+        ...tag,
+        summary:
+          'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
+        body: z.object({ code: z.string().trim().max(12) }),
+        response: { 200: success.extend({ recovery_codes: z.array(z.string()) }) },
+      },
+      config: SECRET_ANSWER,
+    },
+    async (request) => {
+      const session = signedIn(request);
+      const now = context.clock.now();
+      const account = await credentialsOf(context.pool, session.memberId);
+      const pending = account.totp_pending_secret
+        ? await context.vault.open(account.totp_pending_secret)
+        : null;
+      if (!pending) throw codedError(409, 'totp_not_started', 'Start the two-factor setup first');
+      const step = totpStep(pending, account.email, request.body.code, now);
+      if (step === null) {
+        throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
+      }
+      const recoveryCodes = newRecoveryCodes();
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: accountStreamId(session.memberId),
+          decider: accountDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
+          writeRows: async (_decided, tx) => {
+            await tx.query(
+              `update member_credentials
+               set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_last_step = $2
+               where member_id = $1`,
+              [session.memberId, step],
+            );
+            await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
+            await deleteOtherSessions(tx, session.memberId, session.idHash);
+          },
+        }),
+      );
+      return { success: true as const, recovery_codes: recoveryCodes };
+    },
+  );
+
+  app.delete(
+    '/me/totp',
+    {
+      schema: {
+        ...tag,
+        summary: 'Turn two-factor sign-in off (re-authentication within 5 minutes)',
+        response: { 200: success },
+      },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      if (!recentlyReauthenticated(session, context.clock.now())) throw reauthenticationRequired();
+      await inWorkspaceTransaction(context, (decide) =>
+        decide({
+          streamId: accountStreamId(session.memberId),
+          decider: accountDecider,
+          metadata: memberMetadata(request, session.memberId),
+          command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
+          writeRows: async (_decided, tx) => {
+            await tx.query(
+              `update member_credentials set totp_secret = null, totp_pending_secret = null, totp_last_step = null
+               where member_id = $1`,
+              [session.memberId],
+            );
+            await deleteRecoveryCodes(tx, session.memberId);
+          },
+        }),
+      );
+      return { success: true as const };
+    },
+  );
+}
