@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { sameOriginPolicy } from '../../shared/http/same-origin-policy.ts';
 
 /**
  * Headers of every answer that a browser renders or loads as part of the client's form
@@ -7,18 +8,7 @@ import type { FastifyReply } from 'fastify';
  * (plus data: and blob: images, for previews of files the client picks). No referrer
  * leaves the page: its URL holds the client's token.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const CONTENT_SECURITY_POLICY = sameOriginPolicy({ img: ['data:', 'blob:'] });
 
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
