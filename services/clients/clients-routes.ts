@@ -1,9 +1,8 @@
-import { teamById } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { createClient } from './create-client.ts';
+import { clientInput, createClient } from './create-client.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
 import { DATE_FORMATS, LOCALES } from '../../shared/i18n/locales.ts';
 import { ApiError, textError } from '../../shared/http/api-error.ts';
@@ -111,17 +110,12 @@ export const createClientBody = z
 
 type CreateClientBody = z.output<typeof createClientBody>;
 
-const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
-
 /** What the routes of this file share. */
 function clientsKit(context: ClientsRouteDeps) {
   const findClient = (teamId: string, id: string) =>
     isUuid(id) ? readClient(context.readDb, context.vault, teamId, id) : Promise.resolve(undefined);
 
-  async function teamSettings(teamId: string) {
-    return (await teamById(context.readPool, teamId)) ?? FALLBACK_SETTINGS;
-  }
-  return { context, findClient, teamSettings };
+  return { context, findClient };
 }
 
 type ClientsKit = ReturnType<typeof clientsKit>;
@@ -188,7 +182,7 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: ClientsKit) {
 /** POST /clients */
 function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
-  const { context, findClient, teamSettings } = kit;
+  const { context, findClient } = kit;
   app.post(
     '/clients',
     {
@@ -222,22 +216,11 @@ function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
       }
       const body = request.body as CreateClientBody;
       const teamId = request.principal.teamId;
-      const defaults = await teamSettings(teamId);
+      const input = await clientInput(context.readPool, teamId, body);
       const outcome = await answeringRefusals(clientErrors, () =>
         createClient(
           { pool: context.pool, eventStore: context.eventStore, vault: context.vault },
-          {
-            team_id: teamId,
-            name: body.name,
-            email: body.email,
-            company: body.company ?? null,
-            phone: body.phone ?? null,
-            notes: body.notes ?? null,
-            custom_fields: body.custom_fields ?? {},
-            locale: body.locale ?? defaults.locale,
-            date_format: body.date_format ?? defaults.date_format,
-            timezone: body.timezone ?? defaults.timezone,
-          },
+          input,
           context.clock.now(),
           requestMetadata(request, { apiKeyId: request.principal.apiKeyId }),
         ),

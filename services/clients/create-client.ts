@@ -6,6 +6,8 @@ import { clientStream, type ClientInput } from './client-events.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
+import type { ReadClient } from '../../projections/read-client.ts';
+import { teamById } from '../../projections/teams/queries.ts';
 import {
   handleCommand,
   type CommandMetadata,
@@ -18,6 +20,46 @@ export interface CreateClientOutcome {
   clientId: string;
   /** Position of the client's creation in the log: wait for it before reading the read model. */
   position: bigint | undefined;
+}
+
+/** A create request's details: the optional ones may be missing or null. */
+export interface ClientRequest {
+  name: string;
+  email: string;
+  company?: string | null;
+  phone?: string | null;
+  notes?: string | null;
+  custom_fields?: Record<string, unknown> | null;
+  locale?: string;
+  date_format?: string;
+  timezone?: string;
+}
+
+/** The settings a client without its own takes when the team is not found. */
+const FALLBACK_SETTINGS = { locale: 'en-US', date_format: 'MM/DD/YYYY', timezone: 'UTC' };
+
+/**
+ * The client to create from a request of either face: missing details empty, and the
+ * team's locale, date format and time zone where the request gives none.
+ */
+export async function clientInput(
+  db: ReadClient,
+  teamId: string,
+  body: ClientRequest,
+): Promise<Omit<ClientInput, 'client_id'>> {
+  const defaults = (await teamById(db, teamId)) ?? FALLBACK_SETTINGS;
+  return {
+    team_id: teamId,
+    name: body.name,
+    email: body.email,
+    company: body.company ?? null,
+    phone: body.phone ?? null,
+    notes: body.notes ?? null,
+    custom_fields: body.custom_fields ?? {},
+    locale: body.locale ?? defaults.locale,
+    date_format: body.date_format ?? defaults.date_format,
+    timezone: body.timezone ?? defaults.timezone,
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { teamById } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +18,7 @@ import {
   listClients,
   type ClientResource,
 } from '../../projections/clients/queries.ts';
-import { createClient } from './create-client.ts';
+import { clientInput, createClient } from './create-client.ts';
 import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
 
@@ -107,16 +106,7 @@ function workspaceClientsKit(context: WorkspaceDeps) {
 
   const findClient = (teamId: string, id: string) => readClient(context.readDb, context.vault, teamId, id);
 
-  async function teamDefaults(teamId: string) {
-    return (
-      (await teamById(context.readPool, teamId)) ?? {
-        locale: 'en-US',
-        date_format: 'MM/DD/YYYY',
-        timezone: 'UTC',
-      }
-    );
-  }
-  return { context, tag, findClient, teamDefaults };
+  return { context, tag, findClient };
 }
 
 type WorkspaceClientsKit = ReturnType<typeof workspaceClientsKit>;
@@ -153,7 +143,7 @@ function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
 /** POST /clients */
 function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
-  const { context, tag, findClient, teamDefaults } = kit;
+  const { context, tag, findClient } = kit;
   app.post(
     '/clients',
     {
@@ -172,25 +162,9 @@ function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
     async (request, reply) => {
       const session = signedIn(request);
       const body = request.body;
-      const defaults = await teamDefaults(session.teamId);
+      const input = await clientInput(context.readPool, session.teamId, body);
       const outcome = await refusing(() =>
-        createClient(
-          context,
-          {
-            team_id: session.teamId,
-            name: body.name,
-            email: body.email,
-            company: body.company ?? null,
-            phone: body.phone ?? null,
-            notes: body.notes ?? null,
-            custom_fields: body.custom_fields ?? {},
-            locale: body.locale ?? defaults.locale,
-            date_format: body.date_format ?? defaults.date_format,
-            timezone: body.timezone ?? defaults.timezone,
-          },
-          context.clock.now(),
-          memberMetadata(request, session.memberId),
-        ),
+        createClient(context, input, context.clock.now(), memberMetadata(request, session.memberId)),
       );
       if (!outcome.created) throw codedError(409, 'email_taken', EMAIL_TAKEN);
       await awaitReadModels(context, outcome.position);
