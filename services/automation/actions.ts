@@ -66,11 +66,9 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
   if (run.action.type !== 'send_email') throw new Error(`run ${run.id} is not a send_email run`);
   const { subject, body } = run.action;
   await inTransaction(context.pool, async (tx) => {
-    await holdRun(tx, run.id);
-    const team = await teamWithOwner(tx, run.team_id);
-    const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
-    if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
-    if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);
+    const held = await heldMailRun(tx, run, finish);
+    if (!held) return;
+    const { team, facts } = held;
     const to = facts.client_email;
     if (!isValidEmail(to)) return finish(tx, { kind: 'stop', reason: NO_EMAIL, status: null });
     const from = firmName(team);
@@ -110,11 +108,9 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
   if (run.action.type !== 'notify_member') throw new Error(`run ${run.id} is not a notify_member run`);
   const { member_id: memberId, message } = run.action;
   await inTransaction(context.pool, async (tx) => {
-    await holdRun(tx, run.id);
-    const team = await teamWithOwner(tx, run.team_id);
-    const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
-    if (!team || !facts) return finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
-    if (!(await teamEmailVerified(tx, run.team_id))) return finish(tx, UNVERIFIED);
+    const held = await heldMailRun(tx, run, finish);
+    if (!held) return;
+    const { team, facts } = held;
     const to = (await currentMember(tx, run.team_id, memberId))?.email;
     if (!to) return finish(tx, { kind: 'stop', reason: 'team member left the team', status: null });
     if (!isValidEmail(to))
@@ -142,6 +138,26 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
  */
 async function holdRun(tx: Parameters<FinishRun>[0], runId: string): Promise<void> {
   await tx.query('select 1 from automation_runs where id = $1 for update', [runId]);
+}
+
+/**
+ * The start of an emailing action: the run held (holdRun), its team and onboarding read.
+ * Undefined when the run is finished instead: the onboarding is gone, or the team's email
+ * is not verified.
+ */
+async function heldMailRun(tx: Parameters<FinishRun>[0], run: QueuedRun, finish: FinishRun) {
+  await holdRun(tx, run.id);
+  const team = await teamWithOwner(tx, run.team_id);
+  const facts = await onboardingFacts(tx, run.team_id, run.onboarding_id);
+  if (!team || !facts) {
+    await finish(tx, { kind: 'stop', reason: 'onboarding not found', status: null });
+    return undefined;
+  }
+  if (!(await teamEmailVerified(tx, run.team_id))) {
+    await finish(tx, UNVERIFIED);
+    return undefined;
+  }
+  return { team, facts };
 }
 
 /** A subject is one line: line breaks a placeholder brought in become spaces. */
