@@ -171,10 +171,6 @@ function onboardingCommandKit(context: OnboardingsRouteDeps) {
     publicUrl: context.settings.PUBLIC_URL,
   };
 
-  /**
-   * Runs a command once per Idempotency-Key (or every time without one) and answers with
-   * its status and body, after the read model has its events (read your writes).
-   */
   /** With EventStoreDB and an Idempotency-Key, a create's plan is kept before its append (./create-intents.ts). */
   async function createPlan(
     tx: PoolClient,
@@ -190,6 +186,8 @@ function onboardingCommandKit(context: OnboardingsRouteDeps) {
   }
 
   /**
+   * Runs a command once per Idempotency-Key (or every time without one) and answers with
+   * its status and body, after the read model has its events (read your writes).
    * `prepare` runs in the command's transaction before `run`, outside its refusals: a
    * refusal of `prepare` (another body under a planned create's key) is not kept as the
    * key's answer.
