@@ -5,7 +5,7 @@ import { codedError } from '../../shared/http/api-error.ts';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
-import type { AutomationAction, AutomationTrigger } from './automation-rule-events.ts';
+import { teamAutomationRules } from '../../projections/automation-rules/queries.ts';
 import { actionSchema, createBody, patchBody, ruleSchema } from './automation-rules-routes.ts';
 import {
   actionWarning,
@@ -96,18 +96,7 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
     async (request) => {
       const session = signedIn(request);
       const team = await ruleTeam(context, session.teamId);
-      const { rows } = await context.pool.query<{
-        id: string;
-        team_id: string;
-        name: string;
-        trigger: AutomationTrigger;
-        action: AutomationAction;
-        enabled: boolean;
-      }>(
-        `select id, team_id, name, trigger, action, enabled from automation_rules
-         where team_id = $1 and deleted_at is null order by created_at desc, id`,
-        [session.teamId],
-      );
+      const rows = await teamAutomationRules(context.pool, session.teamId);
       const rules = rows.map((row) => ({ ...row, status: 'active' as const }) as unknown as Rule);
       return { data: await Promise.all(rules.map((rule) => view(rule, team.timezone))) };
     },

@@ -102,6 +102,15 @@ export async function credentialsOf(db: ReadClient, memberId: string): Promise<C
   return rows[0];
 }
 
+/** Stores the account's new password hash (in the command's transaction). */
+export async function setPasswordHash(tx: ReadClient, memberId: string, passwordHash: string, now: Date) {
+  await tx.query('update member_credentials set password_hash = $2, updated_at = $3 where member_id = $1', [
+    memberId,
+    passwordHash,
+    now,
+  ]);
+}
+
 /** The member's team as the sign-in answers name it. */
 export async function teamOf(db: ReadClient, teamId: string) {
   return (await teamSummary(db, teamId))!;

@@ -1,3 +1,4 @@
+import { setPasswordHash } from './account-answers.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -49,10 +50,7 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
           metadata: memberMetadata(request, session.memberId),
           command: { type: 'ChangePassword', data: { reason: 'change' }, metadata: { now } },
           writeRows: async (_decided, tx) => {
-            await tx.query(
-              'update member_credentials set password_hash = $2, updated_at = $3 where member_id = $1',
-              [session.memberId, passwordHash, now],
-            );
+            await setPasswordHash(tx, session.memberId, passwordHash, now);
             await resetLinkRows(tx, session.memberId, null);
             await deleteOtherSessions(tx, session.memberId, session.idHash);
           },

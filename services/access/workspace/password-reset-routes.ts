@@ -17,7 +17,15 @@ import { invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { deleteMemberSessions } from './workspace-session.ts';
-import { RESET_LINK_SECONDS, email, password, tag, success, credentialsByEmail } from './account-answers.ts';
+import {
+  RESET_LINK_SECONDS,
+  email,
+  password,
+  tag,
+  success,
+  credentialsByEmail,
+  setPasswordHash,
+} from './account-answers.ts';
 
 /** Password reset: a link by email, then a new password with it. */
 export async function passwordResetRoutes(
@@ -124,10 +132,7 @@ export async function passwordResetRoutes(
                 'This reset link has expired or was already used: ask for a new one.',
               );
             }
-            await tx.query(
-              'update member_credentials set password_hash = $2, updated_at = $3 where member_id = $1',
-              [found.member_id, passwordHash, now],
-            );
+            await setPasswordHash(tx, found.member_id, passwordHash, now);
             // A completed reset ends every other outstanding link of the account.
             await resetLinkRows(tx, found.member_id, null);
             await tx.query('delete from sign_in_locks where email = $1', [found.email]);
