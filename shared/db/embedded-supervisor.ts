@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DatabaseHealth } from './database-health.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase, type EmbeddedOptions } from './embedded-postgres.ts';
 import { isPostmasterOf, lockFilePid } from './postmaster-process.ts';
+import { wakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 /**
  * The embedded PostgreSQL, supervised. When its postmaster exits without being asked to
@@ -55,15 +56,7 @@ export async function superviseEmbeddedPostgres(
   let current: EmbeddedDatabase;
   let databaseDir: string | undefined;
   let lostMeanwhile: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  let wake: (() => void) | undefined;
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { sleep, wake } = wakeableSleep();
 
   const start = (port: number | undefined, initialise: boolean) =>
     startEmbeddedPostgres({
@@ -134,7 +127,7 @@ export async function superviseEmbeddedPostgres(
   const stopSupervising = () => {
     stopped = true;
     clearTimeout(giveUpTimer);
-    wake?.();
+    wake();
   };
   return {
     url: current.url,

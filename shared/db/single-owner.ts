@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from './pool.ts';
+import { wakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 /** How often an instance that does not own the part asks again. */
 export const OWNER_RETRY_MS = 2000;
@@ -34,17 +35,9 @@ export function runAsSingleOwner(
   let stopping = false;
   let owning = false;
   let session: PoolClient | undefined;
-  let wake: (() => void) | undefined;
   let lost: (() => void) | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { sleep, wake } = wakeableSleep();
 
   const loop = (async () => {
     while (!stopping) {
@@ -86,7 +79,7 @@ export function runAsSingleOwner(
     async stop() {
       stopping = true;
       lost?.();
-      wake?.();
+      wake();
       await loop;
     },
   };
