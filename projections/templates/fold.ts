@@ -20,6 +20,16 @@ export function templateSnapshot(content: TemplateContent): TemplateContent {
   return { name, description, vertical, settings, translations, steps };
 }
 
+/** The content's columns, the same on insert and update: name to the snapshot. */
+const contentColumns = (content: TemplateContent): unknown[] => [
+  content.name,
+  content.description,
+  content.vertical,
+  JSON.stringify(content.settings),
+  jsonb(content.translations),
+  JSON.stringify(templateSnapshot(content)),
+];
+
 type StepRows = Array<{ values: unknown[]; fields: unknown[][] }>;
 
 /** Column values in the order of the insert and update statements of projection.ts. */
@@ -74,18 +84,7 @@ export function foldTemplate(changes: TemplateChange[], recorded: RecordedEvent)
       const steps = stepRows(data.template_id, data.steps);
       changes.push({
         kind: 'created',
-        template: [
-          data.template_id,
-          data.team_id,
-          data.gallery,
-          data.name,
-          data.description,
-          data.vertical,
-          JSON.stringify(data.settings),
-          jsonb(data.translations),
-          JSON.stringify(templateSnapshot(data)),
-          data.created_at,
-        ],
+        template: [data.template_id, data.team_id, data.gallery, ...contentColumns(data), data.created_at],
         steps,
       });
       break;
@@ -95,16 +94,7 @@ export function foldTemplate(changes: TemplateChange[], recorded: RecordedEvent)
       changes.push({
         kind: 'updated',
         id: data.template_id,
-        template: [
-          data.name,
-          data.description,
-          data.vertical,
-          JSON.stringify(data.settings),
-          jsonb(data.translations),
-          JSON.stringify(templateSnapshot(data)),
-          data.version,
-          data.updated_at,
-        ],
+        template: [...contentColumns(data), data.version, data.updated_at],
         steps: stepRows(data.template_id, data.steps),
       });
       break;
