@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '../event-store/event-store.ts';
 import type { SnapshotPolicy } from './stream-snapshots.ts';
 /**
  * Domain logic as deciders (in the style of Emmett's samples): pure functions, no I/O.
@@ -48,4 +49,9 @@ export function unhandledEvent<State>(_event: never, state: State): State {
 /** The `default` branch of an exhaustive `decide`: a command type left unhandled is a type error. */
 export function unknownCommand(_command: never): DomainError {
   return new DomainError('unknown_command');
+}
+
+/** A recorded event as the decider's event: its type and data. */
+export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {
+  return { type: recorded.type, data: recorded.data } as Event;
 }

@@ -1,11 +1,10 @@
-import { fold, type Decider, type DomainEvent } from './decider.ts';
+import { fold, toDomainEvent, type Decider, type DomainEvent } from './decider.ts';
 import { WrongExpectedRevisionError, type EventStore } from '../event-store/event-store.ts';
 import { lockStream } from './stream-lock.ts';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 import { dropHeldMail, releaseHeldMail } from '../mail/outbox.ts';
 import type { CommandMetadata, CommandOutcome } from './handle-command.ts';
-import { toDomainEvent } from './handle-command.ts';
-import { IDEMPOTENCY_RETENTION_MS } from './idempotency.ts';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency-retention.ts';
 
 /**
  * Rows before events, with EventStoreDB (which cannot join a PostgreSQL transaction).

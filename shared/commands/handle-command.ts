@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
-import { type Decider, type DomainEvent } from './decider.ts';
-import type {
-  EventMetadata,
-  EventStore,
-  ExpectedRevision,
-  RecordedEvent,
-} from '../event-store/event-store.ts';
+import { toDomainEvent, type Decider, type DomainEvent } from './decider.ts';
+import type { EventMetadata, EventStore, ExpectedRevision } from '../event-store/event-store.ts';
 import { retryOnConflict } from './conflict-retry.ts';
 import { lockStream } from './stream-lock.ts';
 import { takesSnapshot } from './stream-snapshots.ts';
@@ -18,6 +13,9 @@ import {
   settleBeforeCommand,
   type UndoParked,
 } from './events-first.ts';
+
+/** Recorded events become decider events (./decider.ts); routes and passes read them here too. */
+export { toDomainEvent };
 
 /**
  * The command pipeline: every command of every feature, from a route or a worker, runs
@@ -203,10 +201,6 @@ export async function readStreamState<State, Event extends DomainEvent>(
   const last = recorded.at(-1)?.revision ?? snapshot?.revision;
   const expected: ExpectedRevision = last === undefined ? 'no_stream' : last;
   return { state, expected, replayed: recorded.length };
-}
-
-export function toDomainEvent<Event extends DomainEvent>(recorded: RecordedEvent): Event {
-  return { type: recorded.type, data: recorded.data } as Event;
 }
 
 async function transactionOn<T>(connection: PoolClient, work: (tx: PoolClient) => Promise<T>): Promise<T> {

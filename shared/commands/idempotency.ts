@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { codedError } from '../http/api-error.ts';
 import { inCommandTransaction } from './handle-command.ts';
+import { IDEMPOTENCY_RETENTION_MS } from './idempotency-retention.ts';
 
 /**
  * Idempotency-Key of the onboarding commands (client-onboarding-api.md, Idempotent
@@ -26,7 +27,7 @@ import { inCommandTransaction } from './handle-command.ts';
  * else in the clear.
  */
 
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export { IDEMPOTENCY_RETENTION_MS };
 const KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
 
 export type IdempotentOperation = 'create' | 'update' | 'send';
