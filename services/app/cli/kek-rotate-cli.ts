@@ -7,7 +7,7 @@
  * The database: DATABASE_URL when set, else the embedded PostgreSQL of a running
  * `npm start` on the same DATA_DIR (`<DATA_DIR>/database-url`). Prints counts only.
  */
-import { loadSettings, SettingsError } from '../../../shared/config/settings.ts';
+import { loadCliSettings } from '../../../shared/cli/cli-settings.ts';
 import { readEmbeddedDatabaseUrl } from '../../../shared/db/embedded-postgres.ts';
 import { createPool } from '../../../shared/db/pool.ts';
 import { KekRequiredError, resolveKeyRing } from '../../../shared/privacy/kek-source.ts';
@@ -17,14 +17,8 @@ import { rewrapDataKeys } from '../../../shared/privacy/rewrap-data-keys.ts';
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<number> {
-  let settings;
-  try {
-    settings = loadSettings();
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    say(error.message);
-    return 1;
-  }
+  const settings = loadCliSettings(say);
+  if (!settings) return 1;
   const url = settings.DATABASE_URL ?? (await readEmbeddedDatabaseUrl(settings.DATA_DIR));
   if (!url) {
     say(`no database: set DATABASE_URL, or start the service on DATA_DIR=${settings.DATA_DIR} first`);

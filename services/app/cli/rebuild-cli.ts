@@ -13,7 +13,8 @@
  */
 import pg from 'pg';
 import { ProgressBar } from '../../../shared/cli/progress-bar.ts';
-import { loadSettings, SettingsError, type Settings } from '../../../shared/config/settings.ts';
+import type { Settings } from '../../../shared/config/settings.ts';
+import { loadCliSettings } from '../../../shared/cli/cli-settings.ts';
 import { readEmbeddedDatabaseUrl, startEmbeddedPostgres } from '../../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../../shared/db/migrate.ts';
 import { createPool } from '../../../shared/db/pool.ts';
@@ -101,14 +102,8 @@ function reportParked(parked: ParkedReport): void {
 }
 
 async function main(): Promise<number> {
-  let settings: Settings;
-  try {
-    settings = loadSettings();
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    say(error.message);
-    return 1;
-  }
+  const settings = loadCliSettings(say);
+  if (!settings) return 1;
 
   // The projections open personal data with the data keys, which the KEK seals.
   try {
