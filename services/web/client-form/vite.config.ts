@@ -1,28 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import preact from '@preact/preset-vite';
-import { defineConfig } from 'vite';
+import { webAppConfig } from '../shared/vite-config.ts';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
-
-/*
- * The client's form page. Assets are served by the service under /web/ and the page at
- * /f/:token is dist/index.html. The Content-Security-Policy forbids inline scripts and
- * styles, so the module-preload polyfill (an inline script) is off and nothing is inlined
- * into index.html. The output folder is not emptied first: `npm start` builds before it
- * starts (prestart), and a service already running from the same folder keeps finding the
- * hashed files its index.html names; the manifest names the current build.
- */
-export default defineConfig({
-  root,
-  base: '/web/',
-  plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
-  build: {
-    outDir: 'dist',
-    emptyOutDir: false,
-    manifest: true,
-    modulePreload: { polyfill: false },
-    assetsInlineLimit: 0,
-    target: 'es2020',
-    sourcemap: false,
-  },
-});
+/* The client's form page: assets served by the service under /web/, the page at /f/:token is dist/index.html. */
+export default webAppConfig(import.meta.url, '/web/');
