@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../shared/app-deps.ts';
 import { apiKeyInactive, apiKeyRequired, apiKeyScopeDenied } from '../../shared/http/public-errors.ts';
+import { apiKeyByHash } from '../../projections/api-keys/queries.ts';
 import { hashApiKeySecret, isExpired } from './api-key-secret.ts';
 import { isPlan, type Plan } from './contract/plans.ts';
 import type { RouteScope, Scope } from './contract/scopes.ts';
@@ -41,23 +42,6 @@ declare module 'fastify' {
   }
 }
 
-interface KeyRow {
-  id: string;
-  team_id: string;
-  scopes: string[];
-  expires_at: Date | string | null;
-  revoked_at: Date | string | null;
-  plan: string;
-}
-
-/** One statement, named: every request runs it, so PostgreSQL plans it once per connection. */
-const KEY_BY_HASH = {
-  name: 'public_api_key_by_hash',
-  text: `select k.id, k.team_id, k.scopes, k.expires_at, k.revoked_at, t.plan
-         from api_keys k join teams t on t.id = k.team_id
-         where k.key_hash = $1`,
-};
-
 /** The key of `Authorization: Bearer <key>`; undefined when no key is given. */
 function bearerKey(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization?.trim();
@@ -73,11 +57,7 @@ export async function authenticate(
 ): Promise<Principal> {
   const secret = bearerKey(request);
   if (secret === undefined) throw apiKeyRequired();
-  const { rows } = await context.readPool.query<KeyRow>({
-    ...KEY_BY_HASH,
-    values: [hashApiKeySecret(secret)],
-  });
-  const key = rows[0];
+  const key = await apiKeyByHash(context.readPool, hashApiKeySecret(secret));
   if (
     !key ||
     key.revoked_at !== null ||
