@@ -12,7 +12,13 @@ import { clientStream } from '../../../services/clients/client-events.ts';
 import type { Logger } from '../../../shared/logging/logger.ts';
 import { tablesHolding } from '../../helpers/personal-data.ts';
 import { startTestService, TEST_PERSONAL_DATA_KEK, type TestService } from '../../helpers/service.ts';
-import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey } from '../../helpers/tenant.ts';
+import {
+  adminRequest,
+  apiRequest,
+  createTeamWithKey,
+  request,
+  type TeamWithKey,
+} from '../../helpers/tenant.ts';
 
 /**
  * The whole service with an event no projection code can apply in the log: a client whose

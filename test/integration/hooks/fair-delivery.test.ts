@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOOK_ENDPOINT_LANES } from '../../../services/hooks/hook-deliveries.ts';
 import { WEBHOOK_ENDPOINT_LANES } from '../../../services/automation/automation-queue.ts';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  selfSignedCertificate,
+  startHttpsReceiver,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 import type { TestService } from '../../helpers/service.ts';
 import { adminRequest, apiRequest } from '../../helpers/tenant.ts';
 import {

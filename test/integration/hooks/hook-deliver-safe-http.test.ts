@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safePost, type SafeHttpOptions } from '../../../shared/net/safe-http.ts';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  selfSignedCertificate,
+  startHttpsReceiver,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 
 /*
  * shared/net/safe-http.ts, the outbound HTTP of hook deliveries and Send webhook actions,

@@ -1,6 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../../helpers/https-receiver.ts';
+import {
+  startHttpsReceiver,
+  type HttpsReceiver,
+  type ReceivedRequest,
+} from '../../helpers/https-receiver.ts';
 import type { TestService } from '../../helpers/service.ts';
 import { advance, drain, startOutboundService } from '../automation-fixtures.ts';
 import { addMember, signUp, type Browser } from '../workspace-fixtures.ts';

@@ -5,7 +5,13 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest, apiRequest, createTeamWithKey, request, type TeamWithKey } from '../../helpers/tenant.ts';
+import {
+  adminRequest,
+  apiRequest,
+  createTeamWithKey,
+  request,
+  type TeamWithKey,
+} from '../../helpers/tenant.ts';
 
 let service: TestService;
 let tenant: TeamWithKey;

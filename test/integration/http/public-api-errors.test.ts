@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../../services/app/http-app.ts';
 import { addPublicTestRoutes } from '../../helpers/public-test-routes.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminHeaders, apiRequest, createTeamWithKey, request, type HttpAnswer } from '../../helpers/tenant.ts';
+import {
+  adminHeaders,
+  apiRequest,
+  createTeamWithKey,
+  request,
+  type HttpAnswer,
+} from '../../helpers/tenant.ts';
 
 let service: TestService;
 let apiKey: string;

@@ -9,7 +9,13 @@ import { handleError } from '../../../shared/http/error-handler.ts';
 import { publicApi } from '../../../services/app/apis/public.ts';
 import type { RateLimitStore } from '../../../shared/rate-limit/rate-limiter.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { apiRequest, createApiKey, createTeamWithKey, request, type HttpAnswer } from '../../helpers/tenant.ts';
+import {
+  apiRequest,
+  createApiKey,
+  createTeamWithKey,
+  request,
+  type HttpAnswer,
+} from '../../helpers/tenant.ts';
 
 /** Puts the clock `seconds` into the next minute (a fresh window for every counter). */
 function startNextWindow(service: TestService, seconds: number): void {

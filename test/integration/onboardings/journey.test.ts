@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest, apiRequest, createTeamWithKey, createTemplate, request } from '../../helpers/tenant.ts';
+import {
+  adminRequest,
+  apiRequest,
+  createTeamWithKey,
+  createTemplate,
+  request,
+} from '../../helpers/tenant.ts';
 import { tokenFromLink } from '../../helpers/client-link.ts';
 
 /**

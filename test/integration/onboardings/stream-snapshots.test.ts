@@ -6,7 +6,13 @@ import { fold } from '../../../shared/commands/decider.ts';
 import { SNAPSHOT_EVERY } from '../../../shared/commands/stream-snapshots.ts';
 import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest, apiRequest, createTeamWithKey, createTemplate, request } from '../../helpers/tenant.ts';
+import {
+  adminRequest,
+  apiRequest,
+  createTeamWithKey,
+  createTemplate,
+  request,
+} from '../../helpers/tenant.ts';
 
 /**
  * Snapshots of long onboarding streams (shared/commands/stream-snapshots.ts): a client that

@@ -15,7 +15,11 @@ import { allProjections } from '../../../services/app/projections.ts';
 import { PostgresEventStore } from '../../../shared/event-store/postgres-event-store.ts';
 import { rebuildProjections } from '../../../shared/projections/rebuild.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  selfSignedCertificate,
+  startHttpsReceiver,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 import { startTestRedis, type TestRedis } from '../../helpers/redis-server.ts';
 import { startServiceProcess, type ServiceProcess } from '../../helpers/service-process.ts';
 import { ADMIN_TOKEN, TEST_PERSONAL_DATA_KEK } from '../../helpers/service.ts';

@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../helpers/otlp-receiver.ts';
 import { startServiceProcess, type ServiceProcess } from '../../helpers/service-process.ts';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  selfSignedCertificate,
+  startHttpsReceiver,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 import { ADMIN_TOKEN } from '../../helpers/service.ts';
 import { apiRequest, createTeamWithKey, createTemplate } from '../../helpers/tenant.ts';
 

@@ -13,7 +13,11 @@ import {
   unwrapDataKey,
 } from '../../../shared/privacy/key-encryption-key.ts';
 import { isSealed, openSealed, type SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
-import { startHttpsReceiver, selfSignedCertificate, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  startHttpsReceiver,
+  selfSignedCertificate,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 import { startTestService, TEST_PERSONAL_DATA_KEK, type TestService } from '../../helpers/service.ts';
 import { adminRequest, apiRequest } from '../../helpers/tenant.ts';
 import { advance, createRule, drain, minutes, START } from '../automation-fixtures.ts';

@@ -12,7 +12,11 @@ import {
   parseKeyRing,
   unwrapDataKey,
 } from '../../../shared/privacy/key-encryption-key.ts';
-import { openSealed, PersonalDataVault, type SealedValue } from '../../../shared/privacy/personal-data-vault.ts';
+import {
+  openSealed,
+  PersonalDataVault,
+  type SealedValue,
+} from '../../../shared/privacy/personal-data-vault.ts';
 import { rewrapDataKeys } from '../../../shared/privacy/rewrap-data-keys.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { registerSecrets } from '../../helpers/run-log.ts';

@@ -4,7 +4,11 @@ import { rebuildProjections, type RebuildProgress } from '../../../shared/projec
 import { trustCertificatesForTests } from '../../../shared/net/outbound.ts';
 import { PUBLIC_EVENT_TYPES } from '../../../services/events/contract/public-event-types.ts';
 import { ONBOARDING_EVENT_TYPES } from '../../../services/onboardings/onboarding-events.ts';
-import { selfSignedCertificate, startHttpsReceiver, type HttpsReceiver } from '../../helpers/https-receiver.ts';
+import {
+  selfSignedCertificate,
+  startHttpsReceiver,
+  type HttpsReceiver,
+} from '../../helpers/https-receiver.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
 import { apiRequest } from '../../helpers/tenant.ts';
 import { advanceClock, drain } from '../portal-fixtures.ts';
