@@ -89,12 +89,8 @@ export const deliverySchema = z.object({
 
 const notFound = coded('Team, target or delivery not found');
 
-export async function signedDeliveryRoutes(
-  plain: FastifyInstance,
-  { context }: { context: SignedDeliveryRouteDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the routes of this file share. */
+function signedDeliveryKit(context: SignedDeliveryRouteDeps) {
   const knownTeam = async (teamId: string) => {
     try {
       await teamPlan(context.pool, teamId);
@@ -103,6 +99,15 @@ export async function signedDeliveryRoutes(
     }
   };
 
+  return { context, knownTeam };
+}
+
+type SignedDeliveryKit = ReturnType<typeof signedDeliveryKit>;
+
+/** GET /teams/:team_id/hook-signing-secret */
+function getHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, knownTeam } = kit;
   app.get(
     '/teams/:team_id/hook-signing-secret',
     {
@@ -136,7 +141,12 @@ export async function signedDeliveryRoutes(
       };
     },
   );
+}
 
+/** POST /teams/:team_id/hook-signing-secret/rotate */
+function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, knownTeam } = kit;
   app.post(
     '/teams/:team_id/hook-signing-secret/rotate',
     {
@@ -163,7 +173,12 @@ export async function signedDeliveryRoutes(
       return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
     },
   );
+}
 
+/** POST /teams/:team_id/webhook-endpoints */
+function postWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/teams/:team_id/webhook-endpoints',
     {
@@ -196,7 +211,12 @@ export async function signedDeliveryRoutes(
       return reply.status(201).send(created);
     },
   );
+}
 
+/** GET /teams/:team_id/webhook-endpoints */
+function listWebhookEndpointsRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/teams/:team_id/webhook-endpoints',
     {
@@ -213,7 +233,12 @@ export async function signedDeliveryRoutes(
     },
     async (request) => ({ endpoints: await listWebhookEndpoints(context, request.params.team_id) }),
   );
+}
 
+/** GET /teams/:team_id/webhook-endpoints/:id */
+function getWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/teams/:team_id/webhook-endpoints/:id',
     {
@@ -228,7 +253,12 @@ export async function signedDeliveryRoutes(
       endpoint: await readWebhookEndpoint(context, request.params.team_id, request.params.id),
     }),
   );
+}
 
+/** DELETE /teams/:team_id/webhook-endpoints/:id */
+function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.delete(
     '/teams/:team_id/webhook-endpoints/:id',
     {
@@ -249,7 +279,12 @@ export async function signedDeliveryRoutes(
       return { success: true as const };
     },
   );
+}
 
+/** POST /teams/:team_id/webhook-endpoints/:id/rotate-secret */
+function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/teams/:team_id/webhook-endpoints/:id/rotate-secret',
     {
@@ -273,124 +308,177 @@ export async function signedDeliveryRoutes(
         requestMetadata(request),
       ),
   );
+}
+
+/** One kind of delivery target (hook subscription or signed webhook endpoint) and its routes' base. */
+function deliveryTarget(kit: SignedDeliveryKit, segment: string, kind: DeliveryTargetKind) {
+  const { context } = kit;
+  return {
+    base: `/teams/:team_id/${segment}/:id`,
+    what: kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint',
+    target: (params: { team_id: string; id: string }, live: boolean) =>
+      findTarget(context, params.team_id, kind, params.id, { live }),
+  };
+}
+
+type DeliveryTarget = ReturnType<typeof deliveryTarget>;
+
+/** GET .../deliveries of a delivery target */
+function deliveriesRoute(
+  plain: FastifyInstance,
+  { context }: SignedDeliveryKit,
+  { base, what, target }: DeliveryTarget,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.get(
+    `${base}/deliveries`,
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `The delivery log of a ${what}: newest first, each with its attempts`,
+        params: targetParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional().describe('default 20'),
+          cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
+        }),
+        response: {
+          200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request) => listDeliveries(context, await target(request.params, false), request.query),
+  );
+}
+
+/** POST .../test of a delivery target */
+function testDeliveryRoute(
+  plain: FastifyInstance,
+  { context }: SignedDeliveryKit,
+  { base, what, target }: DeliveryTarget,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    `${base}/test`,
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+        params: targetParams,
+        response: {
+          202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await sendTestDelivery(
+        context,
+        await target(request.params, true),
+        requestMetadata(request),
+      );
+      return reply.status(202).send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
+    },
+  );
+}
+
+/** POST .../deliveries/:delivery_id/replay of a delivery target */
+function replayDeliveryRoute(
+  plain: FastifyInstance,
+  { context }: SignedDeliveryKit,
+  { base, what, target }: DeliveryTarget,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    `${base}/deliveries/:delivery_id/replay`,
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+        params: deliveryParams,
+        response: {
+          202: z.object({
+            replayed: z.array(z.string().uuid()).describe('empty when the delivery is queued already'),
+          }),
+          ...operatorErrorResponses(),
+          404: notFound,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await replayDelivery(
+            context,
+            await target(request.params, true),
+            request.params.delivery_id,
+            requestMetadata(request),
+          ),
+        ),
+  );
+}
+
+/** POST .../deliveries/replay-failed of a delivery target */
+function replayFailedRoute(
+  plain: FastifyInstance,
+  { context }: SignedDeliveryKit,
+  { base, what, target }: DeliveryTarget,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  app.post(
+    `${base}/deliveries/replay-failed`,
+    {
+      schema: {
+        tags: ['operator'],
+        summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+        params: targetParams,
+        body: z.object({ since: z.string().datetime({ offset: true }) }),
+        response: {
+          202: z.object({ replayed: z.array(z.string().uuid()) }),
+          ...operatorErrorResponses({ body: true }),
+          404: notFound,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await replayFailedSince(
+            context,
+            await target(request.params, true),
+            new Date(request.body.since),
+            requestMetadata(request),
+          ),
+        ),
+  );
+}
+
+export async function signedDeliveryRoutes(
+  plain: FastifyInstance,
+  { context }: { context: SignedDeliveryRouteDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = signedDeliveryKit(context);
+  getHookSigningSecretRoute(app, kit);
+  rotateHookSigningSecretRoute(app, kit);
+  postWebhookEndpointRoute(app, kit);
+  listWebhookEndpointsRoute(app, kit);
+  getWebhookEndpointRoute(app, kit);
+  deleteWebhookEndpointRoute(app, kit);
+  rotateWebhookEndpointSecretRoute(app, kit);
 
   for (const [segment, kind] of [
     ['hook-subscriptions', 'hook'],
     ['webhook-endpoints', 'endpoint'],
   ] as const satisfies readonly (readonly [string, DeliveryTargetKind])[]) {
-    const base = `/teams/:team_id/${segment}/:id`;
-    const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
-    const target = (params: { team_id: string; id: string }, live: boolean) =>
-      findTarget(context, params.team_id, kind, params.id, { live });
-
-    app.get(
-      `${base}/deliveries`,
-      {
-        schema: {
-          tags: ['operator'],
-          summary: `The delivery log of a ${what}: newest first, each with its attempts`,
-          params: targetParams,
-          querystring: z.object({
-            limit: z.coerce
-              .number()
-              .int()
-              .min(1)
-              .max(MAX_DELIVERY_PAGE_SIZE)
-              .optional()
-              .describe('default 20'),
-            cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
-          }),
-          response: {
-            200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
-            ...operatorErrorResponses(),
-            404: notFound,
-          },
-        },
-      },
-      async (request) => listDeliveries(context, await target(request.params, false), request.query),
-    );
-
-    app.post(
-      `${base}/test`,
-      {
-        schema: {
-          tags: ['operator'],
-          summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
-          params: targetParams,
-          response: {
-            202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
-            ...operatorErrorResponses(),
-            404: notFound,
-          },
-        },
-      },
-      async (request, reply) => {
-        const queued = await sendTestDelivery(
-          context,
-          await target(request.params, true),
-          requestMetadata(request),
-        );
-        return reply
-          .status(202)
-          .send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
-      },
-    );
-
-    app.post(
-      `${base}/deliveries/:delivery_id/replay`,
-      {
-        schema: {
-          tags: ['operator'],
-          summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
-          params: deliveryParams,
-          response: {
-            202: z.object({
-              replayed: z.array(z.string().uuid()).describe('empty when the delivery is queued already'),
-            }),
-            ...operatorErrorResponses(),
-            404: notFound,
-          },
-        },
-      },
-      async (request, reply) =>
-        reply
-          .status(202)
-          .send(
-            await replayDelivery(
-              context,
-              await target(request.params, true),
-              request.params.delivery_id,
-              requestMetadata(request),
-            ),
-          ),
-    );
-
-    app.post(
-      `${base}/deliveries/replay-failed`,
-      {
-        schema: {
-          tags: ['operator'],
-          summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
-          params: targetParams,
-          body: z.object({ since: z.string().datetime({ offset: true }) }),
-          response: {
-            202: z.object({ replayed: z.array(z.string().uuid()) }),
-            ...operatorErrorResponses({ body: true }),
-            404: notFound,
-          },
-        },
-      },
-      async (request, reply) =>
-        reply
-          .status(202)
-          .send(
-            await replayFailedSince(
-              context,
-              await target(request.params, true),
-              new Date(request.body.since),
-              requestMetadata(request),
-            ),
-          ),
-    );
+    const target = deliveryTarget(kit, segment, kind);
+    deliveriesRoute(app, kit, target);
+    testDeliveryRoute(app, kit, target);
+    replayDeliveryRoute(app, kit, target);
+    replayFailedRoute(app, kit, target);
   }
 }

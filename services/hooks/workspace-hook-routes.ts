@@ -69,10 +69,18 @@ const secretAnswer = z.object({
     .describe(`after a rotation: until when the previous secret signs too (${SIGNING_OVERLAP_HOURS} hours)`),
 });
 
-export async function workspaceHookRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+/** What the routes of this file share. */
+function workspaceHookKit(context: WorkspaceDeps) {
   const inSignedDeliveries = <T>(work: () => Promise<T>) => answeringRefusals(signedDeliveryErrors, work);
+  return { context, inSignedDeliveries };
+}
 
+type WorkspaceHookKit = ReturnType<typeof workspaceHookKit>;
+
+/** GET /hook-subscriptions */
+function listHookSubscriptionsRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/hook-subscriptions',
     {
@@ -85,7 +93,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
     },
     async (request) => ({ data: await listHookSubscriptions(context, signedIn(request).teamId) }),
   );
+}
 
+/** GET /hook-subscriptions/:id */
+function getHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/hook-subscriptions/:id',
     {
@@ -103,7 +116,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return { subscription: found };
     },
   );
+}
 
+/** POST /hook-subscriptions */
+function postHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, inSignedDeliveries } = kit;
   app.post(
     '/hook-subscriptions',
     {
@@ -141,7 +159,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return reply.status(201).send({ subscription: subscription! });
     },
   );
+}
 
+/** DELETE /hook-subscriptions/:id */
+function deleteHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, inSignedDeliveries } = kit;
   app.delete(
     '/hook-subscriptions/:id',
     {
@@ -166,7 +189,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return { success: true as const };
     },
   );
+}
 
+/** GET /hook-signing-secret */
+function getHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/hook-signing-secret',
     {
@@ -193,7 +221,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       };
     },
   );
+}
 
+/** POST /hook-signing-secret/rotate */
+function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/hook-signing-secret/rotate',
     {
@@ -215,7 +248,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
     },
   );
+}
 
+/** GET /webhook-endpoints */
+function listWebhookEndpointsRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/webhook-endpoints',
     {
@@ -228,7 +266,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
     },
     async (request) => ({ data: await listWebhookEndpoints(context, signedIn(request).teamId) }),
   );
+}
 
+/** GET /webhook-endpoints/:id */
+function getWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.get(
     '/webhook-endpoints/:id',
     {
@@ -244,7 +287,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       endpoint: await readWebhookEndpoint(context, signedIn(request).teamId, request.params.id),
     }),
   );
+}
 
+/** POST /webhook-endpoints */
+function postWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/webhook-endpoints',
     {
@@ -272,7 +320,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return reply.status(201).send(created);
     },
   );
+}
 
+/** DELETE /webhook-endpoints/:id */
+function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.delete(
     '/webhook-endpoints/:id',
     {
@@ -295,7 +348,12 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       return { success: true as const };
     },
   );
+}
 
+/** POST /webhook-endpoints/:id/rotate-secret */
+function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
     {
@@ -317,4 +375,20 @@ export async function workspaceHookRoutes(plain: FastifyInstance, { context }: {
       );
     },
   );
+}
+
+export async function workspaceHookRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = workspaceHookKit(context);
+  listHookSubscriptionsRoute(app, kit);
+  getHookSubscriptionRoute(app, kit);
+  postHookSubscriptionRoute(app, kit);
+  deleteHookSubscriptionRoute(app, kit);
+  getHookSigningSecretRoute(app, kit);
+  rotateHookSigningSecretRoute(app, kit);
+  listWebhookEndpointsRoute(app, kit);
+  getWebhookEndpointRoute(app, kit);
+  postWebhookEndpointRoute(app, kit);
+  deleteWebhookEndpointRoute(app, kit);
+  rotateWebhookEndpointSecretRoute(app, kit);
 }
