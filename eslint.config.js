@@ -44,32 +44,10 @@ const sharedRule = (depth) => ({
   },
 });
 
-/**
- * Value imports that still cross into another feature's inner files (23 imports in these
- * files, 2026-11-27). Routing them through index.ts as they stand would close import circles
- * between features at load time; each is to move (a query to projections/, a policy to the
- * feature's index.ts) and leave this list. New files are not to be added.
- */
-const KNOWN_CROSSINGS = [
-  'services/automation/actions.ts',
-  'services/automation/automation-consumer.ts',
-  'services/automation/create-onboarding-action.ts',
-  'services/automation/webhook-body.ts',
-  'services/clients/client-erasure.ts',
-  'services/events/audit-event-types.ts',
-  'services/hooks/event-moment.ts',
-  'services/hooks/hook-payload-document.ts',
-  'services/hooks/hook-payload.ts',
-  'services/onboardings/portal/portal-face.ts',
-  'services/onboardings/workspace-onboarding-routes.ts',
-  'services/onboardings/workspace-review-routes.ts',
-  'services/templates/operator-template-routes.ts',
-];
-
 /** Files of `top` (a feature or app) `depth` folders below services/ reach other features only by index.ts or contract/. */
 const featureRule = (top, depth) => ({
   files: [underServices(top, depth)],
-  ignores: ['**/*.test.{ts,tsx}', ...KNOWN_CROSSINGS],
+  ignores: ['**/*.test.{ts,tsx}'],
   rules: {
     'no-restricted-imports': [
       'error',

@@ -3,7 +3,7 @@ import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
 import { fillPlaceholders } from './placeholders.ts';
 import { currentMember, teamWithOwner } from '../../projections/teams/queries.ts';
-import { teamEmailVerified } from '../access/workspace/email-verification.ts';
+import { teamEmailVerified } from '../access/index.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { judge, outboundOptions, type OutboundDeps } from '../../shared/net/outbound.ts';

@@ -1,6 +1,6 @@
 import { storedValue } from '../../shared/privacy/sealed-columns.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { toAuditRecord } from '../events/audit-event-types.ts';
+import { toAuditRecord } from '../events/index.ts';
 import {
   AUTOMATION_RULE_EVENT_TYPES,
   AUTOMATION_TRIGGERS,
@@ -14,7 +14,7 @@ import type { EventConsumer } from '../../shared/subscriptions/event-consumer.ts
 import { awaitReadModels, CONSUMER_READ_MODELS_WAIT_MS } from '../../shared/commands/read-your-writes.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { derivedUuid } from '../../shared/ids/derived-id.ts';
-import { onboardingAt } from '../hooks/event-moment.ts';
+import { onboardingAt } from '../hooks/index.ts';
 import { CLIENT_NOT_ERASED } from './run-facts.ts';
 import { webhookBody } from './webhook-body.ts';
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { inCommandTransaction, type CommandMetadata } from '../../shared/commands/handle-command.ts';
-import { createOnboarding, sendOnboarding, type CommandDeps } from '../onboardings/onboarding-commands.ts';
+import { createOnboarding, sendOnboarding, type CommandDeps } from '../onboardings/index.ts';
 import { teamFacts } from '../../projections/teams/queries.ts';
-import { clientFacts, sendFacts, templateFacts } from '../onboardings/onboarding-facts.ts';
-import { readOnboarding } from '../onboardings/onboarding-unit-of-work.ts';
+import { clientFacts, sendFacts, templateFacts } from '../onboardings/index.ts';
+import { readOnboarding } from '../onboardings/index.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type OnboardingState } from '../onboardings/decider/index.ts';
+import { onboardingDecider, type OnboardingState } from '../onboardings/index.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import type { AttemptVerdict } from '../../shared/net/outbound.ts';
 import type { FinishRun, QueuedRun } from './automation-queue.ts';

@@ -3,7 +3,7 @@ import type { OnboardingOverdue, PaymentSucceeded, SignatureSigned } from '../on
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { PersonalDataVault, SealedValue } from '../../shared/privacy/personal-data-vault.ts';
 import { openJsonValues } from '../../shared/privacy/sealed-columns.ts';
-import { isoMicros } from '../hooks/event-moment.ts';
+import { isoMicros } from '../hooks/index.ts';
 
 /**
  * The Send webhook body (client-onboarding-api.md, Send webhook request), built when the

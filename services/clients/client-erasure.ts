@@ -9,11 +9,11 @@ import {
   toDomainEvent,
   type CommandMetadata,
 } from '../../shared/commands/handle-command.ts';
-import { runOnboardingCommand } from '../onboardings/onboarding-unit-of-work.ts';
+import { runOnboardingCommand } from '../onboardings/index.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
-import { deleteClientFiles } from '../onboardings/onboarding-files.ts';
+import { deleteClientFiles } from '../onboardings/index.ts';
 import { codedError } from '../../shared/http/api-error.ts';
-import { eraseClientFromRuns } from '../automation/client-erasure-runs.ts';
+import { eraseClientFromRuns } from '../automation/index.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 
 /** What erasing a client's data uses. */

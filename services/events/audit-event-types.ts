@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { ApiKeyCreated, ApiKeyRevoked } from '../access/index.ts';
 import type { ClientCreated, ClientErased, ClientUpdated } from '../clients/index.ts';
 import type { HookSubscriptionCreated, HookSubscriptionDeleted } from '../hooks/index.ts';
-import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/onboarding-audit-events.ts';
+import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/index.ts';
 import { PUBLIC_EVENT_TYPES, type PublicEventType } from './contract/public-event-types.ts';
 import type { MemberAdded, MemberRemoved, TeamCreated, TeamUpdated } from '../access/index.ts';
 import type { TemplateCreated, TemplateDeleted, TemplateUpdated } from '../templates/index.ts';

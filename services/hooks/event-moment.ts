@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { fold } from '../../shared/commands/decider.ts';
-import { onboardingDecider, type Onboarding } from '../onboardings/decider/index.ts';
-import { onboardingStreamId, type OnboardingEvent } from '../onboardings/onboarding-events.ts';
+import { onboardingDecider, type Onboarding } from '../onboardings/index.ts';
+import { onboardingStreamId, type OnboardingEvent } from '../onboardings/index.ts';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.ts';
 
 /**

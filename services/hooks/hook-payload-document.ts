@@ -1,7 +1,7 @@
 import { buildAsyncApiDocument } from '../../infra/asyncapi/asyncapi-document.ts';
-import { AUDIT_EVENT_TYPES } from '../events/audit-event-types.ts';
+import { AUDIT_EVENT_TYPES } from '../events/index.ts';
 import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
-import { ONBOARDING_STATUSES } from '../onboardings/onboarding-events.ts';
+import { ONBOARDING_STATUSES } from '../onboardings/index.ts';
 import { exampleFor } from '../../shared/http/openapi-examples.ts';
 import { DELIVERED_LOG_TYPES, WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 

@@ -1,4 +1,4 @@
-import { toAuditRecord } from '../events/audit-event-types.ts';
+import { toAuditRecord } from '../events/index.ts';
 import type { Onboarding } from '../onboardings/index.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import { derivedUuid } from '../../shared/ids/derived-id.ts';

@@ -23,7 +23,7 @@ import { onboardingErrors } from './onboarding-errors.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
 import { getOnboarding } from '../../projections/onboardings/queries.ts';
-import { explainUnverified } from '../access/workspace/email-verification.ts';
+import { explainUnverified } from '../access/index.ts';
 import { reopenOnboarding } from './reopen-onboarding.ts';
 import {
   DUE_FILTERS,

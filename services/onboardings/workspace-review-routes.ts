@@ -6,7 +6,7 @@ import { sql } from 'slonik';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
-import { currentMember } from '../access/current-member.ts';
+import { currentMember } from '../access/index.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { downloadHeaders } from '../../shared/http/download-headers.ts';

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { fold } from '../../shared/commands/decider.ts';
-import { teamDecider } from '../access/team-decider.ts';
-import { teamStreamId, type TeamEvent } from '../access/team-events.ts';
+import { teamDecider } from '../access/index.ts';
+import { teamStreamId, type TeamEvent } from '../access/index.ts';
 import { INT4_MAX, INT4_MIN } from '../../shared/validation/safe-text.ts';
 import { FIELD_TYPES } from './contract/field-catalogue.ts';
 import { templateDecider } from './template-decider.ts';
@@ -19,7 +19,7 @@ import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT, TEMPLATE_LIMITS } from '.
 import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
-import { successSchema } from '../access/operator-team-routes.ts';
+import { successSchema } from '../access/index.ts';
 
 export type OperatorTemplateRouteDeps = Pick<
   Platform,

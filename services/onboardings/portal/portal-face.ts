@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
-import { logoUrl } from '../../access/team-branding.ts';
+import { logoUrl } from '../../access/index.ts';
 import { CLIENT_TOKEN_PATTERN, hashClientToken } from '../link-secrets.ts';
 import { isOpenReview, type OnboardingState } from '../decider/index.ts';
 import { readOnboarding } from '../onboarding-unit-of-work.ts';
