@@ -1,180 +1,32 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { type PoolClient } from '../../../shared/db/pool.ts';
-import { codedError } from '../../../shared/http/api-error.ts';
 import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
-import { verifyPassword } from './password-hash.ts';
-import { lockRefusal, type SignInAttempt, type SignInThrottle } from './sign-in-throttle.ts';
-import { stepUnused, totpStep } from './totp.ts';
-import { recoveryCodeInvalid, recoverySignIn, unusedRecoveryCode } from './recovery-codes.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { inWorkspaceTransaction } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
-import { invalidCredentials } from './workspace-errors.ts';
-import {
-  clearSessionCookie,
-  deleteMemberSessions,
-  deleteSession,
-  insertSession,
-  signedIn,
-} from './workspace-session.ts';
+import { clearSessionCookie, deleteMemberSessions, deleteSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-import {
-  teamOf,
-  email,
-  password,
-  tag,
-  signedInView,
-  success,
-  throttled,
-  totpInvalid,
-  spendTotpStep,
-  credentialsByEmail,
-  credentialsOf,
-  answerSignedIn,
-} from './account-answers.ts';
-import type { Credentials } from './account-answers.ts';
+import { teamOf, tag, signedInView, success } from './account-answers.ts';
+import { reauthenticateRoute, signInKit, signInRoute, type SignInKit } from './sign-in-routes.ts';
 
 /** Sign-in and out, the signed-in member, ending every session, re-authentication. */
 export async function sessionRoutes(
   plain: FastifyInstance,
   { context, throttle }: { context: WorkspaceDeps; throttle: SignInThrottle },
 ) {
+  const kit = signInKit(context, throttle);
+  // Registered in the OpenAPI document's order.
+  signInRoute(plain, kit);
+  meRoute(plain, kit);
+  signOutRoute(plain, kit);
+  signOutEverywhereRoute(plain, kit);
+  reauthenticateRoute(plain, kit);
+}
+
+function meRoute(plain: FastifyInstance, { context }: SignInKit) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
-  const publicUrl = context.settings.PUBLIC_URL;
-
-  app.post(
-    '/sessions',
-    {
-      config: { ...SECRET_ANSWER, workspace: { public: true } },
-      schema: {
-        ...tag,
-        summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
-        body: z.object({
-          email,
-          password,
-          totp: z.string().trim().max(12).optional(),
-          recovery_code: z
-            .string()
-            .trim()
-            .max(40)
-            .optional()
-            .describe('a two-factor recovery code, instead of totp (each works once)'),
-        }),
-        response: { 200: signedInView },
-      },
-    },
-    async (request, reply) => {
-      const { email: address, password: given, totp, recovery_code: recoveryCode } = request.body;
-      const now = context.clock.now();
-      const lock = await context.pool.query<{ locked_until: Date }>(
-        'select locked_until from sign_in_locks where email = $1',
-        [address],
-      );
-      const locked = lockRefusal(lock.rows[0]?.locked_until ?? null, now);
-      if (locked) throw throttled(locked);
-      // The attempt is counted before anything is checked (./sign-in-throttle.ts).
-      const admission = await throttle.admit(address, request.ip);
-      if ('refusal' in admission) throw throttled(admission.refusal);
-      const { attempt } = admission;
-      const account = await credentialsByEmail(context.pool, address);
-      const passwordRight = await verifyPassword(account?.password_hash ?? null, given);
-      let step: number | null = null;
-      if (account && passwordRight && account.totp_secret) {
-        if (!totp && !recoveryCode) {
-          await throttle.release(attempt);
-          throw codedError(401, 'totp_required', 'Enter the 6-digit code from your authenticator app.');
-        }
-        const secret = await context.vault.open(account.totp_secret);
-        const matched = secret === null || !totp ? null : totpStep(secret, account.email, totp, now);
-        step = stepUnused(matched, account.totp_last_step) ? matched : null;
-      }
-      // A recovery code stands in for the two-factor code (./recovery-codes.ts); spent in the transaction.
-      const recovered =
-        step === null &&
-        !!account?.totp_secret &&
-        passwordRight &&
-        !!recoveryCode &&
-        (await unusedRecoveryCode(context.pool, account.member_id, recoveryCode));
-      const secondFactor = step !== null || recovered;
-      if (!account || !passwordRight || (account.totp_secret && !secondFactor)) {
-        await failedSignIn(request, attempt, account, now);
-        if (account && passwordRight) throw recoveryCode && !totp ? recoveryCodeInvalid() : totpInvalid();
-        throw invalidCredentials();
-      }
-      // Right before the session: a burst around the right password went over a limit meanwhile.
-      const late = await throttle.recheck(attempt);
-      if (late) throw throttled(late);
-      let session = { id: '', csrfToken: '' };
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(account.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, account.member_id),
-          command: recovered
-            ? recoverySignIn(account.member_id, recoveryCode!, now)
-            : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            await refuseIfLocked(tx, address, now);
-            if (step !== null) await spendTotpStep(tx, account.member_id, step);
-            session = await insertSession(tx, { memberId: account.member_id, teamId: account.team_id, now });
-          },
-        }),
-      );
-      await throttle.release(attempt);
-      return answerSignedIn(context, reply, request, { ...account, id: account.member_id }, session, 200);
-    },
-  );
-
-  /** A lock written meanwhile (by a failure of the same burst) refuses the session in its transaction. */
-  async function refuseIfLocked(tx: { query: PoolClient['query'] }, address: string, now: Date) {
-    const { rows } = await tx.query<{ locked_until: Date }>(
-      'select locked_until from sign_in_locks where email = $1',
-      [address],
-    );
-    const locked = lockRefusal(rows[0]?.locked_until ?? null, now);
-    if (locked) throw throttled(locked);
-  }
-
-  /** Counts a failure; the one that locks records the lock and answers 429 sign_in_locked. */
-  async function failedSignIn(
-    request: FastifyRequest,
-    attempt: SignInAttempt,
-    account: Credentials | undefined,
-    now: Date,
-  ): Promise<void> {
-    const address = attempt.email;
-    const lockedUntil = await throttle.fail(attempt);
-    if (!lockedUntil) return;
-    const writeLock = async (tx: { query: typeof context.pool.query }) => {
-      await tx.query(
-        `insert into sign_in_locks (email, locked_until) values ($1, $2)
-         on conflict (email) do update set locked_until = excluded.locked_until`,
-        [address, lockedUntil],
-      );
-    };
-    if (account) {
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(account.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, null),
-          command: {
-            type: 'LockSignIn',
-            data: { locked_until: lockedUntil.toISOString() },
-            metadata: { now },
-          },
-          writeRows: (_decided, tx) => writeLock(tx as never),
-        }),
-      );
-    } else {
-      await writeLock(context.pool as never);
-    }
-    throw throttled(lockRefusal(lockedUntil, now)!);
-  }
-
   app.get(
     '/me',
     {
@@ -195,18 +47,24 @@ export async function sessionRoutes(
       };
     },
   );
+}
 
+function signOutRoute(plain: FastifyInstance, { context }: SignInKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/sessions/current',
     { schema: { ...tag, summary: 'Sign out', response: { 200: success } } },
     async (request, reply) => {
       const session = signedIn(request);
-      await signOut(request, session.memberId, 'current', (tx) => deleteSession(tx, session.idHash));
-      clearSessionCookie(reply, request, publicUrl);
+      await signOut(context, request, session.memberId, 'current', (tx) => deleteSession(tx, session.idHash));
+      clearSessionCookie(reply, request, context.settings.PUBLIC_URL);
       return { success: true as const };
     },
   );
+}
 
+function signOutEverywhereRoute(plain: FastifyInstance, { context }: SignInKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/sessions/end-all',
     {
@@ -218,97 +76,29 @@ export async function sessionRoutes(
     },
     async (request, reply) => {
       const session = signedIn(request);
-      await signOut(request, session.memberId, 'everywhere', (tx) =>
+      await signOut(context, request, session.memberId, 'everywhere', (tx) =>
         deleteMemberSessions(tx, session.memberId),
       );
-      clearSessionCookie(reply, request, publicUrl);
+      clearSessionCookie(reply, request, context.settings.PUBLIC_URL);
       return { success: true as const };
     },
   );
+}
 
-  async function signOut(
-    request: FastifyRequest,
-    memberId: string,
-    scope: 'current' | 'everywhere',
-    rows: (tx: never) => Promise<void>,
-  ) {
-    await inWorkspaceTransaction(context, (decide) =>
-      decide({
-        streamId: accountStreamId(memberId),
-        decider: accountDecider,
-        metadata: memberMetadata(request, memberId),
-        command: { type: 'SignOut', data: { scope }, metadata: { now: context.clock.now() } },
-        writeRows: (_decided, tx) => rows(tx as never),
-      }),
-    );
-  }
-
-  app.post(
-    '/sessions/current/reauth',
-    {
-      schema: {
-        ...tag,
-        summary: 'Confirm the password or a two-factor code; counts for 5 minutes',
-        body: z
-          .object({ password: password.optional(), totp: z.string().trim().max(12).optional() })
-          .refine((body) => body.password !== undefined || body.totp !== undefined, {
-            message: 'Give your password or a two-factor code',
-          }),
-        response: { 200: z.object({ reauthenticated_until: z.string() }) },
-      },
-    },
-    async (request) => {
-      const session = signedIn(request);
-      const now = context.clock.now();
-      const account = await credentialsOf(context.pool, session.memberId);
-      const locked = lockRefusal(
-        (
-          await context.pool.query<{ locked_until: Date }>(
-            'select locked_until from sign_in_locks where email = $1',
-            [account.email],
-          )
-        ).rows[0]?.locked_until ?? null,
-        now,
-      );
-      if (locked) throw throttled(locked);
-      const admission = await throttle.admit(account.email, request.ip);
-      if ('refusal' in admission) throw throttled(admission.refusal);
-      let method: 'password' | 'totp' = 'password';
-      let right = false;
-      let step: number | null = null;
-      if (request.body.password !== undefined) {
-        right = await verifyPassword(account.password_hash, request.body.password);
-      } else if (account.totp_secret) {
-        method = 'totp';
-        const secret = await context.vault.open(account.totp_secret);
-        const matched =
-          secret === null ? null : totpStep(secret, account.email, request.body.totp ?? '', now);
-        step = stepUnused(matched, account.totp_last_step) ? matched : null;
-        right = step !== null;
-      }
-      if (!right) {
-        await failedSignIn(request, admission.attempt, account, now);
-        throw codedError(401, 'invalid_credentials', 'That password or code is wrong.');
-      }
-      const late = await throttle.recheck(admission.attempt);
-      if (late) throw throttled(late);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'Reauthenticate', data: { method }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            if (step !== null) await spendTotpStep(tx, session.memberId, step);
-            await tx.query('update workspace_sessions set reauthenticated_at = $2 where id_hash = $1', [
-              session.idHash,
-              now,
-            ]);
-          },
-        }),
-      );
-      await throttle.release(admission.attempt);
-      return { reauthenticated_until: new Date(now.getTime() + 5 * 60 * 1000).toISOString() };
-    },
+async function signOut(
+  context: WorkspaceDeps,
+  request: FastifyRequest,
+  memberId: string,
+  scope: 'current' | 'everywhere',
+  rows: (tx: never) => Promise<void>,
+) {
+  await inWorkspaceTransaction(context, (decide) =>
+    decide({
+      streamId: accountStreamId(memberId),
+      decider: accountDecider,
+      metadata: memberMetadata(request, memberId),
+      command: { type: 'SignOut', data: { scope }, metadata: { now: context.clock.now() } },
+      writeRows: (_decided, tx) => rows(tx as never),
+    }),
   );
 }
