@@ -9,6 +9,11 @@ import type { Platform } from '../../shared/app-deps.ts';
 import type { PublicEventType } from '../events/contract/public-event-types.ts';
 import { hookSubscriptionDecider } from './hook-subscription-decider.ts';
 import { hookSubscriptionStream } from './hook-subscription-events.ts';
+import {
+  teamHookSubscription,
+  teamHookSubscriptions,
+  type HookSubscriptionRow,
+} from '../../projections/hook-subscriptions/queries.ts';
 
 /*
  * Hook subscriptions' commands and reads, shared by the public API
@@ -74,17 +79,7 @@ export async function deleteHookSubscription(
   await awaitReadModels(context, result.position);
 }
 
-const SELECT = `select id, event, target_url, created_at, api_key_id from hook_subscriptions`;
-
-interface Row {
-  id: string;
-  event: string;
-  target_url: string;
-  created_at: Date;
-  api_key_id: string | null;
-}
-
-const view = (row: Row): HookSubscriptionView => ({
+const view = (row: HookSubscriptionRow): HookSubscriptionView => ({
   id: row.id,
   event: row.event,
   target_url: row.target_url,
@@ -97,11 +92,7 @@ export async function listHookSubscriptions(
   context: Pick<Platform, 'pool'>,
   teamId: string,
 ): Promise<HookSubscriptionView[]> {
-  const { rows } = await context.pool.query<Row>(
-    `${SELECT} where team_id = $1 and active order by created_at desc, id`,
-    [teamId],
-  );
-  return rows.map(view);
+  return (await teamHookSubscriptions(context.pool, teamId)).map(view);
 }
 
 /** One active subscription of the team, or undefined. */
@@ -110,9 +101,6 @@ export async function readHookSubscription(
   teamId: string,
   id: string,
 ): Promise<HookSubscriptionView | undefined> {
-  const { rows } = await context.pool.query<Row>(`${SELECT} where team_id = $1 and id = $2 and active`, [
-    teamId,
-    id,
-  ]);
-  return rows[0] ? view(rows[0]) : undefined;
+  const row = await teamHookSubscription(context.pool, teamId, id);
+  return row ? view(row) : undefined;
 }
