@@ -89,7 +89,7 @@ const VISIBLE = `
 
 /**
  * archived: `false` (default) leaves archived onboardings out; `only` lists only them;
- * `true` and `all` list both (README).
+ * `true` and `all` list both (docs/decisions/0028-onboardings.md).
  */
 const ARCHIVED_CONDITION: Record<ArchivedFilter, string> = {
   false: 'and o.archived_at is null',

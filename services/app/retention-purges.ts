@@ -3,7 +3,7 @@ import { IDEMPOTENCY_RETENTION_MS } from '../../shared/commands/idempotency.ts';
 import type { Purge } from '../../shared/retention/batched-purge.ts';
 
 /**
- * What the service keeps and for how long (README, Retention). Only finished rows go:
+ * What the service keeps and for how long (docs/decisions/0020-retention.md). Only finished rows go:
  * nothing still queued, retrying or scheduled, and nothing another part still reads.
  * Periods are by the service clock; each purge says which column starts its period.
  */

@@ -1,7 +1,7 @@
 import type { Plan } from '../access/contract/plans.ts';
 
 /**
- * The rules of sending that the spec leaves open, decided here (README, "Onboardings").
+ * The rules of sending that the spec leaves open, decided here (docs/decisions/0028-onboardings.md).
  * The monthly cap per plan is in services/access/contract/plans.ts (MONTHLY_ONBOARDING_CAPS).
  */
 

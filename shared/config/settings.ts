@@ -195,7 +195,7 @@ const settingsSchema = z.object({
     }
   }),
   DATA_DIR: optionalString.transform((value) => value ?? './.data'),
-  // Retention of finished operational rows (services/app/retention-purges.ts; README table).
+  // Retention of finished operational rows (services/app/retention-purges.ts; docs/operations.md, Settings).
   // The delivery log (hook and signed webhook deliveries with their attempts and bodies) and
   // its replay stay available this long after a delivery finished.
   DELIVERY_LOG_RETENTION_DAYS: retentionDays(30),

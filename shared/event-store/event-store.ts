@@ -98,7 +98,7 @@ export interface EventStore {
   /**
    * The stream's snapshot of decider `version` and the events after it (all of them without
    * one), through `transaction` when given, in one read. Never a snapshot with EventStoreDB,
-   * which keeps none (README).
+   * which keeps none (docs/decisions/0049-snapshots-of-long-streams.md).
    */
   readSinceSnapshot(
     streamId: string,

@@ -85,7 +85,7 @@ export class EventStoreDBEventStore implements EventStore {
 
   /**
    * No snapshots: EventStoreDB reads a stream from its own index, and a snapshot kept in
-   * PostgreSQL could not commit with the append (README, known limits).
+   * PostgreSQL could not commit with the append (docs/operations.md, known limits).
    */
   async readSinceSnapshot(
     streamId: string,

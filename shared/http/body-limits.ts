@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * payload_too_large above it, before the body is parsed), so that no request makes the
  * service parse and check more than its route needs:
  *
- *   /api/v1 (the public API)                          1 MiB (the README's contract)
+ *   /api/v1 (the public API)                          1 MiB (docs/decisions/0024-plans-and-limits.md)
  *   a route that names its own bodyLimit              that (templates: 512 KiB, template-limits.ts)
  *   a route of BODY_LIMIT_OVERRIDES below             its limit
  *   any other route (workspace, portal, operator)     64 KiB
@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 export const KIB = 1024;
 export const MIB = 1024 * KIB;
 
-/** The public API's body limit (README: "Largest accepted JSON body: 1 MiB"). */
+/** The public API's body limit (docs/decisions/0024-plans-and-limits.md: "Largest accepted JSON body: 1 MiB"). */
 export const PUBLIC_API_BODY_LIMIT = MIB;
 /** Every other JSON route unless it names its own or is listed below. */
 export const DEFAULT_BODY_LIMIT = 64 * KIB;

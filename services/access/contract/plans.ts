@@ -28,7 +28,7 @@ export const hasAutomations = (plan: Plan): boolean => API_PLANS.has(plan);
 
 /**
  * Onboardings a team may send per calendar month (the spec leaves the caps open; these
- * are this service's choice, documented in the README). Business is unlimited.
+ * are this service's choice, documented in docs/decisions/0024-plans-and-limits.md). Business is unlimited.
  */
 export const MONTHLY_ONBOARDING_CAPS: Readonly<Record<Plan, number | 'unlimited'>> = {
   free: 3,

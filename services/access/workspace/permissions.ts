@@ -2,7 +2,7 @@ import type { MemberRole } from '../contract/roles.ts';
 
 /**
  * Who may do what in the workspace: every /workspace/v1 route names its action and the
- * server checks it on every request (403 code forbidden otherwise). The README's permission
+ * server checks it on every request (403 code forbidden otherwise). docs/decisions/0031-team-workspace-api.md's permission
  * table is this table. Acting on oneself (leave the team, own session and two-factor) needs
  * no entry: any signed-in member may.
  */

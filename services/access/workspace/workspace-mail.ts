@@ -7,7 +7,7 @@ import { queueMail } from '../../../shared/mail/outbox.ts';
  * transaction. With SMTP_URL its link is never logged. Without SMTP_URL (a local setup that
  * sends no email) nothing is sent, so the link is also written to the log at info level for
  * the local user to finish the flow, beside where the email is kept: the one secret the
- * service logs on purpose, and only where no email can carry it (README, "Logs").
+ * service logs on purpose, and only where no email can carry it (docs/decisions/0022-logs.md).
  */
 export async function queueAccountMail(
   tx: Pick<PoolClient, 'query'>,

@@ -24,7 +24,7 @@ export { reviewStatus } from './review.ts';
  * The onboarding aggregate (spec: States and transitions). One function per command, each
  * returning events or throwing a DomainError whose `code` is the API's error code; the
  * current time arrives in `metadata.now`. Status moves are exactly the rows of the
- * transition table plus the moves the spec leaves to the portal (README):
+ * transition table plus the moves the spec leaves to the portal (docs/decisions/0028-onboardings.md):
  *
  *   draft       --PATCH cancelled-->      cancelled
  *   sent        --PATCH cancelled-->      cancelled

@@ -9,7 +9,7 @@ import type { Onboarding, OnboardingState } from './state.ts';
 
 /** Send, resend and reopen: a new client link, after the spec's send checks. */
 /**
- * The send checks in this order (README): 404 target_unavailable (missing, another team's,
+ * The send checks in this order (docs/decisions/0028-onboardings.md): 404 target_unavailable (missing, another team's,
  * archived), 410 client_erasure_pending / 404 client_scope_missing, 409 invalid_state
  * (closed), then the spec's six checks (invalid_payment, payment_plan_required,
  * payment_not_connected, agreement_text_required, sending_paused / recipient_cap_reached,
