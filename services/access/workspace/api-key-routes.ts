@@ -53,10 +53,8 @@ function idempotencyKeyOf(request: FastifyRequest): string {
   return key.trim();
 }
 
-/** Integrations: API keys of the team (owners and admins; creating, rotating and revoking after a re-authentication). */
-export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the API-key routes share: the key's view, its read, and an Idempotency-Key's earlier key. */
+function apiKeysKit(context: WorkspaceDeps) {
   const view = (row: ApiKeyRow) => ({
     id: row.id,
     name: row.name,
@@ -88,72 +86,83 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
     return keyOf(teamId, keyId);
   }
 
-  /**
-   * Creates a key in one transaction: the team's slot (its expected revision keeps a sixth
-   * active key out), the key, and the Idempotency-Key's row. A repeat of the same
-   * Idempotency-Key answers the key it made, without its secret ("check").
-   */
-  async function createKey(
-    request: FastifyRequest,
-    session: WorkspaceSession,
-    action: string,
-    key: { name: string; scopes: Scope[]; expires_at: string | null; replaces?: string },
-  ) {
-    const idempotencyKey = idempotencyKeyOf(request);
-    const before = await earlier(session.teamId, action, idempotencyKey);
-    if (before) return { status: 'already_created' as const, api_key: view(before) };
-    const apiKeyId = randomUUID();
-    const secret = generateApiKeySecret();
-    const now = context.clock.now();
-    const metadata = memberMetadata(request, session.memberId, idempotencyKey);
-    const position = await inWorkspaceTransaction(context, async (decide) => {
-      const slot = await decide({
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
-        metadata,
-        command: {
-          type: 'TakeApiKeySlot',
-          data: { api_key_id: apiKeyId, expires_at: key.expires_at },
-          metadata: { now },
-        },
-      });
-      const created = await decide({
-        streamId: apiKeyStreamId(apiKeyId),
-        decider: apiKeyDecider,
-        metadata,
-        command: {
-          type: 'CreateApiKey',
-          data: {
-            api_key_id: apiKeyId,
-            team_id: session.teamId,
-            name: key.name,
-            scopes: key.scopes,
-            key_hash: hashApiKeySecret(secret),
-            expires_at: key.expires_at,
-            ...(key.replaces ? { replaces_api_key_id: key.replaces } : {}),
-          },
-          metadata: { now },
-        },
-        writeRows: async (_decided, tx) => {
-          await recordKeyRequest(tx, { teamId: session.teamId, action, idempotencyKey, apiKeyId, now });
-        },
-      });
-      return lastPosition(slot, created);
-    }).catch(async (error: unknown) => {
-      // The same Idempotency-Key raced in: answer the key the other request made.
-      if ((error as { code?: string })?.code === '23505') return undefined;
-      throw error;
-    });
-    if (position === undefined) {
-      const raced = await earlier(session.teamId, action, idempotencyKey);
-      if (!raced) throw new Error('The Idempotency-Key row of a raced key request names no key');
-      return { status: 'already_created' as const, api_key: view(raced) };
-    }
-    await awaitReadModels(context, position);
-    const row = await keyOf(session.teamId, apiKeyId);
-    return { status: 'created' as const, api_key: view(row!), secret };
-  }
+  return { context, view, keyOf, earlier };
+}
 
+type ApiKeysKit = ReturnType<typeof apiKeysKit>;
+
+/**
+ * Creates a key in one transaction: the team's slot (its expected revision keeps a sixth
+ * active key out), the key, and the Idempotency-Key's row. A repeat of the same
+ * Idempotency-Key answers the key it made, without its secret ("check").
+ */
+async function createKey(
+  kit: ApiKeysKit,
+  request: FastifyRequest,
+  session: WorkspaceSession,
+  action: string,
+  key: { name: string; scopes: Scope[]; expires_at: string | null; replaces?: string },
+) {
+  const { context, view, keyOf, earlier } = kit;
+  const idempotencyKey = idempotencyKeyOf(request);
+  const before = await earlier(session.teamId, action, idempotencyKey);
+  if (before) return { status: 'already_created' as const, api_key: view(before) };
+  const apiKeyId = randomUUID();
+  const secret = generateApiKeySecret();
+  const now = context.clock.now();
+  const metadata = memberMetadata(request, session.memberId, idempotencyKey);
+  const position = await inWorkspaceTransaction(context, async (decide) => {
+    const slot = await decide({
+      streamId: teamStreamId(session.teamId),
+      decider: teamDecider,
+      metadata,
+      command: {
+        type: 'TakeApiKeySlot',
+        data: { api_key_id: apiKeyId, expires_at: key.expires_at },
+        metadata: { now },
+      },
+    });
+    const created = await decide({
+      streamId: apiKeyStreamId(apiKeyId),
+      decider: apiKeyDecider,
+      metadata,
+      command: {
+        type: 'CreateApiKey',
+        data: {
+          api_key_id: apiKeyId,
+          team_id: session.teamId,
+          name: key.name,
+          scopes: key.scopes,
+          key_hash: hashApiKeySecret(secret),
+          expires_at: key.expires_at,
+          ...(key.replaces ? { replaces_api_key_id: key.replaces } : {}),
+        },
+        metadata: { now },
+      },
+      writeRows: async (_decided, tx) => {
+        await recordKeyRequest(tx, { teamId: session.teamId, action, idempotencyKey, apiKeyId, now });
+      },
+    });
+    return lastPosition(slot, created);
+  }).catch(async (error: unknown) => {
+    // The same Idempotency-Key raced in: answer the key the other request made.
+    if ((error as { code?: string })?.code === '23505') return undefined;
+    throw error;
+  });
+  if (position === undefined) {
+    const raced = await earlier(session.teamId, action, idempotencyKey);
+    if (!raced) throw new Error('The Idempotency-Key row of a raced key request names no key');
+    return { status: 'already_created' as const, api_key: view(raced) };
+  }
+  await awaitReadModels(context, position);
+  const row = await keyOf(session.teamId, apiKeyId);
+  return { status: 'created' as const, api_key: view(row!), secret };
+}
+
+/** GET /api-keys */
+function listApiKeysRoute(plain: FastifyInstance, kit: ApiKeysKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, view } = kit;
   app.get(
     '/api-keys',
     {
@@ -169,7 +178,12 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       return { data: (await teamApiKeys(context.pool, session.teamId)).map(view) };
     },
   );
+}
 
+/** POST /api-keys */
+function createApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/api-keys',
     {
@@ -196,7 +210,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       if (expiresAt !== null && expiresAt < context.clock.now().toISOString()) {
         throw codedError(400, 'invalid_body', 'The expiry date must be today or later (UTC).');
       }
-      const answer = await createKey(request, session, 'create', {
+      const answer = await createKey(kit, request, session, 'create', {
         name: name?.trim() || DEFAULT_API_KEY_NAME,
         scopes,
         expires_at: expiresAt,
@@ -204,7 +218,12 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       return reply.status(answer.status === 'created' ? 201 : 200).send(answer);
     },
   );
+}
 
+/** POST /api-keys/:key_id/rotate */
+function rotateApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { view, keyOf, earlier } = kit;
   app.post(
     '/api-keys/:key_id/rotate',
     {
@@ -225,7 +244,7 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       if (!again && view(old).status !== 'active') {
         throw codedError(409, 'api_key_inactive', 'Only an active key can be rotated.');
       }
-      const answer = await createKey(request, session, action, {
+      const answer = await createKey(kit, request, session, action, {
         name: old.name,
         scopes: old.scopes,
         expires_at: old.expires_at?.toISOString() ?? null,
@@ -234,7 +253,12 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       return reply.status(answer.status === 'created' ? 201 : 200).send(answer);
     },
   );
+}
 
+/** DELETE /api-keys/:key_id */
+function revokeApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.delete(
     '/api-keys/:key_id',
     {
@@ -275,4 +299,14 @@ export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }:
       return { success: true as const };
     },
   );
+}
+
+/** Integrations: API keys of the team (owners and admins; creating, rotating and revoking after a re-authentication). */
+export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = apiKeysKit(context);
+  listApiKeysRoute(app, kit);
+  createApiKeyRoute(app, kit);
+  rotateApiKeyRoute(app, kit);
+  revokeApiKeyRoute(app, kit);
 }
