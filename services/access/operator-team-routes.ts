@@ -164,13 +164,13 @@ export async function brandingChanges(
   return changes;
 }
 
-/** Operator API: teams and members (operator-and-portal-api.md). */
-export async function operatorTeamRoutes(
-  plain: FastifyInstance,
-  { context }: { context: OperatorTeamRouteDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+/** What the team and member routes share. */
+type OperatorTeamKit = { context: OperatorTeamRouteDeps };
 
+/** POST /teams */
+function createTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/teams',
     {
@@ -206,7 +206,12 @@ export async function operatorTeamRoutes(
       return reply.status(201).send({ team: teamView(result.state) });
     },
   );
+}
 
+/** PATCH /teams/:team_id */
+function patchTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.patch(
     '/teams/:team_id',
     {
@@ -240,7 +245,12 @@ export async function operatorTeamRoutes(
       return { team: teamView(result.state) };
     },
   );
+}
 
+/** POST /teams/:team_id/members */
+function addMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.post(
     '/teams/:team_id/members',
     {
@@ -276,7 +286,12 @@ export async function operatorTeamRoutes(
       });
     },
   );
+}
 
+/** DELETE /teams/:team_id/members/:member_id */
+function removeMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.delete(
     '/teams/:team_id/members/:member_id',
     {
@@ -301,4 +316,17 @@ export async function operatorTeamRoutes(
       return { success: true as const };
     },
   );
+}
+
+/** Operator API: teams and members (operator-and-portal-api.md). */
+export async function operatorTeamRoutes(
+  plain: FastifyInstance,
+  { context }: { context: OperatorTeamRouteDeps },
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit: OperatorTeamKit = { context };
+  createTeamRoute(app, kit);
+  patchTeamRoute(app, kit);
+  addMemberRoute(app, kit);
+  removeMemberRoute(app, kit);
 }
