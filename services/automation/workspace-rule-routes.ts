@@ -61,9 +61,8 @@ const PLACEHOLDER_TEXTS: Record<(typeof PLACEHOLDERS)[number], string> = {
   event_type: 'The trigger event, e.g. onboarding.completed',
 };
 
-export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
+/** What the workspace's rule routes share: the rule's view with its latest run and action status. */
+function workspaceRulesKit(context: WorkspaceDeps) {
   async function view(rule: Rule, timezone: string) {
     const warning = await actionWarning(context, rule.team_id, rule.action);
     const action: z.infer<typeof workspaceActionSchema> =
@@ -83,6 +82,15 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
     };
   }
 
+  return { context, view };
+}
+
+type WorkspaceRulesKit = ReturnType<typeof workspaceRulesKit>;
+
+/** GET /automation-rules */
+function listRulesRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, view } = kit;
   app.get(
     '/automation-rules',
     {
@@ -101,7 +109,11 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       return { data: await Promise.all(rules.map((rule) => view(rule, team.timezone))) };
     },
   );
+}
 
+/** GET /automation-rules/placeholders */
+function placeholdersRoute(plain: FastifyInstance, _kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/automation-rules/placeholders',
     {
@@ -126,7 +138,12 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       actions: ['send_email', 'notify_member'],
     }),
   );
+}
 
+/** GET /automation-rules/:id */
+function getRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, view } = kit;
   app.get(
     '/automation-rules/:id',
     {
@@ -144,7 +161,12 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       return { rule: await view(await readRule(context, session.teamId, request.params.id), team.timezone) };
     },
   );
+}
 
+/** POST /automation-rules */
+function createRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, view } = kit;
   app.post(
     '/automation-rules',
     {
@@ -167,7 +189,12 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       return reply.status(201).send({ rule: await view(rule, team.timezone) });
     },
   );
+}
 
+/** PATCH /automation-rules/:id */
+function patchRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context, view } = kit;
   app.patch(
     '/automation-rules/:id',
     {
@@ -215,7 +242,12 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       return { rule: await view(rule, team.timezone) };
     },
   );
+}
 
+/** DELETE /automation-rules/:id */
+function deleteRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const { context } = kit;
   app.delete(
     '/automation-rules/:id',
     {
@@ -233,4 +265,15 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
       return { success: true as const };
     },
   );
+}
+
+export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const kit = workspaceRulesKit(context);
+  listRulesRoute(app, kit);
+  placeholdersRoute(app, kit);
+  getRuleRoute(app, kit);
+  createRuleRoute(app, kit);
+  patchRuleRoute(app, kit);
+  deleteRuleRoute(app, kit);
 }
