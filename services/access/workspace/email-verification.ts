@@ -1,17 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { ApiError, codedError } from '../../../shared/http/api-error.ts';
 import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
-import { abuseLimits } from './abuse-limits.ts';
-import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { inWorkspaceTransaction } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
-import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
-import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
-import { signedIn } from './workspace-session.ts';
+import { queueAccountMail } from './workspace-mail.ts';
+import { hashSecret, newSecret } from './workspace-secrets.ts';
 
 /**
  * Email verification of a self-serve team's owner (docs/decisions/0006-self-serve-abuse-limits.md).
@@ -58,7 +52,7 @@ export async function explainUnverified(db: Queryable, teamId: string, error: un
   throw error;
 }
 
-const verificationInvalid = () =>
+export const verificationInvalid = () =>
   codedError(
     400,
     'verification_link_invalid',
@@ -94,6 +88,51 @@ export async function writeVerificationLink(
   });
 }
 
+/** The signed-in member's own pending verification (they are the owner who must verify). */
+export async function pendingVerificationOf(
+  db: Queryable,
+  memberId: string,
+): Promise<{ team_id: string } | undefined> {
+  const { rows } = await db.query<{ team_id: string }>(
+    'select team_id from team_email_verifications where member_id = $1 and verified_at is null',
+    [memberId],
+  );
+  return rows[0];
+}
+
+/** The member and team of a verification link that still works at `now`. */
+export async function liveVerificationToken(
+  db: Queryable,
+  tokenHash: string,
+  now: Date,
+): Promise<{ member_id: string; team_id: string } | undefined> {
+  const { rows } = await db.query<{ member_id: string; team_id: string }>(
+    `select member_id, team_id from email_verification_tokens where token_hash = $1 and expires_at > $2`,
+    [tokenHash, now],
+  );
+  return rows[0];
+}
+
+/**
+ * In the VerifyEmail command's transaction: uses the link (false when a concurrent request
+ * used it first), ends the member's other links and marks the team verified.
+ */
+export async function useVerificationToken(
+  tx: Queryable,
+  used: { tokenHash: string; memberId: string; teamId: string; now: Date },
+): Promise<boolean> {
+  const deleted = await tx.query('delete from email_verification_tokens where token_hash = $1', [
+    used.tokenHash,
+  ]);
+  if (deleted.rowCount !== 1) return false;
+  await tx.query('delete from email_verification_tokens where member_id = $1', [used.memberId]);
+  await tx.query(
+    'update team_email_verifications set verified_at = $2 where team_id = $1 and verified_at is null',
+    [used.teamId, used.now],
+  );
+  return true;
+}
+
 type Decide = Parameters<Parameters<typeof inWorkspaceTransaction>[1]>[0];
 
 /**
@@ -124,140 +163,5 @@ export async function requireEmailVerification(
   return { outcome, url };
 }
 
-const verificationUrl = (publicUrl: string, token: string) => `${publicUrl}/workspace/verify-email/${token}`;
-
-const tag = { tags: ['workspace'] };
-
-/** The signed-in member's verification, a resend, and following the emailed link. */
-export async function emailVerificationRoutes(
-  plain: FastifyInstance,
-  { context }: { context: WorkspaceDeps },
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-  const publicUrl = context.settings.PUBLIC_URL;
-  const limits = abuseLimits(context);
-
-  async function pendingOf(memberId: string): Promise<{ team_id: string } | undefined> {
-    const { rows } = await context.pool.query<{ team_id: string }>(
-      'select team_id from team_email_verifications where member_id = $1 and verified_at is null',
-      [memberId],
-    );
-    return rows[0];
-  }
-
-  app.get(
-    '/email-verification',
-    {
-      schema: {
-        ...tag,
-        summary: 'Whether the team may send: its self-serve owner verified their email address',
-        response: {
-          200: z.object({
-            team_verified: z.boolean().describe('false: the team sends nothing until its owner verifies'),
-            pending_for_me: z.boolean().describe('true: the signed-in member is the owner who must verify'),
-          }),
-        },
-      },
-    },
-    async (request) => {
-      const session = signedIn(request);
-      return {
-        team_verified: await teamEmailVerified(context.pool, session.teamId),
-        pending_for_me: (await pendingOf(session.memberId)) !== undefined,
-      };
-    },
-  );
-
-  app.post(
-    '/email-verification/resend',
-    {
-      schema: {
-        ...tag,
-        summary: 'Email a new verification link to the signed-in owner (older links stop working)',
-        response: { 202: z.object({ accepted: z.literal(true) }) },
-      },
-    },
-    async (request, reply) => {
-      const session = signedIn(request);
-      if (!(await pendingOf(session.memberId))) {
-        throw codedError(409, 'email_already_verified', 'Your email address is already verified');
-      }
-      await limits.reserve([
-        ['verification_member', session.memberId],
-        ['verification_ip', request.ip],
-      ]);
-      const token = newSecret();
-      const url = verificationUrl(publicUrl, token);
-      const now = context.clock.now();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'SendEmailVerification', data: {}, metadata: { now } },
-          writeRows: (_decided, tx) =>
-            writeVerificationLink(tx, {
-              memberId: session.memberId,
-              teamId: session.teamId,
-              email: session.email,
-              token,
-              url,
-              now,
-            }),
-        }),
-      );
-      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'verification email', {
-        teamId: session.teamId,
-        link: url,
-      });
-      return reply.status(202).send({ accepted: true as const });
-    },
-  );
-
-  app.post(
-    '/email-verification/:token',
-    {
-      config: { workspace: { public: true } },
-      schema: {
-        ...tag,
-        summary: 'Verify the email address with the emailed link: the team may send from now on',
-        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
-        response: { 200: z.object({ verified: z.literal(true) }) },
-      },
-    },
-    async (request) => {
-      const now = context.clock.now();
-      const tokenHash = hashSecret(request.params.token);
-      const { rows } = await context.pool.query<{ member_id: string; team_id: string }>(
-        `select member_id, team_id from email_verification_tokens where token_hash = $1 and expires_at > $2`,
-        [tokenHash, now],
-      );
-      const found = rows[0];
-      if (!found) throw verificationInvalid();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(found.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, found.member_id),
-          command: { type: 'VerifyEmail', data: {}, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            const used = await tx.query('delete from email_verification_tokens where token_hash = $1', [
-              tokenHash,
-            ]);
-            if (used.rowCount !== 1) throw verificationInvalid();
-            await tx.query('delete from email_verification_tokens where member_id = $1', [found.member_id]);
-            await tx.query(
-              'update team_email_verifications set verified_at = $2 where team_id = $1 and verified_at is null',
-              [found.team_id, now],
-            );
-          },
-        }),
-      ).catch((error: unknown) => {
-        throw (error as { options?: { code?: string } })?.options?.code === 'email_already_verified'
-          ? verificationInvalid()
-          : error;
-      });
-      return { verified: true as const };
-    },
-  );
-}
+export const verificationUrl = (publicUrl: string, token: string) =>
+  `${publicUrl}/workspace/verify-email/${token}`;

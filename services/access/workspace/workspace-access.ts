@@ -4,7 +4,7 @@ import { sessionRequired } from '../../../shared/http/workspace-request.ts';
 import { accountRoutes } from './account-routes.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
-import { emailVerificationRoutes } from './email-verification.ts';
+import { emailVerificationRoutes } from './email-verification-routes.ts';
 import { invitationRoutes } from './invitation-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { passwordChangeRoutes } from './password-change-routes.ts';
