@@ -1,4 +1,5 @@
 import { monthlyOnboardingLimit, isPlan, type Plan } from '../../services/access/contract/plans.ts';
+import type { MemberRole } from '../../services/access/contract/roles.ts';
 import type { DateFormat } from '../../shared/i18n/locales.ts';
 import { knownZone } from '../../services/onboardings/deadlines.ts';
 import {
@@ -200,4 +201,32 @@ export async function currentMember(
     [memberId, teamId],
   );
   return rows[0];
+}
+
+/** A current member as the members list answers it. */
+export interface MemberListing {
+  id: string;
+  name: string;
+  email: string;
+  role: MemberRole;
+  created_at: Date;
+}
+
+/** The team's current members (not removed), oldest first. */
+export async function currentMembers(db: ReadClient, teamId: string): Promise<MemberListing[]> {
+  const { rows } = await db.query<MemberListing>(
+    `select id, name, email, role, created_at from team_members
+     where team_id = $1 and removed_at is null order by created_at, id`,
+    [teamId],
+  );
+  return rows;
+}
+
+/** The name of every member the team has had, removed ones too, by member id. */
+export async function memberNames(db: ReadClient, teamId: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'select id, name from team_members where team_id = $1',
+    [teamId],
+  );
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

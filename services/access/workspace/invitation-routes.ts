@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { teamDecider } from '../team-decider.ts';
-import { MEMBER_ROLES, type MemberRole } from '../contract/roles.ts';
+import { MEMBER_ROLES } from '../contract/roles.ts';
 import { teamStreamId } from '../team-events.ts';
 import { abuseLimits } from './abuse-limits.ts';
 import { requireVerifiedTeam } from './email-verification.ts';
@@ -14,6 +14,13 @@ import { inWorkspaceTransaction } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { signedIn } from './workspace-session.ts';
+import {
+  deleteInvitation,
+  pendingInvitation,
+  pendingInvitations,
+  replaceInvitationLink,
+  type PendingInvitationRow,
+} from './invitations.ts';
 
 const tag = { tags: ['workspace'] };
 
@@ -34,27 +41,7 @@ const invitationParams = z.object({ invitation_id: z.string().uuid() });
 const invitationNotFound = () =>
   codedError(404, 'invitation_not_found', 'No pending invitation with this id in your team.');
 
-interface PendingRow {
-  id: string;
-  email: string;
-  name: string;
-  role: MemberRole;
-  invited_by_id: string | null;
-  invited_by_name: string | null;
-  created_at: Date;
-  last_sent_at: Date | null;
-  sent_count: number;
-  expires_at: Date;
-}
-
-const PENDING = `
-  select t.invitation_id as id, t.email, t.name, t.role, t.invited_by as invited_by_id,
-         m.name as invited_by_name, t.created_at, t.last_sent_at, t.sent_count, t.expires_at
-  from workspace_tokens t
-  left join team_members m on m.id = t.invited_by and m.team_id = t.team_id
-  where t.purpose = 'invitation' and t.team_id = $1 and t.used_at is null and t.invitation_id is not null`;
-
-function view(row: PendingRow, now: Date) {
+function view(row: PendingInvitationRow, now: Date) {
   return {
     id: row.id,
     email: row.email,
@@ -78,17 +65,21 @@ function view(row: PendingRow, now: Date) {
  * accepts. Both are team commands (team.invitation_resent, team.invitation_revoked).
  */
 export async function invitationRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  // Registered in the OpenAPI document's order.
+  listInvitationsRoute(plain, context);
+  resendInvitationRoute(plain, context);
+  revokeInvitationRoute(plain, context);
+}
+
+/** The team's pending invitation; 404 invitation_not_found for any other id. */
+async function pending(context: WorkspaceDeps, teamId: string, invitationId: string) {
+  const invitation = await pendingInvitation(context.pool, teamId, invitationId);
+  if (!invitation) throw invitationNotFound();
+  return invitation;
+}
+
+function listInvitationsRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
-
-  async function pending(teamId: string, invitationId: string): Promise<PendingRow> {
-    const { rows } = await context.pool.query<PendingRow>(`${PENDING} and t.invitation_id = $2`, [
-      teamId,
-      invitationId,
-    ]);
-    if (!rows[0]) throw invitationNotFound();
-    return rows[0];
-  }
-
   app.get(
     '/invitations',
     {
@@ -101,15 +92,15 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
     },
     async (request) => {
       const session = signedIn(request);
-      const { rows } = await context.pool.query<PendingRow>(
-        `${PENDING} order by t.created_at desc, t.invitation_id`,
-        [session.teamId],
-      );
+      const rows = await pendingInvitations(context.pool, session.teamId);
       const now = context.clock.now();
       return { data: rows.map((row) => view(row, now)) };
     },
   );
+}
 
+function resendInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/invitations/:invitation_id/resend',
     {
@@ -124,7 +115,7 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
     },
     async (request) => {
       const session = signedIn(request);
-      const invitation = await pending(session.teamId, request.params.invitation_id);
+      const invitation = await pending(context, session.teamId, request.params.invitation_id);
       // The invitation's own mail path: the same checks and limits as sending it first.
       await requireVerifiedTeam(context.pool, session.teamId);
       await abuseLimits(context).reserve([
@@ -145,13 +136,14 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
             metadata: { now },
           },
           writeRows: async (_decided, tx) => {
-            const replaced = await tx.query(
-              `update workspace_tokens
-               set token_hash = $3, expires_at = $4, last_sent_at = $5, sent_count = sent_count + 1
-               where invitation_id = $1 and team_id = $2 and purpose = 'invitation' and used_at is null`,
-              [invitation.id, session.teamId, tokenHash, expiresAt, now],
-            );
-            if (replaced.rowCount !== 1) throw invitationNotFound();
+            const replaced = await replaceInvitationLink(tx, {
+              invitationId: invitation.id,
+              teamId: session.teamId,
+              tokenHash,
+              expiresAt,
+              now,
+            });
+            if (!replaced) throw invitationNotFound();
             await queueAccountMail(tx, {
               teamId: session.teamId,
               to: invitation.email,
@@ -165,10 +157,13 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
         teamId: session.teamId,
         link,
       });
-      return { invitation: view(await pending(session.teamId, invitation.id), now) };
+      return { invitation: view(await pending(context, session.teamId, invitation.id), now) };
     },
   );
+}
 
+function revokeInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/invitations/:invitation_id',
     {
@@ -182,7 +177,7 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
     },
     async (request) => {
       const session = signedIn(request);
-      const invitation = await pending(session.teamId, request.params.invitation_id);
+      const invitation = await pending(context, session.teamId, request.params.invitation_id);
       await inWorkspaceTransaction(context, (decide) =>
         decide({
           streamId: teamStreamId(session.teamId),
@@ -194,12 +189,8 @@ export async function invitationRoutes(plain: FastifyInstance, { context }: { co
             metadata: { now: context.clock.now() },
           },
           writeRows: async (_decided, tx) => {
-            const revoked = await tx.query(
-              `delete from workspace_tokens
-               where invitation_id = $1 and team_id = $2 and purpose = 'invitation' and used_at is null`,
-              [invitation.id, session.teamId],
-            );
-            if (revoked.rowCount !== 1) throw invitationNotFound();
+            const revoked = await deleteInvitation(tx, session.teamId, invitation.id);
+            if (!revoked) throw invitationNotFound();
           },
         }),
       );

@@ -14,11 +14,19 @@ import { recentlyReauthenticated } from './session-policy.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { credentialsOf, success, tag } from './account-answers.ts';
+import { disableTotp, enableTotp, setPendingTotpSecret } from './accounts.ts';
 
 /** The signed-in member's two-factor sign-in: its state, setting it up, confirming it, turning it off. */
 export async function totpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  // Registered in the OpenAPI document's order.
+  totpStateRoute(plain, context);
+  startTotpRoute(plain, context);
+  confirmTotpRoute(plain, context);
+  disableTotpRoute(plain, context);
+}
 
+function totpStateRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(
     '/me/totp',
     {
@@ -33,7 +41,10 @@ export async function totpRoutes(plain: FastifyInstance, { context }: { context:
       return { enabled: account.totp_secret !== null };
     },
   );
+}
 
+function startTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/me/totp',
     {
@@ -55,18 +66,16 @@ export async function totpRoutes(plain: FastifyInstance, { context }: { context:
           decider: accountDecider,
           metadata: memberMetadata(request, session.memberId),
           command: { type: 'StartTotp', data: {}, metadata: { now: context.clock.now() } },
-          writeRows: async (_decided, tx) => {
-            await tx.query('update member_credentials set totp_pending_secret = $2 where member_id = $1', [
-              session.memberId,
-              JSON.stringify(sealed),
-            ]);
-          },
+          writeRows: (_decided, tx) => setPendingTotpSecret(tx, session.memberId, JSON.stringify(sealed)),
         }),
       );
       return { secret, otpauth_uri: totpUri(secret, session.email) };
     },
   );
+}
 
+function confirmTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     '/me/totp/confirm',
     {
@@ -99,12 +108,7 @@ export async function totpRoutes(plain: FastifyInstance, { context }: { context:
           metadata: memberMetadata(request, session.memberId),
           command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
           writeRows: async (_decided, tx) => {
-            await tx.query(
-              `update member_credentials
-               set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_last_step = $2
-               where member_id = $1`,
-              [session.memberId, step],
-            );
+            await enableTotp(tx, session.memberId, step);
             await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
             await deleteOtherSessions(tx, session.memberId, session.idHash);
           },
@@ -113,7 +117,10 @@ export async function totpRoutes(plain: FastifyInstance, { context }: { context:
       return { success: true as const, recovery_codes: recoveryCodes };
     },
   );
+}
 
+function disableTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/me/totp',
     {
@@ -133,11 +140,7 @@ export async function totpRoutes(plain: FastifyInstance, { context }: { context:
           metadata: memberMetadata(request, session.memberId),
           command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
           writeRows: async (_decided, tx) => {
-            await tx.query(
-              `update member_credentials set totp_secret = null, totp_pending_secret = null, totp_last_step = null
-               where member_id = $1`,
-              [session.memberId],
-            );
+            await disableTotp(tx, session.memberId);
             await deleteRecoveryCodes(tx, session.memberId);
           },
         }),
