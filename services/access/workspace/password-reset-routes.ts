@@ -26,6 +26,7 @@ import {
   credentialsByEmail,
   setPasswordHash,
 } from './account-answers.ts';
+import { deleteSignInLock, resetLinkAccount, useToken } from './accounts.ts';
 
 /** Password reset: a link by email, then a new password with it. */
 export async function passwordResetRoutes(
@@ -98,12 +99,7 @@ export async function passwordResetRoutes(
     async (request) => {
       const now = context.clock.now();
       const tokenHash = hashSecret(request.params.token);
-      const { rows } = await context.pool.query<{ member_id: string; email: string }>(
-        `select t.member_id, c.email from workspace_tokens t join member_credentials c on c.member_id = t.member_id
-         where t.token_hash = $1 and t.purpose = 'password_reset' and t.used_at is null and t.expires_at > $2`,
-        [tokenHash, now],
-      );
-      const found = rows[0];
+      const found = await resetLinkAccount(context.pool, tokenHash, now);
       if (!found) {
         throw codedError(
           400,
@@ -121,11 +117,7 @@ export async function passwordResetRoutes(
           metadata: memberMetadata(request, found.member_id),
           command: { type: 'ChangePassword', data: { reason: 'reset' }, metadata: { now } },
           writeRows: async (_decided, tx) => {
-            const used = await tx.query(
-              'update workspace_tokens set used_at = $2 where token_hash = $1 and used_at is null',
-              [tokenHash, now],
-            );
-            if (used.rowCount !== 1) {
+            if (!(await useToken(tx, tokenHash, now))) {
               throw codedError(
                 400,
                 'reset_link_invalid',
@@ -135,7 +127,7 @@ export async function passwordResetRoutes(
             await setPasswordHash(tx, found.member_id, passwordHash, now);
             // A completed reset ends every other outstanding link of the account.
             await resetLinkRows(tx, found.member_id, null);
-            await tx.query('delete from sign_in_locks where email = $1', [found.email]);
+            await deleteSignInLock(tx, found.email);
             await deleteMemberSessions(tx, found.member_id);
           },
         }),
