@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sql } from 'slonik';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
 import { currentMember } from '../access/index.ts';
+import { memberNames } from '../../projections/teams/queries.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { downloadHeaders } from '../../shared/http/download-headers.ts';
@@ -98,15 +98,6 @@ const answerSchema = z.object({
 
 const NOT_FOUND = 'Unknown onboarding, another team’s, or its client was erased (code target_unavailable)';
 
-/** Names of the team's members, removed ones included (a review outlives its author's membership). */
-async function memberNames(context: WorkspaceDeps, teamId: string): Promise<Map<string, string>> {
-  const rows = await context.readDb.any(
-    sql.type(z.object({ id: z.string(), name: z.string() }))`
-      select id, name from team_members where team_id = ${teamId}`,
-  );
-  return new Map(rows.map((row) => [row.id, row.name]));
-}
-
 /** What the routes of this file share. */
 function workspaceReviewKit(context: WorkspaceDeps) {
   async function answersOf(
@@ -120,7 +111,10 @@ function workspaceReviewKit(context: WorkspaceDeps) {
     }));
     const created = domain.find(({ event }) => event.type === 'onboarding_created')?.event;
     if (created?.type !== 'onboarding_created') throw onboardingNotFound();
-    const [opened, names] = await Promise.all([openedValues(context, events), memberNames(context, teamId)]);
+    const [opened, names] = await Promise.all([
+      openedValues(context, events),
+      memberNames(context.readPool, teamId),
+    ]);
     const name = (id: string) => names.get(id) ?? 'Former member';
     return answerHistory(created.data.template_snapshot, domain, opened).map((answer) => ({
       ...answer,

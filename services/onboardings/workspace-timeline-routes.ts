@@ -7,6 +7,7 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { onboardingTimeline } from './onboarding-timeline.ts';
 import { timelineSources } from './timeline-sources.ts';
 import { teamOnboardingEvents } from './onboarding-stream-view.ts';
+import { memberNames } from '../../projections/teams/queries.ts';
 
 /*
  * GET /onboardings/:onboarding_id/timeline (workspace, every role): the onboarding's
@@ -53,14 +54,10 @@ export async function workspaceTimelineRoutes(
       const teamId = signedIn(request).teamId;
       const events = await teamOnboardingEvents(context, request, onboardingId);
       const eventIds = events.map((event) => event.id);
-      const [sources, members] = await Promise.all([
+      const [sources, names] = await Promise.all([
         timelineSources(context.pool, teamId, onboardingId, eventIds),
-        context.pool.query<{ id: string; name: string }>(
-          'select id, name from team_members where team_id = $1',
-          [teamId],
-        ),
+        memberNames(context.pool, teamId),
       ]);
-      const names = new Map(members.rows.map((row) => [row.id, row.name]));
       const entries = onboardingTimeline(events, sources);
       return {
         entries: entries.map((entry) => ({
