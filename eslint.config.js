@@ -113,4 +113,18 @@ export default tseslint.config(
     },
   },
   ...boundaryRules,
+  {
+    // Small files with one job: no production file over 600 lines, no function over 120.
+    files: [
+      'services/**/*.{ts,tsx}',
+      'shared/**/*.{ts,tsx}',
+      'projections/**/*.{ts,tsx}',
+      'infra/**/*.{ts,tsx}',
+    ],
+    ignores: ['**/*.test.{ts,tsx}', '**/test-fixtures.ts'],
+    rules: {
+      'max-lines': ['error', { max: 600 }],
+      'max-lines-per-function': ['error', { max: 120 }],
+    },
+  },
 );

@@ -9,6 +9,7 @@ import {
 import type { RelayHealth } from '../events/index.ts';
 import { runsWorker } from '../../shared/config/service-role.ts';
 import type { DatabaseHealth } from '../../shared/db/database-health.ts';
+import { databaseAnswers } from '../../shared/db/pool.ts';
 
 export type HealthRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'projections' | 'settings'> & {
   relayHealth?: RelayHealth;
@@ -61,10 +62,7 @@ export async function healthRoutes(app: FastifyInstance, { context }: { context:
 
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     const [database, eventStore, parked, lags] = await Promise.all([
-      context.pool.query('select 1').then(
-        () => 'ok',
-        () => 'unreachable',
-      ),
+      databaseAnswers(context.pool).then((answers) => (answers ? 'ok' : 'unreachable')),
       context.eventStore.ping().then(
         () => 'ok',
         () => 'unreachable',

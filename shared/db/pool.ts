@@ -56,3 +56,11 @@ export function withDatabase(url: string, database: string): string {
   parsed.pathname = `/${database}`;
   return parsed.toString();
 }
+
+/** Whether the database answers a trivial statement (readiness). */
+export function databaseAnswers(pool: Pick<pg.Pool, 'query'>): Promise<boolean> {
+  return pool.query('select 1').then(
+    () => true,
+    () => false,
+  );
+}
