@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DatabaseHealth } from './database-health.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase, type EmbeddedOptions } from './embedded-postgres.ts';
 import { isPostmasterOf, lockFilePid } from './postmaster-process.ts';
-import { wakeableSleep } from '../runtime/wakeable-sleep.ts';
+import { WakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 /**
  * The embedded PostgreSQL, supervised. When its postmaster exits without being asked to
@@ -56,7 +56,7 @@ export async function superviseEmbeddedPostgres(
   let current: EmbeddedDatabase;
   let databaseDir: string | undefined;
   let lostMeanwhile: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  const { sleep, wake } = wakeableSleep();
+  const pause = new WakeableSleep();
 
   const start = (port: number | undefined, initialise: boolean) =>
     startEmbeddedPostgres({
@@ -94,7 +94,7 @@ export async function superviseEmbeddedPostgres(
     restarting = (async () => {
       await current.stop().catch(() => undefined); // it is gone already: this only lets go of it
       for (let attempt = 1; attempt <= policy.attempts; attempt++) {
-        await sleep(policy.backoffMs[Math.min(attempt, policy.backoffMs.length) - 1] ?? 1000);
+        await pause.sleep(policy.backoffMs[Math.min(attempt, policy.backoffMs.length) - 1] ?? 1000);
         if (stopped) return;
         try {
           await removeForeignLockFile(databaseDir ?? path.resolve(options.dataDir, 'postgres'));
@@ -127,7 +127,7 @@ export async function superviseEmbeddedPostgres(
   const stopSupervising = () => {
     stopped = true;
     clearTimeout(giveUpTimer);
-    wake();
+    pause.wake();
   };
   return {
     url: current.url,

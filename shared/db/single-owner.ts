@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from './pool.ts';
-import { wakeableSleep } from '../runtime/wakeable-sleep.ts';
+import { WakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 /** How often an instance that does not own the part asks again. */
 export const OWNER_RETRY_MS = 2000;
@@ -37,7 +37,7 @@ export function runAsSingleOwner(
   let session: PoolClient | undefined;
   let lost: (() => void) | undefined;
 
-  const { sleep, wake } = wakeableSleep();
+  const pause = new WakeableSleep();
 
   const loop = (async () => {
     while (!stopping) {
@@ -68,7 +68,7 @@ export function runAsSingleOwner(
           session = undefined;
         }
       }
-      if (!stopping) await sleep(retryMs);
+      if (!stopping) await pause.sleep(retryMs);
     }
   })();
 
@@ -79,7 +79,7 @@ export function runAsSingleOwner(
     async stop() {
       stopping = true;
       lost?.();
-      wake();
+      pause.wake();
       await loop;
     },
   };

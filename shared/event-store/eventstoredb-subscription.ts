@@ -6,7 +6,7 @@ import {
 } from '@eventstore/db-client';
 import type { RecordedEvent, SubscriptionHandler } from './event-store.ts';
 import { isSystemEvent, toReadPosition, toRecorded } from './eventstoredb-mapping.ts';
-import { WakeableSleep } from './wakeable-sleep.ts';
+import { WakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 const BATCH_SIZE = 500;
 const RETRY_MS = 500;

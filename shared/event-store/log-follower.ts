@@ -1,5 +1,5 @@
 import type { ReadAllOptions, RecordedEvent, SubscriptionHandler } from './event-store.ts';
-import { WakeableSleep } from './wakeable-sleep.ts';
+import { WakeableSleep } from '../runtime/wakeable-sleep.ts';
 
 const BATCH_SIZE = 500;
 /** Poll while committed events are hidden: an older transaction may end without a notification. */

@@ -1,18 +1,26 @@
 /**
- * A sleep of a retry loop that a stop ends early: `sleep(ms)` waits, `wake()` resolves the
- * sleep in progress at once (and does nothing when none is).
+ * The wait of a reading loop between tries: `sleep(ms)` ends after `ms` or at the next
+ * `wake()`, whichever comes first (a stop, a notification of new events). A wake while
+ * nothing sleeps does nothing.
  */
-export function wakeableSleep(): { sleep: (ms: number) => Promise<void>; wake: () => void } {
-  let wakeSleeper: (() => void) | undefined;
-  return {
-    sleep: (ms) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        wakeSleeper = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      }),
-    wake: () => wakeSleeper?.(),
-  };
+export class WakeableSleep {
+  private wakeUp: (() => void) | undefined;
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
 }
