@@ -3,6 +3,7 @@ import type {
   AutomationAction,
   AutomationRuleEvent,
 } from '../../services/automation/automation-rule-events.ts';
+import { createdRule, type CreatedRule } from '../../services/automation/created-rule.ts';
 
 /**
  * The pure half of the automation_rules read model (./projection.ts writes it): each
@@ -10,19 +11,7 @@ import type {
  */
 
 export type AutomationRuleChange =
-  | {
-      kind: 'created';
-      row: {
-        id: string;
-        team_id: string;
-        name: string;
-        trigger: string;
-        action: AutomationAction;
-        enabled: boolean;
-        created_at: string;
-        position: string;
-      };
-    }
+  | { kind: 'created'; row: CreatedRule & { position: string } }
   | { kind: 'updated'; id: string; name?: string; action?: AutomationAction; position: string }
   | { kind: 'switched'; id: string; enabled: boolean; position: string }
   | { kind: 'deleted'; id: string; deleted_at: string; position: string };
@@ -34,23 +23,9 @@ export function foldAutomationRule(
   const event = { type: recorded.type, data: recorded.data } as AutomationRuleEvent;
   const position = String(recorded.position);
   switch (event.type) {
-    case 'automation_rule.created': {
-      const { data } = event;
-      changes.push({
-        kind: 'created',
-        row: {
-          id: data.rule_id,
-          team_id: data.team_id,
-          name: data.name,
-          trigger: data.trigger,
-          action: data.action,
-          enabled: data.enabled,
-          created_at: data.created_at,
-          position,
-        },
-      });
+    case 'automation_rule.created':
+      changes.push({ kind: 'created', row: { ...createdRule(event.data), position } });
       break;
-    }
     case 'automation_rule.updated':
       changes.push({ kind: 'updated', id: event.data.rule_id, ...event.data.changes, position });
       break;

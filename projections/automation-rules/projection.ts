@@ -15,6 +15,17 @@ export const automationRulesProjection = readModelProjection<AutomationRuleChang
   fold: foldAutomationRule,
   async persist(client, changes, table) {
     const rules = table('automation_rules');
+    /** A switch or a deletion: one column of the rule, and the position of its event. */
+    const setColumn = (
+      column: 'enabled' | 'deleted_at',
+      value: boolean | string,
+      change: { id: string; position: string },
+    ) =>
+      client.query(`update ${rules} set ${column} = $2, position = $3 where id = $1`, [
+        change.id,
+        value,
+        change.position,
+      ]);
     for (const change of changes) {
       switch (change.kind) {
         case 'created': {
@@ -43,18 +54,10 @@ export const automationRulesProjection = readModelProjection<AutomationRuleChang
           );
           break;
         case 'switched':
-          await client.query(`update ${rules} set enabled = $2, position = $3 where id = $1`, [
-            change.id,
-            change.enabled,
-            change.position,
-          ]);
+          await setColumn('enabled', change.enabled, change);
           break;
         case 'deleted':
-          await client.query(`update ${rules} set deleted_at = $2, position = $3 where id = $1`, [
-            change.id,
-            change.deleted_at,
-            change.position,
-          ]);
+          await setColumn('deleted_at', change.deleted_at, change);
           break;
       }
     }

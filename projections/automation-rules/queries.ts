@@ -1,19 +1,10 @@
-import type {
-  AutomationAction,
-  AutomationTrigger,
-} from '../../services/automation/automation-rule-events.ts';
+import type { CreatedRule } from '../../services/automation/created-rule.ts';
 import type { ReadClient } from '../read-client.ts';
 
 /** The reads other code may run on the automation_rules read model (./projection.ts writes it). */
 
-export interface AutomationRuleRow {
-  id: string;
-  team_id: string;
-  name: string;
-  trigger: AutomationTrigger;
-  action: AutomationAction;
-  enabled: boolean;
-}
+/** A rule as the workspace lists it: its facts but the creation time. */
+export type AutomationRuleRow = Omit<CreatedRule, 'created_at'>;
 
 /** The team's rules that are not deleted, newest first. */
 export async function teamAutomationRules(db: ReadClient, teamId: string): Promise<AutomationRuleRow[]> {

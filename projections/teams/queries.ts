@@ -1,6 +1,6 @@
 import { monthlyOnboardingLimit, isPlan, type Plan } from '../../services/access/contract/plans.ts';
 import type { MemberRole } from '../../services/access/contract/roles.ts';
-import type { DateFormat } from '../../shared/i18n/locales.ts';
+import type { TeamSettings } from '../../services/access/team-events.ts';
 import { knownZone } from '../../services/onboardings/deadlines.ts';
 import {
   DEFAULT_REMINDER_SCHEDULE,
@@ -16,21 +16,16 @@ import type { ReadClient } from '../read-client.ts';
  * or the connection of the command's transaction.
  */
 
-/** A `teams` row (infra/migrations/010_teams_members_api_keys.sql, 083, 086). */
-export interface TeamRow {
+/**
+ * A `teams` row (infra/migrations/010_teams_members_api_keys.sql, 083, 086): the team's
+ * settings as the events name them, but the plan as stored text and the monthly limit in
+ * two columns, then its branding.
+ */
+export interface TeamRow extends Omit<TeamSettings, 'plan' | 'monthly_onboarding_limit'> {
   id: string;
-  name: string;
   plan: string;
-  timezone: string;
-  locale: string;
-  date_format: DateFormat;
-  email_sender_name: string | null;
-  sending_paused: boolean;
-  payments_connected: boolean;
   monthly_onboarding_limit: number | null;
   monthly_onboarding_unlimited: boolean;
-  unpaid: boolean;
-  new_recipient_cap: number | null;
   accent_color: string | null;
   logo_sha256: string | null;
   logo_content_type: string | null;

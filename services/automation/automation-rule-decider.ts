@@ -6,6 +6,7 @@ import {
   type AutomationRuleEvent,
   type AutomationTrigger,
 } from './automation-rule-events.ts';
+import { createdRule, type CreatedRule } from './created-rule.ts';
 
 /**
  * The automation rule aggregate: one trigger, one action, an on/off switch. Facts that
@@ -20,18 +21,7 @@ import {
  */
 
 export type AutomationRuleState =
-  | { status: 'absent' }
-  | {
-      status: 'active' | 'deleted';
-      id: string;
-      team_id: string;
-      name: string;
-      trigger: AutomationTrigger;
-      action: AutomationAction;
-      enabled: boolean;
-      created_at: string;
-      updated_at: string;
-    };
+  { status: 'absent' } | (CreatedRule & { status: 'active' | 'deleted'; updated_at: string });
 
 interface Meta {
   metadata: { now: Date };
@@ -189,18 +179,7 @@ function decide(command: AutomationRuleCommand, state: AutomationRuleState): Aut
 
 function evolve(state: AutomationRuleState, event: AutomationRuleEvent): AutomationRuleState {
   if (event.type === 'automation_rule.created') {
-    const { data } = event;
-    return {
-      status: 'active',
-      id: data.rule_id,
-      team_id: data.team_id,
-      name: data.name,
-      trigger: data.trigger,
-      action: data.action,
-      enabled: data.enabled,
-      created_at: data.created_at,
-      updated_at: data.created_at,
-    };
+    return { status: 'active', ...createdRule(event.data), updated_at: event.data.created_at };
   }
   if (state.status === 'absent') return state;
   switch (event.type) {

@@ -21,19 +21,6 @@ export type Locale = (typeof LOCALES)[number];
 /** The language of a team or client that names none, and the one every text is written in first. */
 export const DEFAULT_LOCALE: Locale = 'en-US';
 
-/** Each language named in its own language (the language pickers). */
-export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
-  'en-US': 'English (US)',
-  'en-GB': 'English (UK)',
-  'es-ES': 'Español',
-  'fr-FR': 'Français',
-  'de-DE': 'Deutsch',
-  'pt-BR': 'Português (Brasil)',
-  'it-IT': 'Italiano',
-  'nl-NL': 'Nederlands',
-  'ja-JP': '日本語',
-};
-
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
 }
@@ -44,15 +31,29 @@ export type DateFormat = (typeof DATE_FORMATS)[number];
 /** The date format of a team or client that names none. */
 export const DEFAULT_DATE_FORMAT: DateFormat = 'MM/DD/YYYY';
 
-/** The date format readers of each language usually use (the demo form's default). */
-export const USUAL_DATE_FORMAT: Readonly<Record<Locale, DateFormat>> = {
-  'en-US': 'MM/DD/YYYY',
-  'en-GB': 'DD/MM/YYYY',
-  'es-ES': 'DD/MM/YYYY',
-  'fr-FR': 'DD/MM/YYYY',
-  'de-DE': 'DD.MM.YYYY',
-  'pt-BR': 'DD/MM/YYYY',
-  'it-IT': 'DD/MM/YYYY',
-  'nl-NL': 'DD/MM/YYYY',
-  'ja-JP': 'YYYY-MM-DD',
+/**
+ * Each language: its name in its own language (the language pickers) and the date format
+ * its readers usually use (the demo form's default). One row a language.
+ */
+const LANGUAGES: Readonly<Record<Locale, { name: string; dateFormat: DateFormat }>> = {
+  'en-US': { name: 'English (US)', dateFormat: 'MM/DD/YYYY' },
+  'en-GB': { name: 'English (UK)', dateFormat: 'DD/MM/YYYY' },
+  'es-ES': { name: 'Español', dateFormat: 'DD/MM/YYYY' },
+  'fr-FR': { name: 'Français', dateFormat: 'DD/MM/YYYY' },
+  'de-DE': { name: 'Deutsch', dateFormat: 'DD.MM.YYYY' },
+  'pt-BR': { name: 'Português (Brasil)', dateFormat: 'DD/MM/YYYY' },
+  'it-IT': { name: 'Italiano', dateFormat: 'DD/MM/YYYY' },
+  'nl-NL': { name: 'Nederlands', dateFormat: 'DD/MM/YYYY' },
+  'ja-JP': { name: '日本語', dateFormat: 'YYYY-MM-DD' },
 };
+
+const byLocale = <T>(pick: (language: (typeof LANGUAGES)[Locale]) => T): Readonly<Record<Locale, T>> =>
+  Object.fromEntries(LOCALES.map((locale) => [locale, pick(LANGUAGES[locale])])) as Record<Locale, T>;
+
+/** Each language named in its own language (the language pickers). */
+export const LANGUAGE_NAMES: Readonly<Record<Locale, string>> = byLocale((language) => language.name);
+
+/** The date format readers of each language usually use (the demo form's default). */
+export const USUAL_DATE_FORMAT: Readonly<Record<Locale, DateFormat>> = byLocale(
+  (language) => language.dateFormat,
+);

@@ -18,7 +18,7 @@ import {
   type JsonSchema,
 } from '../json-schema.ts';
 import { reminderSchedule, partial } from './fragments.ts';
-import type { EventCatalogPart } from './types.ts';
+import type { EventCatalogPart, EventTypeDoc } from './types.ts';
 
 const teamSettings = {
   name: text,
@@ -49,6 +49,13 @@ const teamBranding = {
   ),
 };
 
+/** The doc of a team event: appended to the team's stream, its data led by the team's id. */
+const teamEvent = (summary: string, facts: Record<string, JsonSchema>): EventTypeDoc => ({
+  summary,
+  stream: 'team-<team_id>',
+  data: object({ team_id: uuid, ...facts }),
+});
+
 /** The data of every account event: the member, their team, when, and the event's own facts. */
 const accountFact = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
   object({ member_id: uuid, team_id: uuid, at: timestamp, ...extra });
@@ -56,73 +63,48 @@ const accountFact = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
 /** Teams and members, API keys and workspace accounts. */
 export const ACCESS_EVENTS: EventCatalogPart = {
   // Teams and members (stream team-<team_id>)
-  'team.created': {
-    summary: 'A team was created with its settings.',
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, ...teamSettings, created_at: timestamp }),
-  },
-  'team.updated': {
-    summary: 'Team settings changed; only the changed settings are given.',
-    stream: 'team-<team_id>',
-    data: object({
-      team_id: uuid,
-      changes: partial({ ...teamSettings, ...teamBranding, reminder_schedule: reminderSchedule }),
-      updated_at: timestamp,
-    }),
-  },
-  'team.member_added': {
-    summary: 'A member joined the team.',
-    stream: 'team-<team_id>',
-    data: object({
-      team_id: uuid,
-      member_id: uuid,
-      name: text,
-      email: text,
-      role: oneOfValues(MEMBER_ROLES),
-      added_at: timestamp,
-    }),
-  },
-  'team.member_invited': {
-    summary: 'An owner invited someone by email; the one-time link itself is not in the event.',
-    stream: 'team-<team_id>',
-    data: object({
-      team_id: uuid,
-      invitation_id: uuid,
-      email: text,
-      role: oneOfValues(MEMBER_ROLES),
-      invited_at: timestamp,
-    }),
-  },
-  'team.invitation_resent': {
-    summary: 'An owner or admin emailed a pending invitation again; a new link replaced the older one.',
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, invitation_id: uuid, email: text, resent_at: timestamp }),
-  },
-  'team.invitation_revoked': {
-    summary: 'An owner or admin revoked a pending invitation; its link no longer accepts.',
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, invitation_id: uuid, email: text, revoked_at: timestamp }),
-  },
-  'team.member_role_changed': {
-    summary: "A member's role changed.",
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, member_id: uuid, role: oneOfValues(MEMBER_ROLES), changed_at: timestamp }),
-  },
-  'team.member_removed': {
-    summary: 'A member left the team.',
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, member_id: uuid, removed_at: timestamp }),
-  },
-  'team.api_key_slot_taken': {
-    summary: "An API key took one of the team's key slots.",
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, api_key_id: uuid, expires_at: nullable(timestamp), taken_at: timestamp }),
-  },
-  'team.api_key_slot_released': {
-    summary: 'An API key gave its slot back (revoked or expired).',
-    stream: 'team-<team_id>',
-    data: object({ team_id: uuid, api_key_id: uuid, released_at: timestamp }),
-  },
+  'team.created': teamEvent('A team was created with its settings.', {
+    ...teamSettings,
+    created_at: timestamp,
+  }),
+  'team.updated': teamEvent('Team settings changed; only the changed settings are given.', {
+    changes: partial({ ...teamSettings, ...teamBranding, reminder_schedule: reminderSchedule }),
+    updated_at: timestamp,
+  }),
+  'team.member_added': teamEvent('A member joined the team.', {
+    member_id: uuid,
+    name: text,
+    email: text,
+    role: oneOfValues(MEMBER_ROLES),
+    added_at: timestamp,
+  }),
+  'team.member_invited': teamEvent(
+    'An owner invited someone by email; the one-time link itself is not in the event.',
+    { invitation_id: uuid, email: text, role: oneOfValues(MEMBER_ROLES), invited_at: timestamp },
+  ),
+  'team.invitation_resent': teamEvent(
+    'An owner or admin emailed a pending invitation again; a new link replaced the older one.',
+    { invitation_id: uuid, email: text, resent_at: timestamp },
+  ),
+  'team.invitation_revoked': teamEvent(
+    'An owner or admin revoked a pending invitation; its link no longer accepts.',
+    { invitation_id: uuid, email: text, revoked_at: timestamp },
+  ),
+  'team.member_role_changed': teamEvent("A member's role changed.", {
+    member_id: uuid,
+    role: oneOfValues(MEMBER_ROLES),
+    changed_at: timestamp,
+  }),
+  'team.member_removed': teamEvent('A member left the team.', { member_id: uuid, removed_at: timestamp }),
+  'team.api_key_slot_taken': teamEvent("An API key took one of the team's key slots.", {
+    api_key_id: uuid,
+    expires_at: nullable(timestamp),
+    taken_at: timestamp,
+  }),
+  'team.api_key_slot_released': teamEvent('An API key gave its slot back (revoked or expired).', {
+    api_key_id: uuid,
+    released_at: timestamp,
+  }),
 
   // API keys (stream api_key-<api_key_id>)
   'api_key.created': {
