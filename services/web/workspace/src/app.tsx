@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
+import { call } from '../../shared/api/client.ts';
+import { api, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
 import { ActivityScreen } from './features/events/activity.tsx';
@@ -73,7 +74,7 @@ function useSession(navigate: Navigate) {
   const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    void call<SignedIn>('GET', '/me').then((answer) => {
+    void call(api.GET('/workspace/v1/me')).then((answer) => {
       if (answer.ok) setCsrfToken(answer.data.csrf_token);
       setMe(answer.ok ? answer.data : null);
     });

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, type SignedIn } from './api.ts';
+import { call } from '../../shared/api/client.ts';
+import { api, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import { problemMessage } from './problems.ts';
 import type { Route } from './router.ts';
@@ -55,8 +56,8 @@ export function Shell({
     setBusy(true);
     setError(null);
     const answer = everywhere
-      ? await call('POST', '/sessions/end-all')
-      : await call('DELETE', '/sessions/current');
+      ? await call(api.POST('/workspace/v1/sessions/end-all'))
+      : await call(api.DELETE('/workspace/v1/sessions/current'));
     setBusy(false);
     if (answer.ok || answer.problem.code === 'session_required') {
       onSignedOut(t(everywhere ? 'signOut.doneEverywhere' : 'signOut.done'));

@@ -3,16 +3,7 @@
  * parameters, bodies and answers are the generated OpenAPI types.
  */
 import { call } from '../../../../shared/api/client.ts';
-import type { paths } from '../../../../shared/api/openapi.d.ts';
-import { api } from '../../api.ts';
-
-type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
-  requestBody: { content: { 'application/json': infer B } };
-}
-  ? B
-  : paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B
-    : never;
+import { api, type ApiBody as Body } from '../../api.ts';
 
 const byId = (id: string) => ({ params: { path: { id } } });
 

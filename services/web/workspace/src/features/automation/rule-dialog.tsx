@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { call, type Member, type TemplateChoice } from '../../api.ts';
+import type { Member } from '../../api.ts';
 import { listMembers } from '../access/members/api.ts';
+import { listTemplates, type TemplateChoice } from '../templates/api.ts';
 import { createRule, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
 import { actionOf, draftOf, requiredOf, type Placeholder, type Rule, type RuleDraft } from './rules.ts';
@@ -39,7 +40,7 @@ export function RuleDialog({
     void listMembers().then((answer) => {
       if (answer.ok) setMembers(answer.data.data);
     });
-    void call<{ data: TemplateChoice[] }>('GET', '/templates').then((answer) => {
+    void listTemplates().then((answer) => {
       if (answer.ok) setTemplates(answer.data.data);
     });
   }, []);

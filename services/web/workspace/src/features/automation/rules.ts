@@ -2,24 +2,19 @@
 import { hasAutomations as planHasAutomations, isPlan } from '../../../../../access/contract/plans.ts';
 import type { AutomationActionType, AutomationTrigger } from '../../../../../automation/contract/rules.ts';
 import type { components } from '../../../../shared/api/openapi.d.ts';
+import type { ApiAnswer, ApiBody } from '../../api.ts';
 
 export type Trigger = AutomationTrigger;
 export type ActionType = AutomationActionType;
 
-export type Action =
-  | { type: 'send_email'; subject: string; body: string }
-  | { type: 'send_webhook'; url: string }
-  | { type: 'create_onboarding'; template_id: string; template_status?: 'current' | 'deleted' }
-  | { type: 'notify_member'; member_id: string; message: string; member_status?: 'current' | 'former' };
+/** A rule's action as the API takes it (the body of POST /workspace/v1/automation-rules). */
+export type Action = ApiBody<'/workspace/v1/automation-rules', 'post'>['action'];
 
 /** A rule as the API answers it (the generated OpenAPI type). */
 export type Rule = components['schemas']['WorkspaceAutomationRule'];
 
-export interface Placeholder {
-  name: string;
-  placeholder: string;
-  description: string;
-}
+/** A placeholder a rule's texts may hold (GET /workspace/v1/automation-rules/placeholders). */
+export type Placeholder = ApiAnswer<'/workspace/v1/automation-rules/placeholders', 'get'>['data'][number];
 
 /** Pure: true when the team's plan includes automations (services/access/contract/plans.ts). */
 export const hasAutomations = (plan: string): boolean => isPlan(plan) && planHasAutomations(plan);

@@ -4,17 +4,17 @@
  */
 import { call } from '../../../../shared/api/client.ts';
 import type { paths } from '../../../../shared/api/openapi.d.ts';
-import { api } from '../../api.ts';
+import { api, type ApiBody } from '../../api.ts';
 
-type ClientBody = NonNullable<
-  paths['/workspace/v1/clients']['post']['requestBody']
->['content']['application/json'];
+type ClientBody = ApiBody<'/workspace/v1/clients', 'post'>;
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
-/** A page of the team's clients from `offset`, those matching `q` when given. */
-export const listClients = (limit: number, offset: number, q: string) =>
-  call(api.GET('/workspace/v1/clients', { params: { query: { limit, offset, ...(q ? { q } : {}) } } }));
+type ClientQuery = NonNullable<paths['/workspace/v1/clients']['get']['parameters']['query']>;
+
+/** A page of the team's clients, those matching `q` when it is not empty. */
+export const listClients = ({ q, ...page }: ClientQuery) =>
+  call(api.GET('/workspace/v1/clients', { params: { query: { ...page, ...(q ? { q } : {}) } } }));
 
 export const getClient = (id: string) => call(api.GET('/workspace/v1/clients/{id}', byId(id)));
 

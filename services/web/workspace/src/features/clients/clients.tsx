@@ -28,7 +28,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
   const [adding, setAdding] = useState(false);
 
   const load = useCallback(async (q: string, from: number) => {
-    const answer = await listClients(PAGE, from, q.trim());
+    const answer = await listClients({ limit: PAGE, offset: from, q: q.trim() });
     if (answer.ok) {
       setPage(answer.data);
       setError(null);

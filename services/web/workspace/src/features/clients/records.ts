@@ -1,42 +1,20 @@
-/** The workspace API's client and onboarding answers the client and onboarding screens use. */
-import type { OnboardingStatus } from '../../../../../onboardings/contract/statuses.ts';
+/** The client and onboarding answers of the workspace API, as the generated OpenAPI types say them. */
+import type { paths } from '../../../../shared/api/openapi.d.ts';
+import type { ApiAnswer } from '../../api.ts';
 
-export interface ClientView {
-  id: string;
-  name: string;
-  email: string;
-  company: string | null;
-  phone: string | null;
-  notes: string | null;
-  created_at: string;
-}
+/** A client of the team (GET /workspace/v1/clients/{id}). */
+export type ClientView = ApiAnswer<'/workspace/v1/clients/{id}', 'get'>['client'];
+
+/** An onboarding as the list answers it; the page's answers (GET, PATCH, actions) carry more. */
+export type OnboardingView = ApiAnswer<'/workspace/v1/onboardings', 'get'>['data'][number];
+
+/** The query of GET /workspace/v1/onboardings: the filters and the page. */
+export type ListQuery = NonNullable<paths['/workspace/v1/onboardings']['get']['parameters']['query']>;
+
+/** The month's usage of the team's plan (GET /workspace/v1/onboardings/usage). */
+export type Usage = ApiAnswer<'/workspace/v1/onboardings/usage', 'get'>;
 
 export { ONBOARDING_STATUSES, type OnboardingStatus } from '../../../../../onboardings/contract/statuses.ts';
-
-export interface OnboardingView {
-  id: string;
-  status: OnboardingStatus;
-  progress_pct: number;
-  created_at: string;
-  due_date: string | null;
-  due_on: string | null;
-  overdue: boolean;
-  expires_at: string | null;
-  assigned_to: string | null;
-  assignee_name: string | null;
-  archived_at: string | null;
-  send_count: number;
-  last_sent_at: string | null;
-  link: 'not_sent' | 'active' | 'completed' | 'inactive';
-  client: { id: string; name: string | null; email: string | null };
-  template: { id: string; name: string };
-}
-
-export interface Usage {
-  month: string;
-  used: number;
-  limit: number | 'unlimited';
-}
 
 /** Pure: the actions an onboarding's status allows on its page. */
 export function allowedActions(onboarding: Pick<OnboardingView, 'status' | 'archived_at'>) {
@@ -55,11 +33,9 @@ export function allowedActions(onboarding: Pick<OnboardingView, 'status' | 'arch
   };
 }
 
-/** Pure: the query string of the onboardings list's filters (empty ones left out). */
-export function listQuery(filters: Record<string, string>, limit: number, offset: number): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
-  params.set('limit', String(limit));
-  params.set('offset', String(offset));
-  return params.toString();
+/** Pure: the query of the onboardings list's filters (empty ones left out), then the page. */
+export function listQuery(filters: Record<string, string>, limit: number, offset: number): ListQuery {
+  const chosen = Object.entries(filters).filter(([, value]) => value !== '');
+  // The filters' values are the options of the list's selects, the API's own values.
+  return { ...(Object.fromEntries(chosen) as ListQuery), limit, offset };
 }

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import type { AuditEntry } from '../../api.ts';
+import type { ApiAnswer } from '../../api.ts';
 import { listMembers } from '../access/members/api.ts';
 import { listAudit } from './api.ts';
 import { humanizeType } from './audit.ts';
@@ -9,6 +9,9 @@ import { problemMessage } from '../../problems.ts';
 import { ErrorMessage, ScreenHeading, Status } from '../../ui/index.ts';
 
 const PAGE = 25;
+
+/** One audit entry (GET /workspace/v1/audit). */
+type AuditEntry = ApiAnswer<'/workspace/v1/audit', 'get'>['data'][number];
 
 /** Activity: the team's audit list, newest first, a page at a time. */
 export function ActivityScreen() {

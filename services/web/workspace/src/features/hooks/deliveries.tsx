@@ -1,24 +1,17 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import type { Outcome } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { Dialog, ErrorMessage, Field, Status, useAction } from '../../ui/index.ts';
-import {
-  attemptOutcome,
-  dayBefore,
-  sinceIso,
-  targetPath,
-  type Delivery,
-  type DeliveryTarget,
-} from './webhooks.ts';
+import { listDeliveries, replayDelivery, replayFailedDeliveries, sendTestDelivery } from './api.ts';
+import { attemptOutcome, dayBefore, sinceIso, type Delivery, type DeliveryTarget } from './webhooks.ts';
 
 /**
  * The delivery log of a hook subscription or signed webhook endpoint: each delivery with its
  * attempts, Send test event, Replay per delivery, Replay failed since a date and time.
  */
 export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; onClose: () => void }) {
-  const base = targetPath(target);
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const { busy, error, setError, run, fail } = useAction();
@@ -26,19 +19,19 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
   const [sinceError, setSinceError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const answer = await call<{ deliveries: Delivery[] }>('GET', `${base}/deliveries?limit=50`);
+    const answer = await listDeliveries(target);
     if (answer.ok) setDeliveries(answer.data.deliveries);
     else setError(problemMessage(answer.problem, t));
     return answer.ok;
-  }, [base]);
+  }, [target]);
   useEffect(() => {
     void load();
   }, [load]);
 
-  const post = async (path: string, body: unknown, done: (data: unknown) => string) => {
+  const post = async <T,>(request: () => Promise<Outcome<T>>, done: (data: T) => string) => {
     const answer = await run(() => {
       setStatus(t('webhooks.sending'));
-      return call('POST', `${base}${path}`, { body });
+      return request();
     });
     if (answer === undefined) return;
     if (answer.ok) {
@@ -49,8 +42,8 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
       fail(answer.problem);
     }
   };
-  const replayedCount = (data: unknown) =>
-    t('webhooks.replayed', { count: (data as { replayed: string[] }).replayed.length });
+  const replayedCount = (data: { replayed: string[] }) =>
+    t('webhooks.replayed', { count: data.replayed.length });
 
   const replayFailed = (event: Event) => {
     event.preventDefault();
@@ -61,7 +54,7 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
       return;
     }
     setSinceError(null);
-    void post('/deliveries/replay-failed', { since: iso }, replayedCount);
+    void post(() => replayFailedDeliveries(target, iso), replayedCount);
   };
 
   return (
@@ -73,7 +66,12 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
           type="button"
           class="button-primary"
           aria-disabled={busy || undefined}
-          onClick={() => void post('/test', undefined, () => t('webhooks.testQueued'))}
+          onClick={() =>
+            void post(
+              () => sendTestDelivery(target),
+              () => t('webhooks.testQueued'),
+            )
+          }
         >
           {t('webhooks.sendTest')}
         </button>
@@ -111,7 +109,7 @@ export function DeliveriesDialog({ target, onClose }: { target: DeliveryTarget; 
               key={delivery.id}
               delivery={delivery}
               busy={busy}
-              onReplay={() => void post(`/deliveries/${delivery.id}/replay`, undefined, replayedCount)}
+              onReplay={() => void post(() => replayDelivery(target, delivery.id), replayedCount)}
             />
           ))}
         </ul>

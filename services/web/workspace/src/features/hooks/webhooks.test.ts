@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attemptOutcome, dayBefore, ENDPOINT_EVENTS, sinceIso, targetPath } from './webhooks.ts';
+import { attemptOutcome, dayBefore, ENDPOINT_EVENTS, sinceIso } from './webhooks.ts';
 
 describe('webhooks helpers', () => {
   it('nine endpoint event types, onboarding.cancelled last', () => {
@@ -16,8 +16,7 @@ describe('webhooks helpers', () => {
       new Date('2026-03-01T10:30:00').toISOString(),
     );
   });
-  it('paths and outcomes', () => {
-    expect(targetPath({ kind: 'webhook-endpoints', id: 'x', label: '' })).toBe('/webhook-endpoints/x');
+  it("an attempt's outcome: the status code, else the error", () => {
     const base = { round: 0, attempt: 1, attempted_at: '', duration_ms: 3, next_attempt_at: null };
     expect(attemptOutcome({ ...base, status_code: 500, error: 'HTTP 500' })).toBe('HTTP 500');
     expect(attemptOutcome({ ...base, status_code: null, error: 'timeout' })).toBe('timeout');

@@ -1,12 +1,13 @@
-/** The workspace API's hooks answers and the pure helpers of the Webhooks screen. */
-import type { Delivery, DeliveryAttempt } from '../../../../../hooks/contract/deliveries.ts';
+/** The workspace API's hooks answers (the generated OpenAPI types) and the pure helpers of the Webhooks screen. */
+import type { components } from '../../../../shared/api/openapi.d.ts';
+import type { ApiAnswer } from '../../api.ts';
 
 export type { HookSubscription, WebhookEndpoint } from './api.ts';
-export type { Delivery, DeliveryAttempt };
-export interface SigningSecret {
-  secret: string;
-  previous_valid_until: string | null;
-}
+/** A delivery with its attempts (GET .../deliveries of a subscription or an endpoint). */
+export type Delivery = components['schemas']['Delivery'];
+export type DeliveryAttempt = Delivery['attempts'][number];
+/** The team's hook signing secret (GET /workspace/v1/hook-signing-secret). */
+export type SigningSecret = ApiAnswer<'/workspace/v1/hook-signing-secret', 'get'>;
 
 /** The public event types a hook subscription may follow (one per subscription). */
 export { PUBLIC_EVENT_TYPES as HOOK_EVENTS } from '../../../../../events/contract/public-event-types.ts';
@@ -20,11 +21,6 @@ export interface DeliveryTarget {
   id: string;
   /** What the person reads: the target URL. */
   label: string;
-}
-
-/** Pure: the API path of a target. */
-export function targetPath(target: DeliveryTarget): string {
-  return `/${target.kind}/${target.id}`;
 }
 
 /**

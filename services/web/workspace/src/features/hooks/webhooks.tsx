@@ -16,7 +16,7 @@ import type { DeliveryTarget, HookSubscription, SigningSecret, WebhookEndpoint }
 import { DeliveriesDialog } from './deliveries.tsx';
 import { AddEndpointDialog, AddSubscriptionDialog, SecretConfirmDialog } from './webhook-dialogs.tsx';
 import { EndpointsSection, SigningSecretSection, SubscriptionsSection } from './webhook-sections.tsx';
-import type { WithReauth } from '../access/api-keys/key-dialogs.tsx';
+import type { WithReauth } from '../access/reauth.tsx';
 
 type Open =
   | { kind: 'add-subscription' }

@@ -3,25 +3,33 @@
  * paths, parameters, bodies and answers are the generated OpenAPI types.
  */
 import { call } from '../../../../shared/api/client.ts';
-import type { paths } from '../../../../shared/api/openapi.d.ts';
-import { api } from '../../api.ts';
-
-type Body<P extends keyof paths, M extends 'post' | 'patch'> = NonNullable<
-  (paths[P][M] & { requestBody?: { content: { 'application/json': unknown } } })['requestBody']
->['content']['application/json'];
+import { api, type ApiBody } from '../../api.ts';
+import type { ListQuery } from '../clients/records.ts';
 
 const byId = (id: string) => ({ params: { path: { id } } });
+const ofOnboarding = (id: string) => ({ onboarding_id: id });
+
+/** A page of the team's onboardings matching the list's filters. */
+export const listOnboardings = (query: ListQuery) =>
+  call(api.GET('/workspace/v1/onboardings', { params: { query } }));
+
+export const getUsage = () => call(api.GET('/workspace/v1/onboardings/usage'));
+
+export const createOnboarding = (body: ApiBody<'/workspace/v1/onboardings', 'post'>) =>
+  call(api.POST('/workspace/v1/onboardings', { body }));
 
 export const getOnboarding = (id: string) => call(api.GET('/workspace/v1/onboardings/{id}', byId(id)));
 
-export const changeOnboarding = (id: string, body: Body<'/workspace/v1/onboardings/{id}', 'patch'>) =>
+export const changeOnboarding = (id: string, body: ApiBody<'/workspace/v1/onboardings/{id}', 'patch'>) =>
   call(api.PATCH('/workspace/v1/onboardings/{id}', { ...byId(id), body }));
 
-export const sendOnboarding = (id: string, body: Body<'/workspace/v1/onboardings/{id}/send', 'post'>) =>
+export const sendOnboarding = (id: string, body: ApiBody<'/workspace/v1/onboardings/{id}/send', 'post'>) =>
   call(api.POST('/workspace/v1/onboardings/{id}/send', { ...byId(id), body }));
 
-export const reopenOnboarding = (id: string, body: Body<'/workspace/v1/onboardings/{id}/reopen', 'post'>) =>
-  call(api.POST('/workspace/v1/onboardings/{id}/reopen', { ...byId(id), body }));
+export const reopenOnboarding = (
+  id: string,
+  body: ApiBody<'/workspace/v1/onboardings/{id}/reopen', 'post'>,
+) => call(api.POST('/workspace/v1/onboardings/{id}/reopen', { ...byId(id), body }));
 
 export const cancelOnboarding = (id: string) =>
   call(api.POST('/workspace/v1/onboardings/{id}/cancel', byId(id)));
@@ -31,3 +39,38 @@ export const archiveOnboarding = (id: string) =>
 
 export const unarchiveOnboarding = (id: string) =>
   call(api.POST('/workspace/v1/onboardings/{id}/unarchive', byId(id)));
+
+/** The onboarding's answered fields with their review status, versions, reviews and diff. */
+export const listAnswers = (id: string) =>
+  call(
+    api.GET('/workspace/v1/onboardings/{onboarding_id}/answers', {
+      params: { path: ofOnboarding(id) },
+    }),
+  );
+
+export const reviewAnswer = (
+  id: string,
+  fieldId: string,
+  body: ApiBody<'/workspace/v1/onboardings/{onboarding_id}/answers/{field_id}/review', 'post'>,
+) =>
+  call(
+    api.POST('/workspace/v1/onboardings/{onboarding_id}/answers/{field_id}/review', {
+      params: { path: { ...ofOnboarding(id), field_id: fieldId } },
+      body,
+    }),
+  );
+
+export const countersign = (id: string, fieldId: string) =>
+  call(
+    api.POST('/workspace/v1/onboardings/{onboarding_id}/countersign', {
+      params: { path: ofOnboarding(id) },
+      body: { field_id: fieldId },
+    }),
+  );
+
+export const getTimeline = (id: string) =>
+  call(
+    api.GET('/workspace/v1/onboardings/{onboarding_id}/timeline', {
+      params: { path: ofOnboarding(id) },
+    }),
+  );

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useId, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { Dialog, ErrorMessage, Status } from '../../ui/index.ts';
 import { AnswerVersions } from './answer-versions.tsx';
+import { countersign as countersignAnswer, listAnswers, reviewAnswer } from './api.ts';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
 import './onboarding-review.css';
 
@@ -36,18 +36,20 @@ export function OnboardingReview({
   const base = `/onboardings/${encodeURIComponent(onboardingId)}`;
 
   const load = useCallback(async () => {
-    const answer = await call<{ answers: ReviewedAnswer[] }>('GET', `${base}/answers`);
+    const answer = await listAnswers(onboardingId);
     if (answer.ok) setAnswers(answer.data.answers);
     else setError(problemMessage(answer.problem, t));
-  }, [base]);
+  }, [onboardingId]);
   useEffect(() => {
     void load();
   }, [load, version]);
 
   async function decide(answer: ReviewedAnswer, decision: Decision, reason?: string): Promise<string | null> {
-    const outcome = await call('POST', `${base}/answers/${encodeURIComponent(answer.field_id)}/review`, {
-      body: reason === undefined ? { decision } : { decision, reason },
-    });
+    const outcome = await reviewAnswer(
+      onboardingId,
+      answer.field_id,
+      reason === undefined ? { decision } : { decision, reason },
+    );
     if (!outcome.ok) return problemMessage(outcome.problem, t);
     const done = {
       approve: 'review.approved',
@@ -61,7 +63,7 @@ export function OnboardingReview({
   }
 
   async function countersign(answer: ReviewedAnswer) {
-    const outcome = await call('POST', `${base}/countersign`, { body: { field_id: answer.field_id } });
+    const outcome = await countersignAnswer(onboardingId, answer.field_id);
     if (!outcome.ok) return setError(problemMessage(outcome.problem, t));
     setError(null);
     setStatus(t('review.countersignDone', { label: answer.label }));

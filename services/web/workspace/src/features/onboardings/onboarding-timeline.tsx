@@ -1,17 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
+import type { ApiAnswer } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ErrorMessage } from '../../ui/index.ts';
+import { getTimeline } from './api.ts';
 import './onboarding-review.css';
 
-export interface TimelineEntry {
-  at: string;
-  kind: string;
-  actor: { type: 'client' | 'member' | 'api_key' | 'service'; id: string | null; name: string | null };
-  detail: Record<string, string | number | boolean | null>;
-}
+/** One step of the timeline (GET /workspace/v1/onboardings/{onboarding_id}/timeline). */
+export type TimelineEntry = ApiAnswer<
+  '/workspace/v1/onboardings/{onboarding_id}/timeline',
+  'get'
+>['entries'][number];
 
 /** Pure: one timeline entry as a sentence (an unknown kind shows under its own name). */
 export function entryText(entry: TimelineEntry): string {
@@ -31,10 +31,7 @@ export function OnboardingTimeline({ onboardingId, version }: { onboardingId: st
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     void (async () => {
-      const answer = await call<{ entries: TimelineEntry[] }>(
-        'GET',
-        `/onboardings/${encodeURIComponent(onboardingId)}/timeline`,
-      );
+      const answer = await getTimeline(onboardingId);
       if (answer.ok) setEntries(answer.data.entries);
       else setError(problemMessage(answer.problem, t));
     })();

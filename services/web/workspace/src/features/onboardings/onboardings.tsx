@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type Member, type TemplateChoice } from '../../api.ts';
+import type { Member } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from '../clients/record-problems.ts';
 import {
@@ -10,6 +10,10 @@ import {
   type Usage,
 } from '../clients/records.ts';
 import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Pager, Select } from '../../ui/index.ts';
+import { listClients } from '../clients/api.ts';
+import { listMembers } from '../access/members/api.ts';
+import { listTemplates, type TemplateChoice } from '../templates/api.ts';
+import { createOnboarding, getUsage, listOnboardings } from './api.ts';
 import { OnboardingFacts } from './onboarding-fields.tsx';
 
 const PAGE = 20;
@@ -27,13 +31,7 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
   const [creating, setCreating] = useState(false);
 
   const load = useCallback(async (current: typeof NO_FILTERS, from: number) => {
-    const [list, used] = await Promise.all([
-      call<{ data: OnboardingView[]; total: number }>(
-        'GET',
-        `/onboardings?${listQuery(current, PAGE, from)}`,
-      ),
-      call<Usage>('GET', '/onboardings/usage'),
-    ]);
+    const [list, used] = await Promise.all([listOnboardings(listQuery(current, PAGE, from)), getUsage()]);
     if (list.ok) setPage(list.data);
     if (used.ok) setUsage(used.data);
     const failed = !list.ok ? list : !used.ok ? used : null;
@@ -43,7 +41,7 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
     void load(applied, offset);
   }, [load, applied, offset]);
   useEffect(() => {
-    void call<{ data: Member[] }>('GET', '/members').then((answer) => {
+    void listMembers().then((answer) => {
       if (answer.ok) setMembers(answer.data.data);
     });
   }, []);
@@ -201,10 +199,7 @@ function NewOnboardingDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    void Promise.all([
-      call<{ data: ClientView[] }>('GET', '/clients?limit=100'),
-      call<{ data: TemplateChoice[] }>('GET', '/templates'),
-    ]).then(([clientList, templateList]) => {
+    void Promise.all([listClients({ limit: 100 }), listTemplates()]).then(([clientList, templateList]) => {
       if (clientList.ok) {
         setClients(clientList.data.data);
         setClientId(clientList.data.data[0]?.id ?? '');
@@ -219,8 +214,10 @@ function NewOnboardingDialog({
     event.preventDefault();
     if (busy || !clientId || !templateId) return;
     setBusy(true);
-    const answer = await call<{ onboarding: OnboardingView }>('POST', '/onboardings', {
-      body: { client_id: clientId, template_id: templateId, ...(dueOn ? { due_on: dueOn } : {}) },
+    const answer = await createOnboarding({
+      client_id: clientId,
+      template_id: templateId,
+      ...(dueOn ? { due_on: dueOn } : {}),
     });
     setBusy(false);
     if (answer.ok) onCreated(answer.data.onboarding.id);

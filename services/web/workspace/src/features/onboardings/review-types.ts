@@ -1,41 +1,19 @@
-/** The workspace API's answers of GET /onboardings/:id/answers (services/onboardings/workspace-review-routes.ts). */
-import type { AnswerStatus } from '../../../../../onboardings/contract/statuses.ts';
+/** The answers under review as the workspace API gives them (the generated OpenAPI types). */
+import type { ApiAnswer } from '../../api.ts';
 
-export type { AnswerStatus };
+/** One answered field (GET /workspace/v1/onboardings/{onboarding_id}/answers). */
+export type ReviewedAnswer = ApiAnswer<
+  '/workspace/v1/onboardings/{onboarding_id}/answers',
+  'get'
+>['answers'][number];
 
-export interface ReviewedAnswer {
-  field_id: string;
-  step_id: string;
-  label: string;
-  type: string;
-  status: AnswerStatus;
-  reason: string | null;
-  value: unknown;
-  versions: { number: number; value: unknown; submitted_at: string }[];
-  reviews: {
-    decision: 'approved' | 'rejected' | 'changes_requested';
-    reason: string | null;
-    member_name: string;
-    reviewed_at: string;
-    version: number;
-  }[];
-  countersignatures: { member_name: string; signed_at: string }[];
-  diff:
-    | {
-        kind: 'words';
-        from: number;
-        to: number;
-        parts: { value: string; added: boolean; removed: boolean }[];
-      }
-    | { kind: 'values'; from: number; to: number; before: unknown; after: unknown }
-    | null;
-}
-
+/**
+ * A file in a file field's value: the schema leaves values open (`unknown`), so the screen
+ * reads what it links to, the file's id and name.
+ */
 export interface UploadedFile {
   file_id: string;
   file_name: string | null;
-  content_type: string;
-  size_bytes: number;
 }
 
 /** Pure: the files of a file field's value (an array of uploaded files), else none. */

@@ -5,6 +5,7 @@
  * catalogue's config rules and the conditional rules' format, the same modules), turned
  * into sentences shown beside the step or field.
  */
+import type { ApiAnswer } from '../../api.ts';
 import { ruleProblems } from '../../../../../templates/contract/conditional-rules.ts';
 import {
   DEFAULT_FILE_TYPES,
@@ -56,17 +57,13 @@ const bySortOrder = <T extends Sortable>(items: readonly T[]) =>
 const translationsOf = (value: unknown): Translations | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Translations) : null;
 
+/** A template as GET /workspace/v1/templates/{id} answers it (the generated OpenAPI type). */
+export type TemplateView = ApiAnswer<'/workspace/v1/templates/{id}', 'get'>['template'];
+
 /** The builder's template from GET /workspace/v1/templates/:id, steps and fields in sort_order. */
-export function fromView(view: {
-  id: string;
-  version: number;
-  name: string;
-  description: string | null;
-  vertical: string | null;
-  settings: Record<string, unknown>;
-  translations: unknown;
-  steps: Array<Record<string, unknown>>;
-}): BuilderTemplate {
+export function fromView(
+  view: Pick<TemplateView, keyof BuilderTemplate | 'translations' | 'steps'>,
+): BuilderTemplate {
   return {
     id: view.id,
     version: view.version,

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
+import { getTemplate, saveTemplate } from '../api.ts';
 import {
   fromView,
   locateMessage,
@@ -10,9 +10,8 @@ import {
   type BuilderField,
   type BuilderStep,
   type BuilderTemplate,
+  type TemplateView,
 } from '../template-model.ts';
-
-type View = Parameters<typeof fromView>[0] & { send_blockers: unknown[] };
 
 /**
  * The template being built: loaded from the API, changed as a draft, saved with the version
@@ -30,14 +29,14 @@ export function useBuilderTemplate(id: string) {
   const [serverProblem, setServerProblem] = useState<ReturnType<typeof locateMessage> | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const opened = (view: View) => {
+  const opened = (view: TemplateView) => {
     const model = fromView(view);
     setTemplate(model);
     setSavedDefinition(JSON.stringify(toDefinition(model)));
     return model;
   };
   const load = async () => {
-    const answer = await call<{ template: View }>('GET', `/templates/${id}`);
+    const answer = await getTemplate(id);
     if (!answer.ok) {
       setLoadError(problemMessage(answer.problem, t));
       return;
@@ -90,9 +89,7 @@ export function useBuilderTemplate(id: string) {
       return;
     }
     setBusy(true);
-    const answer = await call<{ template: View }>('PUT', `/templates/${id}`, {
-      body: { ...toDefinition(template), version: template.version },
-    });
+    const answer = await saveTemplate(id, { ...toDefinition(template), version: template.version });
     setBusy(false);
     if (answer.ok) {
       const model = opened(answer.data.template);
