@@ -56,13 +56,20 @@ export const onboardingDetail = onboardingListItem.extend({ template_snapshot: z
 
 export type OnboardingListItem = z.infer<typeof onboardingListItem>;
 
-const toItem = (value: Row): OnboardingListItem => ({
+/** The fields an onboarding's item leads with on both faces (public API and workspace). */
+export const itemHead = (
+  value: Pick<Row, 'id' | 'status' | 'progress_pct' | 'created_at' | 'due_date' | 'due_on'>,
+) => ({
   id: value.id,
   status: value.status,
   progress_pct: value.progress_pct,
   created_at: value.created_at.toISOString(),
   due_date: value.due_date,
   due_on: value.due_on,
+});
+
+const toItem = (value: Row): OnboardingListItem => ({
+  ...itemHead(value),
   due_timezone: value.due_timezone,
   expires_at: value.expires_at,
   assigned_to: value.assigned_to,

@@ -1,5 +1,5 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
-import type { ClientOpener } from './queries.ts';
+import { itemHead, type ClientOpener } from './queries.ts';
 import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
@@ -84,12 +84,7 @@ function linkState(value: z.infer<typeof row>, now: Date): WorkspaceOnboardingIt
 }
 
 const toItem = (value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem => ({
-  id: value.id,
-  status: value.status,
-  progress_pct: value.progress_pct,
-  created_at: value.created_at.toISOString(),
-  due_date: value.due_date,
-  due_on: value.due_on,
+  ...itemHead(value),
   overdue: value.due_at !== null && value.due_at <= now && OPEN.includes(value.status),
   expires_at: value.expires_at,
   assigned_to: value.assigned_to,
