@@ -23,8 +23,11 @@ export async function meRoutes(plain: FastifyInstance, { context }: { context: M
     '/me',
     {
       schema: {
+        operationId: 'getMe',
         tags: ['account'],
         summary: "The key's team and its limits",
+        description:
+          "Scope: any valid key; the team's plan must include API access. Response 200: `team` {`id` uuid, `name` string, `tier` string such as pro, pro_trial, business} and `limits` {`onboardings_per_month` (number for capped plans, or the string unlimited for Business), `api_rate_limit` (string describing the per-minute cap)}.",
         response: { 200: meResponse, ...publicErrorResponses({ validation: false, scope: false }) },
       },
     },

@@ -65,8 +65,11 @@ export async function operatorApiKeyRoutes(
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminCreateApiKey',
         tags: ['operator'],
         summary: 'Create an API key (the secret is shown once)',
+        description:
+          'Optional `name`, `scopes` (array, at least one), optional `expires_on` (YYYY-MM-DD; the key ends at the end of that UTC date). 201 `api_key` and `secret` (shown once); a sixth active key: 409 code `key_limit_reached`.',
         params: teamParams,
         body: createApiKeyBody,
         response: {
@@ -133,10 +136,17 @@ export async function operatorApiKeyRoutes(
     },
   );
 
+  revokeApiKeyRoute(app, context);
+}
+
+/** DELETE /teams/:team_id/api-keys/:key_id: the key fails from its next request. */
+function revokeApiKeyRoute(plain: FastifyInstance, context: OperatorApiKeyRouteDeps) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/teams/:team_id/api-keys/:key_id',
     {
       schema: {
+        operationId: 'adminRevokeApiKey',
         tags: ['operator'],
         summary: 'Revoke an API key (it fails from its next request)',
         params: keyParams,

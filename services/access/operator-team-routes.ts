@@ -175,8 +175,11 @@ function createTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
     '/teams',
     {
       schema: {
+        operationId: 'adminCreateTeam',
         tags: ['operator'],
         summary: 'Create a team',
+        description:
+          '`name`, `plan`, optional `timezone` (IANA, default UTC), `locale` (default en-US), `date_format` (default MM/DD/YYYY), `email_sender_name`. 201 `team`.',
         body: createTeamBody,
         response: { 201: z.object({ team: teamSchema }), ...operatorErrorResponses({ body: true }) },
       },
@@ -216,6 +219,7 @@ function patchTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
     '/teams/:team_id',
     {
       schema: {
+        operationId: 'adminUpdateTeam',
         tags: ['operator'],
         summary: 'Change settings of a team',
         params: teamParams,
@@ -255,6 +259,7 @@ function addMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
     '/teams/:team_id/members',
     {
       schema: {
+        operationId: 'adminAddMember',
         tags: ['operator'],
         summary: 'Add a team member',
         params: teamParams,
@@ -296,6 +301,7 @@ function removeMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
     '/teams/:team_id/members/:member_id',
     {
       schema: {
+        operationId: 'adminRemoveMember',
         tags: ['operator'],
         summary: 'Remove a team member',
         params: memberParams,

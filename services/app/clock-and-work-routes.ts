@@ -36,8 +36,10 @@ export async function clockAndWorkRoutes<Deps>(
     '/clock/advance',
     {
       schema: {
+        operationId: 'adminAdvanceClock',
         tags: ['operator'],
         summary: 'Move the service clock forward (TEST_CLOCK on only)',
+        description: '`seconds`. 200 `now`; only with TEST_CLOCK on, else 404.',
         body: z.object({
           seconds: z.number().finite().min(0).max(MAX_ADVANCE_SECONDS).describe('seconds to move forward'),
         }),
@@ -62,9 +64,12 @@ export async function clockAndWorkRoutes<Deps>(
     '/work/drain',
     {
       schema: {
+        operationId: 'adminDrainWork',
         tags: ['operator'],
         summary:
           'Wait until projections and consumers have caught up with the log and every timer due by the service clock has run',
+        description:
+          "200 once every projection has caught up with the event log, every consumer has handled every event, and every timer and automation pass due by the service's clock has run.",
         response: {
           200: z.object({
             drained: z.literal(true),

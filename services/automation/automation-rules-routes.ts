@@ -127,6 +127,7 @@ export async function automationRulesRoutes(
     '/teams/:team_id/automation-rules',
     {
       schema: {
+        operationId: 'adminCreateAutomationRule',
         tags: ['operator'],
         summary: 'Create an automation rule (one trigger, one action; on unless enabled is false)',
         params: teamParams,
@@ -154,6 +155,7 @@ export async function automationRulesRoutes(
     '/teams/:team_id/automation-rules/:rule_id',
     {
       schema: {
+        operationId: 'adminGetAutomationRule',
         tags: ['operator'],
         summary: 'An automation rule with its latest-run line',
         params: ruleParams,
@@ -182,6 +184,7 @@ export async function automationRulesRoutes(
     '/teams/:team_id/automation-rules/:rule_id',
     {
       schema: {
+        operationId: 'adminUpdateAutomationRule',
         tags: ['operator'],
         summary: 'Change the name, action or on/off switch of an automation rule',
         params: ruleParams,
@@ -210,6 +213,7 @@ export async function automationRulesRoutes(
     '/teams/:team_id/automation-rules/:rule_id',
     {
       schema: {
+        operationId: 'adminDeleteAutomationRule',
         tags: ['operator'],
         summary: 'Delete an automation rule (runs already queued still run)',
         params: ruleParams,

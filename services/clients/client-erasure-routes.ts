@@ -27,6 +27,7 @@ export async function clientErasureRoutes(
     '/teams/:team_id/clients/:client_id/erase',
     {
       schema: {
+        operationId: 'adminEraseClient',
         tags: ['operator'],
         summary:
           "Erase a client's personal data (crypto-shredding); its onboardings leave every list and their links stop working",

@@ -129,8 +129,11 @@ function getClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
     {
       config: { scope: 'clients:read' },
       schema: {
+        operationId: 'listClients',
         tags: ['clients'],
         summary: 'List clients, newest first',
+        description:
+          'Scope clients:read. Query: limit, offset, email (exact match, case-insensitive). Sorted newest first. Response 200: `clients` (array of client objects) and `total`.',
         querystring: offsetPaginationQuery.extend({
           email: z.string().optional().describe('exact match, case-insensitive'),
         }),
@@ -161,8 +164,11 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: ClientsKit) {
     {
       config: { scope: 'clients:read' },
       schema: {
+        operationId: 'getClient',
         tags: ['clients'],
         summary: 'Get a client',
+        description:
+          "Scope clients:read. Response 200: `client`. Unknown ID or another team's client: 404, error text Client not found.",
         params: z.object({ id: z.string().describe('client id (uuid)') }),
         response: {
           200: z.object({ client: clientSchema }),
@@ -189,8 +195,11 @@ function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
       config: { scope: 'clients:write' },
       attachValidation: true,
       schema: {
+        operationId: 'createClient',
         tags: ['clients'],
         summary: 'Create a client (or answer the existing client with the same email)',
+        description:
+          'Scope clients:write. Body: `name` (string, required), `email` (string, required), `company`, `phone`, `notes`, `locale`, `date_format`, `timezone`, `custom_fields` (object). Unknown keys are ignored. A wrong type for `locale`, `date_format`, `timezone` or `custom_fields` returns 400; `company` must be a string or null. Created: 201 with `client`. A client with the same email already exists in the team: 200 with the existing `client`; nothing is created. Errors: 400 name and email are required; 400 Invalid email address; 400 company must be a string or null; 400 a length message for name, company or phone; 422 with code link_blocked when client-facing text contains a short link.',
         body: createClientBody,
         response: {
           200: z

@@ -42,8 +42,11 @@ export async function eventsRoutes(plain: FastifyInstance, { context }: { contex
     {
       config: { scope: 'events:read' },
       schema: {
+        operationId: 'listEvents',
         tags: ['events'],
         summary: "The team's most recent audit events, newest first",
+        description:
+          "Scope events:read. Query: `limit` (1 to 100, default 25), `type` (one of the event types). Returns the team's most recent audit events, newest first. No cursor and no since parameter. Response 200: `events`. Error: 400 with text beginning Unknown event type and listing the allowed values.",
         querystring: eventsQuery,
         response: {
           200: z.object({ events: z.array(auditEventSchema) }),

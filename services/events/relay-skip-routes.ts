@@ -25,6 +25,7 @@ export async function relaySkipRoutes(plain: FastifyInstance, { context }: { con
     '/relay/skip-event',
     {
       schema: {
+        operationId: 'adminSkipRelayEvent',
         tags: ['operator'],
         summary: 'Skip the event the Kafka relay is stalled on (it is parked, not published)',
         body: z.object({ event_id: z.string().uuid() }).strict(),

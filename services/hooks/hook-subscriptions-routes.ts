@@ -74,8 +74,11 @@ export async function hookSubscriptionsRoutes(
       config: { scope: 'webhooks:write' },
       attachValidation: true,
       schema: {
+        operationId: 'subscribeHook',
         tags: ['hook subscriptions'],
         summary: 'Subscribe a URL to one event type (every request is a new active subscription)',
+        description:
+          'Scope webhooks:write. Body: `event` (one of the eight event types, required), `target_url` (public HTTPS URL, max 500 characters, no username or password; private and internal hosts refused). Response 201: `id`. Each request creates a new active subscription, even for an identical event and URL. Errors: 400 event and target_url are required; 400 Invalid event with the allowed list; 400 target_url must be a public HTTPS URL. The deliveries are described under webhooks.',
         body: subscribeBody,
         response: {
           201: z.object({ id: z.string().uuid() }),
@@ -107,8 +110,11 @@ export async function hookSubscriptionsRoutes(
       config: { scope: 'webhooks:write' },
       attachValidation: true,
       schema: {
+        operationId: 'unsubscribeHook',
         tags: ['hook subscriptions'],
         summary: 'Delete a hook subscription',
+        description:
+          'Scope webhooks:write. Body: `id` (uuid, required). Response 200: `success` (true). Errors: 400 id is required; 404 Subscription not found.',
         body: unsubscribeBody,
         response: {
           200: z.object({ success: z.literal(true) }),

@@ -113,6 +113,7 @@ function getHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKi
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminGetHookSigningSecret',
         tags: ['operator'],
         summary:
           "The team's hook signing secret (webhook-signature of every hook delivery); made on first need",
@@ -152,6 +153,7 @@ function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliver
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminRotateHookSigningSecret',
         tags: ['operator'],
         summary: `A new hook signing secret; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
         params: teamParams,
@@ -184,6 +186,7 @@ function postWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminCreateWebhookEndpoint',
         tags: ['operator'],
         summary:
           'Create a signed webhook endpoint (every plan except Free); its secret is shown here and on rotation',
@@ -221,6 +224,7 @@ function listWebhookEndpointsRoute(plain: FastifyInstance, kit: SignedDeliveryKi
     '/teams/:team_id/webhook-endpoints',
     {
       schema: {
+        operationId: 'adminListWebhookEndpoints',
         tags: ['operator'],
         summary: "The team's signed webhook endpoints (secrets are not listed)",
         params: teamParams,
@@ -243,6 +247,7 @@ function getWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit)
     '/teams/:team_id/webhook-endpoints/:id',
     {
       schema: {
+        operationId: 'adminGetWebhookEndpoint',
         tags: ['operator'],
         summary: 'One signed webhook endpoint',
         params: targetParams,
@@ -263,6 +268,7 @@ function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryK
     '/teams/:team_id/webhook-endpoints/:id',
     {
       schema: {
+        operationId: 'adminDeleteWebhookEndpoint',
         tags: ['operator'],
         summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
         params: targetParams,
@@ -290,6 +296,7 @@ function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: SignedDel
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminRotateWebhookEndpointSecret',
         tags: ['operator'],
         summary: `A new secret for the endpoint; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
         params: targetParams,
@@ -314,6 +321,7 @@ function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: SignedDel
 function deliveryTarget(kit: SignedDeliveryKit, segment: string, kind: DeliveryTargetKind) {
   const { context } = kit;
   return {
+    kind,
     base: `/teams/:team_id/${segment}/:id`,
     what: kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint',
     target: (params: { team_id: string; id: string }, live: boolean) =>
@@ -327,13 +335,14 @@ type DeliveryTarget = ReturnType<typeof deliveryTarget>;
 function deliveriesRoute(
   plain: FastifyInstance,
   { context }: SignedDeliveryKit,
-  { base, what, target }: DeliveryTarget,
+  { kind, base, what, target }: DeliveryTarget,
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.get(
     `${base}/deliveries`,
     {
       schema: {
+        operationId: kind === 'hook' ? 'adminListHookDeliveries' : 'adminListWebhookDeliveries',
         tags: ['operator'],
         summary: `The delivery log of a ${what}: newest first, each with its attempts`,
         params: targetParams,
@@ -356,13 +365,14 @@ function deliveriesRoute(
 function testDeliveryRoute(
   plain: FastifyInstance,
   { context }: SignedDeliveryKit,
-  { base, what, target }: DeliveryTarget,
+  { kind, base, what, target }: DeliveryTarget,
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     `${base}/test`,
     {
       schema: {
+        operationId: kind === 'hook' ? 'adminTestHookSubscription' : 'adminTestWebhookEndpoint',
         tags: ['operator'],
         summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
         params: targetParams,
@@ -388,13 +398,14 @@ function testDeliveryRoute(
 function replayDeliveryRoute(
   plain: FastifyInstance,
   { context }: SignedDeliveryKit,
-  { base, what, target }: DeliveryTarget,
+  { kind, base, what, target }: DeliveryTarget,
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     `${base}/deliveries/:delivery_id/replay`,
     {
       schema: {
+        operationId: kind === 'hook' ? 'adminReplayHookDelivery' : 'adminReplayWebhookDelivery',
         tags: ['operator'],
         summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
         params: deliveryParams,
@@ -425,13 +436,15 @@ function replayDeliveryRoute(
 function replayFailedRoute(
   plain: FastifyInstance,
   { context }: SignedDeliveryKit,
-  { base, what, target }: DeliveryTarget,
+  { kind, base, what, target }: DeliveryTarget,
 ) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.post(
     `${base}/deliveries/replay-failed`,
     {
       schema: {
+        operationId:
+          kind === 'hook' ? 'adminReplayFailedHookDeliveries' : 'adminReplayFailedWebhookDeliveries',
         tags: ['operator'],
         summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
         params: targetParams,

@@ -36,6 +36,7 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
     '/teams/:team_id/emails',
     {
       schema: {
+        operationId: 'adminListEmails',
         tags: ['operator'],
         summary:
           "The team's emails (invites, reminders, automation emails, notifications, workspace account emails), newest first",

@@ -147,8 +147,10 @@ function getOnboardingsByOnboardingIdLinkRoute(plain: FastifyInstance, kit: Oper
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'adminGetOnboardingLink',
         tags: ['operator'],
         summary: "The onboarding's active client link: token and portal URL (null when no link works)",
+        description: '200 `token` (the active client token, or null) and `url`.',
         params,
         response: {
           200: linkSchema,
@@ -180,6 +182,7 @@ function postOnboardingsByOnboardingIdPaymentsRoute(plain: FastifyInstance, kit:
     '/onboardings/:onboarding_id/payments',
     {
       schema: {
+        operationId: 'adminRecordPayment',
         tags: ['operator'],
         summary:
           'Record a processor-confirmed payment of a payment field (payment.succeeded; recurring with subscription_id)',
@@ -238,6 +241,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, k
     '/onboardings/:onboarding_id/countersign',
     {
       schema: {
+        operationId: 'adminCountersign',
         tags: ['operator'],
         summary:
           'A team member countersigns a signature field (signature.signed with signer_role team_member)',
@@ -298,6 +302,7 @@ function postOnboardingsByOnboardingIdArchiveRoute(plain: FastifyInstance, kit: 
     '/onboardings/:onboarding_id/archive',
     {
       schema: {
+        operationId: 'adminArchiveOnboarding',
         tags: ['operator'],
         summary: 'Archive an onboarding (it then answers 404 target_unavailable to PATCH and send)',
         params,

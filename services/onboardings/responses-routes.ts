@@ -40,8 +40,11 @@ export async function responsesRoutes(plain: FastifyInstance, { context }: { con
     {
       config: { scope: 'responses:read' },
       schema: {
+        operationId: 'listResponses',
         tags: ['responses'],
         summary: "List an onboarding's responses (answers), oldest first",
+        description:
+          'Scope responses:read. Query: `onboarding_id` (uuid, required), page, limit. Oldest first. Response 200: `responses`, `total`, `page`, `limit`. Errors: 400 onboarding_id is required (missing or not a valid ID); 404 Onboarding not found.',
         querystring: responsesQuery,
         response: {
           200: z.object({

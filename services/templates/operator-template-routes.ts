@@ -110,8 +110,11 @@ export async function operatorTemplateRoutes(
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
       schema: {
+        operationId: 'adminCreateTemplate',
         tags: ['operator'],
         summary: "Create a team's template (answer shaped as GET /api/v1/templates/:id)",
+        description:
+          '`name`, optional `description`, `vertical`, `settings`, `translations`, and `steps`: each `title`, `sort_order`, optional `is_optional`, `conditional_rules`, `translations`, and `fields`: each `type`, `label`, `sort_order`, optional `is_required`, `config`, `conditional_rules`, `translations`. 201 `template` shaped as GET /api/v1/templates/:id.',
         params: teamParams,
         body: templateBody,
         response: {
@@ -131,6 +134,7 @@ export async function operatorTemplateRoutes(
     '/teams/:team_id/templates/:template_id',
     {
       schema: {
+        operationId: 'adminDeleteTemplate',
         tags: ['operator'],
         summary: "Delete a team's template",
         params: templateParams,
@@ -159,6 +163,7 @@ export async function operatorTemplateRoutes(
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
       schema: {
+        operationId: 'adminCreateGalleryTemplate',
         tags: ['operator'],
         summary: 'Create a gallery template (usable by every team, not listed by the API)',
         body: templateBody,

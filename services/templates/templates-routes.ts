@@ -37,8 +37,11 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     {
       config: { scope: 'templates:read' },
       schema: {
+        operationId: 'listTemplates',
         tags: ['templates'],
         summary: "List the team's own templates, newest first (never gallery templates)",
+        description:
+          "Scope templates:read. Query: page, limit. Newest first. Only the team's own templates. Response 200: `templates`, `total`, `page`, `limit`.",
         querystring: pagePaginationQuery,
         response: {
           200: z.object({
@@ -66,8 +69,11 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     {
       config: { scope: 'templates:read' },
       schema: {
+        operationId: 'getTemplate',
         tags: ['templates'],
         summary: 'Get a template with its steps and fields (in the order built; clients sort by sort_order)',
+        description:
+          'Scope templates:read. Response 200: `template` with steps and fields. Unknown ID: 404, error text Template not found.',
         params: z.object({ id: z.string().describe('template id (uuid)') }),
         response: {
           200: z.object({ template: templateSchema }),

@@ -68,6 +68,7 @@ export async function parkedEventsRoutes(
     '/parked-events',
     {
       schema: {
+        operationId: 'adminListParkedEvents',
         tags: ['operator'],
         summary: 'Events a projection cannot apply, parked for it, oldest first',
         querystring: z.object({
@@ -101,6 +102,7 @@ export async function parkedEventsRoutes(
     '/parked-events/retry',
     {
       schema: {
+        operationId: 'adminRetryParkedEvents',
         tags: ['operator'],
         summary: 'Apply parked events again after a fix; applied ones leave the list',
         body: z
