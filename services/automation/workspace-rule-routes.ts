@@ -96,6 +96,7 @@ function listRulesRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.read' } },
       schema: {
+        operationId: 'workspaceListAutomationRules',
         ...tag,
         summary: "The team's automation rules, newest first, each with its latest-run line",
         response: { 200: z.object({ data: z.array(workspaceRuleSchema) }) },
@@ -119,6 +120,7 @@ function placeholdersRoute(plain: FastifyInstance, _kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.read' } },
       schema: {
+        operationId: 'workspaceListAutomationPlaceholders',
         ...tag,
         summary: 'The placeholders of Send email (subject, body) and Notify team member (message)',
         response: {
@@ -149,6 +151,7 @@ function getRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.read' } },
       schema: {
+        operationId: 'workspaceGetAutomationRule',
         ...tag,
         summary: 'An automation rule with its latest-run line and its member or template status',
         params: idParams,
@@ -172,6 +175,7 @@ function createRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.manage' } },
       schema: {
+        operationId: 'workspaceCreateAutomationRule',
         ...tag,
         summary: 'Create an automation rule (one trigger, one action; on unless enabled is false)',
         body: createBody,
@@ -200,6 +204,7 @@ function patchRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.manage' } },
       schema: {
+        operationId: 'workspaceUpdateAutomationRule',
         ...tag,
         summary:
           'Change the name, action or switch of a rule (a rule naming a former member or deleted template must name a current one)',
@@ -253,6 +258,7 @@ function deleteRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
     {
       config: { workspace: { action: 'automation_rules.manage' } },
       schema: {
+        operationId: 'workspaceDeleteAutomationRule',
         ...tag,
         summary: 'Delete an automation rule (runs already queued still run)',
         params: idParams,

@@ -120,6 +120,7 @@ function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
     {
       config: { workspace: { action: 'clients.read' } },
       schema: {
+        operationId: 'workspaceListClients',
         ...tag,
         summary: "Search the team's clients (name, email, company), newest first",
         querystring: listQuery,
@@ -149,6 +150,7 @@ function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
     {
       config: { workspace: { action: 'clients.manage' } },
       schema: {
+        operationId: 'workspaceCreateClient',
         ...tag,
         summary: 'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
         body: createClientBody,
@@ -184,6 +186,7 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
     {
       config: { workspace: { action: 'clients.read' } },
       schema: {
+        operationId: 'workspaceGetClient',
         ...tag,
         summary: 'A client of the team',
         params: idParams,
@@ -210,6 +213,7 @@ function patchClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit)
     {
       config: { workspace: { action: 'clients.manage' } },
       schema: {
+        operationId: 'workspaceUpdateClient',
         ...tag,
         summary: "Change a client's details (only the fields given; an email another client has is refused)",
         params: idParams,
@@ -254,6 +258,7 @@ function postClientsByIdEraseRoute(plain: FastifyInstance, kit: WorkspaceClients
     {
       config: { workspace: { action: 'clients.manage' } },
       schema: {
+        operationId: 'workspaceEraseClient',
         ...tag,
         summary:
           "Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working",

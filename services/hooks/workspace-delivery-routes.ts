@@ -29,6 +29,22 @@ const tag = { tags: ['workspace'] };
 const targetParams = z.object({ id: z.string().uuid() });
 const deliveryParams = targetParams.extend({ delivery_id: z.string().uuid() });
 
+/** The operationIds of the delivery routes of each kind of target. */
+const DELIVERY_OPERATIONS = {
+  hook: {
+    list: 'workspaceListHookDeliveries',
+    test: 'workspaceTestHookSubscription',
+    replay: 'workspaceReplayHookDelivery',
+    replayFailed: 'workspaceReplayFailedHookDeliveries',
+  },
+  endpoint: {
+    list: 'workspaceListWebhookDeliveries',
+    test: 'workspaceTestWebhookEndpoint',
+    replay: 'workspaceReplayWebhookDelivery',
+    replayFailed: 'workspaceReplayFailedWebhookDeliveries',
+  },
+} as const satisfies Record<DeliveryTargetKind, Record<string, string>>;
+
 export async function workspaceDeliveryRoutes(
   plain: FastifyInstance,
   { context }: { context: WorkspaceDeps },
@@ -49,6 +65,7 @@ export async function workspaceDeliveryRoutes(
       {
         config: { workspace: { action: 'hooks.read' } },
         schema: {
+          operationId: DELIVERY_OPERATIONS[kind].list,
           ...tag,
           summary: `The delivery log of a ${what}: newest first, each with its attempts`,
           params: targetParams,
@@ -74,6 +91,7 @@ export async function workspaceDeliveryRoutes(
       {
         config: { workspace: { action: 'hooks.manage' } },
         schema: {
+          operationId: DELIVERY_OPERATIONS[kind].test,
           ...tag,
           summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
           params: targetParams,
@@ -100,6 +118,7 @@ export async function workspaceDeliveryRoutes(
       {
         config: { workspace: { action: 'hooks.manage' } },
         schema: {
+          operationId: DELIVERY_OPERATIONS[kind].replay,
           ...tag,
           summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
           params: deliveryParams,
@@ -123,6 +142,7 @@ export async function workspaceDeliveryRoutes(
       {
         config: { workspace: { action: 'hooks.manage' } },
         schema: {
+          operationId: DELIVERY_OPERATIONS[kind].replayFailed,
           ...tag,
           summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
           params: targetParams,

@@ -86,6 +86,7 @@ function listHookSubscriptionsRoute(plain: FastifyInstance, kit: WorkspaceHookKi
     {
       config: { workspace: { action: 'hooks.read' } },
       schema: {
+        operationId: 'workspaceListHookSubscriptions',
         ...tag,
         summary: "The team's active hook subscriptions, newest first",
         response: { 200: z.object({ data: z.array(subscriptionSchema) }) },
@@ -104,6 +105,7 @@ function getHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
     {
       config: { workspace: { action: 'hooks.read' } },
       schema: {
+        operationId: 'workspaceGetHookSubscription',
         ...tag,
         summary: 'One active hook subscription',
         params: idParams,
@@ -127,6 +129,7 @@ function postHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit
     {
       config: { workspace: { action: 'hooks.manage' } },
       schema: {
+        operationId: 'workspaceCreateHookSubscription',
         ...tag,
         summary: 'Subscribe a public HTTPS URL to one event type (every request is a new subscription)',
         body: subscribeBody,
@@ -170,6 +173,7 @@ function deleteHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookK
     {
       config: { workspace: { action: 'hooks.manage' } },
       schema: {
+        operationId: 'workspaceDeleteHookSubscription',
         ...tag,
         summary: 'Delete a hook subscription',
         params: idParams,
@@ -200,6 +204,7 @@ function getHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
+        operationId: 'workspaceGetHookSigningSecret',
         ...tag,
         summary: "The team's hook signing secret (re-authentication first); made on first need",
         response: { 200: secretAnswer },
@@ -232,6 +237,7 @@ function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHook
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
+        operationId: 'workspaceRotateHookSigningSecret',
         ...tag,
         summary: `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
         response: { 200: secretAnswer },
@@ -259,6 +265,7 @@ function listWebhookEndpointsRoute(plain: FastifyInstance, kit: WorkspaceHookKit
     {
       config: { workspace: { action: 'hooks.read' } },
       schema: {
+        operationId: 'workspaceListWebhookEndpoints',
         ...tag,
         summary: "The team's signed webhook endpoints (secrets are not listed)",
         response: { 200: z.object({ data: z.array(endpointSchema) }) },
@@ -277,6 +284,7 @@ function getWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) 
     {
       config: { workspace: { action: 'hooks.read' } },
       schema: {
+        operationId: 'workspaceGetWebhookEndpoint',
         ...tag,
         summary: 'One signed webhook endpoint',
         params: idParams,
@@ -298,6 +306,7 @@ function postWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
+        operationId: 'workspaceCreateWebhookEndpoint',
         ...tag,
         summary:
           'Create a signed webhook endpoint (every plan except Free; re-authentication first: its secret is shown here once)',
@@ -331,6 +340,7 @@ function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKi
     {
       config: { workspace: { action: 'hooks.manage' } },
       schema: {
+        operationId: 'workspaceDeleteWebhookEndpoint',
         ...tag,
         summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
         params: idParams,
@@ -359,6 +369,7 @@ function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: Workspace
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
       schema: {
+        operationId: 'workspaceRotateWebhookEndpointSecret',
         ...tag,
         summary: `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
         params: idParams,

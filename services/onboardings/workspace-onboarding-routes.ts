@@ -176,6 +176,7 @@ function getOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit
     {
       config: { workspace: { action: 'onboardings.read' } },
       schema: {
+        operationId: 'workspaceListOnboardings',
         ...tag,
         summary: "The team's onboardings, newest first, with filters",
         querystring: listQuery,
@@ -202,6 +203,7 @@ function getOnboardingsUsageRoute(plain: FastifyInstance, kit: WorkspaceOnboardi
     {
       config: { workspace: { action: 'onboardings.read' } },
       schema: {
+        operationId: 'workspaceGetOnboardingUsage',
         ...tag,
         summary: 'Onboardings counted this month (first sends and reopens) against the plan’s monthly limit',
         response: {
@@ -226,6 +228,7 @@ function postOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKi
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceCreateOnboarding',
         ...tag,
         summary: 'Create a draft onboarding for a client from a template',
         body: createBody,
@@ -262,6 +265,7 @@ function getOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardin
     {
       config: { workspace: { action: 'onboardings.read' } },
       schema: {
+        operationId: 'workspaceGetOnboarding',
         ...tag,
         summary: 'An onboarding with its client, template, link state and snapshot',
         params: idParams,
@@ -281,6 +285,7 @@ function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboard
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceUpdateOnboarding',
         ...tag,
         summary: 'Assign to a member or unassign; set or clear the due date',
         params: idParams,
@@ -315,6 +320,7 @@ function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: WorkspaceOnbo
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceSendOnboarding',
         ...tag,
         summary:
           'Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes)',
@@ -350,6 +356,7 @@ function postOnboardingsByIdCancelRoute(plain: FastifyInstance, kit: WorkspaceOn
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceCancelOnboarding',
         ...tag,
         summary: 'Cancel a draft, sent or in-progress onboarding (its link stops working)',
         params: idParams,
@@ -378,6 +385,7 @@ function postOnboardingsByIdReopenRoute(plain: FastifyInstance, kit: WorkspaceOn
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceReopenOnboarding',
         ...tag,
         summary:
           'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
@@ -408,6 +416,7 @@ function postOnboardingsByIdArchiveRoute(plain: FastifyInstance, kit: WorkspaceO
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceArchiveOnboarding',
         ...tag,
         summary: 'Archive: the onboarding leaves the default list and refuses changes until unarchived',
         params: idParams,
@@ -436,6 +445,7 @@ function postOnboardingsByIdUnarchiveRoute(plain: FastifyInstance, kit: Workspac
     {
       config: { workspace: { action: 'onboardings.manage' } },
       schema: {
+        operationId: 'workspaceUnarchiveOnboarding',
         ...tag,
         summary: 'Take an archived onboarding back into the list',
         params: idParams,

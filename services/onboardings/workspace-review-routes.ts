@@ -139,6 +139,7 @@ function getOnboardingsByOnboardingIdAnswersRoute(plain: FastifyInstance, kit: W
     {
       config: { workspace: { action: 'answers.read' } },
       schema: {
+        operationId: 'workspaceListAnswers',
         tags: ['workspace'],
         summary:
           'Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review',
@@ -167,6 +168,7 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
     {
       config: { workspace: { action: 'answers.review' } },
       schema: {
+        operationId: 'workspaceReviewAnswer',
         tags: ['workspace'],
         summary: 'Approve a submitted answer, reject it with a reason, or ask for changes with a note',
         params: fieldParams,
@@ -222,6 +224,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, k
     {
       config: { workspace: { action: 'answers.review' } },
       schema: {
+        operationId: 'workspaceCountersign',
         tags: ['workspace'],
         summary:
           'The signed-in member countersigns a signature field (signature.signed with signer_role team_member)',
@@ -292,6 +295,7 @@ function getOnboardingsByOnboardingIdFilesByFileIdRoute(plain: FastifyInstance, 
     {
       config: { workspace: { action: 'answers.read' } },
       schema: {
+        operationId: 'workspaceDownloadFile',
         tags: ['workspace'],
         summary:
           'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',

@@ -37,6 +37,7 @@ export async function workspaceTimelineRoutes(
     {
       config: { workspace: { action: 'answers.read' } },
       schema: {
+        operationId: 'workspaceGetTimeline',
         tags: ['workspace'],
         summary:
           'The onboarding’s timeline, oldest first: created, sent, opened, submissions, reviews, reminders, hook deliveries, automation runs, completed',

@@ -165,6 +165,7 @@ function getTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
     {
       config: { workspace: { action: 'templates.read' } },
       schema: {
+        operationId: 'workspaceGetTemplate',
         ...tag,
         summary: 'A template of the team with its whole definition, version and send blockers',
         params: idParams,
@@ -188,6 +189,7 @@ function postTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
       schema: {
+        operationId: 'workspaceCreateTemplate',
         ...tag,
         summary: 'Create a template from a definition (steps may be left out)',
         body: templateDefinition,
@@ -209,6 +211,7 @@ function putTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
       schema: {
+        operationId: 'workspaceSaveTemplate',
         ...tag,
         summary: "Save a template's whole definition; `version` is the version the builder opened",
         params: idParams,
@@ -245,6 +248,7 @@ function postTemplatesByIdDuplicateRoute(plain: FastifyInstance, kit: BuilderKit
     {
       config: { workspace: { action: 'templates.manage' } },
       schema: {
+        operationId: 'workspaceDuplicateTemplate',
         ...tag,
         summary: 'Duplicate a template of the team (new ids, named "Copy of ...")',
         params: idParams,
@@ -269,6 +273,7 @@ function deleteTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
     {
       config: { workspace: { action: 'templates.manage' } },
       schema: {
+        operationId: 'workspaceDeleteTemplate',
         ...tag,
         summary: 'Delete a template of the team (onboardings made from it keep their snapshot)',
         params: idParams,
@@ -295,6 +300,7 @@ function getGalleryTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
     {
       config: { workspace: { action: 'templates.read' } },
       schema: {
+        operationId: 'workspaceListGalleryTemplates',
         ...tag,
         summary: 'The gallery: shared starting templates, by name, to copy into the team',
         response: { 200: z.object({ data: z.array(galleryItemSchema) }) },
@@ -329,6 +335,7 @@ function postGalleryTemplatesByIdCopyRoute(plain: FastifyInstance, kit: BuilderK
     {
       config: { workspace: { action: 'templates.manage' } },
       schema: {
+        operationId: 'workspaceCopyGalleryTemplate',
         ...tag,
         summary: 'Copy a gallery template into the team (sample agreement text stays marked until replaced)',
         params: idParams,

@@ -30,6 +30,7 @@ export async function workspaceTemplateRoutes(
     {
       config: { workspace: { action: 'templates.read' } },
       schema: {
+        operationId: 'workspaceListTemplates',
         tags: ['workspace'],
         summary: "The team's own templates by name, to choose from (at most 500)",
         response: { 200: z.object({ data: z.array(listItemSchema) }) },

@@ -18,6 +18,7 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
     {
       config: { workspace: { action: 'audit.read' } },
       schema: {
+        operationId: 'workspaceListAuditEntries',
         ...tag,
         summary: 'Sign-ins, lockouts, key and member changes, newest first',
         querystring: z.object({

@@ -43,6 +43,7 @@ function verificationStateRoute(plain: FastifyInstance, kit: EmailVerificationKi
     '/email-verification',
     {
       schema: {
+        operationId: 'workspaceGetEmailVerification',
         ...tag,
         summary: 'Whether the team may send: its self-serve owner verified their email address',
         response: {
@@ -71,6 +72,7 @@ function resendVerificationRoute(plain: FastifyInstance, kit: EmailVerificationK
     '/email-verification/resend',
     {
       schema: {
+        operationId: 'workspaceResendEmailVerification',
         ...tag,
         summary: 'Email a new verification link to the signed-in owner (older links stop working)',
         response: { 202: z.object({ accepted: z.literal(true) }) },
@@ -123,6 +125,7 @@ function verifyEmailRoute(plain: FastifyInstance, kit: EmailVerificationKit) {
     {
       config: { workspace: { public: true } },
       schema: {
+        operationId: 'workspaceVerifyEmail',
         ...tag,
         summary: 'Verify the email address with the emailed link: the team may send from now on',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),

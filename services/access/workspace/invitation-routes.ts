@@ -85,6 +85,7 @@ function listInvitationsRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: { workspace: { action: 'members.invitations' } },
       schema: {
+        operationId: 'workspaceListInvitations',
         ...tag,
         summary: 'Pending invitations of the team, newest first (owners and admins)',
         response: { 200: z.object({ data: z.array(pendingInvitationSchema) }) },
@@ -106,6 +107,7 @@ function resendInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: { workspace: { action: 'members.invitations' } },
       schema: {
+        operationId: 'workspaceResendInvitation',
         ...tag,
         summary:
           'Email a pending invitation again with a new link (the older link stops working; 7 days from now)',
@@ -169,6 +171,7 @@ function revokeInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: { workspace: { action: 'members.invitations' } },
       schema: {
+        operationId: 'workspaceRevokeInvitation',
         ...tag,
         summary: 'Revoke a pending invitation: its link no longer accepts (owners and admins)',
         params: invitationParams,

@@ -50,6 +50,7 @@ export function inviteMemberRoute(plain: FastifyInstance, context: WorkspaceDeps
     {
       config: { workspace: { action: 'members.invite' } },
       schema: {
+        operationId: 'workspaceInviteMember',
         ...tag,
         summary: 'Invite someone by email (owners); the emailed link works once, for 7 days',
         body: z.object({
@@ -135,6 +136,7 @@ export function acceptInvitationRoute(plain: FastifyInstance, context: Workspace
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
+        operationId: 'workspaceAcceptInvitation',
         ...tag,
         summary: 'Accept an invitation: become a member with a password, signed in',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),

@@ -42,6 +42,7 @@ function listMembersRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: { workspace: { action: 'members.list' } },
       schema: {
+        operationId: 'workspaceListMembers',
         ...tag,
         summary: 'Current members of the team',
         response: { 200: z.object({ data: z.array(memberSchema) }) },
@@ -62,6 +63,7 @@ function changeRoleRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: { workspace: { action: 'members.change_role' } },
       schema: {
+        operationId: 'workspaceChangeMemberRole',
         ...tag,
         summary: "Change a member's role (owners); the last owner cannot be demoted (409 last_owner)",
         params: memberParams,
@@ -97,6 +99,7 @@ function removeMemberRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     '/members/:member_id',
     {
       schema: {
+        operationId: 'workspaceRemoveMember',
         ...tag,
         summary:
           'Remove a member (owners) or leave the team (oneself); the last owner stays (409 last_owner)',

@@ -29,6 +29,7 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
     '/me/password',
     {
       schema: {
+        operationId: 'workspaceChangePassword',
         ...tag,
         summary:
           'Change your password (re-authentication within 5 minutes); every other session of yours ends',

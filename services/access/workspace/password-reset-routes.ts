@@ -41,6 +41,7 @@ export async function passwordResetRoutes(
     {
       config: { workspace: { public: true } },
       schema: {
+        operationId: 'workspaceRequestPasswordReset',
         ...tag,
         summary: 'Email a one-time password reset link (always 202: no account enumeration)',
         body: z.object({ email }),
@@ -89,6 +90,7 @@ export async function passwordResetRoutes(
     {
       config: { workspace: { public: true } },
       schema: {
+        operationId: 'workspaceResetPassword',
         ...tag,
         summary: 'Set a new password with a reset link; every session of the account ends',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),

@@ -110,6 +110,7 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
     '/me/recovery-codes',
     {
       schema: {
+        operationId: 'workspaceGetRecoveryCodeCount',
         ...tag,
         summary: 'How many unused two-factor recovery codes the signed-in member has (never the codes)',
         response: { 200: z.object({ totp_enabled: z.boolean(), remaining: z.number().int() }) },
@@ -133,6 +134,7 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'workspaceRegenerateRecoveryCodes',
         ...tag,
         summary:
           'New two-factor recovery codes, shown once; the older ones stop working (re-authentication within 5 minutes)',

@@ -32,6 +32,7 @@ function meRoute(plain: FastifyInstance, { context }: SignInKit) {
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'workspaceGetMe',
         ...tag,
         summary: 'The signed-in member, their team and role, and the CSRF token',
         response: { 200: signedInView },
@@ -53,7 +54,14 @@ function signOutRoute(plain: FastifyInstance, { context }: SignInKit) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
   app.delete(
     '/sessions/current',
-    { schema: { ...tag, summary: 'Sign out', response: { 200: success } } },
+    {
+      schema: {
+        operationId: 'workspaceSignOut',
+        ...tag,
+        summary: 'Sign out',
+        response: { 200: success },
+      },
+    },
     async (request, reply) => {
       const session = signedIn(request);
       await signOut(context, request, session.memberId, 'current', (tx) => deleteSession(tx, session.idHash));
@@ -69,6 +77,7 @@ function signOutEverywhereRoute(plain: FastifyInstance, { context }: SignInKit) 
     '/sessions/end-all',
     {
       schema: {
+        operationId: 'workspaceSignOutEverywhere',
         ...tag,
         summary: 'Sign out everywhere (every session of the member ends)',
         response: { 200: success },

@@ -82,6 +82,7 @@ export function signInRoute(plain: FastifyInstance, kit: SignInKit) {
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
+        operationId: 'workspaceSignIn',
         ...tag,
         summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
         body: z.object({
@@ -165,6 +166,7 @@ export function reauthenticateRoute(plain: FastifyInstance, kit: SignInKit) {
     '/sessions/current/reauth',
     {
       schema: {
+        operationId: 'workspaceReauthenticate',
         ...tag,
         summary: 'Confirm the password or a two-factor code; counts for 5 minutes',
         body: z

@@ -36,6 +36,7 @@ export async function signUpRoutes(plain: FastifyInstance, { context }: { contex
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
       schema: {
+        operationId: 'workspaceSignUp',
         ...tag,
         summary:
           'Create a team and its owner; 202 "check your email" whether or not the address has an account (sign in after, verify the address to send)',

@@ -146,6 +146,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
     {
       config: { workspace: { action: 'team.read' } },
       schema: {
+        operationId: 'workspaceGetTeam',
         ...tag,
         summary: "The team's settings, plan and this month's usage",
         response: { 200: z.object({ team: settingsSchema }) },
@@ -159,6 +160,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
     {
       config: { workspace: { action: 'team.update' } },
       schema: {
+        operationId: 'workspaceUpdateTeam',
         ...tag,
         summary:
           "Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule).",

@@ -31,6 +31,7 @@ function totpStateRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     '/me/totp',
     {
       schema: {
+        operationId: 'workspaceGetTotpStatus',
         ...tag,
         summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
         response: { 200: z.object({ enabled: z.boolean() }) },
@@ -50,6 +51,7 @@ function startTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     {
       config: SECRET_ANSWER,
       schema: {
+        operationId: 'workspaceStartTotpSetup',
         ...tag,
         summary: 'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',
         response: { 200: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
@@ -80,6 +82,7 @@ function confirmTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     '/me/totp/confirm',
     {
       schema: {
+        operationId: 'workspaceConfirmTotp',
         ...tag,
         summary:
           'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
@@ -125,6 +128,7 @@ function disableTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
     '/me/totp',
     {
       schema: {
+        operationId: 'workspaceDisableTotp',
         ...tag,
         summary: 'Turn two-factor sign-in off (re-authentication within 5 minutes)',
         response: { 200: success },

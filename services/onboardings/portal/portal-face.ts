@@ -158,6 +158,7 @@ export async function portalFaceRoutes(
     '/onboardings/:token/face',
     {
       schema: {
+        operationId: 'portalGetFace',
         tags: ['portal'],
         summary:
           'How the form page shows a link before it is opened: link state, team branding, client formats (no PIN; records nothing)',

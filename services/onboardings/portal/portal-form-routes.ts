@@ -30,9 +30,12 @@ function openFormRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token',
     {
       schema: {
+        operationId: 'portalOpenOnboarding',
         tags: ['portal'],
         summary:
           'Open the form: the first open after each send records onboarding.started (sent → in_progress)',
+        description:
+          '200 `onboarding` (`id`, `status`, `progress_pct`, `due_date`, `template_snapshot`, `responses`); the first open after each send records onboarding.started and moves a sent onboarding to in_progress.',
         security: [],
         params: tokenParams,
         headers: pinHeaders,
@@ -71,8 +74,11 @@ function saveAnswerRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token/answers/:field_id',
     {
       schema: {
+        operationId: 'portalSaveAnswer',
         tags: ['portal'],
         summary: 'Autosave an answer (a draft response; counts for the 5-minute active-client check)',
+        description:
+          '200 `response` with status `draft` (autosave; counts as a saved answer for the active-client check).',
         security: [],
         params: fieldParams,
         headers: pinHeaders,
@@ -130,9 +136,12 @@ function submitStepRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token/steps/:step_id/submit',
     {
       schema: {
+        operationId: 'portalSubmitStep',
         tags: ['portal'],
         summary:
           'Submit a step: its answers become submitted (response.submitted); the last required step completes the onboarding',
+        description:
+          "200 `onboarding`; the step's answers become `submitted`; one response.submitted event; when every required step is submitted the onboarding is `completed` with progress_pct 100 and onboarding.completed is recorded; a required field without an answer: 400 code `invalid_body`.",
         security: [],
         params: stepParams,
         headers: pinHeaders,
@@ -168,8 +177,10 @@ function signFieldRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token/fields/:field_id/signature',
     {
       schema: {
+        operationId: 'portalSignField',
         tags: ['portal'],
         summary: 'Sign a signature field (signature.signed with signer_role client)',
+        description: '201; signature.signed with signer_role `client`.',
         security: [],
         params: fieldParams,
         headers: pinHeaders,

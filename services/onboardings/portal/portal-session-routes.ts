@@ -13,6 +13,7 @@ export function portalSessionRoutes(plain: FastifyInstance, portal: PortalReques
     '/onboardings/:token/session',
     {
       schema: {
+        operationId: 'portalOpenLinkSession',
         tags: ['portal'],
         summary:
           'Open a link session with the PIN: a short-lived HttpOnly cookie, so the form checks the PIN once per visit (records nothing)',
