@@ -24,8 +24,6 @@ import { fullErrorSchema, rateLimitedSchema, textErrorSchema } from '../../share
 import { zodToJsonSchema2020 } from '../../shared/http/openapi-3-1-schema.ts';
 import type { DocumentPolish } from '../../shared/http/openapi-document.ts';
 import { parkedEventSchema } from '../../shared/projections/parked-events-routes.ts';
-import { IDEMPOTENT_OPERATIONS, OPERATION_IDS } from './openapi-operations.ts';
-import { PUBLIC_DESCRIPTIONS } from './openapi-descriptions.ts';
 
 /** The named schemas of the document: every resource and error body, by its zod schema. */
 const NAMED_SCHEMAS: Record<string, z.ZodTypeAny> = {
@@ -64,26 +62,13 @@ const NAMED_SCHEMAS: Record<string, z.ZodTypeAny> = {
   HookSubscription: subscriptionSchema,
 };
 
-/** What the route schemas cannot say themselves: names, descriptions, groups, security. */
+/**
+ * What the route schemas cannot say themselves: groups, security, named schemas, webhooks.
+ * Each route's schema names its operation (operationId, summary, description).
+ */
 export function documentPolish(): DocumentPolish {
   const hooks = hookPayloadDocument();
   return {
-    operationIds: OPERATION_IDS,
-    descriptions: PUBLIC_DESCRIPTIONS,
-    idempotent: IDEMPOTENT_OPERATIONS,
-    multipartBodies: {
-      portalUploadFile: {
-        type: 'object',
-        required: ['file'],
-        properties: {
-          file: {
-            type: 'string',
-            contentMediaType: 'application/octet-stream',
-            description: 'The file (one per request); its content type is read from its bytes.',
-          },
-        },
-      },
-    },
     groups: [
       {
         prefix: '/api/v1',

@@ -245,8 +245,11 @@ function getOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) 
       config: { scope: 'onboardings:read', validateBeforeScope: true },
       serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
       schema: {
+        operationId: 'listOnboardings',
         tags: ['onboardings'],
         summary: 'List onboardings, newest first',
+        description:
+          'Scope onboardings:read. Query: limit, offset, `status` (draft, sent, in_progress, completed, cancelled, expired; other values 400 invalid_body), `client_id`, `archived` (false default, true, only, all). Onboardings of erased clients are never listed. Response 200: `onboardings` and `total`.',
         querystring: listQuery,
         response: {
           200: z.object({ onboardings: z.array(onboardingListItem), total: z.number().int() }),
@@ -269,8 +272,11 @@ function getOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandK
       config: { scope: 'onboardings:read', validateBeforeScope: true },
       serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
       schema: {
+        operationId: 'getOnboarding',
         tags: ['onboardings'],
         summary: 'Get an onboarding with its template snapshot',
+        description:
+          'Scope onboardings:read. Response 200: `onboarding` including `template_snapshot`. Unknown ID: 404 target_unavailable. Non-UUID ID: 400 invalid_body.',
         params: idParams,
         response: {
           200: z.object({ onboarding: onboardingDetail }),
@@ -299,10 +305,13 @@ function postOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit)
   app.post(
     '/onboardings',
     {
-      config: { ...SECRET_ANSWER, scope: 'onboardings:write', validateBeforeScope: true },
+      config: { ...SECRET_ANSWER, scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
       schema: {
+        operationId: 'createOnboarding',
         tags: ['onboardings'],
         summary: 'Create an onboarding (a draft) for a client from a template',
+        description:
+          'Scope onboardings:write. Body: `template_id` (uuid, required; own or gallery template), `client_id` (uuid, required), `due_date` (optional; YYYY-MM-DD or a timestamp with offset), `expires_at` (optional or null; same formats). Response 201: `onboarding` (status draft). Errors (code): 400 invalid_body; 400 invalid_deadline; 404 template_missing; 404 client_scope_missing; 409 gallery_template_copy_required (`details` holds `field_id` and `step_id`); 410 client_erasure_pending. Accepts Idempotency-Key (1 to 128 visible ASCII characters; a replay within 24 hours answers the original result with Idempotent-Replayed: true).',
         headers: idempotencyHeaders,
         body: createBody,
         response: {
@@ -369,10 +378,13 @@ function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingComman
   app.patch(
     '/onboardings/:id',
     {
-      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      config: { scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
       schema: {
+        operationId: 'updateOnboarding',
         tags: ['onboardings'],
         summary: 'Update status (cancelled or in_progress), due date or assignee',
+        description:
+          'Scope onboardings:write. Body (at least one field): `status` (cancelled or in_progress), `due_date` (same formats; null clears), `assigned_to` (team member ID; null or empty string unassigns). Response 200: `onboarding`. Errors (code): 400 invalid_body; 400 invalid_assignee; 400 invalid_deadline; 404 target_unavailable (not found, or archived); 409 invalid_state. Accepts Idempotency-Key.',
         headers: idempotencyHeaders,
         params: idParams,
         body: patchBody,
@@ -416,10 +428,13 @@ function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: OnboardingCom
   app.post(
     '/onboardings/:id/send',
     {
-      config: { scope: 'onboardings:write', validateBeforeScope: true },
+      config: { scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
       schema: {
+        operationId: 'sendOnboarding',
         tags: ['onboardings'],
         summary: 'Send or resend: a new client link, the invite email queued, reminders scheduled',
+        description:
+          "Scope onboardings:write. Sends or resends: issues a new client link, deactivates prior tokens, queues the invite email, schedules reminders, emits onboarding.sent. The onboarding must be draft, sent or in_progress and not archived. Optional body: `force` (bypasses the active-client check), `pin` (exactly 6 digits; when omitted, the previous link's PIN carries over). Response 200: `success`, `queued`, `command_id`. Checks, the first failing decides: 400 invalid_payment; 403 payment_plan_required; 400 payment_not_connected; 409 agreement_text_required; 403 sending_paused or 429 recipient_cap_reached; 403 limit_reached. Other errors: 400 invalid_body; 404 target_unavailable; 404 client_scope_missing; 409 requires_force; 409 invalid_state. Accepts Idempotency-Key.",
         headers: idempotencyHeaders,
         params: idParams,
         body: sendBody,

@@ -1,3 +1,4 @@
+import type { FastifyContextConfig } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
@@ -64,11 +65,32 @@ export function binaryResponse(description: string): z.ZodTypeAny {
   return schema;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route accepts Idempotency-Key and answers a replay with Idempotent-Replayed: true. */
+    idempotent?: boolean;
+    /** The JSON schema of a multipart/form-data body that the route reads as a stream. */
+    multipartBody?: JsonSchema;
+  }
+}
+
+/**
+ * What a route's config says about its operation, as extensions the document's polish
+ * turns into headers and a request body (./openapi-document.ts, polishOperation).
+ */
+function routeExtensions(input: Parameters<Transform>[0]): JsonSchema {
+  const config = (input as { route?: { config?: FastifyContextConfig } }).route?.config;
+  return {
+    ...(config?.idempotent ? { 'x-idempotent': true } : {}),
+    ...(config?.multipartBody ? { 'x-multipart-body': config.multipartBody } : {}),
+  };
+}
+
 /** fastify-type-provider-zod's transform, with every JSON schema it makes in the 3.1 dialect. */
 export const jsonSchema2020Transform: Transform = (input) => {
   const { schema, url } = jsonSchemaTransform(input);
   if (!isObject(schema) || schema.hide) return { schema, url };
-  const converted: JsonSchema = { ...schema };
+  const converted: JsonSchema = { ...schema, ...routeExtensions(input) };
   for (const part of ['body', 'querystring', 'params', 'headers'] as const) {
     if (converted[part] !== undefined) converted[part] = toJsonSchema2020(converted[part]);
   }

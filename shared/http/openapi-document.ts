@@ -22,16 +22,12 @@ export interface ApiGroup {
   rateLimitHeaders?: boolean;
 }
 
-/** What the route schemas cannot say by themselves, supplied by the composition of the service. */
+/**
+ * What the route schemas cannot say by themselves, supplied by the composition of the
+ * service. Each operation's operationId and description come from its route's schema; that
+ * it is idempotent and its multipart body from its route's config (./openapi-3-1-schema.ts).
+ */
 export interface DocumentPolish {
-  /** "METHOD /openapi/path" → operationId. */
-  operationIds: Readonly<Record<string, string>>;
-  /** operationId → a longer description (the spec's wording). */
-  descriptions: Readonly<Record<string, string>>;
-  /** operationIds that accept Idempotency-Key and answer a replay with Idempotent-Replayed. */
-  idempotent: ReadonlySet<string>;
-  /** operationId → the request body of a multipart upload (the route reads it as a stream). */
-  multipartBodies: Readonly<Record<string, JsonSchema>>;
   groups: readonly ApiGroup[];
   /** Named schemas (JSON Schema 2020-12): equal inline schemas become `$ref`s to them. */
   components: Readonly<Record<string, JsonSchema>>;
@@ -150,16 +146,20 @@ function withExamples(
 
 function polishOperation(
   operation: Operation,
-  key: string,
   group: ApiGroup | undefined,
-  polish: DocumentPolish,
   resolve: (ref: string) => unknown,
 ): Operation {
-  const result: Operation = { ...operation };
-  const operationId = polish.operationIds[key];
-  if (operationId) result.operationId = operationId;
-  const description = operationId ? polish.descriptions[operationId] : undefined;
-  if (description) result.description = description;
+  const {
+    operationId,
+    description,
+    'x-idempotent': idempotent,
+    'x-multipart-body': multipart,
+    ...rest
+  } = operation;
+  const result: Operation = { ...rest };
+  // After the responses: where the document has always had them (it stays byte for byte the same).
+  if (operationId !== undefined) result.operationId = operationId;
+  if (description !== undefined) result.description = description;
   if (group) {
     result.tags = [group.tag];
     if (result.security === undefined || (Array.isArray(result.security) && result.security.length === 0)) {
@@ -167,8 +167,7 @@ function polishOperation(
     }
   }
   result.parameters = [...((result.parameters as unknown[] | undefined) ?? []), REQUEST_ID_PARAMETER];
-  const multipart = operationId ? polish.multipartBodies[operationId] : undefined;
-  if (multipart && !result.requestBody) {
+  if (isObject(multipart) && !result.requestBody) {
     result.requestBody = { required: true, content: { 'multipart/form-data': { schema: multipart } } };
   }
   if (isObject(result.requestBody)) {
@@ -187,7 +186,7 @@ function polishOperation(
       headers.RateLimit = headerRef('RateLimit');
     }
     if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
-    if (operationId && polish.idempotent.has(operationId) && status.startsWith('2')) {
+    if (idempotent === true && status.startsWith('2')) {
       headers['Idempotent-Replayed'] = headerRef('IdempotentReplayed');
     }
     responses[status] = {
@@ -218,13 +217,7 @@ export function polishDocument(document: JsonSchema, polish: DocumentPolish): Js
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      polished[method] = polishOperation(
-        operation,
-        `${method.toUpperCase()} ${path}`,
-        group,
-        polish,
-        resolve,
-      );
+      polished[method] = polishOperation(operation, group, resolve);
     }
     paths[path] = polished;
   }

@@ -168,6 +168,7 @@ function listApiKeysRoute(plain: FastifyInstance, kit: ApiKeysKit) {
     {
       config: { workspace: { action: 'api_keys.list' } },
       schema: {
+        operationId: 'workspaceListApiKeys',
         ...tag,
         summary: "The team's API keys, newest first (never their secrets)",
         response: { 200: z.object({ data: z.array(keySchema) }) },
@@ -187,8 +188,9 @@ function createApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
   app.post(
     '/api-keys',
     {
-      config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.create' } },
+      config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.create' }, idempotent: true },
       schema: {
+        operationId: 'workspaceCreateApiKey',
         ...tag,
         summary: 'Create an API key (Idempotency-Key required; the secret is shown once)',
         body: z.object({
@@ -229,6 +231,7 @@ function rotateApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.rotate' } },
       schema: {
+        operationId: 'workspaceRotateApiKey',
         ...tag,
         summary: 'Rotate a key: a replacement with the same name, permissions and expiry; both stay active',
         params: z.object({ key_id: z.string().uuid() }),
@@ -264,6 +267,7 @@ function revokeApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
     {
       config: { workspace: { action: 'api_keys.revoke' } },
       schema: {
+        operationId: 'workspaceRevokeApiKey',
         ...tag,
         summary: 'Revoke a key: it fails from its next request',
         params: z.object({ key_id: z.string().uuid() }),

@@ -28,6 +28,19 @@ import {
 
 /* The files of file fields through a link: upload, download, remove (../onboarding-files.ts). */
 
+/** The documented body of an upload: the route reads it as a stream, so it has no `body` schema to validate. */
+const UPLOAD_BODY = {
+  type: 'object',
+  required: ['file'],
+  properties: {
+    file: {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      description: 'The file (one per request); its content type is read from its bytes.',
+    },
+  },
+};
+
 /** POST a file to a file field (multipart, one file, its type read from its bytes). */
 function uploadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
   const app = plain.withTypeProvider<ZodTypeProvider>();
@@ -35,9 +48,12 @@ function uploadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
   app.post(
     '/onboardings/:token/fields/:field_id/files',
     {
+      config: { multipartBody: UPLOAD_BODY },
       schema: {
+        operationId: 'portalUploadFile',
         tags: ['portal'],
         summary: `Upload a file to a file field (multipart/form-data, one file within the field's size limit, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded). The content type is read from the file's bytes`,
+        description: 'A multipart/form-data body with one file. 201; file.uploaded.',
         security: [],
         consumes: ['multipart/form-data'],
         params: fieldParams,
@@ -119,6 +135,7 @@ function downloadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token/files/:file_id',
     {
       schema: {
+        operationId: 'portalDownloadFile',
         tags: ['portal'],
         summary:
           'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
@@ -160,6 +177,7 @@ function removeFileRoute(plain: FastifyInstance, portal: PortalRequests) {
     '/onboardings/:token/files/:file_id',
     {
       schema: {
+        operationId: 'portalDeleteFile',
         tags: ['portal'],
         summary:
           'Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left',

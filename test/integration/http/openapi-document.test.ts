@@ -1,15 +1,14 @@
 /**
  * The generated OpenAPI document as SDK generators and linters need it: Redocly's
  * recommended rules pass with no error and no warning (redocly.yaml); every operation of
- * the public, operator, portal and workspace APIs has a unique stable operationId, a
- * summary, an example per request body and per answer, and the headers it sends; the
- * webhooks list every hook and signed-webhook payload; and the committed typed client
+ * the public, operator, portal and workspace APIs has a unique operationId (from its route's
+ * schema; the typed client below keeps it stable), a summary, an example per request body
+ * and per answer, and the headers it sends; the webhooks list every hook and signed-webhook payload; and the committed typed client
  * (services/web/shared/api/openapi.d.ts, openapi-typescript, which the web apps' API client
  * is typed by) is what the document makes today.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATION_IDS } from '../../../services/app/openapi-operations.ts';
 import { PUBLIC_EVENT_TYPES } from '../../../services/events/contract/public-event-types.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../services/hooks/contract/webhook-event-types.ts';
 import { registeredRoutes } from '../../../shared/http/route-registry.ts';
@@ -53,7 +52,9 @@ describe('redocly lint (recommended rules, redocly.yaml)', () => {
 });
 
 describe('operations', () => {
-  it('every route of the four APIs is documented with its stable operationId, unique', () => {
+  // The operationId comes from the route's own schema: a route without one fails here, and a
+  // renamed one changes the committed typed client (the last test).
+  it('every route of the four APIs is documented with an operationId of its own, unique', () => {
     const routes = registeredRoutes(service.app).filter(
       (route) =>
         !route.hidden &&
@@ -65,7 +66,6 @@ describe('operations', () => {
       const key = `${route.method} ${toOpenApiPath(route.url)}`;
       const operation = document.paths[toOpenApiPath(route.url)]?.[route.method.toLowerCase()];
       expect(operation, key).toBeDefined();
-      expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
       expect(operation.operationId, key).toMatch(/^[a-z][A-Za-z0-9]+$/);
     }
     const ids = operations().map(({ operation }) => operation.operationId);
