@@ -20,6 +20,10 @@ interface SampleStep {
   fields: SampleField[];
 }
 
+/** A choice field's options, written value: label. */
+const choices = (options: Record<string, string>) =>
+  Object.entries(options).map(([value, label]) => ({ value, label }));
+
 export const SAMPLE_FORM: {
   name: string;
   description: string;
@@ -70,11 +74,7 @@ export const SAMPLE_FORM: {
           sort_order: 1,
           is_required: true,
           config: {
-            options: [
-              { value: 'sole', label: 'Sole trader' },
-              { value: 'partnership', label: 'Partnership' },
-              { value: 'company', label: 'Limited company' },
-            ],
+            options: choices({ sole: 'Sole trader', partnership: 'Partnership', company: 'Limited company' }),
           },
         },
         {
@@ -82,11 +82,7 @@ export const SAMPLE_FORM: {
           label: 'Services you need',
           sort_order: 2,
           config: {
-            options: [
-              { value: 'bookkeeping', label: 'Bookkeeping' },
-              { value: 'payroll', label: 'Payroll' },
-              { value: 'tax', label: 'Tax returns' },
-            ],
+            options: choices({ bookkeeping: 'Bookkeeping', payroll: 'Payroll', tax: 'Tax returns' }),
           },
         },
         {
