@@ -1,8 +1,13 @@
 import { useCallback, useRef, useState } from 'preact/hooks';
-import { call, type Outcome } from '../../api.ts';
+import type { Outcome } from '../../../../shared/api/client.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Field, useAction } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, useAction } from '../../ui/index.ts';
+import { reauthenticate } from './api.ts';
+import { CurrentPasswordField, TotpField } from './credential-fields.tsx';
+
+/** Runs a request again after the person confirms who they are; null when they cancel. */
+export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
 
 /**
  * Re-authentication before sensitive actions: `withReauth(request)` runs the request; when the
@@ -49,11 +54,7 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (busy) return;
-    const answer = await run(() =>
-      call('POST', '/sessions/current/reauth', {
-        body: useCode ? { totp: code } : { password },
-      }),
-    );
+    const answer = await run(() => reauthenticate(useCode ? { totp: code } : { password }));
     if (answer === undefined) return;
     if (answer.ok) onDone(true);
     else if (answer.problem.code === 'invalid_credentials') setError(t('reauth.wrong'));
@@ -65,27 +66,9 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
       <ErrorMessage text={error} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         {useCode ? (
-          <Field
-            key="code"
-            label={t('field.totp')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            value={code}
-            onValue={setCode}
-            autoFocus
-          />
+          <TotpField key="code" value={code} onValue={setCode} autoFocus />
         ) : (
-          <Field
-            key="password"
-            label={t('field.password')}
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onValue={setPassword}
-            autoFocus
-          />
+          <CurrentPasswordField key="password" value={password} onValue={setPassword} autoFocus />
         )}
         <div class="actions">
           <button type="submit" class="button-primary" aria-disabled={busy || undefined}>

@@ -1,20 +1,10 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
-import { problemMessage } from '../../problems.ts';
-import {
-  ErrorMessage,
-  Field,
-  Link,
-  ScreenHeading,
-  Status,
-  SubmitButton,
-  useAction,
-  useFieldCheck,
-} from '../../ui/index.ts';
-import { fieldErrors } from '../../validation.ts';
-import { NewPasswordField } from './password-field.tsx';
-import { EmailField, NameField } from './person-fields.tsx';
+import { Field, ScreenHeading } from '../../ui/index.ts';
+import { AccessPage, SignInLink, useAccessForm } from './access-form.tsx';
+import { signUp } from './api.ts';
+import { NewPasswordField } from './credential-fields.tsx';
+import { EmailField, YourNameField } from './person-fields.tsx';
 
 /**
  * Sign up: a new team and its owner. The answer is "check your email" whether or not the
@@ -22,36 +12,13 @@ import { EmailField, NameField } from './person-fields.tsx';
  * verifies the address, and the owner signs in.
  */
 export function SignUpScreen({ navigate }: { navigate: (path: string) => void }) {
-  const [teamName, setTeamName] = useState('');
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const { busy, error, setError, run } = useAction();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const fields = useFieldCheck();
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    const found = fieldErrors(
-      {
-        teamName: { kind: 'required', value: teamName },
-        name: { kind: 'required', value: name },
-        email: { kind: 'email', value: email },
-        password: { kind: 'new-password', value: password },
-      },
-      t,
-    );
-    if (!fields.check(found)) return setError(null);
-    const answer = await run(() =>
-      call('POST', '/sign-up', {
-        body: { team_name: teamName, name, email, password },
-      }),
-    );
-    if (answer === undefined) return;
-    if (answer.ok) return setSentTo(email.trim());
-    setError(problemMessage(answer.problem, t));
-  };
+  const form = useAccessForm({
+    initial: { teamName: '', name: '', email: '', password: '' },
+    checks: () => ({ teamName: 'required', name: 'required', email: 'email', password: 'new-password' }),
+    send: ({ teamName, name, email, password }) => signUp({ team_name: teamName, name, email, password }),
+    onDone: (_, { email }) => setSentTo(email.trim()),
+  });
 
   if (sentTo !== null) {
     return (
@@ -59,46 +26,27 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
         <ScreenHeading>{t('signUp.checkTitle')}</ScreenHeading>
         <p>{t('signUp.checkEmail', { email: sentTo })}</p>
         <p class="muted">{t('signUp.checkExisting')}</p>
-        <p class="links">
-          <Link href="/workspace/sign-in" navigate={navigate}>
-            {t('signUp.checkSignIn')}
-          </Link>
-        </p>
+        <SignInLink navigate={navigate}>{t('signUp.checkSignIn')}</SignInLink>
       </>
     );
   }
 
   return (
-    <>
-      <ScreenHeading>{t('signUp.title')}</ScreenHeading>
-      <Status text={busy ? t('signUp.busy') : null} />
-      <ErrorMessage text={error} />
-      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
-        <Field
-          label={t('field.teamName')}
-          autoComplete="organization"
-          required
-          value={teamName}
-          onValue={setTeamName}
-          error={fields.errors.teamName}
-        />
-        <NameField
-          label={t('field.yourName')}
-          autoComplete="name"
-          value={name}
-          onValue={setName}
-          error={fields.errors.name}
-        />
-        <EmailField autoComplete="email" value={email} onValue={setEmail} error={fields.errors.email} />
-        <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
-        <SubmitButton busy={busy}>{t('signUp.submit')}</SubmitButton>
-      </form>
-      <p class="links">
-        {t('signUp.haveAccount')}{' '}
-        <Link href="/workspace/sign-in" navigate={navigate}>
+    <AccessPage
+      title={t('signUp.title')}
+      status={form.busy ? t('signUp.busy') : null}
+      form={form}
+      submit={t('signUp.submit')}
+      links={
+        <SignInLink navigate={navigate} lead={t('signUp.haveAccount')}>
           {t('signUp.signIn')}
-        </Link>
-      </p>
-    </>
+        </SignInLink>
+      }
+    >
+      <Field label={t('field.teamName')} autoComplete="organization" required {...form.field('teamName')} />
+      <YourNameField {...form.field('name')} />
+      <EmailField autoComplete="email" {...form.field('email')} />
+      <NewPasswordField {...form.field('password')} />
+    </AccessPage>
   );
 }

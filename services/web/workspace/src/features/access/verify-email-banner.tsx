@@ -1,12 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
+import { getEmailVerification, resendEmailVerification } from './api.ts';
 
-interface Verification {
-  team_verified: boolean;
-  pending_for_me: boolean;
-}
+type Verification = Extract<Awaited<ReturnType<typeof getEmailVerification>>, { ok: true }>['data'];
 
 /**
  * "Verify your email to send": shown on every screen of a team whose self-serve owner has
@@ -18,7 +15,7 @@ export function VerifyEmailBanner() {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     let live = true;
-    void call<Verification>('GET', '/email-verification').then((answer) => {
+    void getEmailVerification().then((answer) => {
       if (live && answer.ok) setState(answer.data);
     });
     return () => {
@@ -30,7 +27,7 @@ export function VerifyEmailBanner() {
     if (busy) return;
     setBusy(true);
     setMessage(t('verifyBanner.resending'));
-    const answer = await call('POST', '/email-verification/resend');
+    const answer = await resendEmailVerification();
     setBusy(false);
     setMessage(answer.ok ? t('verifyBanner.resent') : problemMessage(answer.problem, t));
   };

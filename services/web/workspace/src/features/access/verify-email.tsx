@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ErrorMessage, Link, ScreenHeading, Status, useAction } from '../../ui/index.ts';
+import { verifyEmail } from './api.ts';
 
 /**
  * The emailed verification link: one button confirms (a link opened by a mail scanner
@@ -21,7 +21,7 @@ export function VerifyEmailScreen({
   const { busy, error, setError, run } = useAction();
   const verify = async () => {
     if (busy) return;
-    const answer = await run(() => call('POST', `/email-verification/${encodeURIComponent(token)}`));
+    const answer = await run(() => verifyEmail(token));
     if (answer === undefined) return;
     if (answer.ok) setDone(true);
     else setError(problemMessage(answer.problem, t));

@@ -1,13 +1,15 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SignedIn } from '../../api.ts';
 import { deleteRule, listPlaceholders, listRules, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ConfirmDialog, ErrorMessage, ScreenHeading, Status, useAction } from '../../ui/index.ts';
+import { RowButton, Rows } from '../../ui/rows.tsx';
+import { useList } from '../../ui/use-list.ts';
 import { hasAutomations, type Placeholder, type Rule } from './rules.ts';
 import { RuleDialog } from './rule-dialog.tsx';
 
-type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule } | null;
+type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule };
 
 /**
  * Automations (owners and admins): the team's rules with their latest-run line, created and
@@ -15,35 +17,23 @@ type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule } | null;
  * the plan, rules can only be switched off and deleted (the page says why).
  */
 export function AutomationsScreen({ me }: { me: SignedIn }) {
-  const [rules, setRules] = useState<Rule[] | null>(null);
+  const { items: rules, error, setError, status, open, setOpen, done } = useList<Rule, Open>(listRules);
   const [placeholders, setPlaceholders] = useState<Placeholder[]>([]);
-  const [status, setStatus] = useState<string | null>(null);
-  const [open, setOpen] = useState<Open>(null);
-  const { busy, error, setError, run } = useAction();
+  const { busy, run } = useAction();
   const allowed = hasAutomations(me.team.plan);
 
-  const load = useCallback(async () => {
-    const answer = await listRules();
-    if (answer.ok) setRules(answer.data.data);
-    else setError(problemMessage(answer.problem, t));
-  }, []);
   useEffect(() => {
-    void load();
     void listPlaceholders().then((answer) => {
       if (answer.ok) setPlaceholders(answer.data.data);
     });
-  }, [load]);
-
-  const done = (message: string) => {
-    setOpen(null);
-    setError(null);
-    setStatus(message);
-    void load();
-  };
+  }, []);
 
   const toggle = async (rule: Rule) => {
     if (busy) return;
-    const answer = await run(() => updateRule(rule.id, { enabled: !rule.enabled }));
+    const answer = await run(() => {
+      setError(null);
+      return updateRule(rule.id, { enabled: !rule.enabled });
+    });
     if (answer === undefined) return;
     if (!answer.ok) return setError(problemMessage(answer.problem, t));
     done(t(rule.enabled ? 'automations.switchedOff' : 'automations.switchedOn', { name: rule.name }));
@@ -63,59 +53,43 @@ export function AutomationsScreen({ me }: { me: SignedIn }) {
           </button>
         </p>
       ) : null}
-      {rules === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : rules.length === 0 ? (
-        <p>{t('automations.none')}</p>
-      ) : (
-        <ul class="rows">
-          {rules.map((rule) => (
-            <li key={rule.id} class="row">
-              <h2 class="row-title">{rule.name}</h2>
-              <dl class="facts">
-                <dt>{t('automations.trigger')}</dt>
-                <dd>{t(`trigger.${rule.trigger}`)}</dd>
-                <dt>{t('automations.action')}</dt>
-                <dd>{t(`action.${rule.action.type}`)}</dd>
-                <dt>{t('automations.state')}</dt>
-                <dd>{t(rule.enabled ? 'automations.on' : 'automations.off')}</dd>
-                <dt>{t('automations.latestRun')}</dt>
-                <dd>{rule.latest_run}</dd>
-              </dl>
-              {rule.action_warning ? (
-                <p class="notice">{t('automations.warning', { warning: rule.action_warning })}</p>
+      <Rows
+        items={rules}
+        none={t('automations.none')}
+        row={(rule) => (
+          <li key={rule.id} class="row">
+            <h2 class="row-title">{rule.name}</h2>
+            <dl class="facts">
+              <dt>{t('automations.trigger')}</dt>
+              <dd>{t(`trigger.${rule.trigger}`)}</dd>
+              <dt>{t('automations.action')}</dt>
+              <dd>{t(`action.${rule.action.type}`)}</dd>
+              <dt>{t('automations.state')}</dt>
+              <dd>{t(rule.enabled ? 'automations.on' : 'automations.off')}</dd>
+              <dt>{t('automations.latestRun')}</dt>
+              <dd>{rule.latest_run}</dd>
+            </dl>
+            {rule.action_warning ? (
+              <p class="notice">{t('automations.warning', { warning: rule.action_warning })}</p>
+            ) : null}
+            <div class="actions">
+              {allowed ? (
+                <RowButton kind="secondary" of={rule.name} onClick={() => setOpen({ kind: 'edit', rule })}>
+                  {t('automations.edit')}
+                </RowButton>
               ) : null}
-              <div class="actions">
-                {allowed ? (
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    onClick={() => setOpen({ kind: 'edit', rule })}
-                  >
-                    {t('automations.edit')}
-                    <span class="visually-hidden"> {rule.name}</span>
-                  </button>
-                ) : null}
-                {allowed || rule.enabled ? (
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    aria-disabled={busy || undefined}
-                    onClick={() => void toggle(rule)}
-                  >
-                    {t(rule.enabled ? 'automations.switchOff' : 'automations.switchOn')}
-                    <span class="visually-hidden"> {rule.name}</span>
-                  </button>
-                ) : null}
-                <button type="button" class="button-danger" onClick={() => setOpen({ kind: 'delete', rule })}>
-                  {t('automations.delete')}
-                  <span class="visually-hidden"> {rule.name}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+              {allowed || rule.enabled ? (
+                <RowButton kind="secondary" of={rule.name} busy={busy} onClick={() => void toggle(rule)}>
+                  {t(rule.enabled ? 'automations.switchOff' : 'automations.switchOn')}
+                </RowButton>
+              ) : null}
+              <RowButton kind="danger" of={rule.name} onClick={() => setOpen({ kind: 'delete', rule })}>
+                {t('automations.delete')}
+              </RowButton>
+            </div>
+          </li>
+        )}
+      />
       {open?.kind === 'create' || open?.kind === 'edit' ? (
         <RuleDialog
           rule={open.kind === 'edit' ? open.rule : null}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Outcome } from '../../api.ts';
+import type { Outcome } from '../../../../shared/api/client.ts';
 import { addEndpoint, addSubscription, type SubscriptionBody } from './api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
@@ -10,10 +10,10 @@ import {
   Dialog,
   ErrorMessage,
   Field,
-  Status,
   SubmitButton,
   useAction,
 } from '../../ui/index.ts';
+import { SecretCopy } from '../../ui/secret-copy.tsx';
 import {
   ENDPOINT_EVENTS,
   HOOK_EVENTS,
@@ -21,43 +21,37 @@ import {
   type SigningSecret,
   type WebhookEndpoint,
 } from './webhooks.ts';
-import type { WithReauth } from '../access/api-keys/key-dialogs.tsx';
+import type { WithReauth } from '../access/reauth.tsx';
 
 type EventType = WebhookEndpoint['event_types'][number];
 
 /** A secret shown once (or on request): read-only field, Copy, and what Copy did. */
 export function SecretShown({ secret, note }: { secret: string; note?: string | null }) {
-  const [copied, setCopied] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     box.current?.focus();
   }, []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(t('key.copied'));
-    } catch {
-      setCopied(t('key.copyFailed'));
-    }
-  };
   return (
     <div ref={box} tabIndex={-1} class="outcome secret-box">
       {note ? <p class="warning">{note}</p> : null}
-      <Field
-        label={t('webhooks.secretLabel')}
-        readOnly
-        value={secret}
-        onValue={() => undefined}
-        class="secret"
-        spellcheck={false}
-        onFocus={(event) => (event.target as HTMLInputElement).select()}
-      />
-      <button type="button" class="button-primary" onClick={() => void copy()}>
-        {t('key.copy')}
-      </button>
-      <Status text={copied} />
+      <SecretCopy label={t('webhooks.secretLabel')} secret={secret} />
     </div>
   );
+}
+
+/** Pure: a URL a hook may call: https:// and no spaces (the service checks the rest). */
+const isHttpsUrl = (url: string) => /^https:\/\/\S+$/i.test(url.trim());
+
+/** The public HTTPS URL a subscription or an endpoint calls. */
+function HttpsUrlField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  error: string | null;
+  autoFocus?: boolean;
+}) {
+  return <Field hint={t('webhooks.urlHint')} type="url" inputMode="url" required {...props} />;
 }
 
 /** Add a hook subscription: one event type and a public HTTPS URL. */
@@ -75,7 +69,7 @@ export function AddSubscriptionDialog({
   const submit = async (submitted: Event) => {
     submitted.preventDefault();
     if (busy) return;
-    if (!/^https:\/\/\S+$/i.test(url.trim())) {
+    if (!isHttpsUrl(url)) {
       setUrlError(t('webhooks.urlInvalid'));
       document.getElementById('subscription-url')?.focus();
       return;
@@ -107,13 +101,9 @@ export function AddSubscriptionDialog({
             ))}
           </select>
         </div>
-        <Field
+        <HttpsUrlField
           id="subscription-url"
           label={t('webhooks.targetUrl')}
-          hint={t('webhooks.urlHint')}
-          type="url"
-          inputMode="url"
-          required
           value={url}
           onValue={setUrl}
           error={urlError}
@@ -143,7 +133,7 @@ export function AddEndpointDialog({
   const submit = async (submitted: Event) => {
     submitted.preventDefault();
     if (busy) return;
-    const badUrl = !/^https:\/\/\S+$/i.test(url.trim());
+    const badUrl = !isHttpsUrl(url);
     setUrlError(badUrl ? t('webhooks.urlInvalid') : null);
     setTypesError(types.length === 0 ? t('webhooks.typesRequired') : null);
     if (badUrl) return document.getElementById('endpoint-url')?.focus();
@@ -173,13 +163,9 @@ export function AddEndpointDialog({
         <>
           <ErrorMessage text={error} />
           <form onSubmit={(e) => void submit(e)} noValidate>
-            <Field
+            <HttpsUrlField
               id="endpoint-url"
               label={t('webhooks.endpointUrl')}
-              hint={t('webhooks.urlHint')}
-              type="url"
-              inputMode="url"
-              required
               value={url}
               onValue={setUrl}
               error={urlError}

@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
 import { groupedKey, qrSvg, sixDigits } from './two-factor.ts';
 import { ErrorMessage, Field, ScreenHeading, Status, useAction, useFieldCheck } from '../../../ui/index.ts';
-import type { SignedIn } from '../../../api.ts';
+import { confirmTwoFactor, getTwoFactor, startTwoFactor, turnOffTwoFactor, type Session } from '../api.ts';
 import { ChangePassword } from './change-password.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
 
@@ -16,7 +15,7 @@ type TwoFactor =
   | { state: 'on'; recoveryCodes?: string[] };
 
 /** Your account: the signed-in member's own two-factor sign-in (every role). */
-export function AccountScreen({ me }: { me: SignedIn }) {
+export function AccountScreen({ me }: { me: Session }) {
   return (
     <>
       <ScreenHeading>{t('account.title')}</ScreenHeading>
@@ -36,7 +35,7 @@ function TwoFactorSection() {
   const { withReauth, dialog } = useReauth();
 
   useEffect(() => {
-    void call<{ enabled: boolean }>('GET', '/me/totp').then((answer) => {
+    void getTwoFactor().then((answer) => {
       if (answer.ok) setTwoFactor({ state: answer.data.enabled ? 'on' : 'off' });
       else setError(problemMessage(answer.problem, t));
     });
@@ -44,7 +43,7 @@ function TwoFactorSection() {
 
   const start = () =>
     run(async () => {
-      const answer = await call<{ secret: string; otpauth_uri: string }>('POST', '/me/totp');
+      const answer = await startTwoFactor();
       if (!answer.ok) return setError(problemMessage(answer.problem, t));
       setCode('');
       setTwoFactor({ state: 'setting-up', secret: answer.data.secret, uri: answer.data.otpauth_uri });
@@ -54,11 +53,9 @@ function TwoFactorSection() {
   const confirm = (event: Event) => {
     event.preventDefault();
     const digits = sixDigits(code);
-    if (!fields.check(digits ? {} : { code: t('twoFactor.codeShape') })) return;
+    if (!fields.check(digits ? {} : { code: t('twoFactor.codeShape') }) || !digits) return;
     void run(async () => {
-      const answer = await call<{ recovery_codes: string[] }>('POST', '/me/totp/confirm', {
-        body: { code: digits },
-      });
+      const answer = await confirmTwoFactor(digits);
       if (answer.ok) {
         setTwoFactor({ state: 'on', recoveryCodes: answer.data.recovery_codes });
         return setStatus(t('twoFactor.turnedOn'));
@@ -70,7 +67,7 @@ function TwoFactorSection() {
 
   const turnOff = () =>
     run(async () => {
-      const answer = await withReauth(() => call('DELETE', '/me/totp'));
+      const answer = await withReauth(turnOffTwoFactor);
       if (answer === null) return setStatus(t('twoFactor.notChanged'));
       if (!answer.ok) return setError(problemMessage(answer.problem, t));
       setTwoFactor({ state: 'off' });

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
 import { ErrorMessage, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
-import { NewPasswordField } from '../password-field.tsx';
+import { changePassword } from '../api.ts';
+import { NewPasswordField } from '../credential-fields.tsx';
 
 /**
  * Change your password: asks to confirm the current password (or a two-factor code) first,
@@ -26,7 +26,7 @@ export function ChangePassword() {
     setBusy(true);
     setError(null);
     setStatus(null);
-    const answer = await withReauth(() => call('POST', '/me/password', { body: { password } }));
+    const answer = await withReauth(() => changePassword(password));
     setBusy(false);
     if (answer === null) return setStatus(t('changePassword.notChanged'));
     if (answer.ok) {

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, type Outcome } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import { ErrorMessage, Status, useAction } from '../../../ui/index.ts';
-
-type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
+import { countRecoveryCodes, newRecoveryCodes } from '../api.ts';
+import type { WithReauth } from '../reauth.tsx';
 
 /**
  * Two-factor recovery codes on the account screen: the new codes, shown once (when two-factor
@@ -19,7 +18,7 @@ export function RecoveryCodes({ initial, withReauth }: { initial: string[] | nul
 
   useEffect(() => {
     if (codes) return;
-    void call<{ remaining: number }>('GET', '/me/recovery-codes').then((answer) => {
+    void countRecoveryCodes().then((answer) => {
       if (answer.ok) setRemaining(answer.data.remaining);
       else setError(problemMessage(answer.problem, t));
     });
@@ -27,9 +26,7 @@ export function RecoveryCodes({ initial, withReauth }: { initial: string[] | nul
 
   const regenerate = async () => {
     if (busy) return;
-    const answer = await run(() =>
-      withReauth(() => call<{ recovery_codes: string[] }>('POST', '/me/recovery-codes')),
-    );
+    const answer = await run(() => withReauth(newRecoveryCodes));
     if (answer === undefined) return;
     if (answer === null) return setStatus(t('recovery.notChanged'));
     if (!answer.ok) return setError(problemMessage(answer.problem, t));

@@ -1,33 +1,30 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, type ApiKey } from '../../../api.ts';
 import { formatDate } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
-import { problemMessage } from '../../../problems.ts';
 import { useReauth } from '../reauth.tsx';
 import { scopeList } from '../../../../../../access/contract/scopes.ts';
 import { ErrorMessage, ScreenHeading, Status } from '../../../ui/index.ts';
+import { Rows } from '../../../ui/rows.tsx';
+import { useList } from '../../../ui/use-list.ts';
+import { listApiKeys, type ApiKey } from '../api.ts';
 import { CreateKeyDialog, RevokeKeyDialog, RotateKeyDialog } from './key-dialogs.tsx';
 
-type Open = { kind: 'create' } | { kind: 'rotate'; key: ApiKey } | { kind: 'revoke'; key: ApiKey } | null;
+type Open = { kind: 'create' } | { kind: 'rotate'; key: ApiKey } | { kind: 'revoke'; key: ApiKey };
 
 /** Integrations: the team's API keys (owners and admins). */
 export function IntegrationsScreen() {
-  const [keys, setKeys] = useState<ApiKey[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [open, setOpen] = useState<Open>(null);
+  const {
+    items: keys,
+    error,
+    setError,
+    status,
+    open,
+    setOpen,
+    load,
+    done,
+  } = useList<ApiKey, Open>(listApiKeys);
   const { withReauth, dialog: reauthDialog } = useReauth();
-
-  const load = useCallback(async () => {
-    const answer = await call<{ data: ApiKey[] }>('GET', '/api-keys');
-    if (answer.ok) {
-      setKeys(answer.data.data);
-      setError(null);
-    } else setError(problemMessage(answer.problem, t));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // A key created or rotated: the list again, and a read's earlier problem is gone once it reads.
+  const reload = () => void load().then((read) => read && setError(null));
 
   return (
     <>
@@ -39,64 +36,56 @@ export function IntegrationsScreen() {
         {t('key.create')}
       </button>
       <h2 class="section-title">{t('integrations.keys')}</h2>
-      {keys === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : keys.length === 0 ? (
-        <p>{t('integrations.none')}</p>
-      ) : (
-        <ul class="rows">
-          {keys.map((key) => (
-            <li key={key.id} class="row">
-              <h3 class="row-title">{key.name}</h3>
-              <dl class="facts">
-                <dt>{t('key.permissions')}</dt>
-                <dd>{scopeList(key.scopes)}</dd>
-                <dt>{t('key.created')}</dt>
-                <dd>{formatDate(key.created_at)}</dd>
-                <dt>{t('key.expires')}</dt>
-                <dd>{key.expires_at ? formatDate(key.expires_at) : t('key.never')}</dd>
-                <dt>{t('key.status')}</dt>
-                <dd>{t(`key.status.${key.status}`)}</dd>
-              </dl>
-              {key.status === 'active' ? (
-                <div class="actions">
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    aria-describedby={`key-${key.id}`}
-                    onClick={() => setOpen({ kind: 'rotate', key })}
-                  >
-                    {t('key.rotate')}
-                  </button>
-                  <button
-                    type="button"
-                    class="button-danger"
-                    aria-describedby={`key-${key.id}`}
-                    onClick={() => setOpen({ kind: 'revoke', key })}
-                  >
-                    {t('key.revoke')}
-                  </button>
-                  <span id={`key-${key.id}`} class="visually-hidden">
-                    {key.name}
-                  </span>
-                </div>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+      <Rows
+        items={keys}
+        none={t('integrations.none')}
+        row={(key) => (
+          <li key={key.id} class="row">
+            <h3 class="row-title">{key.name}</h3>
+            <dl class="facts">
+              <dt>{t('key.permissions')}</dt>
+              <dd>{scopeList(key.scopes)}</dd>
+              <dt>{t('key.created')}</dt>
+              <dd>{formatDate(key.created_at)}</dd>
+              <dt>{t('key.expires')}</dt>
+              <dd>{key.expires_at ? formatDate(key.expires_at) : t('key.never')}</dd>
+              <dt>{t('key.status')}</dt>
+              <dd>{t(`key.status.${key.status}`)}</dd>
+            </dl>
+            {key.status === 'active' ? (
+              <div class="actions">
+                <button
+                  type="button"
+                  class="button-secondary"
+                  aria-describedby={`key-${key.id}`}
+                  onClick={() => setOpen({ kind: 'rotate', key })}
+                >
+                  {t('key.rotate')}
+                </button>
+                <button
+                  type="button"
+                  class="button-danger"
+                  aria-describedby={`key-${key.id}`}
+                  onClick={() => setOpen({ kind: 'revoke', key })}
+                >
+                  {t('key.revoke')}
+                </button>
+                <span id={`key-${key.id}`} class="visually-hidden">
+                  {key.name}
+                </span>
+              </div>
+            ) : null}
+          </li>
+        )}
+      />
       {open?.kind === 'create' ? (
-        <CreateKeyDialog
-          withReauth={withReauth}
-          onChanged={() => void load()}
-          onClose={() => setOpen(null)}
-        />
+        <CreateKeyDialog withReauth={withReauth} onChanged={reload} onClose={() => setOpen(null)} />
       ) : null}
       {open?.kind === 'rotate' ? (
         <RotateKeyDialog
           apiKey={open.key}
           withReauth={withReauth}
-          onChanged={() => void load()}
+          onChanged={reload}
           onClose={() => setOpen(null)}
         />
       ) : null}
@@ -104,11 +93,7 @@ export function IntegrationsScreen() {
         <RevokeKeyDialog
           apiKey={open.key}
           withReauth={withReauth}
-          onChanged={(message) => {
-            setOpen(null);
-            setStatus(message);
-            void load();
-          }}
+          onChanged={done}
           onClose={() => setOpen(null)}
         />
       ) : null}

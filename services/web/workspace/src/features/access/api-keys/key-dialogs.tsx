@@ -1,19 +1,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { call, newIdempotencyKey, type ApiKey, type KeyCreated, type Outcome } from '../../../api.ts';
+import type { Outcome } from '../../../../../shared/api/client.ts';
+import { newIdempotencyKey } from '../../../api.ts';
 import { todayUtc } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
 import { createKeyBody, keyResultOf, type KeyResult } from './key-results.ts';
 import { problemMessage } from '../../../problems.ts';
 import { OFFERED_SCOPES, SCOPE_LABELS } from '../../../../../../access/contract/scopes.ts';
 import { CheckGroup, ConfirmDialog, Dialog, ErrorMessage, Field, Status } from '../../../ui/index.ts';
+import { SecretCopy } from '../../../ui/secret-copy.tsx';
+import {
+  createApiKey,
+  revokeApiKey,
+  rotateApiKey,
+  type ApiKey,
+  type KeyCreated,
+  type NewKey,
+} from '../api.ts';
+import type { WithReauth } from '../reauth.tsx';
 
-export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
-
-interface Attempt {
-  path: string;
-  body: unknown;
-  idempotencyKey: string;
-}
+/** A creation request with the Idempotency-Key of its attempt. */
+type Attempt = () => Promise<Outcome<KeyCreated>>;
 
 /** One creation attempt: its Idempotency-Key is kept, so Check repeats exactly the same request. */
 function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
@@ -26,12 +32,7 @@ function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
     if (!current || sending.current) return;
     sending.current = true;
     setBusy(true);
-    const answer = await withReauth(() =>
-      call<KeyCreated>('POST', current.path, {
-        body: current.body,
-        headers: { 'idempotency-key': current.idempotencyKey },
-      }),
-    );
+    const answer = await withReauth(current);
     sending.current = false;
     setBusy(false);
     const next = keyResultOf(answer);
@@ -41,8 +42,9 @@ function useKeyAttempt(withReauth: WithReauth, onChanged: () => void) {
   return {
     result,
     busy,
-    start: (path: string, body: unknown) => {
-      attempt.current = { path, body, idempotencyKey: newIdempotencyKey() };
+    start: (request: (idempotencyKey: string) => Promise<Outcome<KeyCreated>>) => {
+      const idempotencyKey = newIdempotencyKey();
+      attempt.current = () => request(idempotencyKey);
       setResult(null);
       return send();
     },
@@ -66,34 +68,13 @@ function KeyOutcome(props: { result: KeyResult; busy: boolean; onCheck: () => vo
 }
 
 function OutcomeText({ result, busy, onCheck }: { result: KeyResult; busy: boolean; onCheck: () => void }) {
-  const [copied, setCopied] = useState<string | null>(null);
   if (result.state === 'created') {
-    const copy = async () => {
-      try {
-        await navigator.clipboard.writeText(result.secret);
-        setCopied(t('key.copied'));
-      } catch {
-        setCopied(t('key.copyFailed'));
-      }
-    };
     return (
       <div class="secret-box">
         <p class="warning">
           <strong>{t('key.onceWarning')}</strong>
         </p>
-        <Field
-          label={t('key.secretLabel')}
-          readOnly
-          value={result.secret}
-          onValue={() => undefined}
-          class="secret"
-          spellcheck={false}
-          onFocus={(event) => (event.target as HTMLInputElement).select()}
-        />
-        <button type="button" class="button-primary" onClick={() => void copy()}>
-          {t('key.copy')}
-        </button>
-        <Status text={copied} />
+        <SecretCopy label={t('key.secretLabel')} secret={result.secret} />
       </div>
     );
   }
@@ -130,7 +111,7 @@ export function CreateKeyDialog({
   onClose: () => void;
 }) {
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>([]);
+  const [scopes, setScopes] = useState<NewKey['scopes']>([]);
   const [expiresOn, setExpiresOn] = useState('');
   const [scopeError, setScopeError] = useState<string | null>(null);
   const attempt = useKeyAttempt(withReauth, onChanged);
@@ -146,10 +127,11 @@ export function CreateKeyDialog({
       return;
     }
     setScopeError(null);
-    void attempt.start('/api-keys', createKeyBody(name, scopes, expiresOn));
+    const body = createKeyBody(name, scopes, expiresOn);
+    void attempt.start((idempotencyKey) => createApiKey(body, idempotencyKey));
   };
   const toggle = (scope: string, on: boolean) =>
-    setScopes((now) => (on ? [...now, scope] : now.filter((each) => each !== scope)));
+    setScopes((now) => (on ? [...now, scope as (typeof now)[number]] : now.filter((each) => each !== scope)));
 
   return (
     <Dialog title={t('key.createTitle')} onClose={onClose}>
@@ -198,24 +180,22 @@ export function CreateKeyDialog({
   );
 }
 
-/** Rotate: a replacement with the same name, permissions and expiry; both keys stay active. */
-export function RotateKeyDialog({
-  apiKey,
-  withReauth,
-  onChanged,
-  onClose,
-}: {
+/** The dialogs over one key: `onChanged` hears of a change (with its words, for a revocation). */
+interface KeyDialog<Changed> {
   apiKey: ApiKey;
   withReauth: WithReauth;
-  onChanged: () => void;
+  onChanged: Changed;
   onClose: () => void;
-}) {
+}
+
+/** Rotate: a replacement with the same name, permissions and expiry; both keys stay active. */
+export function RotateKeyDialog({ apiKey, withReauth, onChanged, onClose }: KeyDialog<() => void>) {
   const attempt = useKeyAttempt(withReauth, onChanged);
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void attempt.start(`/api-keys/${apiKey.id}/rotate`, undefined);
+    void attempt.start((idempotencyKey) => rotateApiKey(apiKey.id, idempotencyKey));
   }, []);
   const result = attempt.result;
   return (
@@ -238,19 +218,14 @@ export function RevokeKeyDialog({
   withReauth,
   onChanged,
   onClose,
-}: {
-  apiKey: ApiKey;
-  withReauth: WithReauth;
-  onChanged: (message: string) => void;
-  onClose: () => void;
-}) {
+}: KeyDialog<(message: string) => void>) {
   return (
     <ConfirmDialog
       title={t('key.revokeTitle', { name: apiKey.name })}
       intro={t('key.revokeIntro')}
       action={t('key.revoke')}
       danger
-      act={() => withReauth(() => call('DELETE', `/api-keys/${apiKey.id}`))}
+      act={() => withReauth(() => revokeApiKey(apiKey.id))}
       onDone={() => onChanged(t('key.revoked', { name: apiKey.name }))}
       onClose={onClose}
     />

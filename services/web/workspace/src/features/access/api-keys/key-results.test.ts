@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../../api.ts';
+import type { ApiKey } from '../api.ts';
 import { createKeyBody, keyResultOf } from './key-results.ts';
 
 const key: ApiKey = {
   id: '00000000-0000-4000-8000-000000000001',
   name: 'Default',
   scopes: ['clients:read'],
+  scope_labels: ['Read clients'],
   status: 'active',
   expires_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
@@ -30,7 +31,10 @@ describe('keyResultOf', () => {
 
   it('is uncertain without an answer or with a 5xx, and a failure for a 4xx', () => {
     const failed = (status: number) =>
-      keyResultOf({ ok: false, problem: { status, code: 'x', message: '', retryAfterSeconds: null } }).state;
+      keyResultOf({
+        ok: false,
+        problem: { status, code: 'x', message: '', details: null, retryAfterSeconds: null },
+      }).state;
     expect([failed(0), failed(502), failed(409)]).toEqual(['uncertain', 'uncertain', 'failed']);
     expect(keyResultOf(null)).toEqual({ state: 'cancelled' });
   });

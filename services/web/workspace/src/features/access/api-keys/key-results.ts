@@ -1,5 +1,6 @@
-import type { ApiKey, KeyCreated, Outcome } from '../../../api.ts';
+import type { Outcome } from '../../../../../shared/api/client.ts';
 import { isUncertain, type Problem } from '../../../problems.ts';
+import type { ApiKey, KeyCreated, NewKey } from '../api.ts';
 
 /** What a key creation or rotation attempt led to, as the dialog shows it. */
 export type KeyResult =
@@ -27,7 +28,11 @@ export function keyResultOf(answer: Outcome<KeyCreated> | null): KeyResult {
 }
 
 /** Pure: the body of a key creation from the form (an empty name saves as Default on the server). */
-export function createKeyBody(name: string, scopes: readonly string[], expiresOn: string) {
+export function createKeyBody(
+  name: string,
+  scopes: readonly NewKey['scopes'][number][],
+  expiresOn: string,
+): NewKey {
   return {
     name: name.trim() === '' ? null : name.trim(),
     scopes: [...scopes],

@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { Member, Role, SignedIn } from '../../../api.ts';
-import { changeRole, inviteMember, listMembers, removeMember } from './api.ts';
-import { t } from '../../../i18n.ts';
+import { useState } from 'preact/hooks';
+import type { MemberRole } from '../../../../../../access/contract/roles.ts';
 import { MEMBER_ROLES } from '../../../../../../access/contract/roles.ts';
+import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
 import {
   ConfirmDialog,
@@ -13,95 +12,71 @@ import {
   Status,
   SubmitButton,
   useAction,
-  useFieldCheck,
 } from '../../../ui/index.ts';
-import { fieldErrors } from '../../../validation.ts';
+import { RowButton, Rows } from '../../../ui/rows.tsx';
+import { useList } from '../../../ui/use-list.ts';
+import { useAccessForm } from '../access-form.tsx';
+import type { Session } from '../api.ts';
+import { EmailField, MemberNameField } from '../person-fields.tsx';
+import { changeRole, inviteMember, listMembers, removeMember, type TeamMember } from './api.ts';
 import { PendingInvitations } from './pending-invitations.tsx';
-import { EmailField, NameField } from '../person-fields.tsx';
 
-type Open = { kind: 'role' | 'remove'; member: Member } | { kind: 'leave' } | null;
+type Open = { kind: 'role' | 'remove'; member: TeamMember } | { kind: 'leave' };
 
 /** Members: everyone sees the list and may leave; owners invite, change roles and remove. */
-export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void }) {
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [open, setOpen] = useState<Open>(null);
+export function MembersScreen({ me, onLeft }: { me: Session; onLeft: () => void }) {
+  const list = useList<TeamMember, Open>(listMembers);
+  const { open, setOpen, done } = list;
   const owner = me.role === 'owner';
   const [invited, setInvited] = useState(0);
-
-  const load = useCallback(async () => {
-    const answer = await listMembers();
-    if (answer.ok) setMembers(answer.data.data);
-    else setError(problemMessage(answer.problem, t));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const done = (message: string) => {
-    setOpen(null);
-    setError(null);
-    setStatus(message);
-    void load();
-  };
 
   return (
     <>
       <ScreenHeading>{t('members.title')}</ScreenHeading>
-      <Status text={status} />
-      <ErrorMessage text={error} />
-      {members === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : (
-        <ul class="rows">
-          {members.map((member) => (
-            <li key={member.id} class="row">
-              <h2 class="row-title">
-                {member.name}
-                {member.id === me.member.id ? ` ${t('members.you')}` : ''}
-              </h2>
-              <dl class="facts">
-                <dt>{t('field.email')}</dt>
-                <dd>{member.email}</dd>
-                <dt>{t('members.role')}</dt>
-                <dd>{t(`role.${member.role}`)}</dd>
-              </dl>
-              <div class="actions">
-                {owner ? (
-                  <button
-                    type="button"
-                    class="button-secondary"
-                    onClick={() => setOpen({ kind: 'role', member })}
-                  >
-                    {t('members.changeRole')}
-                    <span class="visually-hidden"> {t('members.of', { name: member.name })}</span>
-                  </button>
-                ) : null}
-                {owner && member.id !== me.member.id ? (
-                  <button
-                    type="button"
-                    class="button-danger"
-                    onClick={() => setOpen({ kind: 'remove', member })}
-                  >
-                    {t('members.remove')}
-                    <span class="visually-hidden"> {member.name}</span>
-                  </button>
-                ) : null}
-                {member.id === me.member.id ? (
-                  <button type="button" class="button-danger" onClick={() => setOpen({ kind: 'leave' })}>
-                    {t('members.leave')}
-                  </button>
-                ) : null}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Status text={list.status} />
+      <ErrorMessage text={list.error} />
+      <Rows
+        items={list.items}
+        row={(member) => (
+          <li key={member.id} class="row">
+            <h2 class="row-title">
+              {member.name}
+              {member.id === me.member.id ? ` ${t('members.you')}` : ''}
+            </h2>
+            <dl class="facts">
+              <dt>{t('field.email')}</dt>
+              <dd>{member.email}</dd>
+              <dt>{t('members.role')}</dt>
+              <dd>{t(`role.${member.role}`)}</dd>
+            </dl>
+            <div class="actions">
+              {owner ? (
+                <RowButton
+                  kind="secondary"
+                  of={t('members.of', { name: member.name })}
+                  onClick={() => setOpen({ kind: 'role', member })}
+                >
+                  {t('members.changeRole')}
+                </RowButton>
+              ) : null}
+              {owner && member.id !== me.member.id ? (
+                <RowButton kind="danger" of={member.name} onClick={() => setOpen({ kind: 'remove', member })}>
+                  {t('members.remove')}
+                </RowButton>
+              ) : null}
+              {member.id === me.member.id ? (
+                <button type="button" class="button-danger" onClick={() => setOpen({ kind: 'leave' })}>
+                  {t('members.leave')}
+                </button>
+              ) : null}
+            </div>
+          </li>
+        )}
+      />
       {owner ? (
         <InviteForm
           onInvited={(message) => {
-            setStatus(message);
+            list.setStatus(message);
             setInvited((count) => count + 1);
           }}
         />
@@ -122,56 +97,38 @@ export function MembersScreen({ me, onLeft }: { me: SignedIn; onLeft: () => void
   );
 }
 
-function RoleSelect({ value, onValue }: { value: Role; onValue: (role: Role) => void }) {
+function RoleSelect({ value, onValue }: { value: MemberRole; onValue: (role: MemberRole) => void }) {
   return (
     <Select
       label={t('members.role')}
       value={value}
-      onValue={(role) => onValue(role as Role)}
+      onValue={(role) => onValue(role as MemberRole)}
       options={MEMBER_ROLES.map((role) => ({ value: role, label: t(`role.${role}`) }))}
     />
   );
 }
 
 function InviteForm({ onInvited }: { onInvited: (message: string) => void }) {
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('member');
-  const { busy, error, setError, run } = useAction();
-  const fields = useFieldCheck();
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    const found = fieldErrors(
-      { email: { kind: 'email', value: email }, name: { kind: 'required', value: name } },
-      t,
-    );
-    if (!fields.check(found)) return setError(null);
-    const answer = await run(() => inviteMember({ email, name, role }));
-    if (answer === undefined) return;
-    if (!answer.ok && answer.problem.code === 'account_exists') return setError(t('members.accountExists'));
-    if (!answer.ok) return setError(problemMessage(answer.problem, t));
-    onInvited(t('members.invited', { email }));
-    setEmail('');
-    setName('');
-    setRole('member');
-  };
+  const form = useAccessForm({
+    initial: { email: '', name: '', role: 'member' as MemberRole },
+    checks: () => ({ email: 'email', name: 'required' }),
+    send: inviteMember,
+    onDone: (_, { email }) => {
+      onInvited(t('members.invited', { email }));
+      form.reset();
+    },
+    explain: (problem) => (problem.code === 'account_exists' ? t('members.accountExists') : null),
+  });
   return (
     <section class="card section" aria-labelledby="invite-title">
       <h2 id="invite-title">{t('members.inviteTitle')}</h2>
       <p>{t('members.inviteIntro')}</p>
-      <ErrorMessage text={error} />
-      <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate>
-        <EmailField autoComplete="off" value={email} onValue={setEmail} error={fields.errors.email} />
-        <NameField
-          label={t('field.name')}
-          autoComplete="off"
-          value={name}
-          onValue={setName}
-          error={fields.errors.name}
-        />
-        <RoleSelect value={role} onValue={setRole} />
-        <SubmitButton busy={busy}>{t('members.invite')}</SubmitButton>
+      <ErrorMessage text={form.error} />
+      <form ref={form.fields.form} onSubmit={(event) => void form.submit(event)} noValidate>
+        <EmailField autoComplete="off" {...form.field('email')} />
+        <MemberNameField {...form.field('name')} />
+        <RoleSelect value={form.values.role} onValue={(role) => form.set('role', role)} />
+        <SubmitButton busy={form.busy}>{t('members.invite')}</SubmitButton>
       </form>
     </section>
   );
@@ -182,11 +139,11 @@ function RoleDialog({
   onClose,
   onDone,
 }: {
-  member: Member;
+  member: TeamMember;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const [role, setRole] = useState<Role>(member.role);
+  const [role, setRole] = useState<MemberRole>(member.role);
   const { busy, error, setError, run } = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -213,7 +170,7 @@ function RemoveDialog({
   onClose,
   onDone,
 }: {
-  member: Member | null;
+  member: TeamMember | null;
   memberId: string;
   onClose: () => void;
   onDone: (message: string) => void;

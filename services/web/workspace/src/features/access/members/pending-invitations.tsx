@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
 import { listInvitations, resendInvitation, revokeInvitation, type PendingInvitation } from './api.ts';
 import { t } from '../../../i18n.ts';
-import { problemMessage } from '../../../problems.ts';
 import { ConfirmDialog, ErrorMessage, Status } from '../../../ui/index.ts';
+import { RowButton, Rows } from '../../../ui/rows.tsx';
+import { useList } from '../../../ui/use-list.ts';
 
-type Open = { kind: 'resend' | 'revoke'; invitation: PendingInvitation } | null;
+type Open = { kind: 'resend' | 'revoke'; invitation: PendingInvitation };
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
@@ -15,90 +15,71 @@ const day = (iso: string) =>
  * confirmed in a dialog. `version` changes when a new invitation was sent.
  */
 export function PendingInvitations({ version }: { version: number }) {
-  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [open, setOpen] = useState<Open>(null);
-
-  const load = useCallback(async () => {
-    const answer = await listInvitations();
-    if (answer.ok) setInvitations(answer.data.data);
-    else setError(problemMessage(answer.problem, t));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-
-  const done = (message: string) => {
-    setOpen(null);
-    setError(null);
-    setStatus(message);
-    void load();
-  };
+  const { items, error, status, open, setOpen, done } = useList<PendingInvitation, Open>(
+    listInvitations,
+    version,
+  );
 
   return (
     <section class="card section" aria-labelledby="pending-title">
       <h2 id="pending-title">{t('invitations.title')}</h2>
       <Status text={status} />
       <ErrorMessage text={error} />
-      {invitations === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : invitations.length === 0 ? (
-        <p>{t('invitations.none')}</p>
-      ) : (
-        <ul class="rows">
-          {invitations.map((invitation) => (
-            <li key={invitation.id} class="row">
-              <h3 class="row-title">{invitation.email}</h3>
-              <dl class="facts">
-                <dt>{t('field.name')}</dt>
-                <dd>{invitation.name}</dd>
-                <dt>{t('members.role')}</dt>
-                <dd>{t(`role.${invitation.role}`)}</dd>
-                <dt>{t('invitations.sent')}</dt>
-                <dd>
-                  {t('invitations.sentOn', {
-                    date: day(invitation.last_sent_at),
-                    count: invitation.sent_count,
-                  })}
-                </dd>
-                {invitation.invited_by ? (
-                  <>
-                    <dt>{t('invitations.invitedBy')}</dt>
-                    <dd>{invitation.invited_by.name}</dd>
-                  </>
-                ) : null}
-                <dt>{t('invitations.link')}</dt>
-                <dd>
-                  {invitation.expired
-                    ? t('invitations.expired')
-                    : t('invitations.worksUntil', { date: day(invitation.expires_at) })}
-                </dd>
-              </dl>
-              <div class="actions">
-                <button
-                  type="button"
-                  class="button-secondary"
-                  onClick={() => setOpen({ kind: 'resend', invitation })}
-                >
-                  {t('invitations.resend')}
-                  <span class="visually-hidden"> {t('invitations.to', { email: invitation.email })}</span>
-                </button>
-                <button
-                  type="button"
-                  class="button-danger"
-                  onClick={() => setOpen({ kind: 'revoke', invitation })}
-                >
-                  {t('invitations.revoke')}
-                  <span class="visually-hidden"> {t('invitations.to', { email: invitation.email })}</span>
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Rows
+        items={items}
+        none={t('invitations.none')}
+        row={(invitation) => <InvitationRow key={invitation.id} invitation={invitation} onOpen={setOpen} />}
+      />
       {open ? <InvitationDialog open={open} onClose={() => setOpen(null)} onDone={done} /> : null}
     </section>
+  );
+}
+
+function InvitationRow({
+  invitation,
+  onOpen,
+}: {
+  invitation: PendingInvitation;
+  onOpen: (open: Open) => void;
+}) {
+  const to = t('invitations.to', { email: invitation.email });
+  return (
+    <li class="row">
+      <h3 class="row-title">{invitation.email}</h3>
+      <dl class="facts">
+        <dt>{t('field.name')}</dt>
+        <dd>{invitation.name}</dd>
+        <dt>{t('members.role')}</dt>
+        <dd>{t(`role.${invitation.role}`)}</dd>
+        <dt>{t('invitations.sent')}</dt>
+        <dd>
+          {t('invitations.sentOn', {
+            date: day(invitation.last_sent_at),
+            count: invitation.sent_count,
+          })}
+        </dd>
+        {invitation.invited_by ? (
+          <>
+            <dt>{t('invitations.invitedBy')}</dt>
+            <dd>{invitation.invited_by.name}</dd>
+          </>
+        ) : null}
+        <dt>{t('invitations.link')}</dt>
+        <dd>
+          {invitation.expired
+            ? t('invitations.expired')
+            : t('invitations.worksUntil', { date: day(invitation.expires_at) })}
+        </dd>
+      </dl>
+      <div class="actions">
+        <RowButton kind="secondary" of={to} onClick={() => onOpen({ kind: 'resend', invitation })}>
+          {t('invitations.resend')}
+        </RowButton>
+        <RowButton kind="danger" of={to} onClick={() => onOpen({ kind: 'revoke', invitation })}>
+          {t('invitations.revoke')}
+        </RowButton>
+      </div>
+    </li>
   );
 }
 
@@ -107,7 +88,7 @@ function InvitationDialog({
   onClose,
   onDone,
 }: {
-  open: NonNullable<Open>;
+  open: Open;
   onClose: () => void;
   onDone: (message: string) => void;
 }) {

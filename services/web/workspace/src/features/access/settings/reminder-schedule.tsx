@@ -1,5 +1,4 @@
 import { useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
 import { formatDate } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
 import {
@@ -13,7 +12,7 @@ import {
   type ReminderWhen,
   type RuleRow,
 } from './reminders.ts';
-import type { TeamSettings } from './team-settings.ts';
+import { updateTeam, type TeamSettings } from '../api.ts';
 import { ErrorMessage, Field, Select, Status, useAction, useFieldCheck } from '../../../ui/index.ts';
 
 const whenLabel = (when: ReminderWhen) => t(`reminders.when.${when}`);
@@ -71,9 +70,7 @@ export function ReminderScheduleSection({
     if (busy) return;
     const answer = await run(() => {
       setStatus(t('settings.saving'));
-      return call<{ team: TeamSettings }>('PATCH', '/team', {
-        body: { reminder_schedule: validRules(rows) },
-      });
+      return updateTeam({ reminder_schedule: validRules(rows) });
     });
     if (answer === undefined) return;
     if (!answer.ok) {

@@ -1,16 +1,8 @@
 import { useEffect, useId, useState } from 'preact/hooks';
-import { call } from '../../../api.ts';
 import { t } from '../../../i18n.ts';
 import { problemMessage } from '../../../problems.ts';
-import {
-  changesOf,
-  formOf,
-  isHexColor,
-  localeName,
-  timeZones,
-  type SettingsForm,
-  type TeamSettings,
-} from './team-settings.ts';
+import { changesOf, formOf, isHexColor, localeName, timeZones, type SettingsForm } from './team-settings.ts';
+import { getTeam, updateTeam, type TeamSettings } from '../api.ts';
 import { DATE_FORMATS, LOCALES } from '../../../../../../../shared/i18n/locales.ts';
 import { LOGO_TYPES, MAX_LOGO_BYTES } from '../../../../../../access/contract/logo-limits.ts';
 import { ErrorMessage, Field, ScreenHeading, Select, Status, useFieldCheck } from '../../../ui/index.ts';
@@ -35,7 +27,7 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
     setForm(formOf(settings));
   };
   useEffect(() => {
-    void call<{ team: TeamSettings }>('GET', '/team').then((answer) => {
+    void getTeam().then((answer) => {
       if (answer.ok) loaded(answer.data.team);
       else setError(problemMessage(answer.problem, t));
     });
@@ -54,7 +46,7 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
     setBusy(true);
     setError(null);
     setStatus(t('settings.saving'));
-    const answer = await call<{ team: TeamSettings }>('PATCH', '/team', { body: changes });
+    const answer = await updateTeam(changes);
     setBusy(false);
     if (!answer.ok) {
       setStatus(null);

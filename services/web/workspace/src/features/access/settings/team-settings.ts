@@ -1,27 +1,5 @@
 import type { DateFormat } from '../../../../../../../shared/i18n/locales.ts';
-import type { ReminderRule } from './reminders.ts';
-
-/** The team's settings as GET/PATCH /workspace/v1/team answer them, and the settings form's rules. */
-export interface TeamSettings {
-  id: string;
-  name: string;
-  email_sender_name: string | null;
-  timezone: string;
-  locale: string;
-  date_format: DateFormat;
-  accent_color: string | null;
-  has_logo: boolean;
-  logo_url: string | null;
-  reminder_schedule: ReminderRule[];
-  plan: string;
-  sending_paused: boolean;
-  usage: {
-    month: string;
-    onboardings_sent: number;
-    monthly_limit: number | 'unlimited';
-    limit_near: boolean;
-  };
-}
+import type { TeamChanges, TeamSettings } from '../api.ts';
 
 /** The form's fields: logo is the shown image (the served URL, a new data URL, or none). */
 export interface SettingsForm {
@@ -51,13 +29,13 @@ export function formOf(team: TeamSettings): SettingsForm {
 export const isHexColor = (value: string): boolean => /^#[0-9a-f]{6}$/i.test(value.trim());
 
 /** Pure: the PATCH body of what the form changed (empty when nothing did). */
-export function changesOf(team: TeamSettings, form: SettingsForm): Record<string, unknown> {
-  const changes: Record<string, unknown> = {};
+export function changesOf(team: TeamSettings, form: SettingsForm): TeamChanges {
+  const changes: TeamChanges = {};
   if (form.name.trim() !== team.name) changes.name = form.name.trim();
   if (form.sender.trim() !== (team.email_sender_name ?? ''))
     changes.email_sender_name = form.sender.trim() || null;
   if (form.timezone !== team.timezone) changes.timezone = form.timezone;
-  if (form.locale !== team.locale) changes.locale = form.locale;
+  if (form.locale !== team.locale) changes.locale = form.locale as TeamChanges['locale'];
   if (form.date_format !== team.date_format) changes.date_format = form.date_format;
   const accent = form.accent.trim().toLowerCase();
   if (accent !== (team.accent_color ?? '').toLowerCase()) changes.accent_color = accent || null;
