@@ -4,7 +4,16 @@ import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ClientView } from './records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Status, useFieldCheck } from '../../ui/index.ts';
+import {
+  Dialog,
+  DialogActions,
+  ErrorMessage,
+  Field,
+  Link,
+  ScreenHeading,
+  Status,
+  useFieldCheck,
+} from '../../ui/index.ts';
 import { checkClient, clientBody, ClientFields, clientValues } from './clients.tsx';
 
 /** One client: edit the details, or erase the client (asked twice). */
@@ -89,14 +98,12 @@ export function ClientScreen({ id, navigate }: { id: string; navigate: (path: st
           {erasing === 'ask' ? (
             <Dialog title={t('clients.eraseTitle', { name: client.name })} onClose={() => setErasing(null)}>
               <p>{t('clients.eraseExplain', { name: client.name })}</p>
-              <div class="actions">
-                <button type="button" class="button-danger" onClick={() => setErasing('confirm')}>
-                  {t('clients.eraseContinue')}
-                </button>
-                <button type="button" class="button-quiet" onClick={() => setErasing(null)}>
-                  {t('dialog.cancel')}
-                </button>
-              </div>
+              <DialogActions
+                action={t('clients.eraseContinue')}
+                danger
+                onAction={() => setErasing('confirm')}
+                onCancel={() => setErasing(null)}
+              />
             </Dialog>
           ) : null}
           {erasing === 'confirm' ? (
@@ -143,14 +150,7 @@ function ConfirmEraseDialog({
           error={mismatch}
           autoFocus
         />
-        <div class="actions">
-          <button type="submit" class="button-danger" disabled={busy}>
-            {t('clients.eraseNow')}
-          </button>
-          <button type="button" class="button-quiet" onClick={onClose}>
-            {t('dialog.cancel')}
-          </button>
-        </div>
+        <DialogActions action={t('clients.eraseNow')} danger disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -5,13 +5,14 @@ import { recordProblem } from './record-problems.ts';
 import type { ClientView } from './records.ts';
 import {
   Dialog,
+  DialogActions,
   ErrorMessage,
   Field,
-  Link,
+  ListAction,
+  PagedRows,
   ScreenHeading,
   Status,
   useFieldCheck,
-  Pager,
 } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
 
@@ -43,11 +44,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
       <ScreenHeading>{t('clients.title')}</ScreenHeading>
       <Status text={status} />
       <ErrorMessage text={error} />
-      <div class="actions">
-        <button type="button" class="button-primary" onClick={() => setAdding(true)}>
-          {t('clients.add')}
-        </button>
-      </div>
+      <ListAction label={t('clients.add')} onClick={() => setAdding(true)} />
       <form
         role="search"
         class="search-form"
@@ -68,37 +65,29 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
           {t('clients.searchButton')}
         </button>
       </form>
-      {page === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : page.data.length === 0 ? (
-        <p>{searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}</p>
-      ) : (
-        <>
-          <p>{t('clients.count', { total: page.total })}</p>
-          <ul class="rows">
-            {page.data.map((client) => (
-              <li key={client.id} class="row">
-                <h2 class="row-title">
-                  <Link href={`/workspace/clients/${client.id}`} navigate={navigate}>
-                    {client.name}
-                  </Link>
-                </h2>
-                <dl class="facts">
-                  <dt>{t('field.email')}</dt>
-                  <dd>{client.email}</dd>
-                  {client.company ? (
-                    <>
-                      <dt>{t('clients.companyLabel')}</dt>
-                      <dd>{client.company}</dd>
-                    </>
-                  ) : null}
-                </dl>
-              </li>
-            ))}
-          </ul>
-          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
-        </>
-      )}
+      <PagedRows
+        page={page}
+        offset={offset}
+        size={PAGE}
+        onOffset={setOffset}
+        none={searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}
+        count={page ? t('clients.count', { total: page.total }) : ''}
+        href={(client) => `/workspace/clients/${client.id}`}
+        title={(client) => client.name}
+        facts={(client) => (
+          <dl class="facts">
+            <dt>{t('field.email')}</dt>
+            <dd>{client.email}</dd>
+            {client.company ? (
+              <>
+                <dt>{t('clients.companyLabel')}</dt>
+                <dd>{client.company}</dd>
+              </>
+            ) : null}
+          </dl>
+        )}
+        navigate={navigate}
+      />
       {adding ? (
         <AddClientDialog
           onClose={() => setAdding(false)}
@@ -204,14 +193,7 @@ function AddClientDialog({
       <form ref={fields.form} onSubmit={submit} noValidate>
         <ErrorMessage text={error} />
         <ClientFields values={values} onValues={setValues} errors={fields.errors} />
-        <div class="actions">
-          <button type="submit" class="button-primary" disabled={busy}>
-            {t('clients.create')}
-          </button>
-          <button type="button" class="button-quiet" onClick={onClose}>
-            {t('dialog.cancel')}
-          </button>
-        </div>
+        <DialogActions action={t('clients.create')} disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -3,7 +3,8 @@ import type { Member } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { validPin } from '../clients/record-problems.ts';
 import type { OnboardingView } from '../clients/records.ts';
-import { Dialog, ErrorMessage, Field, Select } from '../../ui/index.ts';
+import { Dialog, DialogActions, ErrorMessage, Field, Select } from '../../ui/index.ts';
+import { DueOnField, memberOptions } from './onboarding-fields.tsx';
 import type { OnboardingRecord } from './use-onboarding.ts';
 
 /** The action buttons an onboarding's state allows; the dialogs they open ask first. */
@@ -78,14 +79,11 @@ export function ActionDialogs({ record, name }: { record: OnboardingRecord; name
     return (
       <Dialog title={t('onboardings.forceTitle')} onClose={close}>
         <p>{t('onboardings.forceQuestion')}</p>
-        <div class="actions">
-          <button type="button" class="button-primary" onClick={() => void send(pending.pin, true)}>
-            {t('onboardings.forceYes')}
-          </button>
-          <button type="button" class="button-quiet" onClick={close}>
-            {t('dialog.cancel')}
-          </button>
-        </div>
+        <DialogActions
+          action={t('onboardings.forceYes')}
+          onAction={() => void send(pending.pin, true)}
+          onCancel={close}
+        />
       </Dialog>
     );
   }
@@ -93,14 +91,13 @@ export function ActionDialogs({ record, name }: { record: OnboardingRecord; name
     return (
       <Dialog title={t('onboardings.cancelTitle')} onClose={close}>
         <p>{t('onboardings.cancelQuestion', { name })}</p>
-        <div class="actions">
-          <button type="button" class="button-danger" onClick={() => void cancel().then(close)}>
-            {t('onboardings.cancelYes')}
-          </button>
-          <button type="button" class="button-quiet" onClick={close}>
-            {t('onboardings.keep')}
-          </button>
-        </div>
+        <DialogActions
+          action={t('onboardings.cancelYes')}
+          danger
+          onAction={() => void cancel().then(close)}
+          onCancel={close}
+          cancel={t('onboardings.keep')}
+        />
       </Dialog>
     );
   }
@@ -163,14 +160,7 @@ function PinDialog({
           onValue={setPin}
           error={pinError}
         />
-        <div class="actions">
-          <button type="submit" class="button-primary" disabled={busy}>
-            {confirm}
-          </button>
-          <button type="button" class="button-quiet" onClick={onClose}>
-            {t('dialog.cancel')}
-          </button>
-        </div>
+        <DialogActions action={confirm} disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -205,10 +195,7 @@ export function AssignAndDue({
           label={t('onboardings.assign')}
           value={assignee}
           onValue={setAssignee}
-          options={[
-            { value: '', label: t('onboardings.nobody') },
-            ...members.map((member) => ({ value: member.id, label: member.name })),
-          ]}
+          options={[{ value: '', label: t('onboardings.nobody') }, ...memberOptions(members)]}
         />
         <button type="submit" class="button-secondary">
           {t('onboardings.assignSave')}
@@ -221,13 +208,7 @@ export function AssignAndDue({
           if (dueOn) void onChange({ due_on: dueOn }, t('onboardings.dueSaved'));
         }}
       >
-        <Field
-          label={t('onboardings.due')}
-          hint={t('onboardings.dueOnHint')}
-          type="date"
-          value={dueOn}
-          onValue={setDueOn}
-        />
+        <DueOnField label={t('onboardings.due')} value={dueOn} onValue={setDueOn} />
         <div class="actions">
           <button type="submit" class="button-secondary" disabled={!dueOn}>
             {t('onboardings.dueSave')}

@@ -1,7 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
+import type { Member } from '../../api.ts';
 import type { OnboardingView } from '../clients/records.ts';
+import { Field } from '../../ui/index.ts';
 
 /** The due date as the member reads it: the calendar date given, else the instant's date. */
 export function dueText(onboarding: Pick<OnboardingView, 'due_on' | 'due_date' | 'overdue'>): string {
@@ -42,5 +44,24 @@ export function OnboardingFacts({
       ) : null}
       {children}
     </dl>
+  );
+}
+
+/** The team's members as the options of a select (the list's filter, the assignee). */
+export const memberOptions = (members: readonly Member[]) =>
+  members.map((member) => ({ value: member.id, label: member.name }));
+
+/** A due date to choose: a calendar date in the team's time zone. */
+export function DueOnField({
+  label,
+  value,
+  onValue,
+}: {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <Field label={label} hint={t('onboardings.dueOnHint')} type="date" value={value} onValue={onValue} />
   );
 }

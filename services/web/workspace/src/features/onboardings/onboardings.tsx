@@ -9,12 +9,20 @@ import {
   type OnboardingView,
   type Usage,
 } from '../clients/records.ts';
-import { Dialog, ErrorMessage, Field, Link, ScreenHeading, Pager, Select } from '../../ui/index.ts';
+import {
+  Dialog,
+  DialogActions,
+  ErrorMessage,
+  ListAction,
+  PagedRows,
+  ScreenHeading,
+  Select,
+} from '../../ui/index.ts';
 import { listClients } from '../clients/api.ts';
 import { listMembers } from '../access/members/api.ts';
 import { listTemplates, type TemplateChoice } from '../templates/api.ts';
 import { createOnboarding, getUsage, listOnboardings } from './api.ts';
-import { OnboardingFacts } from './onboarding-fields.tsx';
+import { DueOnField, memberOptions, OnboardingFacts } from './onboarding-fields.tsx';
 
 const PAGE = 20;
 const NO_FILTERS = { status: '', assignee: '', due: '', archived: 'hide' };
@@ -57,11 +65,7 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
         </p>
       ) : null}
       <ErrorMessage text={error} />
-      <div class="actions">
-        <button type="button" class="button-primary" onClick={() => setCreating(true)}>
-          {t('onboardings.new')}
-        </button>
-      </div>
+      <ListAction label={t('onboardings.new')} onClick={() => setCreating(true)} />
       <Filters
         filters={filters}
         members={members}
@@ -71,35 +75,27 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
           setApplied(filters);
         }}
       />
-      {page === null ? (
-        <p class="loading">{t('app.loading')}</p>
-      ) : page.data.length === 0 ? (
-        <p>
-          {t(
-            JSON.stringify(applied) === JSON.stringify(NO_FILTERS)
-              ? 'onboardings.noneYet'
-              : 'onboardings.none',
-          )}
-        </p>
-      ) : (
-        <>
-          <p role="status">{t('onboardings.count', { total: page.total })}</p>
-          <ul class="rows onboarding-cards">
-            {page.data.map((onboarding) => (
-              <li key={onboarding.id} class="row">
-                <h2 class="row-title">
-                  <Link href={`/workspace/onboardings/${onboarding.id}`} navigate={navigate}>
-                    {onboarding.client.name ?? onboarding.client.email}
-                    <span class="visually-hidden">: {onboarding.template.name}</span>
-                  </Link>
-                </h2>
-                <OnboardingFacts onboarding={onboarding} />
-              </li>
-            ))}
-          </ul>
-          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
-        </>
-      )}
+      <PagedRows
+        page={page}
+        offset={offset}
+        size={PAGE}
+        onOffset={setOffset}
+        none={t(
+          JSON.stringify(applied) === JSON.stringify(NO_FILTERS) ? 'onboardings.noneYet' : 'onboardings.none',
+        )}
+        count={page ? t('onboardings.count', { total: page.total }) : ''}
+        countIsStatus
+        listClass="rows onboarding-cards"
+        href={(onboarding) => `/workspace/onboardings/${onboarding.id}`}
+        title={(onboarding) => (
+          <>
+            {onboarding.client.name ?? onboarding.client.email}
+            <span class="visually-hidden">: {onboarding.template.name}</span>
+          </>
+        )}
+        facts={(onboarding) => <OnboardingFacts onboarding={onboarding} />}
+        navigate={navigate}
+      />
       {creating ? (
         <NewOnboardingDialog
           onClose={() => setCreating(false)}
@@ -152,7 +148,7 @@ function Filters({
         options={[
           { value: '', label: t('onboardings.anyone') },
           { value: 'unassigned', label: t('onboardings.unassigned') },
-          ...members.map((member) => ({ value: member.id, label: member.name })),
+          ...memberOptions(members),
         ]}
       />
       <Select
@@ -247,21 +243,12 @@ function NewOnboardingDialog({
             onValue={setTemplateId}
             options={templates.map((template) => ({ value: template.id, label: template.name }))}
           />
-          <Field
-            label={t('onboardings.dueOn')}
-            hint={t('onboardings.dueOnHint')}
-            type="date"
-            value={dueOn}
-            onValue={setDueOn}
+          <DueOnField label={t('onboardings.dueOn')} value={dueOn} onValue={setDueOn} />
+          <DialogActions
+            action={t('onboardings.create')}
+            disabled={busy || !clientId || !templateId}
+            onCancel={onClose}
           />
-          <div class="actions">
-            <button type="submit" class="button-primary" disabled={busy || !clientId || !templateId}>
-              {t('onboardings.create')}
-            </button>
-            <button type="button" class="button-quiet" onClick={onClose}>
-              {t('dialog.cancel')}
-            </button>
-          </div>
         </form>
       )}
     </Dialog>

@@ -38,6 +38,8 @@ export function TemplateBuilderScreen({ id, navigate }: { id: string; navigate: 
   if (!template || !problems) return <p class="loading">{t('app.loading')}</p>;
 
   const { stepMoves, fieldMoves } = builderMoves({ ...focus, template, update, announce: setAnnouncement });
+  // What every step card is given alike.
+  const every = { state, template, locale, fieldMoves, announce: setAnnouncement };
   const addStep = () => {
     const step = newStep(
       crypto.randomUUID(),
@@ -78,12 +80,8 @@ export function TemplateBuilderScreen({ id, navigate }: { id: string; navigate: 
             key={step.id}
             step={step}
             stepIndex={stepIndex}
-            state={state}
-            template={template}
-            locale={locale}
             moves={stepMoves(step, stepIndex)}
-            fieldMoves={fieldMoves}
-            announce={setAnnouncement}
+            {...every}
           />
         ))}
       </ol>
