@@ -6,27 +6,30 @@
  * carries that cookie (same origin) and no PIN, and the page keeps the PIN nowhere. A refusal
  * becomes an ApiError the screens turn into human words (the page never shows a JSON body).
  */
-import {
-  call,
-  createApiClient,
-  NO_ANSWER,
-  problemOf,
-  type components,
-  type paths,
-  type Problem,
-} from '../../shared/api/client.ts';
+import { call, createApiClient, type components, type paths, type Problem } from '../../shared/api/client.ts';
 import type { AnswerProblem } from '../../../templates/contract/field-catalogue.ts';
 
 type Schemas = components['schemas'];
-type Json<
-  Path extends keyof paths,
-  Method extends 'get' | 'post',
-  Status extends number,
-> = paths[Path][Method] extends {
+type Method = 'get' | 'put' | 'post' | 'delete';
+/** The JSON answer of an operation of the document at a status. */
+type Json<Path extends keyof paths, M extends Method, Status extends number> = paths[Path][M] extends {
   responses: { [S in Status]: { content: { 'application/json': infer Body } } };
 }
   ? Body
   : never;
+/** The JSON body of an operation's request. */
+type JsonBody<Path extends keyof paths, M extends Method> = paths[Path][M] extends {
+  requestBody: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
+
+const ONBOARDING = '/portal/v1/onboardings/{token}';
+const ANSWER = '/portal/v1/onboardings/{token}/answers/{field_id}';
+const STEP_SUBMIT = '/portal/v1/onboardings/{token}/steps/{step_id}/submit';
+const FILE = '/portal/v1/onboardings/{token}/files/{file_id}';
+const SIGNATURE = '/portal/v1/onboardings/{token}/fields/{field_id}/signature';
+const UPLOAD = '/portal/v1/onboardings/{token}/fields/{field_id}/files';
 
 export type Face = Schemas['PortalFace'];
 export type LinkState = Face['link']['state'];
@@ -37,61 +40,44 @@ export type PortalFile = Schemas['UploadedFile'];
 export type PortalSignature = Schemas['PortalOnboarding']['signatures'][number];
 
 /*
- * The template snapshot an onboarding was sent with. The OpenAPI document leaves it an open
- * object (it is the template's own shape, kept as sent), so the page names the parts it reads.
+ * The template snapshot an onboarding was sent with. The document leaves it an open object
+ * (the template as it was sent); its fields are the document's TemplateField with their
+ * translations, its steps the document's TemplateStep with those fields under `fields`, its
+ * top the parts of a workspace template a snapshot copies.
  */
-export interface PortalField {
-  id: string;
-  type: string;
-  label: string;
-  sort_order: number;
-  is_required: boolean;
-  config: Record<string, unknown> | null;
-  conditional_rules?: unknown;
-  translations?: unknown;
-}
-
-export interface PortalStep {
-  id: string;
-  title: string;
-  sort_order: number;
-  is_optional: boolean;
-  conditional_rules?: unknown;
+export type PortalField = Schemas['TemplateField'] & { translations?: unknown };
+export type PortalStep = Omit<Schemas['TemplateStep'], 'template_fields'> & {
   translations?: unknown;
   fields: PortalField[];
-}
-
-export type PortalSnapshot = {
-  name?: string;
-  description?: string | null;
-  translations?: unknown;
-  settings?: Record<string, unknown>;
+};
+type WorkspaceTemplate = Json<'/workspace/v1/templates/{id}', 'get', 200>['template'];
+export type PortalSnapshot = Partial<
+  Pick<WorkspaceTemplate, 'name' | 'description' | 'settings' | 'translations'>
+> & {
   steps: PortalStep[];
 };
 
 /** The `onboarding` of GET /portal/v1/onboardings/{token} (and of a step submit), its snapshot named. */
 export type PortalOnboarding = Schemas['PortalOnboarding'] & { template_snapshot: PortalSnapshot };
 
-export type OpenAnswer = Json<'/portal/v1/onboardings/{token}', 'get', 200> & {
-  onboarding: PortalOnboarding;
-};
-
-type Signer = { signer_name: string; signer_email: string };
+export type OpenAnswer = Json<typeof ONBOARDING, 'get', 200> & { onboarding: PortalOnboarding };
+export type Saved = Json<typeof ANSWER, 'put', 200>;
+export type Submitted = Json<typeof STEP_SUBMIT, 'post', 200> & { onboarding: PortalOnboarding };
+export type Removed = Json<typeof FILE, 'delete', 200>;
+export type Signer = JsonBody<typeof SIGNATURE, 'post'>;
+export type Signed = Json<typeof SIGNATURE, 'post', 201>;
+export type Uploaded = Json<typeof UPLOAD, 'post', 201>;
 
 /** What the form does with an onboarding: the portal API here, the page's memory in the builder's preview. */
 export interface Portal {
-  saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }>;
-  submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }>;
-  removeFile(fileId: string): Promise<{ success: boolean }>;
-  sign(fieldId: string, signer: Signer): Promise<{ signature: PortalSignature }>;
-  uploadFile(
-    fieldId: string,
-    file: File,
-    onProgress?: (fraction: number) => void,
-  ): Promise<{ file: PortalFile }>;
+  saveAnswer(fieldId: string, value: unknown): Promise<Saved>;
+  submitStep(stepId: string): Promise<Submitted>;
+  removeFile(fileId: string): Promise<Removed>;
+  sign(fieldId: string, signer: Signer): Promise<Signed>;
+  uploadFile(fieldId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded>;
 }
 
-/** What the server says about an answer it refused (400 invalid_body). */
+/** What the server says about an answer it refused (400 invalid_body); the document leaves `details` open. */
 export interface ProblemDetails {
   field_id?: string;
   step_id?: string;
@@ -163,7 +149,7 @@ export class PortalClient implements Portal {
   }
 
   /** Sends the PIN once: the answer sets the link session's cookie; records nothing. */
-  openSession(pin: string): Promise<{ expires_at: string | null }> {
+  openSession(pin: string) {
     return dataOf(
       this.api.POST('/portal/v1/onboardings/{token}/session', {
         params: { path: { token: this.token }, header: { 'x-onboarding-pin': pin } },
@@ -173,82 +159,75 @@ export class PortalClient implements Portal {
 
   /** Opens the form: the first open after a send records onboarding.started. */
   async open(): Promise<OpenAnswer> {
+    const answer = await dataOf(this.api.GET(ONBOARDING, { params: { path: { token: this.token } } }));
+    return answer as OpenAnswer; // the snapshot, open in the document, read as PortalSnapshot
+  }
+
+  saveAnswer(fieldId: string, value: unknown): Promise<Saved> {
+    return dataOf(this.api.PUT(ANSWER, { ...this.field(fieldId), body: { value } }));
+  }
+
+  async submitStep(stepId: string): Promise<Submitted> {
     const answer = await dataOf(
-      this.api.GET('/portal/v1/onboardings/{token}', { params: { path: { token: this.token } } }),
+      this.api.POST(STEP_SUBMIT, { params: { path: { token: this.token, step_id: stepId } } }),
     );
-    return answer as OpenAnswer;
+    return answer as Submitted;
   }
 
-  saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }> {
+  removeFile(fileId: string): Promise<Removed> {
+    return dataOf(this.api.DELETE(FILE, { params: { path: { token: this.token, file_id: fileId } } }));
+  }
+
+  sign(fieldId: string, signer: Signer): Promise<Signed> {
+    return dataOf(this.api.POST(SIGNATURE, { ...this.field(fieldId), body: signer }));
+  }
+
+  /** Uploads one file (multipart, its one part "file"), telling `onProgress` how far the upload is. */
+  uploadFile(fieldId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded> {
+    const form = new FormData();
+    form.append('file', file, file.name);
     return dataOf(
-      this.api.PUT('/portal/v1/onboardings/{token}/answers/{field_id}', {
+      this.api.POST(UPLOAD, {
         ...this.field(fieldId),
-        body: { value },
+        body: { file: file.name }, // the document types the binary part as a string; `form` carries the file
+        bodySerializer: () => form,
+        fetch: fetchWithProgress(form, onProgress),
       }),
     );
   }
+}
 
-  async submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }> {
-    const answer = await dataOf(
-      this.api.POST('/portal/v1/onboardings/{token}/steps/{step_id}/submit', {
-        params: { path: { token: this.token, step_id: stepId } },
-      }),
-    );
-    return answer as { onboarding: PortalOnboarding };
-  }
-
-  removeFile(fileId: string): Promise<{ success: boolean }> {
-    return dataOf(
-      this.api.DELETE('/portal/v1/onboardings/{token}/files/{file_id}', {
-        params: { path: { token: this.token, file_id: fileId } },
-      }),
-    );
-  }
-
-  sign(fieldId: string, signer: Signer): Promise<{ signature: PortalSignature }> {
-    return dataOf(
-      this.api.POST('/portal/v1/onboardings/{token}/fields/{field_id}/signature', {
-        ...this.field(fieldId),
-        body: signer,
-      }),
-    );
-  }
-
-  /** Uploads one file (multipart field "file"); XMLHttpRequest because fetch reports no upload progress. */
-  uploadFile(
-    fieldId: string,
-    file: File,
-    onProgress?: (fraction: number) => void,
-  ): Promise<Json<'/portal/v1/onboardings/{token}/fields/{field_id}/files', 'post', 201>> {
-    const token = encodeURIComponent(this.token);
-    return new Promise((resolve, reject) => {
+/**
+ * A fetch for one upload that reports its progress: XMLHttpRequest, because fetch reports
+ * no upload progress. It sends `form` (the request's body) with the request's method, URL
+ * and headers, and answers a Response as fetch would; no answer rejects, as fetch does.
+ */
+function fetchWithProgress(form: FormData, onProgress?: (fraction: number) => void) {
+  return (request: Request) =>
+    new Promise<Response>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', `/portal/v1/onboardings/${token}/fields/${encodeURIComponent(fieldId)}/files`);
-      xhr.setRequestHeader('Accept', 'application/json');
-      xhr.withCredentials = false;
-      xhr.responseType = 'text';
+      xhr.open(request.method, request.url);
+      // Content-Type names the Request's own multipart boundary: the browser writes form's.
+      request.headers.forEach((value, name) => {
+        if (name !== 'content-type') xhr.setRequestHeader(name, value);
+      });
       xhr.upload.onprogress = (event) => {
-        if (event.lengthComputable && onProgress) onProgress(event.loaded / event.total);
+        if (event.lengthComputable) onProgress?.(event.loaded / event.total);
       };
-      xhr.onerror = () => reject(ApiError.of(NO_ANSWER));
-      xhr.onabort = () => reject(new ApiError(0, 'aborted'));
+      xhr.onerror = () => reject(new TypeError('The upload got no answer.'));
+      xhr.onabort = () => reject(new DOMException('The upload was aborted.', 'AbortError'));
       xhr.onload = () => {
-        let body: unknown;
-        try {
-          body = JSON.parse(xhr.responseText);
-        } catch {
-          body = null;
+        if (xhr.status >= 200 && xhr.status < 300) onProgress?.(1);
+        const headers = new Headers();
+        for (const line of xhr
+          .getAllResponseHeaders()
+          .trim()
+          .split(/[\r\n]+/)) {
+          const colon = line.indexOf(':');
+          if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
         }
-        if (xhr.status >= 200 && xhr.status < 300 && body) {
-          onProgress?.(1);
-          resolve(body as { file: PortalFile });
-          return;
-        }
-        reject(ApiError.of(problemOf(xhr.status, body, xhr.getResponseHeader('Retry-After'))));
+        resolve(new Response(xhr.responseText, { status: xhr.status, headers }));
       };
-      const form = new FormData();
-      form.append('file', file, file.name);
       xhr.send(form);
     });
-  }
 }

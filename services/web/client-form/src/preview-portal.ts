@@ -12,6 +12,12 @@ import type {
   PortalResponse,
   PortalSignature,
   PortalSnapshot,
+  Removed,
+  Saved,
+  Signed,
+  Signer,
+  Submitted,
+  Uploaded,
 } from './api.ts';
 
 export class PreviewPortal implements Portal {
@@ -46,7 +52,7 @@ export class PreviewPortal implements Portal {
     };
   }
 
-  async saveAnswer(fieldId: string, value: unknown): Promise<{ response: PortalResponse }> {
+  async saveAnswer(fieldId: string, value: unknown): Promise<Saved> {
     const response: PortalResponse = {
       id: this.answers.get(fieldId)?.id ?? this.nextId(),
       field_id: fieldId,
@@ -59,7 +65,7 @@ export class PreviewPortal implements Portal {
     return { response };
   }
 
-  async submitStep(stepId: string): Promise<{ onboarding: PortalOnboarding }> {
+  async submitStep(stepId: string): Promise<Submitted> {
     this.submitted.add(stepId);
     const fulfilled = new Set([...this.files, ...this.signatures].map((item) => item.field_id));
     const shown = visibility(this.snapshot, (fieldId) =>
@@ -72,11 +78,7 @@ export class PreviewPortal implements Portal {
     return { onboarding: this.onboarding() };
   }
 
-  async uploadFile(
-    fieldId: string,
-    file: File,
-    onProgress?: (fraction: number) => void,
-  ): Promise<{ file: PortalFile }> {
+  async uploadFile(fieldId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded> {
     const kept: PortalFile = {
       id: this.nextId(),
       field_id: fieldId,
@@ -90,20 +92,18 @@ export class PreviewPortal implements Portal {
     return { file: kept };
   }
 
-  async removeFile(fileId: string): Promise<{ success: boolean }> {
+  async removeFile(fileId: string): Promise<Removed> {
     const at = this.files.findIndex((file) => file.id === fileId);
     if (at >= 0) this.files.splice(at, 1);
     return { success: true };
   }
 
-  async sign(
-    fieldId: string,
-    signer: { signer_name: string; signer_email: string },
-  ): Promise<{ signature: PortalSignature }> {
+  async sign(fieldId: string, signer: Signer): Promise<Signed> {
     const signature = {
       id: this.nextId(),
       field_id: fieldId,
       ...signer,
+      signer_role: 'client' as const,
       signed_at: new Date().toISOString(),
     };
     this.signatures.push(signature);

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { call, createApiClient } from '../../shared/api/client.ts';
-import type { PortalOnboarding, PortalSnapshot } from './api.ts';
+import type { PortalOnboarding, PortalSnapshot, PortalStep } from './api.ts';
 import { createFormats, isLocale, type Locale } from './i18n.ts';
 import { PreviewPortal } from './preview-portal.ts';
 import { FormScreen } from './screens/form.tsx';
@@ -29,8 +29,11 @@ const workspace = createApiClient({ cache: 'no-store' });
 
 async function loadTemplate(id: string): Promise<Loaded> {
   const answer = await call(workspace.GET('/workspace/v1/templates/{id}', { params: { path: { id } } }));
-  // The document leaves a template's steps open objects; a template is what a snapshot copies.
-  if (answer.ok) return { kind: 'ready', snapshot: answer.data.template as unknown as PortalSnapshot };
+  if (answer.ok) {
+    const { template } = answer.data;
+    // A template is what a snapshot copies; the document leaves its steps open objects.
+    return { kind: 'ready', snapshot: { ...template, steps: template.steps as unknown as PortalStep[] } };
+  }
   if (answer.problem.status === 0) {
     return {
       kind: 'failed',
