@@ -7,7 +7,6 @@ import { answerProblem, answerShapeProblem } from '../../templates/contract/fiel
 import { progressPct, requiredStepsSubmitted } from '../template-snapshot.ts';
 import type { OpenLink, SaveAnswer, SubmitStep } from './commands.ts';
 import {
-  atField,
   base,
   fail,
   iso,
@@ -57,7 +56,9 @@ export function saveAnswer(command: SaveAnswer, state: OnboardingState): Onboard
     {
       type: 'answer_saved',
       data: {
-        ...atField(onboarding, field.step_id, field.field.id),
+        ...base(onboarding),
+        step_id: field.step_id,
+        field_id: field.field.id,
         response_id: newVersion ? data.response_id : (earlier?.response_id ?? data.response_id),
         value: data.value,
         saved_at: iso(metadata.now),

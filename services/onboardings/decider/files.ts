@@ -3,7 +3,7 @@ import type { OnboardingEvent } from '../onboarding-events.ts';
 import { fileConfig } from '../../templates/contract/field-catalogue.ts';
 import type { RemoveFile, UploadFile } from './commands.ts';
 import {
-  atField,
+  base,
   fail,
   iso,
   problemError,
@@ -53,7 +53,9 @@ export function uploadFile(command: UploadFile, state: OnboardingState): Onboard
     {
       type: 'file.uploaded',
       data: {
-        ...atField(onboarding, field.step_id, field.field.id),
+        ...base(onboarding),
+        step_id: field.step_id,
+        field_id: field.field.id,
         file_id: data.file_id,
         file_name: data.file_name,
         content_type: data.content_type,
@@ -87,7 +89,9 @@ export function removeFile(command: RemoveFile, state: OnboardingState): Onboard
     {
       type: 'file_removed',
       data: {
-        ...atField(onboarding, file.step_id, file.field_id),
+        ...base(onboarding),
+        step_id: file.step_id,
+        field_id: file.field_id,
         file_id: data.file_id,
         removed_at: iso(metadata.now),
       },

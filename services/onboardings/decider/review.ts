@@ -2,7 +2,7 @@ import { DomainError } from '../../../shared/commands/decider.ts';
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import { findField } from '../template-snapshot.ts';
 import { REVIEW_REASON_MAX, type ReviewCommand } from './commands.ts';
-import { atField, ERROR_TEXTS, fail, iso, requireField, requireForApi } from './rules.ts';
+import { base, ERROR_TEXTS, fail, iso, requireField, requireForApi } from './rules.ts';
 import type { FieldReview, Onboarding, OnboardingState } from './state.ts';
 
 /** The team's review of submitted answers: approve, reject, ask for changes. */
@@ -45,7 +45,9 @@ export function review(command: ReviewCommand, state: OnboardingState): Onboardi
     throw new DomainError('invalid_state', ERROR_TEXTS.not_reviewable, { field_id: field.field.id, status });
   }
   const reviewed = {
-    ...atField(onboarding, field.step_id, field.field.id),
+    ...base(onboarding),
+    step_id: field.step_id,
+    field_id: field.field.id,
     response_id: onboarding.answers[field.field.id]?.response_id ?? null,
     member_id: data.member_id,
     reviewed_at: iso(metadata.now),

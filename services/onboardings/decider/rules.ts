@@ -7,12 +7,6 @@ import { isOpenReview, type Onboarding, type OnboardingState } from './state.ts'
 /** The checks and refusals the command groups share. */
 export const iso = (date: Date) => date.toISOString();
 export const base = (state: Onboarding) => ({ onboarding_id: state.id, team_id: state.team_id });
-/** The ids every event about one field of the form carries: the onboarding's, then its step's and its own. */
-export const atField = (state: Onboarding, stepId: string, fieldId: string) => ({
-  ...base(state),
-  step_id: stepId,
-  field_id: fieldId,
-});
 
 /** The error texts of the API (codes map to statuses in the route's error table). */
 export const ERROR_TEXTS = {

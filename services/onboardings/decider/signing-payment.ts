@@ -1,14 +1,6 @@
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import type { RecordPayment, SignField } from './commands.ts';
-import {
-  atField,
-  fail,
-  iso,
-  requireChangeable,
-  requireExisting,
-  requireField,
-  requireLink,
-} from './rules.ts';
+import { base, fail, iso, requireChangeable, requireExisting, requireField, requireLink } from './rules.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
 
 /** Fields answered by their own event: a signature, a confirmed payment. */
@@ -33,7 +25,9 @@ export function signField(command: SignField, state: OnboardingState): Onboardin
     {
       type: 'signature.signed',
       data: {
-        ...atField(onboarding, field.step_id, field.field.id),
+        ...base(onboarding),
+        step_id: field.step_id,
+        field_id: field.field.id,
         signature_id: data.signature_id,
         signer_name: data.signer_name,
         signer_email: data.signer_email,
@@ -59,7 +53,9 @@ export function recordPayment(command: RecordPayment, state: OnboardingState): O
     {
       type: 'payment.succeeded',
       data: {
-        ...atField(onboarding, field.step_id, field.field.id),
+        ...base(onboarding),
+        step_id: field.step_id,
+        field_id: field.field.id,
         payment_id: data.payment_id,
         payment_intent_id: data.payment_intent_id,
         amount_cents: data.amount_cents,
