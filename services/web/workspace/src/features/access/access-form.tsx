@@ -64,39 +64,37 @@ export function useAccessForm<V extends Record<string, string>, T>({
 export type AccessForm = Pick<ReturnType<typeof useAccessForm>, 'busy' | 'error' | 'fields' | 'submit'>;
 
 /**
- * The page of an access form: its heading, an intro, the live status and error, the form
- * (its fields, then its submit button; gone once `done`) and the links under it.
+ * The page of an access form: its heading, an intro, the live status (busy, else `notice`)
+ * and error, the form (its fields, then its submit button; gone once `done`) and the links
+ * under it. The words are the page's messages: `<page>.title`, `.busy` and `.submit`.
  */
 export function AccessPage({
-  title,
+  page,
   intro,
-  status,
+  notice = null,
   form,
-  submit,
   done,
   children,
   links,
 }: {
-  title: string;
+  page: 'signIn' | 'signUp' | 'invitation' | 'forgot' | 'reset';
   intro?: string;
-  status: string | null;
+  notice?: string | null;
   form: AccessForm;
-  /** The submit button's words. */
-  submit: string;
   done?: boolean;
   children: ComponentChildren;
   links: ComponentChildren;
 }) {
   return (
     <>
-      <ScreenHeading>{title}</ScreenHeading>
+      <ScreenHeading>{t(`${page}.title`)}</ScreenHeading>
       {intro ? <p>{intro}</p> : null}
-      <Status text={status} />
+      <Status text={form.busy ? t(`${page}.busy`) : notice} />
       <ErrorMessage text={form.error} />
       {done ? null : (
         <form ref={form.fields.form} onSubmit={(event) => void form.submit(event)} noValidate>
           {children}
-          <SubmitButton busy={form.busy}>{submit}</SubmitButton>
+          <SubmitButton busy={form.busy}>{t(`${page}.submit`)}</SubmitButton>
         </form>
       )}
       {links}

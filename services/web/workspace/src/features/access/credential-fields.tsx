@@ -1,62 +1,59 @@
+import type { JSX } from 'preact';
 import { Field } from '../../ui/index.ts';
 import { t } from '../../i18n.ts';
 
-/** A field's value, its setter and its problem, as an access form binds them. */
-interface Bound {
+type Input = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'label' | 'value' | 'onInput'>;
+type Credential = 'new-password' | 'current-password' | 'totp' | 'recovery-code';
+
+/**
+ * The credentials the access forms ask for, each with its label, its hint (if any, shown
+ * before typing) and what the browser should know of its input; every one is required.
+ */
+const CREDENTIALS: Record<Credential, { label: string; hint?: string; input: Input }> = {
+  /** A new password, with its rules. */
+  'new-password': {
+    label: 'field.password',
+    hint: 'field.passwordRules',
+    input: { type: 'password', autoComplete: 'new-password', minLength: 12, maxLength: 256 },
+  },
+  /** The password you sign in with (signing in, confirming it is you). */
+  'current-password': {
+    label: 'field.password',
+    input: { type: 'password', autoComplete: 'current-password' },
+  },
+  /** A code from the authenticator app (signing in, confirming it is you). */
+  totp: { label: 'field.totp', input: { inputMode: 'numeric', autoComplete: 'one-time-code' } },
+  /** One of the account's two-factor recovery codes, instead of a code from the app. */
+  'recovery-code': {
+    label: 'field.recoveryCode',
+    hint: 'field.recoveryCodeHint',
+    input: { autoComplete: 'off', autoCapitalize: 'none', spellcheck: false },
+  },
+};
+
+/** A credential field of an access form, bound to its value, setter and problem. */
+export function CredentialField({
+  kind,
+  hint,
+  ...bound
+}: {
+  kind: Credential;
   value: string;
   onValue: (value: string) => void;
   error?: string | null;
+  /** Words under the label instead of the credential's own hint, if any. */
+  hint?: string;
   /** Takes focus when it appears (the second factor, a re-authentication dialog). */
   autoFocus?: boolean;
-}
-
-/** A new password, with its rules shown before typing. */
-export function NewPasswordField(bound: Bound) {
+}) {
+  const credential = CREDENTIALS[kind];
+  const hintKey = credential.hint;
   return (
     <Field
-      label={t('field.password')}
-      type="password"
-      autoComplete="new-password"
+      label={t(credential.label)}
+      hint={hint ?? (hintKey ? t(hintKey) : undefined)}
       required
-      minLength={12}
-      maxLength={256}
-      hint={t('field.passwordRules')}
-      {...bound}
-    />
-  );
-}
-
-/** The password you sign in with (signing in, confirming it is you). */
-export function CurrentPasswordField(bound: Bound) {
-  return (
-    <Field label={t('field.password')} type="password" autoComplete="current-password" required {...bound} />
-  );
-}
-
-/** A code from the authenticator app (signing in, confirming it is you). */
-export function TotpField({ hint, ...bound }: Bound & { hint?: string }) {
-  return (
-    <Field
-      label={t('field.totp')}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      hint={hint}
-      required
-      {...bound}
-    />
-  );
-}
-
-/** One of the account's two-factor recovery codes, instead of a code from the app. */
-export function RecoveryCodeField(bound: Bound) {
-  return (
-    <Field
-      label={t('field.recoveryCode')}
-      autoComplete="off"
-      autoCapitalize="none"
-      spellcheck={false}
-      hint={t('field.recoveryCodeHint')}
-      required
+      {...credential.input}
       {...bound}
     />
   );

@@ -1,7 +1,7 @@
 import { t } from '../../i18n.ts';
 import { AccessPage, SignInLink, useAccessForm } from './access-form.tsx';
 import { acceptInvitation, type Session } from './api.ts';
-import { NewPasswordField } from './credential-fields.tsx';
+import { CredentialField } from './credential-fields.tsx';
 import { YourNameField } from './person-fields.tsx';
 
 /** Accept an invitation: a name and a password, then signed in to the team. */
@@ -22,15 +22,13 @@ export function InvitationScreen({
   });
   return (
     <AccessPage
-      title={t('invitation.title')}
+      page="invitation"
       intro={t('invitation.intro')}
-      status={form.busy ? t('invitation.busy') : null}
       form={form}
-      submit={t('invitation.submit')}
       links={<SignInLink navigate={navigate}>{t('invitation.signIn')}</SignInLink>}
     >
       <YourNameField {...form.field('name')} />
-      <NewPasswordField {...form.field('password')} />
+      <CredentialField kind="new-password" {...form.field('password')} />
     </AccessPage>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { t } from '../../i18n.ts';
 import { AccessPage, SignInLink, useAccessForm } from './access-form.tsx';
 import { requestPasswordReset, resetPassword } from './api.ts';
-import { NewPasswordField } from './credential-fields.tsx';
+import { CredentialField } from './credential-fields.tsx';
 import { EmailField } from './person-fields.tsx';
 
 /** Forgot password: asks for a reset link; the answer never says whether the account exists. */
@@ -16,10 +16,9 @@ export function ForgotPasswordScreen({ navigate }: { navigate: (path: string) =>
   });
   return (
     <AccessPage
-      title={t('forgot.title')}
-      status={sent ? t('forgot.sent') : form.busy ? t('forgot.busy') : null}
+      page="forgot"
+      notice={sent ? t('forgot.sent') : null}
       form={form}
-      submit={t('forgot.submit')}
       done={sent}
       links={<SignInLink navigate={navigate}>{t('forgot.back')}</SignInLink>}
     >
@@ -46,14 +45,13 @@ export function ResetPasswordScreen({
   });
   return (
     <AccessPage
-      title={t('reset.title')}
-      status={done ? t('reset.done') : form.busy ? t('reset.busy') : null}
+      page="reset"
+      notice={done ? t('reset.done') : null}
       form={form}
-      submit={t('reset.submit')}
       done={done}
       links={<SignInLink navigate={navigate}>{t('reset.signIn')}</SignInLink>}
     >
-      <NewPasswordField {...form.field('password')} />
+      <CredentialField kind="new-password" {...form.field('password')} />
     </AccessPage>
   );
 }

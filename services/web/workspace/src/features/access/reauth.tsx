@@ -4,7 +4,7 @@ import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { Dialog, ErrorMessage, useAction } from '../../ui/index.ts';
 import { reauthenticate } from './api.ts';
-import { CurrentPasswordField, TotpField } from './credential-fields.tsx';
+import { CredentialField } from './credential-fields.tsx';
 
 /** Runs a request again after the person confirms who they are; null when they cancel. */
 export type WithReauth = <T>(request: () => Promise<Outcome<T>>) => Promise<Outcome<T> | null>;
@@ -66,9 +66,15 @@ function ReauthDialog({ onDone }: { onDone: (confirmed: boolean) => void }) {
       <ErrorMessage text={error} />
       <form onSubmit={(event) => void submit(event)} noValidate>
         {useCode ? (
-          <TotpField key="code" value={code} onValue={setCode} autoFocus />
+          <CredentialField kind="totp" key="code" value={code} onValue={setCode} autoFocus />
         ) : (
-          <CurrentPasswordField key="password" value={password} onValue={setPassword} autoFocus />
+          <CredentialField
+            kind="current-password"
+            key="password"
+            value={password}
+            onValue={setPassword}
+            autoFocus
+          />
         )}
         <div class="actions">
           <button type="submit" class="button-primary" aria-disabled={busy || undefined}>

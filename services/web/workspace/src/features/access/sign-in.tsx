@@ -3,7 +3,7 @@ import { t } from '../../i18n.ts';
 import { Link } from '../../ui/index.ts';
 import { AccessPage, useAccessForm } from './access-form.tsx';
 import { signIn, type Session } from './api.ts';
-import { CurrentPasswordField, RecoveryCodeField, TotpField } from './credential-fields.tsx';
+import { CredentialField } from './credential-fields.tsx';
 import { EmailField } from './person-fields.tsx';
 
 /** Sign in: email and password, then a two-factor code when the account has one. */
@@ -42,10 +42,9 @@ export function SignInScreen({
 
   return (
     <AccessPage
-      title={t('signIn.title')}
-      status={form.busy ? t('signIn.busy') : notice}
+      page="signIn"
+      notice={notice}
       form={form}
-      submit={t('signIn.submit')}
       links={
         <ul class="links">
           <li>
@@ -63,13 +62,19 @@ export function SignInScreen({
       }
     >
       <EmailField autoComplete="username" {...form.field('email')} />
-      <CurrentPasswordField {...form.field('password')} />
+      <CredentialField kind="current-password" {...form.field('password')} />
       {needsTotp ? (
         <>
           {useRecovery ? (
-            <RecoveryCodeField key="recovery" {...form.field('recoveryCode')} autoFocus />
+            <CredentialField kind="recovery-code" key="recovery" {...form.field('recoveryCode')} autoFocus />
           ) : (
-            <TotpField key="totp" hint={t('field.totpHint')} {...form.field('totp')} autoFocus />
+            <CredentialField
+              kind="totp"
+              key="totp"
+              hint={t('field.totpHint')}
+              {...form.field('totp')}
+              autoFocus
+            />
           )}
           <p>
             <button

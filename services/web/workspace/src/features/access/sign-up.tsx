@@ -3,7 +3,7 @@ import { t } from '../../i18n.ts';
 import { Field, ScreenHeading } from '../../ui/index.ts';
 import { AccessPage, SignInLink, useAccessForm } from './access-form.tsx';
 import { signUp } from './api.ts';
-import { NewPasswordField } from './credential-fields.tsx';
+import { CredentialField } from './credential-fields.tsx';
 import { EmailField, YourNameField } from './person-fields.tsx';
 
 /**
@@ -33,10 +33,8 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
 
   return (
     <AccessPage
-      title={t('signUp.title')}
-      status={form.busy ? t('signUp.busy') : null}
+      page="signUp"
       form={form}
-      submit={t('signUp.submit')}
       links={
         <SignInLink navigate={navigate} lead={t('signUp.haveAccount')}>
           {t('signUp.signIn')}
@@ -46,7 +44,7 @@ export function SignUpScreen({ navigate }: { navigate: (path: string) => void })
       <Field label={t('field.teamName')} autoComplete="organization" required {...form.field('teamName')} />
       <YourNameField {...form.field('name')} />
       <EmailField autoComplete="email" {...form.field('email')} />
-      <NewPasswordField {...form.field('password')} />
+      <CredentialField kind="new-password" {...form.field('password')} />
     </AccessPage>
   );
 }

@@ -5,7 +5,7 @@ import { useReauth } from '../reauth.tsx';
 import { ErrorMessage, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { changePassword } from '../api.ts';
-import { NewPasswordField } from '../credential-fields.tsx';
+import { CredentialField } from '../credential-fields.tsx';
 
 /**
  * Change your password: asks to confirm the current password (or a two-factor code) first,
@@ -44,7 +44,12 @@ export function ChangePassword() {
       <Status text={status} />
       <ErrorMessage text={error} />
       <form ref={fields.form} onSubmit={(event) => void submit(event)} noValidate class="plain">
-        <NewPasswordField value={password} onValue={setPassword} error={fields.errors.password} />
+        <CredentialField
+          kind="new-password"
+          value={password}
+          onValue={setPassword}
+          error={fields.errors.password}
+        />
         <button type="submit" class="button-primary" aria-disabled={busy || undefined}>
           {t('changePassword.submit')}
         </button>
