@@ -1,6 +1,5 @@
-import { call as settle, createApiClient, type Outcome } from '../../shared/api/client.ts';
+import { createApiClient, type Outcome } from '../../shared/api/client.ts';
 import type { components, paths } from '../../shared/api/openapi.d.ts';
-import type { MemberRole } from '../../../access/contract/roles.ts';
 
 export type { Outcome };
 
@@ -31,24 +30,8 @@ export type ApiBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][
 
 /** A member of the team (GET /workspace/v1/members). */
 export type Member = components['schemas']['WorkspaceMember'];
-export type Role = MemberRole;
 /** Who is signed in (GET /workspace/v1/me, and the answer of signing in). */
 export type SignedIn = components['schemas']['WorkspaceSession'];
-/** An API key as the workspace lists it (hand-written until the access screens read the generated one). */
-export interface ApiKey {
-  id: string;
-  name: string;
-  scopes: string[];
-  status: 'active' | 'revoked' | 'expired';
-  expires_at: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-export interface KeyCreated {
-  status: 'created' | 'already_created';
-  api_key: ApiKey;
-  secret?: string;
-}
 
 const BASE = '/workspace/v1';
 let csrfToken = '';
@@ -77,26 +60,6 @@ export const api = createApiClient({
     if (path !== `${BASE}/me`) sessionEnded?.();
   },
 });
-
-/** The shared client's request by a path it does not check (the calls that predate the typed ones). */
-const request = api.request as unknown as (
-  method: string,
-  url: string,
-  init: { body?: unknown; headers: Record<string, string> },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/**
- * Calls the workspace API by a path under /workspace/v1 through the shared client, unchecked;
- * never throws (no answer is status 0). Left only for the access screens not yet on typed calls.
- */
-export async function call<T>(
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  path: string,
-  { body, headers = {} }: { body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Outcome<T>> {
-  const answer = await settle(request(method, `${BASE}${path}`, { body, headers }));
-  return answer.ok ? { ok: true, status: answer.status, data: (answer.data ?? null) as T } : answer;
-}
 
 /** A fresh Idempotency-Key for one creation attempt. */
 export function newIdempotencyKey(): string {
