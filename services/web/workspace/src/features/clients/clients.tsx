@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addClient, listClients } from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
+import type { ApiAnswer } from '../../api.ts';
 import type { ClientView } from './records.ts';
 import {
   Dialog,
@@ -23,7 +24,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
   const [query, setQuery] = useState('');
   const [searched, setSearched] = useState('');
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ data: ClientView[]; total: number } | null>(null);
+  const [page, setPage] = useState<ApiAnswer<'/workspace/v1/clients', 'get'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);

@@ -1,14 +1,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { Member } from '../../api.ts';
+import type { ApiAnswer, Member } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from '../clients/record-problems.ts';
-import {
-  listQuery,
-  ONBOARDING_STATUSES,
-  type ClientView,
-  type OnboardingView,
-  type Usage,
-} from '../clients/records.ts';
+import { listQuery, ONBOARDING_STATUSES, type ClientView, type Usage } from '../clients/records.ts';
 import {
   Dialog,
   DialogActions,
@@ -32,7 +26,7 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
   const [filters, setFilters] = useState(NO_FILTERS);
   const [applied, setApplied] = useState(NO_FILTERS);
   const [offset, setOffset] = useState(0);
-  const [page, setPage] = useState<{ data: OnboardingView[]; total: number } | null>(null);
+  const [page, setPage] = useState<ApiAnswer<'/workspace/v1/onboardings', 'get'> | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [members, setMembers] = useState<Member[]>([]);
   const [error, setError] = useState<string | null>(null);
