@@ -8,7 +8,7 @@
 import type { ComponentChildren } from 'preact';
 import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { Formats, Translate } from '../i18n.ts';
-import type { FieldIds, LocalizedField } from './field-props.ts';
+import type { FieldIds, FieldProps, LocalizedField } from './field-props.ts';
 import { describedBy, helpText } from './field-text.ts';
 import { problemText } from '../problems.ts';
 
@@ -68,10 +68,11 @@ export interface FrameProps {
   problem: AnswerProblem | null;
   t: Translate;
   formats: Formats;
-  /** A fieldset with the label as its legend, for radio and checkbox groups. */
-  group?: boolean;
-  /** Attributes for the fieldset of a group (role, aria-*). */
-  groupProps?: Record<string, string | boolean | undefined>;
+  /**
+   * A fieldset with the label as its legend: a radio group (role radiogroup, which says
+   * required and invalid itself) or a checkbox group (which hears "required" in its description).
+   */
+  group?: 'radios' | 'checkboxes';
   children: ComponentChildren;
 }
 
@@ -84,18 +85,20 @@ export function HelpText({ id, text }: { id: string; text: string | null | undef
   ) : null;
 }
 
-export function FieldFrame({ field, ids, problem, t, formats, group, groupProps, children }: FrameProps) {
+export function FieldFrame({ field, ids, problem, t, formats, group, children }: FrameProps) {
   const help = helpText(field);
   const helpElement = <HelpText id={ids.help} text={help} />;
   const error = <ErrorText id={ids.error} problem={problem} t={t} formats={formats} />;
   if (group) {
-    // A group without aria-required of its own (a checkbox group) hears "required" in its description.
-    const requiredId = field.is_required && !groupProps?.['aria-required'] ? `${ids.input}-required` : null;
+    const radios = group === 'radios';
+    const requiredId = field.is_required && !radios ? `${ids.input}-required` : null;
     return (
       <fieldset
         class={`field field--${field.type} field__group`}
         aria-describedby={describedBy(requiredId, help && ids.help, problem && ids.error)}
-        {...groupProps}
+        role={radios ? 'radiogroup' : undefined}
+        aria-required={radios && field.is_required ? 'true' : undefined}
+        aria-invalid={radios && problem ? 'true' : undefined}
       >
         <legend class="field__legend">
           <span class="field__label-text">{field.label}</span>
@@ -129,6 +132,19 @@ export function FieldFrame({ field, ids, problem, t, formats, group, groupProps,
       {error}
     </div>
   );
+}
+
+/** The attributes of a field's text control (an input or a textarea): its name, text, placeholder and aria. */
+export function textControl(
+  { field, value, problem, ids }: Pick<FieldProps, 'field' | 'value' | 'problem' | 'ids'>,
+  ...describedBy: (string | null | undefined | false)[]
+) {
+  return {
+    name: field.id,
+    value: typeof value === 'string' ? value : '',
+    placeholder: typeof field.config?.placeholder === 'string' ? field.config.placeholder : undefined,
+    ...controlAria(field, ids, problem, ...describedBy),
+  };
 }
 
 /** The aria attributes of a field's control. */

@@ -6,11 +6,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { textLimit } from '../../../../templates/contract/field-catalogue.ts';
 import type { FieldProps } from './field-props.ts';
-import { FieldFrame, controlAria } from './FieldFrame.tsx';
+import { FieldFrame, textControl } from './FieldFrame.tsx';
 
 const ANNOUNCE_AFTER_MS = 1200;
 
-export function LongTextField({ field, value, onChange, problem, ids, t, formats }: FieldProps) {
+export function LongTextField(props: FieldProps) {
+  const { field, value, onChange, problem, ids, t, formats } = props;
   const text = typeof value === 'string' ? value : '';
   const limit = textLimit(field);
   const left = t('field.charactersLeft', { count: Math.max(0, limit - text.length) });
@@ -22,21 +23,17 @@ export function LongTextField({ field, value, onChange, problem, ids, t, formats
     return () => clearTimeout(timer);
   }, [left, typing]);
   const countId = `${ids.input}-count`;
-  const placeholder = typeof field.config?.placeholder === 'string' ? field.config.placeholder : undefined;
   return (
     <FieldFrame field={field} ids={ids} problem={problem} t={t} formats={formats}>
       <textarea
         class="field__input field__textarea"
-        name={field.id}
         rows={5}
         maxLength={limit}
-        value={text}
-        placeholder={placeholder}
         onInput={(event) => {
           setTyping(true);
           onChange(event.currentTarget.value);
         }}
-        {...controlAria(field, ids, problem, countId)}
+        {...textControl(props, countId)}
       />
       <p id={countId} class="field__hint" aria-hidden="true">
         {left}

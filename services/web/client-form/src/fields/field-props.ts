@@ -19,7 +19,19 @@ export interface FieldIds {
   error: string;
 }
 
-export interface FieldProps {
+/** What the form hands every step and field: the onboarding, where it goes, the page's words and the team. */
+export interface FormContext {
+  portal: Portal;
+  onboarding: PortalOnboarding;
+  /** Reloads the onboarding (files, signatures, submitted steps), e.g. after an upload or a signature. */
+  refresh(): Promise<void>;
+  t: Translate;
+  formats: Formats;
+  /** The team's display name. */
+  team: string;
+}
+
+export interface FieldProps extends FormContext {
   field: LocalizedField;
   /** The latest answer: the draft being typed, else the saved response's value; undefined when none. */
   value: unknown;
@@ -28,12 +40,4 @@ export interface FieldProps {
   /** The problem to show beside the field (client check, server refusal); null when none. */
   problem: AnswerProblem | null;
   ids: FieldIds;
-  portal: Portal;
-  onboarding: PortalOnboarding;
-  /** Reloads the onboarding (files, signatures) after an upload, removal or signature. */
-  refresh(): Promise<void>;
-  t: Translate;
-  formats: Formats;
-  /** The team's display name. */
-  team: string;
 }

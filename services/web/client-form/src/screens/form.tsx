@@ -5,10 +5,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { translationFor } from '../../../../templates/contract/field-catalogue.ts';
-import type { ApiError, Portal, PortalOnboarding } from '../api.ts';
+import type { ApiError, PortalOnboarding } from '../api.ts';
+import type { FormContext } from '../fields/field-props.ts';
 import type { SaveStatus } from '../autosave.ts';
 import { formSteps, stepHasAnswer, stepProblems, visibleSteps } from '../form-model.ts';
-import type { Formats, Translate } from '../i18n.ts';
 import { inReviewState, sentBack } from '../sent-back.ts';
 import { Review } from './form/review.tsx';
 import { StepCard, type Summary } from './form/step-card.tsx';
@@ -16,15 +16,8 @@ import { StepNav } from './form/step-nav.tsx';
 import { submitForm } from './form/submit.ts';
 import { useAnswers, type Problems } from './form/use-answers.ts';
 
-export interface FormScreenProps {
-  portal: Portal;
-  onboarding: PortalOnboarding;
+export interface FormScreenProps extends FormContext {
   locale: string;
-  t: Translate;
-  formats: Formats;
-  team: string;
-  /** Reloads the onboarding (files, signatures, submitted steps). */
-  refresh(): Promise<void>;
   /** The last required step was submitted: the form is complete. */
   onDone(at: string): void;
   /** A refusal the form cannot fix (the PIN or the link no longer works). */

@@ -3,11 +3,9 @@
  * team sent back, its fields, and Back and Next (or Review on the last step).
  */
 import type { Ref } from 'preact';
-import type { Portal, PortalOnboarding } from '../../api.ts';
-import type { LocalizedField } from '../../fields/field-props.ts';
+import type { FormContext, LocalizedField } from '../../fields/field-props.ts';
 import { Field } from '../../fields/index.tsx';
 import type { FormStep } from '../../form-model.ts';
-import type { Formats, Translate } from '../../i18n.ts';
 import { changeable, sentBack } from '../../sent-back.ts';
 import { pageTitle, ScreenHeading } from '../heading.tsx';
 import { SentBackField } from '../sent-back-field.tsx';
@@ -20,7 +18,7 @@ export interface Summary {
   fieldIds: string[];
 }
 
-export interface StepCardProps {
+export interface StepCardProps extends FormContext {
   step: FormStep;
   index: number;
   last: boolean;
@@ -33,12 +31,6 @@ export interface StepCardProps {
   onChange(fieldId: string, value: unknown): void;
   onBack(): void;
   onNext(event: Event): void;
-  portal: Portal;
-  onboarding: PortalOnboarding;
-  refresh(): Promise<void>;
-  t: Translate;
-  formats: Formats;
-  team: string;
 }
 
 export function StepCard(props: StepCardProps) {
