@@ -1,6 +1,32 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
-import { defineConfig, type UserConfig } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
+
+/**
+ * Both apps' page: ./index.html, with the <title> and the <noscript> text of the app's own
+ * index.html (which holds only those) and the favicon under the app's base path.
+ */
+function sharedPage(base: string): Plugin {
+  const page = readFileSync(fileURLToPath(new URL('./index.html', import.meta.url)), 'utf8');
+  return {
+    name: 'shared-page',
+    transformIndexHtml: {
+      order: 'pre',
+      handler(own, { filename }) {
+        const text = (tag: string) => {
+          const found = new RegExp(`<${tag}>([^<]+)</${tag}>`).exec(own)?.[1];
+          if (!found) throw new Error(`${filename} names no <${tag}> for the page`);
+          return found;
+        };
+        return page
+          .replace('%BASE%', base)
+          .replace('%TITLE%', text('title'))
+          .replace('%NOSCRIPT%', text('noscript'));
+      },
+    },
+  };
+}
 
 /*
  * The build of a web app the service serves (the client's form, the team workspace). The
@@ -14,7 +40,7 @@ export function webAppConfig(configUrl: string, base: string): UserConfig {
   return defineConfig({
     root: fileURLToPath(new URL('.', configUrl)),
     base,
-    plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
+    plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false }), sharedPage(base)],
     build: {
       outDir: 'dist',
       emptyOutDir: false,
