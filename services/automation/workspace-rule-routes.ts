@@ -18,6 +18,7 @@ import {
   type Rule,
 } from './automation-rules.ts';
 import { PLACEHOLDERS } from './placeholders.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The workspace's automation rules (owners and admins; /workspace/v1), over the operator
@@ -99,7 +100,7 @@ function listRulesRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
         operationId: 'workspaceListAutomationRules',
         ...tag,
         summary: "The team's automation rules, newest first, each with its latest-run line",
-        response: { 200: z.object({ data: z.array(workspaceRuleSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(workspaceRuleSchema) }) },
       },
     },
     async (request) => {
@@ -124,6 +125,7 @@ function placeholdersRoute(plain: FastifyInstance, _kit: WorkspaceRulesKit) {
         ...tag,
         summary: 'The placeholders of Send email (subject, body) and Notify team member (message)',
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({
             data: z.array(z.object({ name: z.string(), placeholder: z.string(), description: z.string() })),
             actions: z.array(z.string()),
@@ -155,7 +157,7 @@ function getRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
         ...tag,
         summary: 'An automation rule with its latest-run line and its member or template status',
         params: idParams,
-        response: { 200: z.object({ rule: workspaceRuleSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ rule: workspaceRuleSchema }) },
       },
     },
     async (request) => {
@@ -179,7 +181,7 @@ function createRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
         ...tag,
         summary: 'Create an automation rule (one trigger, one action; on unless enabled is false)',
         body: createBody,
-        response: { 201: z.object({ rule: workspaceRuleSchema }) },
+        response: { ...workspaceErrorResponses(), 201: z.object({ rule: workspaceRuleSchema }) },
       },
     },
     async (request, reply) => {
@@ -210,7 +212,7 @@ function patchRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
           'Change the name, action or switch of a rule (a rule naming a former member or deleted template must name a current one)',
         params: idParams,
         body: patchBody,
-        response: { 200: z.object({ rule: workspaceRuleSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ rule: workspaceRuleSchema }) },
       },
     },
     async (request) => {
@@ -262,7 +264,7 @@ function deleteRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
         ...tag,
         summary: 'Delete an automation rule (runs already queued still run)',
         params: idParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {

@@ -21,6 +21,7 @@ import {
 import { clientInput, createClient } from './create-client.ts';
 import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The team's clients in the workspace (every role; the member is the actor):
@@ -124,7 +125,10 @@ function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
         ...tag,
         summary: "Search the team's clients (name, email, company), newest first",
         querystring: listQuery,
-        response: { 200: z.object({ data: z.array(clientSchema), total: z.number().int() }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ data: z.array(clientSchema), total: z.number().int() }),
+        },
       },
     },
     async (request) => {
@@ -155,6 +159,7 @@ function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
         summary: 'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
         body: createClientBody,
         response: {
+          ...workspaceErrorResponses(),
           201: z.object({ client: clientSchema }),
           409: coded('Another client of the team has this email (code email_taken)'),
           422: coded('A short link in client-facing text (code link_blocked)'),
@@ -191,6 +196,7 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
         summary: 'A client of the team',
         params: idParams,
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({ client: clientSchema }),
           404: coded('Unknown, erased or another team’s'),
         },
@@ -219,6 +225,7 @@ function patchClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit)
         params: idParams,
         body: patchBody,
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({ client: clientSchema }),
           404: coded('Unknown, erased or another team’s (code client_not_found)'),
           409: coded(
@@ -264,6 +271,7 @@ function postClientsByIdEraseRoute(plain: FastifyInstance, kit: WorkspaceClients
           "Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working",
         params: idParams,
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({
             client_id: z.string().uuid(),
             erased_at: z.string(),

@@ -14,6 +14,7 @@ import {
   sendTestDelivery,
 } from './delivery-log.ts';
 import { deliverySchema } from './signed-delivery-routes.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The workspace's delivery logs (owners and admins), for hook subscriptions and signed
@@ -49,117 +50,126 @@ export async function workspaceDeliveryRoutes(
   plain: FastifyInstance,
   { context }: { context: WorkspaceDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
-
   for (const [segment, kind] of [
     ['hook-subscriptions', 'hook'],
     ['webhook-endpoints', 'endpoint'],
   ] as const satisfies readonly (readonly [string, DeliveryTargetKind])[]) {
-    const base = `/${segment}/:id`;
-    const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
-    const target = (teamId: string, id: string, live: boolean) =>
-      findTarget(context, teamId, kind, id, { live });
-
-    app.get(
-      `${base}/deliveries`,
-      {
-        config: { workspace: { action: 'hooks.read' } },
-        schema: {
-          operationId: DELIVERY_OPERATIONS[kind].list,
-          ...tag,
-          summary: `The delivery log of a ${what}: newest first, each with its attempts`,
-          params: targetParams,
-          querystring: z.object({
-            limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional(),
-            cursor: z.string().max(500).optional(),
-          }),
-          response: {
-            200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
-          },
-        },
-      },
-      async (request) =>
-        listDeliveries(
-          context,
-          await target(signedIn(request).teamId, request.params.id, false),
-          request.query,
-        ),
-    );
-
-    app.post(
-      `${base}/test`,
-      {
-        config: { workspace: { action: 'hooks.manage' } },
-        schema: {
-          operationId: DELIVERY_OPERATIONS[kind].test,
-          ...tag,
-          summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
-          params: targetParams,
-          response: {
-            202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
-          },
-        },
-      },
-      async (request, reply) => {
-        const session = signedIn(request);
-        const queued = await sendTestDelivery(
-          context,
-          await target(session.teamId, request.params.id, true),
-          memberMetadata(request, session.memberId),
-        );
-        return reply
-          .status(202)
-          .send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
-      },
-    );
-
-    app.post(
-      `${base}/deliveries/:delivery_id/replay`,
-      {
-        config: { workspace: { action: 'hooks.manage' } },
-        schema: {
-          operationId: DELIVERY_OPERATIONS[kind].replay,
-          ...tag,
-          summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
-          params: deliveryParams,
-          response: { 202: z.object({ replayed: z.array(z.string().uuid()) }) },
-        },
-      },
-      async (request, reply) => {
-        const session = signedIn(request);
-        const replayed = await replayDelivery(
-          context,
-          await target(session.teamId, request.params.id, true),
-          request.params.delivery_id,
-          memberMetadata(request, session.memberId),
-        );
-        return reply.status(202).send(replayed);
-      },
-    );
-
-    app.post(
-      `${base}/deliveries/replay-failed`,
-      {
-        config: { workspace: { action: 'hooks.manage' } },
-        schema: {
-          operationId: DELIVERY_OPERATIONS[kind].replayFailed,
-          ...tag,
-          summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
-          params: targetParams,
-          body: z.object({ since: z.string().datetime({ offset: true }) }),
-          response: { 202: z.object({ replayed: z.array(z.string().uuid()) }) },
-        },
-      },
-      async (request, reply) => {
-        const session = signedIn(request);
-        const replayed = await replayFailedSince(
-          context,
-          await target(session.teamId, request.params.id, true),
-          new Date(request.body.since),
-          memberMetadata(request, session.memberId),
-        );
-        return reply.status(202).send(replayed);
-      },
-    );
+    targetDeliveryRoutes(plain, context, segment, kind);
   }
+}
+
+/** The four delivery-log routes of one kind of target, under /{segment}/:id. */
+function targetDeliveryRoutes(
+  plain: FastifyInstance,
+  context: WorkspaceDeps,
+  segment: string,
+  kind: DeliveryTargetKind,
+) {
+  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const base = `/${segment}/:id`;
+  const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
+  const target = (teamId: string, id: string, live: boolean) =>
+    findTarget(context, teamId, kind, id, { live });
+
+  app.get(
+    `${base}/deliveries`,
+    {
+      config: { workspace: { action: 'hooks.read' } },
+      schema: {
+        operationId: DELIVERY_OPERATIONS[kind].list,
+        ...tag,
+        summary: `The delivery log of a ${what}: newest first, each with its attempts`,
+        params: targetParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional(),
+          cursor: z.string().max(500).optional(),
+        }),
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
+        },
+      },
+    },
+    async (request) =>
+      listDeliveries(
+        context,
+        await target(signedIn(request).teamId, request.params.id, false),
+        request.query,
+      ),
+  );
+
+  app.post(
+    `${base}/test`,
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        operationId: DELIVERY_OPERATIONS[kind].test,
+        ...tag,
+        summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+        params: targetParams,
+        response: {
+          ...workspaceErrorResponses(),
+          202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const queued = await sendTestDelivery(
+        context,
+        await target(session.teamId, request.params.id, true),
+        memberMetadata(request, session.memberId),
+      );
+      return reply.status(202).send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
+    },
+  );
+
+  app.post(
+    `${base}/deliveries/:delivery_id/replay`,
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        operationId: DELIVERY_OPERATIONS[kind].replay,
+        ...tag,
+        summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+        params: deliveryParams,
+        response: { ...workspaceErrorResponses(), 202: z.object({ replayed: z.array(z.string().uuid()) }) },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const replayed = await replayDelivery(
+        context,
+        await target(session.teamId, request.params.id, true),
+        request.params.delivery_id,
+        memberMetadata(request, session.memberId),
+      );
+      return reply.status(202).send(replayed);
+    },
+  );
+
+  app.post(
+    `${base}/deliveries/replay-failed`,
+    {
+      config: { workspace: { action: 'hooks.manage' } },
+      schema: {
+        operationId: DELIVERY_OPERATIONS[kind].replayFailed,
+        ...tag,
+        summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+        params: targetParams,
+        body: z.object({ since: z.string().datetime({ offset: true }) }),
+        response: { ...workspaceErrorResponses(), 202: z.object({ replayed: z.array(z.string().uuid()) }) },
+      },
+    },
+    async (request, reply) => {
+      const session = signedIn(request);
+      const replayed = await replayFailedSince(
+        context,
+        await target(session.teamId, request.params.id, true),
+        new Date(request.body.since),
+        memberMetadata(request, session.memberId),
+      );
+      return reply.status(202).send(replayed);
+    },
+  );
 }

@@ -30,6 +30,7 @@ import {
   teamPlan,
 } from './webhook-endpoints.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The workspace's hooks (owners and admins; /workspace/v1), thin routes over the
@@ -89,7 +90,7 @@ function listHookSubscriptionsRoute(plain: FastifyInstance, kit: WorkspaceHookKi
         operationId: 'workspaceListHookSubscriptions',
         ...tag,
         summary: "The team's active hook subscriptions, newest first",
-        response: { 200: z.object({ data: z.array(subscriptionSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(subscriptionSchema) }) },
       },
     },
     async (request) => ({ data: await listHookSubscriptions(context, signedIn(request).teamId) }),
@@ -109,7 +110,7 @@ function getHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
         ...tag,
         summary: 'One active hook subscription',
         params: idParams,
-        response: { 200: z.object({ subscription: subscriptionSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ subscription: subscriptionSchema }) },
       },
     },
     async (request) => {
@@ -133,7 +134,7 @@ function postHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit
         ...tag,
         summary: 'Subscribe a public HTTPS URL to one event type (every request is a new subscription)',
         body: subscribeBody,
-        response: { 201: z.object({ subscription: subscriptionSchema }) },
+        response: { ...workspaceErrorResponses(), 201: z.object({ subscription: subscriptionSchema }) },
       },
     },
     async (request, reply) => {
@@ -177,7 +178,7 @@ function deleteHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookK
         ...tag,
         summary: 'Delete a hook subscription',
         params: idParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {
@@ -207,7 +208,7 @@ function getHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit
         operationId: 'workspaceGetHookSigningSecret',
         ...tag,
         summary: "The team's hook signing secret (re-authentication first); made on first need",
-        response: { 200: secretAnswer },
+        response: { ...workspaceErrorResponses(), 200: secretAnswer },
       },
     },
     async (request) => {
@@ -240,7 +241,7 @@ function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHook
         operationId: 'workspaceRotateHookSigningSecret',
         ...tag,
         summary: `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
-        response: { 200: secretAnswer },
+        response: { ...workspaceErrorResponses(), 200: secretAnswer },
       },
     },
     async (request) => {
@@ -268,7 +269,7 @@ function listWebhookEndpointsRoute(plain: FastifyInstance, kit: WorkspaceHookKit
         operationId: 'workspaceListWebhookEndpoints',
         ...tag,
         summary: "The team's signed webhook endpoints (secrets are not listed)",
-        response: { 200: z.object({ data: z.array(endpointSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(endpointSchema) }) },
       },
     },
     async (request) => ({ data: await listWebhookEndpoints(context, signedIn(request).teamId) }),
@@ -288,7 +289,7 @@ function getWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) 
         ...tag,
         summary: 'One signed webhook endpoint',
         params: idParams,
-        response: { 200: z.object({ endpoint: endpointSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ endpoint: endpointSchema }) },
       },
     },
     async (request) => ({
@@ -315,7 +316,10 @@ function postWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
           event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
           enabled: z.boolean().optional().describe('default true'),
         }),
-        response: { 201: z.object({ endpoint: endpointSchema, secret: secretSchema }) },
+        response: {
+          ...workspaceErrorResponses(),
+          201: z.object({ endpoint: endpointSchema, secret: secretSchema }),
+        },
       },
     },
     async (request, reply) => {
@@ -344,7 +348,7 @@ function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKi
         ...tag,
         summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
         params: idParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {
@@ -373,7 +377,10 @@ function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: Workspace
         ...tag,
         summary: `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
         params: idParams,
-        response: { 200: z.object({ secret: secretSchema, previous_valid_until: z.string() }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ secret: secretSchema, previous_valid_until: z.string() }),
+        },
       },
     },
     async (request) => {

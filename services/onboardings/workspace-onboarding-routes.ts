@@ -32,6 +32,7 @@ import {
   workspaceOnboarding,
   workspaceOnboardingItem,
 } from '../../projections/onboardings/workspace-queries.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The team's onboardings in the workspace (every role; the member is the actor). The same
@@ -180,7 +181,10 @@ function getOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit
         ...tag,
         summary: "The team's onboardings, newest first, with filters",
         querystring: listQuery,
-        response: { 200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }),
+        },
       },
     },
     async (request) =>
@@ -207,6 +211,7 @@ function getOnboardingsUsageRoute(plain: FastifyInstance, kit: WorkspaceOnboardi
         ...tag,
         summary: 'Onboardings counted this month (first sends and reopens) against the plan’s monthly limit',
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({
             month: z.string().describe('YYYY-MM in the team’s time zone'),
             used: z.number().int(),
@@ -232,7 +237,7 @@ function postOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKi
         ...tag,
         summary: 'Create a draft onboarding for a client from a template',
         body: createBody,
-        response: { 201: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 201: answer, ...commandRefusals },
       },
     },
     async (request, reply) => {
@@ -269,7 +274,11 @@ function getOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardin
         ...tag,
         summary: 'An onboarding with its client, template, link state and snapshot',
         params: idParams,
-        response: { 200: answer, 404: coded('Unknown, erased or another team’s (code target_unavailable)') },
+        response: {
+          ...workspaceErrorResponses(),
+          200: answer,
+          404: coded('Unknown, erased or another team’s (code target_unavailable)'),
+        },
       },
     },
     async (request) => ({ onboarding: await found(request, request.params.id) }),
@@ -290,7 +299,7 @@ function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboard
         summary: 'Assign to a member or unassign; set or clear the due date',
         params: idParams,
         body: patchBody,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>
@@ -326,7 +335,7 @@ function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: WorkspaceOnbo
           'Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes)',
         params: idParams,
         body: sendBody,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>
@@ -360,7 +369,7 @@ function postOnboardingsByIdCancelRoute(plain: FastifyInstance, kit: WorkspaceOn
         ...tag,
         summary: 'Cancel a draft, sent or in-progress onboarding (its link stops working)',
         params: idParams,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>
@@ -391,7 +400,7 @@ function postOnboardingsByIdReopenRoute(plain: FastifyInstance, kit: WorkspaceOn
           'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
         params: idParams,
         body: reopenBody,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>
@@ -420,7 +429,7 @@ function postOnboardingsByIdArchiveRoute(plain: FastifyInstance, kit: WorkspaceO
         ...tag,
         summary: 'Archive: the onboarding leaves the default list and refuses changes until unarchived',
         params: idParams,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>
@@ -449,7 +458,7 @@ function postOnboardingsByIdUnarchiveRoute(plain: FastifyInstance, kit: Workspac
         ...tag,
         summary: 'Take an archived onboarding back into the list',
         params: idParams,
-        response: { 200: answer, ...commandRefusals },
+        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
       },
     },
     async (request) =>

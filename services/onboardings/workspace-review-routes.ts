@@ -19,6 +19,7 @@ import { FALLBACK_FILE_NAME, readOnboardingFile } from './onboarding-files.ts';
 import { runOnboardingRouteCommand } from './onboarding-route-command.ts';
 import { onboardingNotFound, openedValues, teamOnboardingEvents } from './onboarding-stream-view.ts';
 import { formAttachments } from './portal/portal-form-view.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * Review of answers in the workspace (every role of the team):
@@ -144,7 +145,11 @@ function getOnboardingsByOnboardingIdAnswersRoute(plain: FastifyInstance, kit: W
         summary:
           'Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review',
         params,
-        response: { 200: z.object({ answers: z.array(answerSchema) }), 404: coded(NOT_FOUND) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ answers: z.array(answerSchema) }),
+          404: coded(NOT_FOUND),
+        },
       },
     },
     async (request) => {
@@ -174,6 +179,7 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
         params: fieldParams,
         body: reviewBody,
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({ answer: answerSchema }),
           404: coded(`${NOT_FOUND}; unknown field (field_not_found)`),
           409: coded(
@@ -233,6 +239,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, k
           field_id: z.string().min(1).max(100).describe('a signature field of the onboarding'),
         }),
         response: {
+          ...workspaceErrorResponses(),
           201: z.object({
             signature: z.object({
               id: z.string().uuid(),
@@ -301,6 +308,7 @@ function getOnboardingsByOnboardingIdFilesByFileIdRoute(plain: FastifyInstance, 
           'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
         params: fileParams,
         response: {
+          ...workspaceErrorResponses(),
           200: binaryResponse("The file's bytes, with the content type read from them at upload"),
           404: coded(`${NOT_FOUND}; unknown or removed file, or an erased client's (file_not_found)`),
         },

@@ -8,6 +8,7 @@ import { onboardingTimeline } from './onboarding-timeline.ts';
 import { timelineSources } from './timeline-sources.ts';
 import { teamOnboardingEvents } from './onboarding-stream-view.ts';
 import { memberNames } from '../../projections/teams/queries.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * GET /onboardings/:onboarding_id/timeline (workspace, every role): the onboarding's
@@ -43,6 +44,7 @@ export async function workspaceTimelineRoutes(
           'The onboarding’s timeline, oldest first: created, sent, opened, submissions, reviews, reminders, hook deliveries, automation runs, completed',
         params: z.object({ onboarding_id: z.string().uuid() }),
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({ entries: z.array(entrySchema) }),
           404: coded(
             'Unknown onboarding, another team’s, or its client was erased (code target_unavailable)',

@@ -21,6 +21,7 @@ import {
   ownTemplate,
   type TemplateRow,
 } from '../../projections/templates/queries.ts';
+import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
 
 /*
  * The workspace's template builder (/workspace/v1; every role may, with the member as the
@@ -169,7 +170,7 @@ function getTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
         ...tag,
         summary: 'A template of the team with its whole definition, version and send blockers',
         params: idParams,
-        response: { 200: templateAnswer, ...notFoundAnswer },
+        response: { ...workspaceErrorResponses(), 200: templateAnswer, ...notFoundAnswer },
       },
     },
     async (request) => ({
@@ -193,7 +194,7 @@ function postTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
         ...tag,
         summary: 'Create a template from a definition (steps may be left out)',
         body: templateDefinition,
-        response: { 201: templateAnswer, ...invalidAnswer },
+        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...invalidAnswer },
       },
     },
     async (request, reply) => reply.status(201).send(await create(request, contentOf(request.body))),
@@ -217,6 +218,7 @@ function putTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
         params: idParams,
         body: templateDefinition.extend({ version: z.number().int().min(1) }),
         response: {
+          ...workspaceErrorResponses(),
           200: templateAnswer,
           ...invalidAnswer,
           ...notFoundAnswer,
@@ -252,7 +254,7 @@ function postTemplatesByIdDuplicateRoute(plain: FastifyInstance, kit: BuilderKit
         ...tag,
         summary: 'Duplicate a template of the team (new ids, named "Copy of ...")',
         params: idParams,
-        response: { 201: templateAnswer, ...notFoundAnswer },
+        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...notFoundAnswer },
       },
     },
     async (request, reply) => {
@@ -277,7 +279,11 @@ function deleteTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
         ...tag,
         summary: 'Delete a template of the team (onboardings made from it keep their snapshot)',
         params: idParams,
-        response: { 200: z.object({ success: z.literal(true) }), ...notFoundAnswer },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ success: z.literal(true) }),
+          ...notFoundAnswer,
+        },
       },
     },
     async (request) => {
@@ -303,7 +309,7 @@ function getGalleryTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
         operationId: 'workspaceListGalleryTemplates',
         ...tag,
         summary: 'The gallery: shared starting templates, by name, to copy into the team',
-        response: { 200: z.object({ data: z.array(galleryItemSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(galleryItemSchema) }) },
       },
     },
     async () => {
@@ -339,7 +345,7 @@ function postGalleryTemplatesByIdCopyRoute(plain: FastifyInstance, kit: BuilderK
         ...tag,
         summary: 'Copy a gallery template into the team (sample agreement text stays marked until replaced)',
         params: idParams,
-        response: { 201: templateAnswer, ...notFoundAnswer },
+        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...notFoundAnswer },
       },
     },
     async (request, reply) => {

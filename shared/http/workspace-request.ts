@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../app-deps.ts';
 import type { CommandMetadata } from '../commands/handle-command.ts';
 import { codedError } from './api-error.ts';
+import { coded } from './error-schemas.ts';
 import { requestMetadata } from './request-metadata.ts';
 
 /**
@@ -64,4 +65,28 @@ export function memberMetadata(
   idempotencyKey: string | null = null,
 ): CommandMetadata {
   return { ...requestMetadata(request, { idempotencyKey }), actor_member_id: actorMemberId };
+}
+
+/**
+ * The refusals every workspace route may answer (the face's checks run before the route),
+ * in the standard error body, for its schema's `response` map. Spread it first, then add
+ * the route's own (its success and any more precise error text):
+ * `response: { ...workspaceErrorResponses(), 200: ..., 404: coded('Client not found') }`.
+ */
+export function workspaceErrorResponses() {
+  return {
+    400: coded('Malformed request (code invalid_body; details.issues names each problem)'),
+    401: coded('No live session (code session_required), or wrong credentials when signing in'),
+    403: coded(
+      'Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required)',
+    ),
+    404: coded('Not found in this team'),
+    409: coded('Not in this state (for example last_owner, key_limit_reached)'),
+    413: coded('Body too large (code payload_too_large)'),
+    429: coded(
+      'Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After',
+    ),
+    500: coded('Server error; retryable'),
+    503: coded('Service unavailable for a moment (code service_unavailable); retryable'),
+  };
 }

@@ -23,6 +23,7 @@ import { signedIn, type WorkspaceSession } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamApiKey, teamApiKeys, type ApiKeyRow } from '../../../projections/api-keys/queries.ts';
 import { recordKeyRequest, requestedKeyId } from './api-key-requests.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 export const keySchema = z.object({
@@ -171,7 +172,7 @@ function listApiKeysRoute(plain: FastifyInstance, kit: ApiKeysKit) {
         operationId: 'workspaceListApiKeys',
         ...tag,
         summary: "The team's API keys, newest first (never their secrets)",
-        response: { 200: z.object({ data: z.array(keySchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(keySchema) }) },
       },
     },
     async (request) => {
@@ -202,7 +203,7 @@ function createApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
             .nullable()
             .optional(),
         }),
-        response: { 200: createdSchema, 201: createdSchema },
+        response: { ...workspaceErrorResponses(), 200: createdSchema, 201: createdSchema },
       },
     },
     async (request, reply) => {
@@ -235,7 +236,7 @@ function rotateApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
         ...tag,
         summary: 'Rotate a key: a replacement with the same name, permissions and expiry; both stay active',
         params: z.object({ key_id: z.string().uuid() }),
-        response: { 200: createdSchema, 201: createdSchema },
+        response: { ...workspaceErrorResponses(), 200: createdSchema, 201: createdSchema },
       },
     },
     async (request, reply) => {
@@ -271,7 +272,7 @@ function revokeApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
         ...tag,
         summary: 'Revoke a key: it fails from its next request',
         params: z.object({ key_id: z.string().uuid() }),
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {

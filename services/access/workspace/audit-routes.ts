@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { signedIn } from './workspace-session.ts';
 import { teamActivity } from '../../../projections/team-activity/queries.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 
@@ -29,6 +30,7 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
             .optional(),
         }),
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({
             data: z.array(
               z.object({

@@ -20,6 +20,7 @@ import {
   verificationUrl,
   writeVerificationLink,
 } from './email-verification.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /*
  * The routes of a self-serve owner's email verification; the verification's rows and
@@ -47,6 +48,7 @@ function verificationStateRoute(plain: FastifyInstance, kit: EmailVerificationKi
         ...tag,
         summary: 'Whether the team may send: its self-serve owner verified their email address',
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({
             team_verified: z.boolean().describe('false: the team sends nothing until its owner verifies'),
             pending_for_me: z.boolean().describe('true: the signed-in member is the owner who must verify'),
@@ -75,7 +77,7 @@ function resendVerificationRoute(plain: FastifyInstance, kit: EmailVerificationK
         operationId: 'workspaceResendEmailVerification',
         ...tag,
         summary: 'Email a new verification link to the signed-in owner (older links stop working)',
-        response: { 202: z.object({ accepted: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 202: z.object({ accepted: z.literal(true) }) },
       },
     },
     async (request, reply) => {
@@ -129,7 +131,7 @@ function verifyEmailRoute(plain: FastifyInstance, kit: EmailVerificationKit) {
         ...tag,
         summary: 'Verify the email address with the emailed link: the team may send from now on',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
-        response: { 200: z.object({ verified: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ verified: z.literal(true) }) },
       },
     },
     async (request) => {

@@ -21,6 +21,7 @@ import {
   replaceInvitationLink,
   type PendingInvitationRow,
 } from './invitations.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 
@@ -88,7 +89,7 @@ function listInvitationsRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         operationId: 'workspaceListInvitations',
         ...tag,
         summary: 'Pending invitations of the team, newest first (owners and admins)',
-        response: { 200: z.object({ data: z.array(pendingInvitationSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(pendingInvitationSchema) }) },
       },
     },
     async (request) => {
@@ -112,7 +113,7 @@ function resendInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         summary:
           'Email a pending invitation again with a new link (the older link stops working; 7 days from now)',
         params: invitationParams,
-        response: { 200: z.object({ invitation: pendingInvitationSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ invitation: pendingInvitationSchema }) },
       },
     },
     async (request) => {
@@ -175,7 +176,7 @@ function revokeInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         ...tag,
         summary: 'Revoke a pending invitation: its link no longer accepts (owners and admins)',
         params: invitationParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {

@@ -27,6 +27,7 @@ import { requireVerifiedTeam } from './email-verification.ts';
 import { invitationMail } from './invitation-mail.ts';
 import { insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 const accountExists = () =>
@@ -59,6 +60,7 @@ export function inviteMemberRoute(plain: FastifyInstance, context: WorkspaceDeps
           role: z.enum(MEMBER_ROLES),
         }),
         response: {
+          ...workspaceErrorResponses(),
           201: z.object({
             invitation: z.object({
               id: z.string().uuid(),
@@ -141,7 +143,7 @@ export function acceptInvitationRoute(plain: FastifyInstance, context: Workspace
         summary: 'Accept an invitation: become a member with a password, signed in',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
         body: z.object({ name: z.string().trim().min(1).max(200), password: z.string().max(1024) }),
-        response: { 201: signedInView },
+        response: { ...workspaceErrorResponses(), 201: signedInView },
       },
     },
     async (request, reply) => {

@@ -14,6 +14,7 @@ import { inWorkspaceTransaction } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { forbidden } from './workspace-errors.ts';
 import { deleteMemberSessions, signedIn } from './workspace-session.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 export const memberSchema = z.object({
@@ -45,7 +46,7 @@ function listMembersRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         operationId: 'workspaceListMembers',
         ...tag,
         summary: 'Current members of the team',
-        response: { 200: z.object({ data: z.array(memberSchema) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(memberSchema) }) },
       },
     },
     async (request) => {
@@ -69,6 +70,7 @@ function changeRoleRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         params: memberParams,
         body: z.object({ role: z.enum(MEMBER_ROLES) }),
         response: {
+          ...workspaceErrorResponses(),
           200: z.object({ member: z.object({ id: z.string().uuid(), role: z.enum(MEMBER_ROLES) }) }),
         },
       },
@@ -104,7 +106,7 @@ function removeMemberRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         summary:
           'Remove a member (owners) or leave the team (oneself); the last owner stays (409 last_owner)',
         params: memberParams,
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {

@@ -13,6 +13,7 @@ import { inWorkspaceTransaction } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 const tag = { tags: ['workspace'] };
 
@@ -34,7 +35,7 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
         summary:
           'Change your password (re-authentication within 5 minutes); every other session of yours ends',
         body: z.object({ password: z.string().max(1024) }),
-        response: { 200: z.object({ success: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
       },
     },
     async (request) => {

@@ -27,6 +27,7 @@ import {
   setPasswordHash,
 } from './account-answers.ts';
 import { deleteSignInLock, resetLinkAccount, useToken } from './accounts.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /** Password reset: a link by email, then a new password with it. */
 export async function passwordResetRoutes(
@@ -45,7 +46,7 @@ export async function passwordResetRoutes(
         ...tag,
         summary: 'Email a one-time password reset link (always 202: no account enumeration)',
         body: z.object({ email }),
-        response: { 202: z.object({ accepted: z.literal(true) }) },
+        response: { ...workspaceErrorResponses(), 202: z.object({ accepted: z.literal(true) }) },
       },
     },
     async (request, reply) => {
@@ -95,7 +96,7 @@ export async function passwordResetRoutes(
         summary: 'Set a new password with a reset link; every session of the account ends',
         params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
         body: z.object({ password }),
-        response: { 200: success },
+        response: { ...workspaceErrorResponses(), 200: success },
       },
     },
     async (request) => {

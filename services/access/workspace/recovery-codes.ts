@@ -14,6 +14,7 @@ import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { hashSecret } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /**
  * Two-factor recovery codes: ten one-time codes handed out when two-factor sign-in is
@@ -113,7 +114,10 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
         operationId: 'workspaceGetRecoveryCodeCount',
         ...tag,
         summary: 'How many unused two-factor recovery codes the signed-in member has (never the codes)',
-        response: { 200: z.object({ totp_enabled: z.boolean(), remaining: z.number().int() }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ totp_enabled: z.boolean(), remaining: z.number().int() }),
+        },
       },
     },
     async (request) => {
@@ -138,7 +142,7 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
         ...tag,
         summary:
           'New two-factor recovery codes, shown once; the older ones stop working (re-authentication within 5 minutes)',
-        response: { 200: z.object({ recovery_codes: z.array(z.string()) }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ recovery_codes: z.array(z.string()) }) },
       },
     },
     async (request) => {

@@ -10,6 +10,7 @@ import { clearSessionCookie, deleteMemberSessions, deleteSession, signedIn } fro
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamOf, tag, signedInView, success } from './account-answers.ts';
 import { reauthenticateRoute, signInKit, signInRoute, type SignInKit } from './sign-in-routes.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /** Sign-in and out, the signed-in member, ending every session, re-authentication. */
 export async function sessionRoutes(
@@ -35,7 +36,7 @@ function meRoute(plain: FastifyInstance, { context }: SignInKit) {
         operationId: 'workspaceGetMe',
         ...tag,
         summary: 'The signed-in member, their team and role, and the CSRF token',
-        response: { 200: signedInView },
+        response: { ...workspaceErrorResponses(), 200: signedInView },
       },
     },
     async (request) => {
@@ -59,7 +60,7 @@ function signOutRoute(plain: FastifyInstance, { context }: SignInKit) {
         operationId: 'workspaceSignOut',
         ...tag,
         summary: 'Sign out',
-        response: { 200: success },
+        response: { ...workspaceErrorResponses(), 200: success },
       },
     },
     async (request, reply) => {
@@ -80,7 +81,7 @@ function signOutEverywhereRoute(plain: FastifyInstance, { context }: SignInKit) 
         operationId: 'workspaceSignOutEverywhere',
         ...tag,
         summary: 'Sign out everywhere (every session of the member ends)',
-        response: { 200: success },
+        response: { ...workspaceErrorResponses(), 200: success },
       },
     },
     async (request, reply) => {

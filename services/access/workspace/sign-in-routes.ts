@@ -29,6 +29,7 @@ import {
 } from './account-answers.ts';
 import type { Credentials } from './account-answers.ts';
 import { markReauthenticated, signInLockedUntil, writeSignInLock } from './accounts.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /** What the sign-in and the re-authentication share: the lock checks and the counted failure. */
 export function signInKit(context: WorkspaceDeps, throttle: SignInThrottle) {
@@ -96,7 +97,7 @@ export function signInRoute(plain: FastifyInstance, kit: SignInKit) {
             .optional()
             .describe('a two-factor recovery code, instead of totp (each works once)'),
         }),
-        response: { 200: signedInView },
+        response: { ...workspaceErrorResponses(), 200: signedInView },
       },
     },
     async (request, reply) => {
@@ -174,7 +175,7 @@ export function reauthenticateRoute(plain: FastifyInstance, kit: SignInKit) {
           .refine((body) => body.password !== undefined || body.totp !== undefined, {
             message: 'Give your password or a two-factor code',
           }),
-        response: { 200: z.object({ reauthenticated_until: z.string() }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ reauthenticated_until: z.string() }) },
       },
     },
     async (request) => {

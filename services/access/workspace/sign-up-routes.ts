@@ -25,6 +25,7 @@ import {
   credentialsByEmail,
   openAccount,
 } from './account-answers.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /** POST /sign-up: a new team and its owner, answered alike whether or not the address has an account. */
 export async function signUpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
@@ -46,7 +47,7 @@ export async function signUpRoutes(plain: FastifyInstance, { context }: { contex
           email,
           password,
         }),
-        response: { 202: signUpAccepted },
+        response: { ...workspaceErrorResponses(), 202: signUpAccepted },
       },
     },
     async (request, reply) => {

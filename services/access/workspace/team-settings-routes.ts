@@ -26,6 +26,7 @@ import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { workspaceErrors } from './workspace-errors.ts';
 import { signedIn } from './workspace-session.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /*
  * The team's settings in the workspace:
@@ -149,7 +150,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
         operationId: 'workspaceGetTeam',
         ...tag,
         summary: "The team's settings, plan and this month's usage",
-        response: { 200: z.object({ team: settingsSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ team: settingsSchema }) },
       },
     },
     async (request) => ({ team: await settings(signedIn(request).teamId) }),
@@ -165,7 +166,7 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
         summary:
           "Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule).",
         body: patchBody,
-        response: { 200: z.object({ team: settingsSchema }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ team: settingsSchema }) },
       },
     },
     async (request) => {

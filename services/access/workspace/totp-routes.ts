@@ -15,6 +15,7 @@ import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { credentialsOf, success, tag } from './account-answers.ts';
 import { disableTotp, enableTotp, setPendingTotpSecret } from './accounts.ts';
+import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
 
 /** The signed-in member's two-factor sign-in: its state, setting it up, confirming it, turning it off. */
 export async function totpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
@@ -34,7 +35,7 @@ function totpStateRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         operationId: 'workspaceGetTotpStatus',
         ...tag,
         summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
-        response: { 200: z.object({ enabled: z.boolean() }) },
+        response: { ...workspaceErrorResponses(), 200: z.object({ enabled: z.boolean() }) },
       },
     },
     async (request) => {
@@ -54,7 +55,10 @@ function startTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         operationId: 'workspaceStartTotpSetup',
         ...tag,
         summary: 'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',
-        response: { 200: z.object({ secret: z.string(), otpauth_uri: z.string() }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: z.object({ secret: z.string(), otpauth_uri: z.string() }),
+        },
       },
     },
     async (request) => {
@@ -87,7 +91,10 @@ function confirmTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         summary:
           'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
         body: z.object({ code: z.string().trim().max(12) }),
-        response: { 200: success.extend({ recovery_codes: z.array(z.string()) }) },
+        response: {
+          ...workspaceErrorResponses(),
+          200: success.extend({ recovery_codes: z.array(z.string()) }),
+        },
       },
       config: SECRET_ANSWER,
     },
@@ -131,7 +138,7 @@ function disableTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
         operationId: 'workspaceDisableTotp',
         ...tag,
         summary: 'Turn two-factor sign-in off (re-authentication within 5 minutes)',
-        response: { 200: success },
+        response: { ...workspaceErrorResponses(), 200: success },
       },
     },
     async (request) => {

@@ -2,7 +2,6 @@ import cookie from '@fastify/cookie';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { coded } from '../../../shared/http/error-schemas.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
 import { accessWorkspaceRoutes, teamSettingsRoutes, workspaceAccessCheck } from '../../access/index.ts';
 import { workspaceRuleRoutes } from '../../automation/index.ts';
@@ -16,26 +15,6 @@ import {
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/**
- * The refusals every workspace route may answer, in the standard error body; a route's own
- * response schemas (its success and any more precise error text) take precedence.
- */
-const WORKSPACE_REFUSALS = {
-  400: coded('Malformed request (code invalid_body; details.issues names each problem)'),
-  401: coded('No live session (code session_required), or wrong credentials when signing in'),
-  403: coded(
-    'Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required)',
-  ),
-  404: coded('Not found in this team'),
-  409: coded('Not in this state (for example last_owner, key_limit_reached)'),
-  413: coded('Body too large (code payload_too_large)'),
-  429: coded(
-    'Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After',
-  ),
-  500: coded('Server error; retryable'),
-  503: coded('Service unavailable for a moment (code service_unavailable); retryable'),
-};
 
 /**
  * The security the document gives a route (schemes of services/app/openapi-polish.ts):
@@ -56,7 +35,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(cookie);
   app.addHook('onRoute', (route) => {
     const schema = (route.schema ??= {});
-    schema.response = { ...WORKSPACE_REFUSALS, ...((schema.response as object | undefined) ?? {}) };
     schema.security = documentedSecurity(route.config?.workspace?.public === true, [route.method].flat());
   });
   app.decorateRequest('workspaceSession', null);

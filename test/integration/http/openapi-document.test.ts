@@ -81,6 +81,9 @@ describe('operations', () => {
       ];
       expect(operation.tags, key).toEqual([tag]);
       expect(Array.isArray(operation.security), key).toBe(true);
+      // Each route binds its API's error table in its own schema (publicErrorResponses,
+      // operatorErrorResponses, portalErrors, workspaceErrorResponses).
+      expect(operation.responses['500'], `${key} 500`).toBeDefined();
       for (const [type, media] of Object.entries<any>(operation.requestBody?.content ?? {})) {
         expect(media.example, `${key} request ${type}`).toBeDefined();
       }
