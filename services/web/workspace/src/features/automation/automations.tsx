@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { SignedIn } from '../../api.ts';
+import type { Session } from '../access/api.ts';
 import { deleteRule, listPlaceholders, listRules, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
@@ -16,7 +16,7 @@ type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; rule: Rule };
  * edited in a dialog, switched on and off, deleted after confirmation. Without automations in
  * the plan, rules can only be switched off and deleted (the page says why).
  */
-export function AutomationsScreen({ me }: { me: SignedIn }) {
+export function AutomationsScreen({ me }: { me: Session }) {
   const { items: rules, error, setError, status, open, setOpen, done } = useList<Rule, Open>(listRules);
   const [placeholders, setPlaceholders] = useState<Placeholder[]>([]);
   const { busy, run } = useAction();
