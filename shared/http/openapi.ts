@@ -6,9 +6,10 @@ import { jsonSchema2020Transform } from './openapi-3-1-schema.ts';
 import { polishDocument, type DocumentPolish } from './openapi-document.ts';
 
 /**
- * The OpenAPI 3.1 document is generated from the route schemas (zod), never written by
- * hand: GET /openapi.json, with a browsable page at /docs. `polish` adds what the route
- * schemas cannot say (./openapi-document.ts): operation ids, examples, headers, security.
+ * The OpenAPI 3.1 document is generated from the route schemas (zod; each names its
+ * operationId), never written by hand: GET /openapi.json, with a browsable page at /docs.
+ * `polish` adds what the route schemas cannot say (./openapi-document.ts): examples,
+ * headers, security.
  */
 export async function openApiDocs(app: FastifyInstance, polish: DocumentPolish) {
   await app.register(swagger, {
