@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { ManualClock } from '../../shared/clock.ts';
 import { ApiError } from '../../shared/http/api-error.ts';
@@ -30,7 +30,7 @@ export async function clockAndWorkRoutes<Deps>(
   plain: FastifyInstance,
   { context }: { context: Deps & ClockAndWorkRouteDeps<Deps> },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/clock/advance',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
@@ -35,7 +35,7 @@ export const auditEventSchema = z.object({
 });
 
 export async function eventsRoutes(plain: FastifyInstance, { context }: { context: EventsRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.get(
     '/events',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { Platform } from '../../shared/app-deps.ts';
 import { codedError } from '../../shared/http/api-error.ts';
@@ -20,7 +20,7 @@ export type RelaySkipRouteDeps = Pick<Platform, 'pool'> & { relayHealth?: RelayH
  * on the topic, so Kafka consumers never see it (log consumers still do).
  */
 export async function relaySkipRoutes(plain: FastifyInstance, { context }: { context: RelaySkipRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.post(
     '/relay/skip-event',
     {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { createHookSubscription, deleteHookSubscription } from './hook-subscriptions.ts';
 import { PUBLIC_EVENT_TYPES } from '../events/contract/public-event-types.ts';
@@ -66,7 +66,7 @@ export async function hookSubscriptionsRoutes(
   plain: FastifyInstance,
   { context }: { context: HookSubscriptionsRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/automation/subscribe',

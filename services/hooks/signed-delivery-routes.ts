@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
@@ -105,8 +105,7 @@ function signedDeliveryKit(context: SignedDeliveryRouteDeps) {
 type SignedDeliveryKit = ReturnType<typeof signedDeliveryKit>;
 
 /** GET /teams/:team_id/hook-signing-secret */
-function getHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context, knownTeam } = kit;
   app.get(
     '/teams/:team_id/hook-signing-secret',
@@ -145,8 +144,7 @@ function getHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKi
 }
 
 /** POST /teams/:team_id/hook-signing-secret/rotate */
-function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function rotateHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context, knownTeam } = kit;
   app.post(
     '/teams/:team_id/hook-signing-secret/rotate',
@@ -178,8 +176,7 @@ function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: SignedDeliver
 }
 
 /** POST /teams/:team_id/webhook-endpoints */
-function postWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context } = kit;
   app.post(
     '/teams/:team_id/webhook-endpoints',
@@ -217,8 +214,7 @@ function postWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit
 }
 
 /** GET /teams/:team_id/webhook-endpoints */
-function listWebhookEndpointsRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listWebhookEndpointsRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context } = kit;
   app.get(
     '/teams/:team_id/webhook-endpoints',
@@ -240,8 +236,7 @@ function listWebhookEndpointsRoute(plain: FastifyInstance, kit: SignedDeliveryKi
 }
 
 /** GET /teams/:team_id/webhook-endpoints/:id */
-function getWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context } = kit;
   app.get(
     '/teams/:team_id/webhook-endpoints/:id',
@@ -261,8 +256,7 @@ function getWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit)
 }
 
 /** DELETE /teams/:team_id/webhook-endpoints/:id */
-function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function deleteWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context } = kit;
   app.delete(
     '/teams/:team_id/webhook-endpoints/:id',
@@ -288,8 +282,7 @@ function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: SignedDeliveryK
 }
 
 /** POST /teams/:team_id/webhook-endpoints/:id/rotate-secret */
-function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: SignedDeliveryKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function rotateWebhookEndpointSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
   const { context } = kit;
   app.post(
     '/teams/:team_id/webhook-endpoints/:id/rotate-secret',
@@ -337,7 +330,7 @@ function deliveriesRoute(
   { context }: SignedDeliveryKit,
   { kind, base, what, target }: DeliveryTarget,
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.get(
     `${base}/deliveries`,
     {
@@ -367,7 +360,7 @@ function testDeliveryRoute(
   { context }: SignedDeliveryKit,
   { kind, base, what, target }: DeliveryTarget,
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.post(
     `${base}/test`,
     {
@@ -400,7 +393,7 @@ function replayDeliveryRoute(
   { context }: SignedDeliveryKit,
   { kind, base, what, target }: DeliveryTarget,
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.post(
     `${base}/deliveries/:delivery_id/replay`,
     {
@@ -438,7 +431,7 @@ function replayFailedRoute(
   { context }: SignedDeliveryKit,
   { kind, base, what, target }: DeliveryTarget,
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.post(
     `${base}/deliveries/replay-failed`,
     {
@@ -474,7 +467,7 @@ export async function signedDeliveryRoutes(
   plain: FastifyInstance,
   { context }: { context: SignedDeliveryRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = signedDeliveryKit(context);
   getHookSigningSecretRoute(app, kit);
   rotateHookSigningSecretRoute(app, kit);

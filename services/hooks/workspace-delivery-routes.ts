@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
@@ -65,7 +65,7 @@ function targetDeliveryRoutes(
   segment: string,
   kind: DeliveryTargetKind,
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const base = `/${segment}/:id`;
   const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
   const target = (teamId: string, id: string, live: boolean) =>

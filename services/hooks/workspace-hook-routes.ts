@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
@@ -79,8 +79,7 @@ function workspaceHookKit(context: WorkspaceDeps) {
 type WorkspaceHookKit = ReturnType<typeof workspaceHookKit>;
 
 /** GET /hook-subscriptions */
-function listHookSubscriptionsRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listHookSubscriptionsRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.get(
     '/hook-subscriptions',
@@ -98,8 +97,7 @@ function listHookSubscriptionsRoute(plain: FastifyInstance, kit: WorkspaceHookKi
 }
 
 /** GET /hook-subscriptions/:id */
-function getHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.get(
     '/hook-subscriptions/:id',
@@ -122,8 +120,7 @@ function getHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
 }
 
 /** POST /hook-subscriptions */
-function postHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context, inSignedDeliveries } = kit;
   app.post(
     '/hook-subscriptions',
@@ -166,8 +163,7 @@ function postHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit
 }
 
 /** DELETE /hook-subscriptions/:id */
-function deleteHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function deleteHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context, inSignedDeliveries } = kit;
   app.delete(
     '/hook-subscriptions/:id',
@@ -197,8 +193,7 @@ function deleteHookSubscriptionRoute(plain: FastifyInstance, kit: WorkspaceHookK
 }
 
 /** GET /hook-signing-secret */
-function getHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getHookSigningSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.get(
     '/hook-signing-secret',
@@ -230,8 +225,7 @@ function getHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit
 }
 
 /** POST /hook-signing-secret/rotate */
-function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function rotateHookSigningSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.post(
     '/hook-signing-secret/rotate',
@@ -258,8 +252,7 @@ function rotateHookSigningSecretRoute(plain: FastifyInstance, kit: WorkspaceHook
 }
 
 /** GET /webhook-endpoints */
-function listWebhookEndpointsRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listWebhookEndpointsRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.get(
     '/webhook-endpoints',
@@ -277,8 +270,7 @@ function listWebhookEndpointsRoute(plain: FastifyInstance, kit: WorkspaceHookKit
 }
 
 /** GET /webhook-endpoints/:id */
-function getWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.get(
     '/webhook-endpoints/:id',
@@ -299,8 +291,7 @@ function getWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) 
 }
 
 /** POST /webhook-endpoints */
-function postWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.post(
     '/webhook-endpoints',
@@ -336,8 +327,7 @@ function postWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit)
 }
 
 /** DELETE /webhook-endpoints/:id */
-function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function deleteWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.delete(
     '/webhook-endpoints/:id',
@@ -365,8 +355,7 @@ function deleteWebhookEndpointRoute(plain: FastifyInstance, kit: WorkspaceHookKi
 }
 
 /** POST /webhook-endpoints/:id/rotate-secret */
-function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: WorkspaceHookKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function rotateWebhookEndpointSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
   const { context } = kit;
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
@@ -396,7 +385,7 @@ function rotateWebhookEndpointSecretRoute(plain: FastifyInstance, kit: Workspace
 }
 
 export async function workspaceHookRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = workspaceHookKit(context);
   listHookSubscriptionsRoute(app, kit);
   getHookSubscriptionRoute(app, kit);

@@ -1,6 +1,6 @@
 import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
@@ -236,8 +236,7 @@ function onboardingCommandKit(context: OnboardingsRouteDeps) {
 type OnboardingCommandKit = ReturnType<typeof onboardingCommandKit>;
 
 /** GET /onboardings */
-function getOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context } = kit;
   app.get(
     '/onboardings',
@@ -263,8 +262,7 @@ function getOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) 
 }
 
 /** GET /onboardings/:id */
-function getOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context } = kit;
   app.get(
     '/onboardings/:id',
@@ -299,8 +297,7 @@ function getOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandK
 }
 
 /** POST /onboardings */
-function postOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context, deps, createPlan, command } = kit;
   app.post(
     '/onboardings',
@@ -372,8 +369,7 @@ function postOnboardingsRoute(plain: FastifyInstance, kit: OnboardingCommandKit)
 }
 
 /** PATCH /onboardings/:id */
-function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function patchOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context, deps, command } = kit;
   app.patch(
     '/onboardings/:id',
@@ -422,8 +418,7 @@ function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: OnboardingComman
 }
 
 /** POST /onboardings/:id/send */
-function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: OnboardingCommandKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdSendRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context, deps, command } = kit;
   app.post(
     '/onboardings/:id/send',
@@ -489,7 +484,7 @@ export async function onboardingsRoutes(
   plain: FastifyInstance,
   { context }: { context: OnboardingsRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   // POST .../send takes an optional body: an empty JSON body is no body.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { readOnboarding } from './onboarding-unit-of-work.ts';
@@ -139,8 +139,7 @@ function operatorOnboardingKit(context: OperatorOnboardingRouteDeps) {
 type OperatorOnboardingKit = ReturnType<typeof operatorOnboardingKit>;
 
 /** GET /onboardings/:onboarding_id/link */
-function getOnboardingsByOnboardingIdLinkRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsByOnboardingIdLinkRoute(app: ZodApp, kit: OperatorOnboardingKit) {
   const { context } = kit;
   app.get(
     '/onboardings/:onboarding_id/link',
@@ -175,8 +174,7 @@ function getOnboardingsByOnboardingIdLinkRoute(plain: FastifyInstance, kit: Oper
 }
 
 /** POST /onboardings/:onboarding_id/payments */
-function postOnboardingsByOnboardingIdPaymentsRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, kit: OperatorOnboardingKit) {
   const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/payments',
@@ -234,8 +232,7 @@ function postOnboardingsByOnboardingIdPaymentsRoute(plain: FastifyInstance, kit:
 }
 
 /** POST /onboardings/:onboarding_id/countersign */
-function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: OperatorOnboardingKit) {
   const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/countersign',
@@ -295,8 +292,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, k
 }
 
 /** POST /onboardings/:onboarding_id/archive */
-function postOnboardingsByOnboardingIdArchiveRoute(plain: FastifyInstance, kit: OperatorOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByOnboardingIdArchiveRoute(app: ZodApp, kit: OperatorOnboardingKit) {
   const { context, run } = kit;
   app.post(
     '/onboardings/:onboarding_id/archive',
@@ -333,7 +329,7 @@ export async function operatorOnboardingRoutes(
   plain: FastifyInstance,
   { context }: { context: OperatorOnboardingRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = operatorOnboardingKit(context);
   getOnboardingsByOnboardingIdLinkRoute(app, kit);
   postOnboardingsByOnboardingIdPaymentsRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { textError } from '../../shared/http/api-error.ts';
 import { limitParam, pageParam } from '../../shared/http/pagination.ts';
@@ -33,7 +33,7 @@ const responsesQuery = z.object({
 });
 
 export async function responsesRoutes(plain: FastifyInstance, { context }: { context: ResponsesRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.get(
     '/responses',

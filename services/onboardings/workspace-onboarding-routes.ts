@@ -1,6 +1,6 @@
 import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
 import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
@@ -169,8 +169,7 @@ function workspaceOnboardingKit(context: WorkspaceDeps) {
 type WorkspaceOnboardingKit = ReturnType<typeof workspaceOnboardingKit>;
 
 /** GET /onboardings */
-function getOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag } = kit;
   app.get(
     '/onboardings',
@@ -199,8 +198,7 @@ function getOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit
 }
 
 /** GET /onboardings/usage */
-function getOnboardingsUsageRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsUsageRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag } = kit;
   app.get(
     '/onboardings/usage',
@@ -225,8 +223,7 @@ function getOnboardingsUsageRoute(plain: FastifyInstance, kit: WorkspaceOnboardi
 }
 
 /** POST /onboardings */
-function postOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, run, workspaceOnboardingOf } = kit;
   app.post(
     '/onboardings',
@@ -262,8 +259,7 @@ function postOnboardingsRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKi
 }
 
 /** GET /onboardings/:id */
-function getOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { tag, found } = kit;
   app.get(
     '/onboardings/:id',
@@ -286,8 +282,7 @@ function getOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardin
 }
 
 /** PATCH /onboardings/:id */
-function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function patchOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.patch(
     '/onboardings/:id',
@@ -321,8 +316,7 @@ function patchOnboardingsByIdRoute(plain: FastifyInstance, kit: WorkspaceOnboard
 }
 
 /** POST /onboardings/:id/send */
-function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdSendRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/send',
@@ -357,8 +351,7 @@ function postOnboardingsByIdSendRoute(plain: FastifyInstance, kit: WorkspaceOnbo
 }
 
 /** POST /onboardings/:id/cancel */
-function postOnboardingsByIdCancelRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdCancelRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/cancel',
@@ -386,8 +379,7 @@ function postOnboardingsByIdCancelRoute(plain: FastifyInstance, kit: WorkspaceOn
 }
 
 /** POST /onboardings/:id/reopen */
-function postOnboardingsByIdReopenRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdReopenRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/reopen',
@@ -417,8 +409,7 @@ function postOnboardingsByIdReopenRoute(plain: FastifyInstance, kit: WorkspaceOn
 }
 
 /** POST /onboardings/:id/archive */
-function postOnboardingsByIdArchiveRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdArchiveRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/archive',
@@ -446,8 +437,7 @@ function postOnboardingsByIdArchiveRoute(plain: FastifyInstance, kit: WorkspaceO
 }
 
 /** POST /onboardings/:id/unarchive */
-function postOnboardingsByIdUnarchiveRoute(plain: FastifyInstance, kit: WorkspaceOnboardingKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByIdUnarchiveRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
   const { context, tag, deps, act } = kit;
   app.post(
     '/onboardings/:id/unarchive',
@@ -482,7 +472,7 @@ export async function workspaceOnboardingRoutes(
   plain: FastifyInstance,
   { context }: { context: WorkspaceDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = workspaceOnboardingKit(context);
   getOnboardingsRoute(app, kit);
   getOnboardingsUsageRoute(app, kit);

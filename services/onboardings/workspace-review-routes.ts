@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
@@ -132,8 +132,7 @@ function workspaceReviewKit(context: WorkspaceDeps) {
 type WorkspaceReviewKit = ReturnType<typeof workspaceReviewKit>;
 
 /** GET /onboardings/:onboarding_id/answers */
-function getOnboardingsByOnboardingIdAnswersRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsByOnboardingIdAnswersRoute(app: ZodApp, kit: WorkspaceReviewKit) {
   const { context, answersOf } = kit;
   app.get(
     '/onboardings/:onboarding_id/answers',
@@ -162,11 +161,7 @@ function getOnboardingsByOnboardingIdAnswersRoute(plain: FastifyInstance, kit: W
 }
 
 /** POST /onboardings/:onboarding_id/answers/:field_id/review */
-function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
-  plain: FastifyInstance,
-  kit: WorkspaceReviewKit,
-) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app: ZodApp, kit: WorkspaceReviewKit) {
   const { context, answersOf } = kit;
   app.post(
     '/onboardings/:onboarding_id/answers/:field_id/review',
@@ -222,8 +217,7 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
 }
 
 /** POST /onboardings/:onboarding_id/countersign */
-function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: WorkspaceReviewKit) {
   const { context } = kit;
   app.post(
     '/onboardings/:onboarding_id/countersign',
@@ -294,8 +288,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(plain: FastifyInstance, k
 }
 
 /** GET /onboardings/:onboarding_id/files/:file_id */
-function getOnboardingsByOnboardingIdFilesByFileIdRoute(plain: FastifyInstance, kit: WorkspaceReviewKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getOnboardingsByOnboardingIdFilesByFileIdRoute(app: ZodApp, kit: WorkspaceReviewKit) {
   const { context } = kit;
   app.get(
     '/onboardings/:onboarding_id/files/:file_id',
@@ -330,7 +323,7 @@ function getOnboardingsByOnboardingIdFilesByFileIdRoute(plain: FastifyInstance, 
 }
 
 export async function workspaceReviewRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = workspaceReviewKit(context);
   getOnboardingsByOnboardingIdAnswersRoute(app, kit);
   postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../http/zod-app.ts';
 import { z } from 'zod';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import { RETRY_LIMIT } from './retry-parked.ts';
@@ -57,7 +57,7 @@ export async function parkedEventsRoutes(
   plain: FastifyInstance,
   { context }: { context: ParkedEventsRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const names = () => context.projections.projectionNames;
   const projectionName = z
     .string()

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { teamById } from '../../../projections/teams/queries.ts';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { coded } from '../../../shared/http/error-schemas.ts';
@@ -153,7 +153,7 @@ export async function portalFaceRoutes(
   plain: FastifyInstance,
   { context, access }: { context: PortalFaceDeps; access: PortalAccess },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.get(
     '/onboardings/:token/face',
     {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import {
   cleanFileName,
@@ -42,8 +42,7 @@ const UPLOAD_BODY = {
 };
 
 /** POST a file to a file field (multipart, one file, its type read from its bytes). */
-function uploadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function uploadFileRoute(app: ZodApp, portal: PortalRequests) {
   const { context, open, run, seal, uploadLimit, opened } = portal;
   app.post(
     '/onboardings/:token/fields/:field_id/files',
@@ -128,8 +127,7 @@ function uploadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
 }
 
 /** GET an uploaded file as an attachment. */
-function downloadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
   const { context, open } = portal;
   app.get(
     '/onboardings/:token/files/:file_id',
@@ -170,8 +168,7 @@ function downloadFileRoute(plain: FastifyInstance, portal: PortalRequests) {
 }
 
 /** DELETE an uploaded file before its step is submitted. */
-function removeFileRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function removeFileRoute(app: ZodApp, portal: PortalRequests) {
   const { open, run, now, opened } = portal;
   app.delete(
     '/onboardings/:token/files/:file_id',

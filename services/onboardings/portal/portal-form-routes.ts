@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { findResponse, responseSchema } from '../../../projections/responses/queries.ts';
 import { PIN_HEADER } from './portal-access.ts';
@@ -23,8 +23,7 @@ import {
 /* The client's form through a link: open it, autosave answers, submit steps, sign. */
 
 /** GET the form: the first open after each send records onboarding.started. */
-function openFormRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function openFormRoute(app: ZodApp, portal: PortalRequests) {
   const { context, open, run, view, now } = portal;
   app.get(
     '/onboardings/:token',
@@ -67,8 +66,7 @@ function openFormRoute(plain: FastifyInstance, portal: PortalRequests) {
 }
 
 /** PUT an answer: the autosave of a draft response. */
-function saveAnswerRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
   const { context, open, run, seal, now, opened } = portal;
   app.put(
     '/onboardings/:token/answers/:field_id',
@@ -129,8 +127,7 @@ function saveAnswerRoute(plain: FastifyInstance, portal: PortalRequests) {
 }
 
 /** POST a step's submit. */
-function submitStepRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function submitStepRoute(app: ZodApp, portal: PortalRequests) {
   const { open, run, enteredValues, view, now, opened } = portal;
   app.post(
     '/onboardings/:token/steps/:step_id/submit',
@@ -170,8 +167,7 @@ function submitStepRoute(plain: FastifyInstance, portal: PortalRequests) {
 }
 
 /** POST a signature of a signature field. */
-function signFieldRoute(plain: FastifyInstance, portal: PortalRequests) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function signFieldRoute(app: ZodApp, portal: PortalRequests) {
   const { open, run, seal, now, opened } = portal;
   app.post(
     '/onboardings/:token/fields/:field_id/signature',

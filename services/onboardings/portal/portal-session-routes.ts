@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { PIN_HEADER } from './portal-access.ts';
 import { LINK_SESSION_IDLE_SECONDS, openLinkSession, setLinkSessionCookie } from './portal-link-sessions.ts';
@@ -7,7 +7,7 @@ import { pinHeaders, portalErrors, tokenParams, type PortalRequests } from './po
 
 /** POST /portal/v1/onboardings/:token/session: a link session for the PIN (./portal-link-sessions.ts). */
 export function portalSessionRoutes(plain: FastifyInstance, portal: PortalRequests, publicUrl: string) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const { context, access } = portal;
   app.post(
     '/onboardings/:token/session',
