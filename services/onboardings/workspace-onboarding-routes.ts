@@ -22,6 +22,7 @@ import {
 import { onboardingErrors } from './onboarding-errors.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
+import type { ArchiveOnboarding, UnarchiveOnboarding } from './decider/index.ts';
 import { getOnboarding } from '../../projections/onboardings/queries.ts';
 import { explainUnverified } from '../access/index.ts';
 import { reopenOnboarding } from './reopen-onboarding.ts';
@@ -113,9 +114,54 @@ const commandRefusals = {
   429: coded('recipient_cap_reached'),
 };
 
+const tag = { tags: ['workspace'] };
+
+/** The route options of a command on one onboarding; `extra` is its body schema, if any. */
+function manageOptions<S extends object>(operationId: string, summary: string, extra: S) {
+  return {
+    config: { workspace: { action: 'onboardings.manage' as const } },
+    schema: {
+      operationId,
+      ...tag,
+      summary,
+      params: idParams,
+      ...extra,
+      response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
+    },
+  };
+}
+
+/** Which onboarding of which team a command is about. */
+interface OnboardingRef {
+  team_id: string;
+  onboarding_id: string;
+}
+
+/** A command as onboarding-commands.ts writes them: deps, transaction, input, now, metadata. */
+type OnboardingCommandCall<I> = (
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: I,
+  now: Date,
+  metadata: CommandMetadata,
+) => Promise<OnboardingOutcome>;
+
+/** Archive and unarchive: the decider's command on the stream, with no checks before it. */
+function lifecycle(
+  decide: (ref: OnboardingRef) => Omit<ArchiveOnboarding, 'metadata'> | Omit<UnarchiveOnboarding, 'metadata'>,
+): OnboardingCommandCall<OnboardingRef> {
+  return (deps, tx, ref, now, metadata) =>
+    runOnboardingCommand(
+      deps,
+      tx,
+      ref.onboarding_id,
+      () => ({ ...decide(ref), metadata: { now } }),
+      metadata,
+    );
+}
+
 /** What the routes of this file share. */
 function workspaceOnboardingKit(context: WorkspaceDeps) {
-  const tag = { tags: ['workspace'] };
   const deps: CommandDeps = {
     pool: context.pool,
     eventStore: context.eventStore,
@@ -152,25 +198,41 @@ function workspaceOnboardingKit(context: WorkspaceDeps) {
     return item ? { ...item, template_snapshot: detail.template_snapshot } : undefined;
   }
 
-  /** Runs a command on one of the team's onboardings and answers it as it is then. */
-  async function act(
+  /**
+   * Runs a command on one of the team's onboardings (404 first when it is not the team's)
+   * and answers the onboarding as it is then.
+   */
+  async function act<I extends OnboardingRef>(
     request: FastifyRequest,
     id: string,
-    work: (tx: PoolClient, metadata: CommandMetadata, teamId: string) => Promise<OnboardingOutcome>,
+    command: OnboardingCommandCall<I>,
+    fields: Omit<I, keyof OnboardingRef>,
   ) {
     const { teamId } = signedIn(request);
     await found(request, id);
-    await run(request, (tx, metadata) => work(tx, metadata, teamId));
+    await run(request, (tx, metadata) =>
+      command(
+        deps,
+        tx,
+        { ...fields, team_id: teamId, onboarding_id: id } as I,
+        context.clock.now(),
+        metadata,
+      ),
+    );
     return { onboarding: await found(request, id) };
   }
-  return { context, tag, deps, run, found, workspaceOnboardingOf, act };
+
+  /** Says why a send or reopen is refused when the owner's email is not verified yet. */
+  const explained = (request: FastifyRequest) => (error: unknown) =>
+    explainUnverified(context.pool, signedIn(request).teamId, error);
+  return { context, deps, run, found, workspaceOnboardingOf, act, explained };
 }
 
 type WorkspaceOnboardingKit = ReturnType<typeof workspaceOnboardingKit>;
 
 /** GET /onboardings */
 function getOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag } = kit;
+  const { context } = kit;
   app.get(
     '/onboardings',
     {
@@ -199,7 +261,7 @@ function getOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 
 /** GET /onboardings/usage */
 function getOnboardingsUsageRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag } = kit;
+  const { context } = kit;
   app.get(
     '/onboardings/usage',
     {
@@ -224,7 +286,7 @@ function getOnboardingsUsageRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 
 /** POST /onboardings */
 function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, run, workspaceOnboardingOf } = kit;
+  const { context, deps, run, workspaceOnboardingOf } = kit;
   app.post(
     '/onboardings',
     {
@@ -260,7 +322,7 @@ function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 
 /** GET /onboardings/:id */
 function getOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { tag, found } = kit;
+  const { found } = kit;
   app.get(
     '/onboardings/:id',
     {
@@ -282,190 +344,85 @@ function getOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 }
 
 /** PATCH /onboardings/:id */
-function patchOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
+function patchOnboardingsByIdRoute(app: ZodApp, { act }: WorkspaceOnboardingKit) {
   app.patch(
     '/onboardings/:id',
-    {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceUpdateOnboarding',
-        ...tag,
-        summary: 'Assign to a member or unassign; set or clear the due date',
-        params: idParams,
-        body: patchBody,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
-    },
+    manageOptions('workspaceUpdateOnboarding', 'Assign to a member or unassign; set or clear the due date', {
+      body: patchBody,
+    }),
     async (request) =>
-      act(request, request.params.id, (tx, metadata, teamId) =>
-        updateOnboarding(
-          deps,
-          tx,
-          {
-            team_id: teamId,
-            onboarding_id: request.params.id,
-            due_date: request.body.due_on,
-            assigned_to: request.body.assigned_to,
-          },
-          context.clock.now(),
-          metadata,
-        ),
-      ),
+      act(request, request.params.id, updateOnboarding, {
+        due_date: request.body.due_on,
+        assigned_to: request.body.assigned_to,
+      }),
   );
 }
 
 /** POST /onboardings/:id/send */
-function postOnboardingsByIdSendRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
+function postOnboardingsByIdSendRoute(app: ZodApp, { act, explained }: WorkspaceOnboardingKit) {
   app.post(
     '/onboardings/:id/send',
-    {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceSendOnboarding',
-        ...tag,
-        summary:
-          'Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes)',
-        params: idParams,
-        body: sendBody,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
-    },
+    manageOptions(
+      'workspaceSendOnboarding',
+      'Send or resend (a new link; 409 requires_force when the client saved an answer in the last 5 minutes)',
+      { body: sendBody },
+    ),
     async (request) =>
-      act(request, request.params.id, (tx, metadata, teamId) =>
-        sendOnboarding(
-          deps,
-          tx,
-          {
-            team_id: teamId,
-            onboarding_id: request.params.id,
-            force: request.body?.force ?? false,
-            pin: request.body?.pin,
-          },
-          context.clock.now(),
-          metadata,
-        ),
-      ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
+      act(request, request.params.id, sendOnboarding, {
+        force: request.body?.force ?? false,
+        pin: request.body?.pin,
+      }).catch(explained(request)),
   );
 }
 
 /** POST /onboardings/:id/cancel */
-function postOnboardingsByIdCancelRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
+function postOnboardingsByIdCancelRoute(app: ZodApp, { act }: WorkspaceOnboardingKit) {
   app.post(
     '/onboardings/:id/cancel',
-    {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceCancelOnboarding',
-        ...tag,
-        summary: 'Cancel a draft, sent or in-progress onboarding (its link stops working)',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
-    },
-    async (request) =>
-      act(request, request.params.id, (tx, metadata, teamId) =>
-        updateOnboarding(
-          deps,
-          tx,
-          { team_id: teamId, onboarding_id: request.params.id, status: 'cancelled' },
-          context.clock.now(),
-          metadata,
-        ),
-      ),
+    manageOptions(
+      'workspaceCancelOnboarding',
+      'Cancel a draft, sent or in-progress onboarding (its link stops working)',
+      {},
+    ),
+    async (request) => act(request, request.params.id, updateOnboarding, { status: 'cancelled' }),
   );
 }
 
 /** POST /onboardings/:id/reopen */
-function postOnboardingsByIdReopenRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
+function postOnboardingsByIdReopenRoute(app: ZodApp, { act, explained }: WorkspaceOnboardingKit) {
   app.post(
     '/onboardings/:id/reopen',
-    {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceReopenOnboarding',
-        ...tag,
-        summary:
-          'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
-        params: idParams,
-        body: reopenBody,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
-    },
+    manageOptions(
+      'workspaceReopenOnboarding',
+      'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
+      { body: reopenBody },
+    ),
     async (request) =>
-      act(request, request.params.id, (tx, metadata, teamId) =>
-        reopenOnboarding(
-          deps,
-          tx,
-          { team_id: teamId, onboarding_id: request.params.id, pin: request.body?.pin },
-          context.clock.now(),
-          metadata,
-        ),
-      ).catch((error: unknown) => explainUnverified(context.pool, signedIn(request).teamId, error)),
+      act(request, request.params.id, reopenOnboarding, { pin: request.body?.pin }).catch(explained(request)),
   );
 }
 
-/** POST /onboardings/:id/archive */
-function postOnboardingsByIdArchiveRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
-  app.post(
-    '/onboardings/:id/archive',
+/** POST /onboardings/:id/archive and /unarchive */
+function postOnboardingsByIdLifecycleRoutes(app: ZodApp, { act }: WorkspaceOnboardingKit) {
+  const lifecycleRoutes = [
     {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceArchiveOnboarding',
-        ...tag,
-        summary: 'Archive: the onboarding leaves the default list and refuses changes until unarchived',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
+      verb: 'archive',
+      operationId: 'workspaceArchiveOnboarding',
+      summary: 'Archive: the onboarding leaves the default list and refuses changes until unarchived',
+      command: lifecycle(() => ({ type: 'ArchiveOnboarding', data: {} })),
     },
-    async (request) =>
-      act(request, request.params.id, (tx, metadata) =>
-        runOnboardingCommand(
-          deps,
-          tx,
-          request.params.id,
-          () => ({ type: 'ArchiveOnboarding', data: {}, metadata: { now: context.clock.now() } }),
-          metadata,
-        ),
-      ),
-  );
-}
-
-/** POST /onboardings/:id/unarchive */
-function postOnboardingsByIdUnarchiveRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, tag, deps, act } = kit;
-  app.post(
-    '/onboardings/:id/unarchive',
     {
-      config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceUnarchiveOnboarding',
-        ...tag,
-        summary: 'Take an archived onboarding back into the list',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-      },
+      verb: 'unarchive',
+      operationId: 'workspaceUnarchiveOnboarding',
+      summary: 'Take an archived onboarding back into the list',
+      command: lifecycle(({ team_id }) => ({ type: 'UnarchiveOnboarding', data: { team_id } })),
     },
-    async (request) =>
-      act(request, request.params.id, (tx, metadata, teamId) =>
-        runOnboardingCommand(
-          deps,
-          tx,
-          request.params.id,
-          () => ({
-            type: 'UnarchiveOnboarding',
-            data: { team_id: teamId },
-            metadata: { now: context.clock.now() },
-          }),
-          metadata,
-        ),
-      ),
-  );
+  ];
+  for (const { verb, operationId, summary, command } of lifecycleRoutes) {
+    app.post(`/onboardings/:id/${verb}`, manageOptions(operationId, summary, {}), async (request) =>
+      act(request, request.params.id, command, {}),
+    );
+  }
 }
 
 export async function workspaceOnboardingRoutes(
@@ -482,6 +439,5 @@ export async function workspaceOnboardingRoutes(
   postOnboardingsByIdSendRoute(app, kit);
   postOnboardingsByIdCancelRoute(app, kit);
   postOnboardingsByIdReopenRoute(app, kit);
-  postOnboardingsByIdArchiveRoute(app, kit);
-  postOnboardingsByIdUnarchiveRoute(app, kit);
+  postOnboardingsByIdLifecycleRoutes(app, kit);
 }
