@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { apiRateLimitText, PLANS, type Plan } from './contract/plans.ts';
 import { teamById, teamMonthlyLimit } from '../../projections/teams/queries.ts';
@@ -18,7 +18,7 @@ const meResponse = z.object({
 
 /** GET /api/v1/me: any valid key of a team whose plan includes API access. */
 export async function meRoutes(plain: FastifyInstance, { context }: { context: MeRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.get(
     '/me',
     {

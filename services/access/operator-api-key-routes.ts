@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { apiKeyDecider, DEFAULT_API_KEY_NAME } from './api-key-decider.ts';
 import { apiKeyStreamId, type ApiKeyCreated } from './api-key-events.ts';
@@ -58,7 +58,7 @@ export async function operatorApiKeyRoutes(
   plain: FastifyInstance,
   { context }: { context: OperatorApiKeyRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/teams/:team_id/api-keys',
@@ -140,8 +140,7 @@ export async function operatorApiKeyRoutes(
 }
 
 /** DELETE /teams/:team_id/api-keys/:key_id: the key fails from its next request. */
-function revokeApiKeyRoute(plain: FastifyInstance, context: OperatorApiKeyRouteDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function revokeApiKeyRoute(app: ZodApp, context: OperatorApiKeyRouteDeps) {
   app.delete(
     '/teams/:team_id/api-keys/:key_id',
     {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { teamDecider, type TeamState } from './team-decider.ts';
@@ -168,8 +168,7 @@ export async function brandingChanges(
 type OperatorTeamKit = { context: OperatorTeamRouteDeps };
 
 /** POST /teams */
-function createTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function createTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
   const { context } = kit;
   app.post(
     '/teams',
@@ -212,8 +211,7 @@ function createTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
 }
 
 /** PATCH /teams/:team_id */
-function patchTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
   const { context } = kit;
   app.patch(
     '/teams/:team_id',
@@ -252,8 +250,7 @@ function patchTeamRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
 }
 
 /** POST /teams/:team_id/members */
-function addMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function addMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
   const { context } = kit;
   app.post(
     '/teams/:team_id/members',
@@ -294,8 +291,7 @@ function addMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
 }
 
 /** DELETE /teams/:team_id/members/:member_id */
-function removeMemberRoute(plain: FastifyInstance, kit: OperatorTeamKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function removeMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
   const { context } = kit;
   app.delete(
     '/teams/:team_id/members/:member_id',
@@ -329,7 +325,7 @@ export async function operatorTeamRoutes(
   plain: FastifyInstance,
   { context }: { context: OperatorTeamRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit: OperatorTeamKit = { context };
   createTeamRoute(app, kit);
   patchTeamRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { AUTOMATION_TRIGGERS, RULE_LIMITS } from './automation-rule-events.ts';
 import {
@@ -121,7 +121,7 @@ export async function automationRulesRoutes(
   plain: FastifyInstance,
   { context }: { context: AutomationRulesRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/teams/:team_id/automation-rules',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
@@ -89,8 +89,7 @@ function workspaceRulesKit(context: WorkspaceDeps) {
 type WorkspaceRulesKit = ReturnType<typeof workspaceRulesKit>;
 
 /** GET /automation-rules */
-function listRulesRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listRulesRoute(app: ZodApp, kit: WorkspaceRulesKit) {
   const { context, view } = kit;
   app.get(
     '/automation-rules',
@@ -114,8 +113,7 @@ function listRulesRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
 }
 
 /** GET /automation-rules/placeholders */
-function placeholdersRoute(plain: FastifyInstance, _kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function placeholdersRoute(app: ZodApp, _kit: WorkspaceRulesKit) {
   app.get(
     '/automation-rules/placeholders',
     {
@@ -145,8 +143,7 @@ function placeholdersRoute(plain: FastifyInstance, _kit: WorkspaceRulesKit) {
 }
 
 /** GET /automation-rules/:id */
-function getRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
   const { context, view } = kit;
   app.get(
     '/automation-rules/:id',
@@ -169,8 +166,7 @@ function getRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
 }
 
 /** POST /automation-rules */
-function createRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function createRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
   const { context, view } = kit;
   app.post(
     '/automation-rules',
@@ -198,8 +194,7 @@ function createRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
 }
 
 /** PATCH /automation-rules/:id */
-function patchRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function patchRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
   const { context, view } = kit;
   app.patch(
     '/automation-rules/:id',
@@ -252,8 +247,7 @@ function patchRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
 }
 
 /** DELETE /automation-rules/:id */
-function deleteRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function deleteRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
   const { context } = kit;
   app.delete(
     '/automation-rules/:id',
@@ -276,7 +270,7 @@ function deleteRuleRoute(plain: FastifyInstance, kit: WorkspaceRulesKit) {
 }
 
 export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = workspaceRulesKit(context);
   listRulesRoute(app, kit);
   placeholdersRoute(app, kit);

@@ -1,6 +1,6 @@
 import { teamExists } from '../../projections/teams/queries.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
@@ -21,7 +21,7 @@ export async function clientErasureRoutes(
   plain: FastifyInstance,
   { context }: { context: ClientErasureRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/teams/:team_id/clients/:client_id/erase',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { clientInput, createClient } from './create-client.ts';
@@ -121,8 +121,7 @@ function clientsKit(context: ClientsRouteDeps) {
 type ClientsKit = ReturnType<typeof clientsKit>;
 
 /** GET /clients */
-function getClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getClientsRoute(app: ZodApp, kit: ClientsKit) {
   const { context } = kit;
   app.get(
     '/clients',
@@ -156,8 +155,7 @@ function getClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
 }
 
 /** GET /clients/:id */
-function getClientsByIdRoute(plain: FastifyInstance, kit: ClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getClientsByIdRoute(app: ZodApp, kit: ClientsKit) {
   const { findClient } = kit;
   app.get(
     '/clients/:id',
@@ -186,8 +184,7 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: ClientsKit) {
 }
 
 /** POST /clients */
-function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postClientsRoute(app: ZodApp, kit: ClientsKit) {
   const { context, findClient } = kit;
   app.post(
     '/clients',
@@ -243,7 +240,7 @@ function postClientsRoute(plain: FastifyInstance, kit: ClientsKit) {
 }
 
 export async function clientsRoutes(plain: FastifyInstance, { context }: { context: ClientsRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = clientsKit(context);
   getClientsRoute(app, kit);
   getClientsByIdRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { DomainError } from '../../shared/commands/decider.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
@@ -113,8 +113,7 @@ function workspaceClientsKit(context: WorkspaceDeps) {
 type WorkspaceClientsKit = ReturnType<typeof workspaceClientsKit>;
 
 /** GET /clients */
-function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
   const { context, tag } = kit;
   app.get(
     '/clients',
@@ -146,8 +145,7 @@ function getClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
 }
 
 /** POST /clients */
-function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
   const { context, tag, findClient } = kit;
   app.post(
     '/clients',
@@ -183,8 +181,7 @@ function postClientsRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
 }
 
 /** GET /clients/:id */
-function getClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
   const { tag, findClient } = kit;
   app.get(
     '/clients/:id',
@@ -211,8 +208,7 @@ function getClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
 }
 
 /** PATCH /clients/:id */
-function patchClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
   const { context, tag, findClient } = kit;
   app.patch(
     '/clients/:id',
@@ -257,8 +253,7 @@ function patchClientsByIdRoute(plain: FastifyInstance, kit: WorkspaceClientsKit)
 }
 
 /** POST /clients/:id/erase */
-function postClientsByIdEraseRoute(plain: FastifyInstance, kit: WorkspaceClientsKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postClientsByIdEraseRoute(app: ZodApp, kit: WorkspaceClientsKit) {
   const { context, tag, findClient } = kit;
   app.post(
     '/clients/:id/erase',
@@ -295,7 +290,7 @@ function postClientsByIdEraseRoute(plain: FastifyInstance, kit: WorkspaceClients
 }
 
 export async function workspaceClientRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = workspaceClientsKit(context);
   getClientsRoute(app, kit);
   postClientsRoute(app, kit);

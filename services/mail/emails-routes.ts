@@ -1,6 +1,6 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
@@ -30,7 +30,7 @@ export const emailSchema = z.object({
 });
 
 export async function emailsRoutes(plain: FastifyInstance, { context }: { context: EmailsRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.get(
     '/teams/:team_id/emails',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { fold } from '../../shared/commands/decider.ts';
 import { teamDecider } from '../access/index.ts';
@@ -79,7 +79,7 @@ export async function operatorTemplateRoutes(
   plain: FastifyInstance,
   { context }: { context: OperatorTemplateRouteDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   async function createTemplate(
     request: FastifyRequest,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { listOwnTemplates, ownTemplate } from '../../projections/templates/queries.ts';
 import { textError } from '../../shared/http/api-error.ts';
@@ -30,7 +30,7 @@ export const listItemSchema = z.object({
 });
 
 export async function templatesRoutes(plain: FastifyInstance, { context }: { context: TemplatesRouteDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.get(
     '/templates',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { handleCommand } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
@@ -158,8 +158,7 @@ function builderKit(context: WorkspaceDeps) {
 type BuilderKit = ReturnType<typeof builderKit>;
 
 /** GET /templates/:id */
-function getTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
   const { ownOrNotFound } = kit;
   app.get(
     '/templates/:id',
@@ -180,8 +179,7 @@ function getTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
 }
 
 /** POST /templates */
-function postTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postTemplatesRoute(app: ZodApp, kit: BuilderKit) {
   const { create } = kit;
   app.post(
     '/templates',
@@ -202,8 +200,7 @@ function postTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
 }
 
 /** PUT /templates/:id */
-function putTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function putTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
   const { context, ownOrNotFound, run } = kit;
   app.put(
     '/templates/:id',
@@ -242,8 +239,7 @@ function putTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
 }
 
 /** POST /templates/:id/duplicate */
-function postTemplatesByIdDuplicateRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postTemplatesByIdDuplicateRoute(app: ZodApp, kit: BuilderKit) {
   const { ownOrNotFound, create } = kit;
   app.post(
     '/templates/:id/duplicate',
@@ -267,8 +263,7 @@ function postTemplatesByIdDuplicateRoute(plain: FastifyInstance, kit: BuilderKit
 }
 
 /** DELETE /templates/:id */
-function deleteTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function deleteTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
   const { context, run } = kit;
   app.delete(
     '/templates/:id',
@@ -298,8 +293,7 @@ function deleteTemplatesByIdRoute(plain: FastifyInstance, kit: BuilderKit) {
 }
 
 /** GET /gallery-templates */
-function getGalleryTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function getGalleryTemplatesRoute(app: ZodApp, kit: BuilderKit) {
   const { context } = kit;
   app.get(
     '/gallery-templates',
@@ -333,8 +327,7 @@ function getGalleryTemplatesRoute(plain: FastifyInstance, kit: BuilderKit) {
 }
 
 /** POST /gallery-templates/:id/copy */
-function postGalleryTemplatesByIdCopyRoute(plain: FastifyInstance, kit: BuilderKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function postGalleryTemplatesByIdCopyRoute(app: ZodApp, kit: BuilderKit) {
   const { context, create } = kit;
   app.post(
     '/gallery-templates/:id/copy',
@@ -357,7 +350,7 @@ function postGalleryTemplatesByIdCopyRoute(plain: FastifyInstance, kit: BuilderK
 }
 
 export async function workspaceBuilderRoutes(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = builderKit(context);
   getTemplatesByIdRoute(app, kit);
   postTemplatesRoute(app, kit);

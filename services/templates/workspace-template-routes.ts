@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
@@ -25,7 +25,7 @@ export async function workspaceTemplateRoutes(
   plain: FastifyInstance,
   { context }: { context: WorkspaceDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.get(
     '/templates',
     {

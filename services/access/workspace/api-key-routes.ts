@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -161,8 +161,7 @@ async function createKey(
 }
 
 /** GET /api-keys */
-function listApiKeysRoute(plain: FastifyInstance, kit: ApiKeysKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listApiKeysRoute(app: ZodApp, kit: ApiKeysKit) {
   const { context, view } = kit;
   app.get(
     '/api-keys',
@@ -183,8 +182,7 @@ function listApiKeysRoute(plain: FastifyInstance, kit: ApiKeysKit) {
 }
 
 /** POST /api-keys */
-function createApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function createApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
   const { context } = kit;
   app.post(
     '/api-keys',
@@ -224,8 +222,7 @@ function createApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
 }
 
 /** POST /api-keys/:key_id/rotate */
-function rotateApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function rotateApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
   const { view, keyOf, earlier } = kit;
   app.post(
     '/api-keys/:key_id/rotate',
@@ -260,8 +257,7 @@ function rotateApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
 }
 
 /** DELETE /api-keys/:key_id */
-function revokeApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function revokeApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
   const { context } = kit;
   app.delete(
     '/api-keys/:key_id',
@@ -308,7 +304,7 @@ function revokeApiKeyRoute(plain: FastifyInstance, kit: ApiKeysKit) {
 
 /** Integrations: API keys of the team (owners and admins; creating, rotating and revoking after a re-authentication). */
 export async function workspaceApiKeyRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = apiKeysKit(context);
   listApiKeysRoute(app, kit);
   createApiKeyRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { signedIn } from './workspace-session.ts';
@@ -13,7 +13,7 @@ const tag = { tags: ['workspace'] };
  * (the position of the last entry seen). Read model team_activity, folded from the events.
  */
 export async function auditRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   app.get(
     '/audit',
     {

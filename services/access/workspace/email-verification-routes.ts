@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { accountDecider } from './account-decider.ts';
@@ -37,8 +37,7 @@ function emailVerificationKit(context: WorkspaceDeps) {
 type EmailVerificationKit = ReturnType<typeof emailVerificationKit>;
 
 /** GET /email-verification */
-function verificationStateRoute(plain: FastifyInstance, kit: EmailVerificationKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function verificationStateRoute(app: ZodApp, kit: EmailVerificationKit) {
   const { context } = kit;
   app.get(
     '/email-verification',
@@ -67,8 +66,7 @@ function verificationStateRoute(plain: FastifyInstance, kit: EmailVerificationKi
 }
 
 /** POST /email-verification/resend */
-function resendVerificationRoute(plain: FastifyInstance, kit: EmailVerificationKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function resendVerificationRoute(app: ZodApp, kit: EmailVerificationKit) {
   const { context, publicUrl, limits } = kit;
   app.post(
     '/email-verification/resend',
@@ -119,8 +117,7 @@ function resendVerificationRoute(plain: FastifyInstance, kit: EmailVerificationK
 }
 
 /** POST /email-verification/:token */
-function verifyEmailRoute(plain: FastifyInstance, kit: EmailVerificationKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function verifyEmailRoute(app: ZodApp, kit: EmailVerificationKit) {
   const { context } = kit;
   app.post(
     '/email-verification/:token',
@@ -165,7 +162,7 @@ export async function emailVerificationRoutes(
   plain: FastifyInstance,
   { context }: { context: WorkspaceDeps },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const kit = emailVerificationKit(context);
   verificationStateRoute(app, kit);
   resendVerificationRoute(app, kit);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { teamDecider } from '../team-decider.ts';
@@ -66,10 +66,11 @@ function view(row: PendingInvitationRow, now: Date) {
  * accepts. Both are team commands (team.invitation_resent, team.invitation_revoked).
  */
 export async function invitationRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = zodApp(plain);
   // Registered in the OpenAPI document's order.
-  listInvitationsRoute(plain, context);
-  resendInvitationRoute(plain, context);
-  revokeInvitationRoute(plain, context);
+  listInvitationsRoute(app, context);
+  resendInvitationRoute(app, context);
+  revokeInvitationRoute(app, context);
 }
 
 /** The team's pending invitation; 404 invitation_not_found for any other id. */
@@ -79,8 +80,7 @@ async function pending(context: WorkspaceDeps, teamId: string, invitationId: str
   return invitation;
 }
 
-function listInvitationsRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listInvitationsRoute(app: ZodApp, context: WorkspaceDeps) {
   app.get(
     '/invitations',
     {
@@ -101,8 +101,7 @@ function listInvitationsRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function resendInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/invitations/:invitation_id/resend',
     {
@@ -165,8 +164,7 @@ function resendInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function revokeInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function revokeInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
   app.delete(
     '/invitations/:invitation_id',
     {

@@ -2,8 +2,7 @@ import { teamSummary } from '../../../projections/teams/queries.ts';
 import { hasAccount, useToken } from './accounts.ts';
 import { insertInvitation, openInvitation } from './invitations.ts';
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -44,8 +43,7 @@ const invitationInvalid = () =>
   );
 
 /** POST /invitations: an owner invites someone by email; the link works for 7 days, once. */
-export function inviteMemberRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+export function inviteMemberRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/invitations',
     {
@@ -131,8 +129,7 @@ export function inviteMemberRoute(plain: FastifyInstance, context: WorkspaceDeps
 }
 
 /** POST /invitations/:token/accept: the invited person becomes a member, signed in. */
-export function acceptInvitationRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+export function acceptInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/invitations/:token/accept',
     {

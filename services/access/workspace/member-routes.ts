@@ -2,7 +2,7 @@ import { currentMembers } from '../../../projections/teams/queries.ts';
 import { deleteCredentials } from './accounts.ts';
 import { acceptInvitationRoute, inviteMemberRoute } from './member-invite-routes.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { teamDecider } from '../team-decider.ts';
@@ -28,16 +28,16 @@ const memberParams = z.object({ member_id: z.string().uuid() });
 
 /** Members and roles: list, invite, accept, change a role, remove (or leave). */
 export async function memberRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = zodApp(plain);
   // Registered in the OpenAPI document's order.
-  listMembersRoute(plain, context);
-  inviteMemberRoute(plain, context);
-  acceptInvitationRoute(plain, context);
-  changeRoleRoute(plain, context);
-  removeMemberRoute(plain, context);
+  listMembersRoute(app, context);
+  inviteMemberRoute(app, context);
+  acceptInvitationRoute(app, context);
+  changeRoleRoute(app, context);
+  removeMemberRoute(app, context);
 }
 
-function listMembersRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function listMembersRoute(app: ZodApp, context: WorkspaceDeps) {
   app.get(
     '/members',
     {
@@ -57,8 +57,7 @@ function listMembersRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function changeRoleRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function changeRoleRoute(app: ZodApp, context: WorkspaceDeps) {
   app.patch(
     '/members/:member_id',
     {
@@ -95,8 +94,7 @@ function changeRoleRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function removeMemberRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function removeMemberRoute(app: ZodApp, context: WorkspaceDeps) {
   app.delete(
     '/members/:member_id',
     {

@@ -1,6 +1,6 @@
 import { setPasswordHash } from './account-answers.ts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
@@ -24,7 +24,7 @@ const tag = { tags: ['workspace'] };
  * Every other session of the member ends, and so does any outstanding reset link.
  */
 export async function passwordChangeRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.post(
     '/me/password',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { inTransaction } from '../../../shared/db/pool.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -34,7 +34,7 @@ export async function passwordResetRoutes(
   plain: FastifyInstance,
   { context, throttle }: { context: WorkspaceDeps; throttle: SignInThrottle },
 ) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const publicUrl = context.settings.PUBLIC_URL;
 
   app.post(

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -105,7 +105,7 @@ const tag = { tags: ['workspace'] };
 
 /** The signed-in member's recovery codes: how many are left; new ones after a re-authentication. */
 export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   app.get(
     '/me/recovery-codes',

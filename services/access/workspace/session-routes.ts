@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
@@ -17,17 +17,17 @@ export async function sessionRoutes(
   plain: FastifyInstance,
   { context, throttle }: { context: WorkspaceDeps; throttle: SignInThrottle },
 ) {
+  const app = zodApp(plain);
   const kit = signInKit(context, throttle);
   // Registered in the OpenAPI document's order.
-  signInRoute(plain, kit);
-  meRoute(plain, kit);
-  signOutRoute(plain, kit);
-  signOutEverywhereRoute(plain, kit);
-  reauthenticateRoute(plain, kit);
+  signInRoute(app, kit);
+  meRoute(app, kit);
+  signOutRoute(app, kit);
+  signOutEverywhereRoute(app, kit);
+  reauthenticateRoute(app, kit);
 }
 
-function meRoute(plain: FastifyInstance, { context }: SignInKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function meRoute(app: ZodApp, { context }: SignInKit) {
   app.get(
     '/me',
     {
@@ -51,8 +51,7 @@ function meRoute(plain: FastifyInstance, { context }: SignInKit) {
   );
 }
 
-function signOutRoute(plain: FastifyInstance, { context }: SignInKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function signOutRoute(app: ZodApp, { context }: SignInKit) {
   app.delete(
     '/sessions/current',
     {
@@ -72,8 +71,7 @@ function signOutRoute(plain: FastifyInstance, { context }: SignInKit) {
   );
 }
 
-function signOutEverywhereRoute(plain: FastifyInstance, { context }: SignInKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function signOutEverywhereRoute(app: ZodApp, { context }: SignInKit) {
   app.post(
     '/sessions/end-all',
     {

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { ReadClient } from '../../../projections/read-client.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
@@ -75,8 +75,7 @@ export function signInKit(context: WorkspaceDeps, throttle: SignInThrottle) {
 export type SignInKit = ReturnType<typeof signInKit>;
 
 /** POST /sessions: sign in with the password and, when it is on, the second factor. */
-export function signInRoute(plain: FastifyInstance, kit: SignInKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+export function signInRoute(app: ZodApp, kit: SignInKit) {
   const { context, throttle, refuseIfLocked, failedSignIn } = kit;
   app.post(
     '/sessions',
@@ -160,8 +159,7 @@ export function signInRoute(plain: FastifyInstance, kit: SignInKit) {
 }
 
 /** POST /sessions/current/reauth: the password or a two-factor code again, for 5 minutes. */
-export function reauthenticateRoute(plain: FastifyInstance, kit: SignInKit) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+export function reauthenticateRoute(app: ZodApp, kit: SignInKit) {
   const { context, throttle, refuseIfLocked, failedSignIn } = kit;
   app.post(
     '/sessions/current/reauth',

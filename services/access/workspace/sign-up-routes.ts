@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { teamDecider } from '../team-decider.ts';
@@ -29,7 +29,7 @@ import { workspaceErrorResponses } from '../../../shared/http/workspace-request.
 
 /** POST /sign-up: a new team and its owner, answered alike whether or not the address has an account. */
 export async function signUpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
   const publicUrl = context.settings.PUBLIC_URL;
 
   app.post(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { handleCommand } from '../../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
@@ -110,7 +110,7 @@ const patchBody = z
   });
 
 export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+  const app = zodApp(plain);
 
   async function settings(teamId: string): Promise<z.infer<typeof settingsSchema>> {
     const team = await teamById(context.pool, teamId);

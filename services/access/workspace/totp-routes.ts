@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { accountDecider } from './account-decider.ts';
@@ -19,15 +19,15 @@ import { workspaceErrorResponses } from '../../../shared/http/workspace-request.
 
 /** The signed-in member's two-factor sign-in: its state, setting it up, confirming it, turning it off. */
 export async function totpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
+  const app = zodApp(plain);
   // Registered in the OpenAPI document's order.
-  totpStateRoute(plain, context);
-  startTotpRoute(plain, context);
-  confirmTotpRoute(plain, context);
-  disableTotpRoute(plain, context);
+  totpStateRoute(app, context);
+  startTotpRoute(app, context);
+  confirmTotpRoute(app, context);
+  disableTotpRoute(app, context);
 }
 
-function totpStateRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function totpStateRoute(app: ZodApp, context: WorkspaceDeps) {
   app.get(
     '/me/totp',
     {
@@ -45,8 +45,7 @@ function totpStateRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function startTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function startTotpRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/me/totp',
     {
@@ -80,8 +79,7 @@ function startTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function confirmTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function confirmTotpRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/me/totp/confirm',
     {
@@ -129,8 +127,7 @@ function confirmTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
   );
 }
 
-function disableTotpRoute(plain: FastifyInstance, context: WorkspaceDeps) {
-  const app = plain.withTypeProvider<ZodTypeProvider>();
+function disableTotpRoute(app: ZodApp, context: WorkspaceDeps) {
   app.delete(
     '/me/totp',
     {
