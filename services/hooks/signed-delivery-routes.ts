@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { operatorApiError } from '../../shared/http/operator-commands.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { MAX_TARGET_URL_LENGTH } from '../../shared/net/public-url.ts';
 import type { DeliveryTargetKind } from './delivery-log-decider.ts';
@@ -105,19 +105,16 @@ function signedDeliveryKit(context: SignedDeliveryRouteDeps) {
 type SignedDeliveryKit = ReturnType<typeof signedDeliveryKit>;
 
 /** GET /teams/:team_id/hook-signing-secret */
-function getHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context, knownTeam } = kit;
+function getHookSigningSecretRoute(app: ZodApp, { context, knownTeam }: SignedDeliveryKit) {
   app.get(
     '/teams/:team_id/hook-signing-secret',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminGetHookSigningSecret',
-        tags: ['operator'],
-        summary:
-          "The team's hook signing secret (webhook-signature of every hook delivery); made on first need",
-        params: teamParams,
-        response: {
+      schema: operatorSchema(
+        'adminGetHookSigningSecret',
+        "The team's hook signing secret (webhook-signature of every hook delivery); made on first need",
+        { params: teamParams },
+        {
           200: z.object({
             secret: secretSchema,
             previous_valid_until: z
@@ -125,10 +122,9 @@ function getHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
               .nullable()
               .describe('after a rotation: until when the previous secret signs too'),
           }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
     async (request) => {
       await knownTeam(request.params.team_id);
@@ -144,23 +140,20 @@ function getHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
 }
 
 /** POST /teams/:team_id/hook-signing-secret/rotate */
-function rotateHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context, knownTeam } = kit;
+function rotateHookSigningSecretRoute(app: ZodApp, { context, knownTeam }: SignedDeliveryKit) {
   app.post(
     '/teams/:team_id/hook-signing-secret/rotate',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminRotateHookSigningSecret',
-        tags: ['operator'],
-        summary: `A new hook signing secret; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
-        params: teamParams,
-        response: {
+      schema: operatorSchema(
+        'adminRotateHookSigningSecret',
+        `A new hook signing secret; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
+        { params: teamParams },
+        {
           200: z.object({ secret: secretSchema, previous_valid_until: z.string().nullable() }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
     async (request) => {
       await knownTeam(request.params.team_id);
@@ -176,147 +169,125 @@ function rotateHookSigningSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
 }
 
 /** POST /teams/:team_id/webhook-endpoints */
-function postWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context } = kit;
+function postWebhookEndpointRoute(app: ZodApp, { context }: SignedDeliveryKit) {
   app.post(
     '/teams/:team_id/webhook-endpoints',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminCreateWebhookEndpoint',
-        tags: ['operator'],
-        summary:
-          'Create a signed webhook endpoint (every plan except Free); its secret is shown here and on rotation',
-        params: teamParams,
-        body: z.object({
-          url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
-          event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
-          enabled: z.boolean().optional().describe('default true'),
-        }),
-        response: {
+      schema: operatorSchema(
+        'adminCreateWebhookEndpoint',
+        'Create a signed webhook endpoint (every plan except Free); its secret is shown here and on rotation',
+        {
+          params: teamParams,
+          body: z.object({
+            url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
+            event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+            enabled: z.boolean().optional().describe('default true'),
+          }),
+        },
+        {
           201: z.object({ endpoint: endpointSchema, secret: secretSchema }),
-          ...operatorErrorResponses({ body: true }),
           403: coded("The team's plan is Free (code webhooks_plan_required)"),
           404: notFound,
         },
-      },
+      ),
     },
     async (request, reply) => {
-      const created = await createWebhookEndpoint(
-        context,
-        request.params.team_id,
-        request.body,
-        requestMetadata(request),
-      );
-      return reply.status(201).send(created);
+      const { team_id } = request.params;
+      return reply
+        .status(201)
+        .send(await createWebhookEndpoint(context, team_id, request.body, requestMetadata(request)));
     },
   );
 }
 
 /** GET /teams/:team_id/webhook-endpoints */
-function listWebhookEndpointsRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context } = kit;
+function listWebhookEndpointsRoute(app: ZodApp, { context }: SignedDeliveryKit) {
   app.get(
     '/teams/:team_id/webhook-endpoints',
     {
-      schema: {
-        operationId: 'adminListWebhookEndpoints',
-        tags: ['operator'],
-        summary: "The team's signed webhook endpoints (secrets are not listed)",
-        params: teamParams,
-        response: {
-          200: z.object({ endpoints: z.array(endpointSchema) }),
-          ...operatorErrorResponses(),
-          404: notFound,
-        },
-      },
+      schema: operatorSchema(
+        'adminListWebhookEndpoints',
+        "The team's signed webhook endpoints (secrets are not listed)",
+        { params: teamParams },
+        { 200: z.object({ endpoints: z.array(endpointSchema) }), 404: notFound },
+      ),
     },
     async (request) => ({ endpoints: await listWebhookEndpoints(context, request.params.team_id) }),
   );
 }
 
 /** GET /teams/:team_id/webhook-endpoints/:id */
-function getWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context } = kit;
+function getWebhookEndpointRoute(app: ZodApp, { context }: SignedDeliveryKit) {
   app.get(
     '/teams/:team_id/webhook-endpoints/:id',
     {
-      schema: {
-        operationId: 'adminGetWebhookEndpoint',
-        tags: ['operator'],
-        summary: 'One signed webhook endpoint',
-        params: targetParams,
-        response: { 200: z.object({ endpoint: endpointSchema }), ...operatorErrorResponses(), 404: notFound },
-      },
+      schema: operatorSchema(
+        'adminGetWebhookEndpoint',
+        'One signed webhook endpoint',
+        { params: targetParams },
+        { 200: z.object({ endpoint: endpointSchema }), 404: notFound },
+      ),
     },
-    async (request) => ({
-      endpoint: await readWebhookEndpoint(context, request.params.team_id, request.params.id),
-    }),
+    async ({ params }) => ({ endpoint: await readWebhookEndpoint(context, params.team_id, params.id) }),
   );
 }
 
 /** DELETE /teams/:team_id/webhook-endpoints/:id */
-function deleteWebhookEndpointRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context } = kit;
+function deleteWebhookEndpointRoute(app: ZodApp, { context }: SignedDeliveryKit) {
   app.delete(
     '/teams/:team_id/webhook-endpoints/:id',
     {
-      schema: {
-        operationId: 'adminDeleteWebhookEndpoint',
-        tags: ['operator'],
-        summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
-        params: targetParams,
-        response: { 200: z.object({ success: z.literal(true) }), ...operatorErrorResponses(), 404: notFound },
-      },
+      schema: operatorSchema(
+        'adminDeleteWebhookEndpoint',
+        'Delete a signed webhook endpoint (its queued deliveries fail)',
+        { params: targetParams },
+        { 200: z.object({ success: z.literal(true) }), 404: notFound },
+      ),
     },
     async (request) => {
-      await deleteWebhookEndpoint(
-        context,
-        request.params.team_id,
-        request.params.id,
-        requestMetadata(request),
-      );
+      const { team_id, id } = request.params;
+      await deleteWebhookEndpoint(context, team_id, id, requestMetadata(request));
       return { success: true as const };
     },
   );
 }
 
 /** POST /teams/:team_id/webhook-endpoints/:id/rotate-secret */
-function rotateWebhookEndpointSecretRoute(app: ZodApp, kit: SignedDeliveryKit) {
-  const { context } = kit;
+function rotateWebhookEndpointSecretRoute(app: ZodApp, { context }: SignedDeliveryKit) {
   app.post(
     '/teams/:team_id/webhook-endpoints/:id/rotate-secret',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminRotateWebhookEndpointSecret',
-        tags: ['operator'],
-        summary: `A new secret for the endpoint; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
-        params: targetParams,
-        response: {
-          200: z.object({ secret: secretSchema, previous_valid_until: z.string() }),
-          ...operatorErrorResponses(),
-          404: notFound,
-        },
-      },
-    },
-    async (request) =>
-      rotateWebhookEndpointSecret(
-        context,
-        request.params.team_id,
-        request.params.id,
-        requestMetadata(request),
+      schema: operatorSchema(
+        'adminRotateWebhookEndpointSecret',
+        `A new secret for the endpoint; the previous one keeps signing for ${SIGNING_OVERLAP_HOURS} hours`,
+        { params: targetParams },
+        { 200: z.object({ secret: secretSchema, previous_valid_until: z.string() }), 404: notFound },
       ),
+    },
+    async (request) => {
+      const { team_id, id } = request.params;
+      return rotateWebhookEndpointSecret(context, team_id, id, requestMetadata(request));
+    },
   );
 }
 
-/** One kind of delivery target (hook subscription or signed webhook endpoint) and its routes' base. */
-function deliveryTarget(kit: SignedDeliveryKit, segment: string, kind: DeliveryTargetKind) {
-  const { context } = kit;
+/**
+ * One kind of delivery target (hook subscription or signed webhook endpoint): its routes'
+ * base, its words, the operationId of each of its routes, and the target a request names.
+ */
+function deliveryTarget({ context }: SignedDeliveryKit, segment: string, kind: DeliveryTargetKind) {
+  const hook = kind === 'hook';
   return {
-    kind,
     base: `/teams/:team_id/${segment}/:id`,
-    what: kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint',
+    what: hook ? 'hook subscription' : 'signed webhook endpoint',
+    operationIds: {
+      deliveries: hook ? 'adminListHookDeliveries' : 'adminListWebhookDeliveries',
+      test: hook ? 'adminTestHookSubscription' : 'adminTestWebhookEndpoint',
+      replay: hook ? 'adminReplayHookDelivery' : 'adminReplayWebhookDelivery',
+      replayFailed: hook ? 'adminReplayFailedHookDeliveries' : 'adminReplayFailedWebhookDeliveries',
+    },
     target: (params: { team_id: string; id: string }, live: boolean) =>
       findTarget(context, params.team_id, kind, params.id, { live }),
   };
@@ -324,142 +295,105 @@ function deliveryTarget(kit: SignedDeliveryKit, segment: string, kind: DeliveryT
 
 type DeliveryTarget = ReturnType<typeof deliveryTarget>;
 
-/** GET .../deliveries of a delivery target */
-function deliveriesRoute(
-  plain: FastifyInstance,
-  { context }: SignedDeliveryKit,
-  { kind, base, what, target }: DeliveryTarget,
-) {
-  const app = zodApp(plain);
+/** GET .../deliveries, POST .../test, .../deliveries/:delivery_id/replay and .../deliveries/replay-failed of a target */
+function deliveryTargetRoutes(app: ZodApp, { context }: SignedDeliveryKit, target: DeliveryTarget) {
+  const { base, what, operationIds } = target;
   app.get(
     `${base}/deliveries`,
     {
-      schema: {
-        operationId: kind === 'hook' ? 'adminListHookDeliveries' : 'adminListWebhookDeliveries',
-        tags: ['operator'],
-        summary: `The delivery log of a ${what}: newest first, each with its attempts`,
-        params: targetParams,
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional().describe('default 20'),
-          cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
-        }),
-        response: {
+      schema: operatorSchema(
+        operationIds.deliveries,
+        `The delivery log of a ${what}: newest first, each with its attempts`,
+        {
+          params: targetParams,
+          querystring: z.object({
+            limit: z.coerce
+              .number()
+              .int()
+              .min(1)
+              .max(MAX_DELIVERY_PAGE_SIZE)
+              .optional()
+              .describe('default 20'),
+            cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
+          }),
+        },
+        {
           200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
-    async (request) => listDeliveries(context, await target(request.params, false), request.query),
+    async (request) => listDeliveries(context, await target.target(request.params, false), request.query),
   );
-}
-
-/** POST .../test of a delivery target */
-function testDeliveryRoute(
-  plain: FastifyInstance,
-  { context }: SignedDeliveryKit,
-  { kind, base, what, target }: DeliveryTarget,
-) {
-  const app = zodApp(plain);
   app.post(
     `${base}/test`,
     {
-      schema: {
-        operationId: kind === 'hook' ? 'adminTestHookSubscription' : 'adminTestWebhookEndpoint',
-        tags: ['operator'],
-        summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
-        params: targetParams,
-        response: {
+      schema: operatorSchema(
+        operationIds.test,
+        `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+        { params: targetParams },
+        {
           202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
     async (request, reply) => {
-      const queued = await sendTestDelivery(
-        context,
-        await target(request.params, true),
-        requestMetadata(request),
-      );
+      const live = await target.target(request.params, true);
+      const queued = await sendTestDelivery(context, live, requestMetadata(request));
       return reply.status(202).send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
     },
   );
+  replayRoutes(app, context, target);
 }
 
-/** POST .../deliveries/:delivery_id/replay of a delivery target */
-function replayDeliveryRoute(
-  plain: FastifyInstance,
-  { context }: SignedDeliveryKit,
-  { kind, base, what, target }: DeliveryTarget,
+/** POST .../deliveries/:delivery_id/replay and .../deliveries/replay-failed of a target */
+function replayRoutes(
+  app: ZodApp,
+  context: SignedDeliveryRouteDeps,
+  { base, what, operationIds, target }: DeliveryTarget,
 ) {
-  const app = zodApp(plain);
   app.post(
     `${base}/deliveries/:delivery_id/replay`,
     {
-      schema: {
-        operationId: kind === 'hook' ? 'adminReplayHookDelivery' : 'adminReplayWebhookDelivery',
-        tags: ['operator'],
-        summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
-        params: deliveryParams,
-        response: {
+      schema: operatorSchema(
+        operationIds.replay,
+        `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+        { params: deliveryParams },
+        {
           202: z.object({
             replayed: z.array(z.string().uuid()).describe('empty when the delivery is queued already'),
           }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
-    async (request, reply) =>
-      reply
-        .status(202)
-        .send(
-          await replayDelivery(
-            context,
-            await target(request.params, true),
-            request.params.delivery_id,
-            requestMetadata(request),
-          ),
-        ),
+    async (request, reply) => {
+      const live = await target(request.params, true);
+      const replayed = await replayDelivery(
+        context,
+        live,
+        request.params.delivery_id,
+        requestMetadata(request),
+      );
+      return reply.status(202).send(replayed);
+    },
   );
-}
-
-/** POST .../deliveries/replay-failed of a delivery target */
-function replayFailedRoute(
-  plain: FastifyInstance,
-  { context }: SignedDeliveryKit,
-  { kind, base, what, target }: DeliveryTarget,
-) {
-  const app = zodApp(plain);
   app.post(
     `${base}/deliveries/replay-failed`,
     {
-      schema: {
-        operationId:
-          kind === 'hook' ? 'adminReplayFailedHookDeliveries' : 'adminReplayFailedWebhookDeliveries',
-        tags: ['operator'],
-        summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
-        params: targetParams,
-        body: z.object({ since: z.string().datetime({ offset: true }) }),
-        response: {
-          202: z.object({ replayed: z.array(z.string().uuid()) }),
-          ...operatorErrorResponses({ body: true }),
-          404: notFound,
-        },
-      },
+      schema: operatorSchema(
+        operationIds.replayFailed,
+        `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+        { params: targetParams, body: z.object({ since: z.string().datetime({ offset: true }) }) },
+        { 202: z.object({ replayed: z.array(z.string().uuid()) }), 404: notFound },
+      ),
     },
-    async (request, reply) =>
-      reply
-        .status(202)
-        .send(
-          await replayFailedSince(
-            context,
-            await target(request.params, true),
-            new Date(request.body.since),
-            requestMetadata(request),
-          ),
-        ),
+    async (request, reply) => {
+      const live = await target(request.params, true);
+      const since = new Date(request.body.since);
+      return reply.status(202).send(await replayFailedSince(context, live, since, requestMetadata(request)));
+    },
   );
 }
 
@@ -481,10 +415,6 @@ export async function signedDeliveryRoutes(
     ['hook-subscriptions', 'hook'],
     ['webhook-endpoints', 'endpoint'],
   ] as const satisfies readonly (readonly [string, DeliveryTargetKind])[]) {
-    const target = deliveryTarget(kit, segment, kind);
-    deliveriesRoute(app, kit, target);
-    testDeliveryRoute(app, kit, target);
-    replayDeliveryRoute(app, kit, target);
-    replayFailedRoute(app, kit, target);
+    deliveryTargetRoutes(app, kit, deliveryTarget(kit, segment, kind));
   }
 }
