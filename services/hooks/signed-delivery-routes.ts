@@ -17,7 +17,7 @@ import {
   sendTestDelivery,
 } from './delivery-log.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
-import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
+import { ensureTeamSecret, rotateTeamSecret, secretAnswer } from './signing-secrets.ts';
 import { SIGNING_OVERLAP_HOURS } from './signing.ts';
 import { WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 import {
@@ -64,6 +64,12 @@ export const endpointSchema = z.object({
   event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
   enabled: z.boolean(),
   created_at: z.string(),
+});
+/** A new signed webhook endpoint, on both faces. */
+export const endpointBody = z.object({
+  url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
+  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
+  enabled: z.boolean().optional().describe('default true'),
 });
 const attemptSchema = z.object({
   round: z.number().int().describe('0 for the first sending, then one more per replay'),
@@ -129,12 +135,10 @@ function getHookSigningSecretRoute(app: ZodApp, { context, knownTeam }: SignedDe
     async (request) => {
       await knownTeam(request.params.team_id);
       const now = context.clock.now();
-      const stored = await ensureTeamSecret(context, request.params.team_id, now, requestMetadata(request));
-      const live = stored.previous_until && stored.previous_until > now;
-      return {
-        secret: stored.secret,
-        previous_valid_until: live ? stored.previous_until!.toISOString() : null,
-      };
+      return secretAnswer(
+        await ensureTeamSecret(context, request.params.team_id, now, requestMetadata(request)),
+        now,
+      );
     },
   );
 }
@@ -163,7 +167,7 @@ function rotateHookSigningSecretRoute(app: ZodApp, { context, knownTeam }: Signe
         context.clock.now(),
         requestMetadata(request),
       );
-      return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
+      return secretAnswer(stored);
     },
   );
 }
@@ -179,11 +183,7 @@ function postWebhookEndpointRoute(app: ZodApp, { context }: SignedDeliveryKit) {
         'Create a signed webhook endpoint (every plan except Free); its secret is shown here and on rotation',
         {
           params: teamParams,
-          body: z.object({
-            url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
-            event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
-            enabled: z.boolean().optional().describe('default true'),
-          }),
+          body: endpointBody,
         },
         {
           201: z.object({ endpoint: endpointSchema, secret: secretSchema }),

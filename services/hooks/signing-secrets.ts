@@ -82,6 +82,18 @@ export async function rotateTeamSecret(
   return (await teamSecret(context.pool, teamId))!;
 }
 
+/**
+ * A secret as the routes answer it: with the previous secret's end while it signs too
+ * (`liveAt`: only when that end is after it; without it, whenever there is one).
+ */
+export const secretAnswer = (stored: StoredSecret, liveAt?: Date) => ({
+  secret: stored.secret,
+  previous_valid_until:
+    stored.previous_until && (!liveAt || stored.previous_until > liveAt)
+      ? stored.previous_until.toISOString()
+      : null,
+});
+
 async function insertTeamSecret(tx: PoolClient, teamId: string, now: Date): Promise<void> {
   await tx.query(
     `insert into hook_signing_secrets (team_id, secret, created_at) values ($1, $2, $3)

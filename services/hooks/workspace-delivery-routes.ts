@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
@@ -14,7 +14,7 @@ import {
   sendTestDelivery,
 } from './delivery-log.ts';
 import { deliverySchema } from './signed-delivery-routes.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The workspace's delivery logs (owners and admins), for hook subscriptions and signed
@@ -26,7 +26,6 @@ import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts'
  *   POST .../:id/deliveries/replay-failed {since}      202 every failed one since `since`
  */
 
-const tag = { tags: ['workspace'] };
 const targetParams = z.object({ id: z.string().uuid() });
 const deliveryParams = targetParams.extend({ delivery_id: z.string().uuid() });
 
@@ -68,58 +67,52 @@ function targetDeliveryRoutes(
   const app = zodApp(plain);
   const base = `/${segment}/:id`;
   const what = kind === 'hook' ? 'hook subscription' : 'signed webhook endpoint';
-  const target = (teamId: string, id: string, live: boolean) =>
-    findTarget(context, teamId, kind, id, { live });
+  const operationIds = DELIVERY_OPERATIONS[kind];
+  /** The signed-in member's target (a live one to send to), and the metadata of what they do. */
+  const targetOf = async (request: FastifyRequest, id: string, live: boolean) => {
+    const session = signedIn(request);
+    return {
+      target: await findTarget(context, session.teamId, kind, id, { live }),
+      metadata: memberMetadata(request, session.memberId),
+    };
+  };
+  const replayed = z.object({ replayed: z.array(z.string().uuid()) });
 
   app.get(
     `${base}/deliveries`,
     {
       config: { workspace: { action: 'hooks.read' } },
-      schema: {
-        operationId: DELIVERY_OPERATIONS[kind].list,
-        ...tag,
-        summary: `The delivery log of a ${what}: newest first, each with its attempts`,
-        params: targetParams,
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional(),
-          cursor: z.string().max(500).optional(),
-        }),
-        response: {
-          ...workspaceErrorResponses(),
-          200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }),
+      schema: workspaceSchema(
+        operationIds.list,
+        `The delivery log of a ${what}: newest first, each with its attempts`,
+        {
+          params: targetParams,
+          querystring: z.object({
+            limit: z.coerce.number().int().min(1).max(MAX_DELIVERY_PAGE_SIZE).optional(),
+            cursor: z.string().max(500).optional(),
+          }),
         },
-      },
+        { 200: z.object({ deliveries: z.array(deliverySchema), next_cursor: z.string().nullable() }) },
+      ),
     },
     async (request) =>
-      listDeliveries(
-        context,
-        await target(signedIn(request).teamId, request.params.id, false),
-        request.query,
-      ),
+      listDeliveries(context, (await targetOf(request, request.params.id, false)).target, request.query),
   );
 
   app.post(
     `${base}/test`,
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: DELIVERY_OPERATIONS[kind].test,
-        ...tag,
-        summary: `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
-        params: targetParams,
-        response: {
-          ...workspaceErrorResponses(),
-          202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }),
-        },
-      },
+      schema: workspaceSchema(
+        operationIds.test,
+        `Send a test delivery (event webhook.test, signed like any other) to a ${what}`,
+        { params: targetParams },
+        { 202: z.object({ delivery_id: z.string().uuid(), event_type: z.literal('webhook.test') }) },
+      ),
     },
     async (request, reply) => {
-      const session = signedIn(request);
-      const queued = await sendTestDelivery(
-        context,
-        await target(session.teamId, request.params.id, true),
-        memberMetadata(request, session.memberId),
-      );
+      const { target, metadata } = await targetOf(request, request.params.id, true);
+      const queued = await sendTestDelivery(context, target, metadata);
       return reply.status(202).send({ delivery_id: queued.delivery_id, event_type: 'webhook.test' as const });
     },
   );
@@ -128,23 +121,18 @@ function targetDeliveryRoutes(
     `${base}/deliveries/:delivery_id/replay`,
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: DELIVERY_OPERATIONS[kind].replay,
-        ...tag,
-        summary: `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
-        params: deliveryParams,
-        response: { ...workspaceErrorResponses(), 202: z.object({ replayed: z.array(z.string().uuid()) }) },
-      },
+      schema: workspaceSchema(
+        operationIds.replay,
+        `Send a delivery of a ${what} again: same webhook-id and body, new timestamp and signature`,
+        { params: deliveryParams },
+        { 202: replayed },
+      ),
     },
     async (request, reply) => {
-      const session = signedIn(request);
-      const replayed = await replayDelivery(
-        context,
-        await target(session.teamId, request.params.id, true),
-        request.params.delivery_id,
-        memberMetadata(request, session.memberId),
-      );
-      return reply.status(202).send(replayed);
+      const { target, metadata } = await targetOf(request, request.params.id, true);
+      return reply
+        .status(202)
+        .send(await replayDelivery(context, target, request.params.delivery_id, metadata));
     },
   );
 
@@ -152,24 +140,18 @@ function targetDeliveryRoutes(
     `${base}/deliveries/replay-failed`,
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: DELIVERY_OPERATIONS[kind].replayFailed,
-        ...tag,
-        summary: `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
-        params: targetParams,
-        body: z.object({ since: z.string().datetime({ offset: true }) }),
-        response: { ...workspaceErrorResponses(), 202: z.object({ replayed: z.array(z.string().uuid()) }) },
-      },
+      schema: workspaceSchema(
+        operationIds.replayFailed,
+        `Send again every delivery of a ${what} that failed at or after \`since\` (at most 1000 per request)`,
+        { params: targetParams, body: z.object({ since: z.string().datetime({ offset: true }) }) },
+        { 202: replayed },
+      ),
     },
     async (request, reply) => {
-      const session = signedIn(request);
-      const replayed = await replayFailedSince(
-        context,
-        await target(session.teamId, request.params.id, true),
-        new Date(request.body.since),
-        memberMetadata(request, session.memberId),
-      );
-      return reply.status(202).send(replayed);
+      const { target, metadata } = await targetOf(request, request.params.id, true);
+      return reply
+        .status(202)
+        .send(await replayFailedSince(context, target, new Date(request.body.since), metadata));
     },
   );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
@@ -17,10 +17,9 @@ import {
   readHookSubscription,
 } from './hook-subscriptions.ts';
 import { signedDeliveryErrors } from './signed-delivery-errors.ts';
-import { endpointSchema, secretSchema } from './signed-delivery-routes.ts';
-import { ensureTeamSecret, rotateTeamSecret } from './signing-secrets.ts';
+import { endpointBody, endpointSchema, secretSchema } from './signed-delivery-routes.ts';
+import { ensureTeamSecret, rotateTeamSecret, secretAnswer } from './signing-secrets.ts';
 import { SIGNING_OVERLAP_HOURS } from './signing.ts';
-import { WEBHOOK_EVENT_TYPES } from './contract/webhook-event-types.ts';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -30,7 +29,7 @@ import {
   teamPlan,
 } from './webhook-endpoints.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The workspace's hooks (owners and admins; /workspace/v1), thin routes over the
@@ -46,7 +45,6 @@ import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts'
  * Delivery logs, tests and replays: ./workspace-delivery-routes.ts.
  */
 
-const tag = { tags: ['workspace'] };
 const idParams = z.object({ id: z.string().uuid() });
 
 export const subscriptionSchema = z.object({
@@ -62,54 +60,57 @@ const subscribeBody = z.object({
   target_url: z.string().trim().min(1, NOT_PUBLIC).max(MAX_TARGET_URL_LENGTH, NOT_PUBLIC),
 });
 
-const secretAnswer = z.object({
+const secretAnswerSchema = z.object({
   secret: secretSchema,
   previous_valid_until: z
     .string()
     .nullable()
     .describe(`after a rotation: until when the previous secret signs too (${SIGNING_OVERLAP_HOURS} hours)`),
 });
+const success = z.object({ success: z.literal(true) });
 
 /** What the routes of this file share. */
 function workspaceHookKit(context: WorkspaceDeps) {
   const inSignedDeliveries = <T>(work: () => Promise<T>) => answeringRefusals(signedDeliveryErrors, work);
-  return { context, inSignedDeliveries };
+  /** The signed-in member's team and the metadata of what they do. */
+  const member = (request: FastifyRequest) => {
+    const session = signedIn(request);
+    return { teamId: session.teamId, metadata: memberMetadata(request, session.memberId) };
+  };
+  return { context, inSignedDeliveries, member };
 }
 
 type WorkspaceHookKit = ReturnType<typeof workspaceHookKit>;
 
 /** GET /hook-subscriptions */
-function listHookSubscriptionsRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function listHookSubscriptionsRoute(app: ZodApp, { context }: WorkspaceHookKit) {
   app.get(
     '/hook-subscriptions',
     {
       config: { workspace: { action: 'hooks.read' } },
-      schema: {
-        operationId: 'workspaceListHookSubscriptions',
-        ...tag,
-        summary: "The team's active hook subscriptions, newest first",
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(subscriptionSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListHookSubscriptions',
+        "The team's active hook subscriptions, newest first",
+        {},
+        { 200: z.object({ data: z.array(subscriptionSchema) }) },
+      ),
     },
     async (request) => ({ data: await listHookSubscriptions(context, signedIn(request).teamId) }),
   );
 }
 
 /** GET /hook-subscriptions/:id */
-function getHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function getHookSubscriptionRoute(app: ZodApp, { context }: WorkspaceHookKit) {
   app.get(
     '/hook-subscriptions/:id',
     {
       config: { workspace: { action: 'hooks.read' } },
-      schema: {
-        operationId: 'workspaceGetHookSubscription',
-        ...tag,
-        summary: 'One active hook subscription',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ subscription: subscriptionSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceGetHookSubscription',
+        'One active hook subscription',
+        { params: idParams },
+        { 200: z.object({ subscription: subscriptionSchema }) },
+      ),
     },
     async (request) => {
       const found = await readHookSubscription(context, signedIn(request).teamId, request.params.id);
@@ -120,23 +121,21 @@ function getHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
 }
 
 /** POST /hook-subscriptions */
-function postHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context, inSignedDeliveries } = kit;
+function postHookSubscriptionRoute(app: ZodApp, { context, inSignedDeliveries, member }: WorkspaceHookKit) {
   app.post(
     '/hook-subscriptions',
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: 'workspaceCreateHookSubscription',
-        ...tag,
-        summary: 'Subscribe a public HTTPS URL to one event type (every request is a new subscription)',
-        body: subscribeBody,
-        response: { ...workspaceErrorResponses(), 201: z.object({ subscription: subscriptionSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateHookSubscription',
+        'Subscribe a public HTTPS URL to one event type (every request is a new subscription)',
+        { body: subscribeBody },
+        { 201: z.object({ subscription: subscriptionSchema }) },
+      ),
     },
     async (request, reply) => {
-      const session = signedIn(request);
-      const plan = await inSignedDeliveries(() => teamPlan(context.pool, session.teamId));
+      const { teamId, metadata } = member(request);
+      const plan = await inSignedDeliveries(() => teamPlan(context.pool, teamId));
       if (!isPlan(plan) || !hasApiAccess(plan)) {
         throw codedError(
           403,
@@ -153,136 +152,110 @@ function postHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
       }
       const id = await createHookSubscription(
         context,
-        { teamId: session.teamId, event, targetUrl, apiKeyId: null },
-        memberMetadata(request, session.memberId),
+        { teamId, event, targetUrl, apiKeyId: null },
+        metadata,
       );
-      const subscription = await readHookSubscription(context, session.teamId, id);
+      const subscription = await readHookSubscription(context, teamId, id);
       return reply.status(201).send({ subscription: subscription! });
     },
   );
 }
 
 /** DELETE /hook-subscriptions/:id */
-function deleteHookSubscriptionRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context, inSignedDeliveries } = kit;
+function deleteHookSubscriptionRoute(app: ZodApp, { context, inSignedDeliveries, member }: WorkspaceHookKit) {
   app.delete(
     '/hook-subscriptions/:id',
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: 'workspaceDeleteHookSubscription',
-        ...tag,
-        summary: 'Delete a hook subscription',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceDeleteHookSubscription',
+        'Delete a hook subscription',
+        { params: idParams },
+        {
+          200: success,
+        },
+      ),
     },
     async (request) => {
-      const session = signedIn(request);
-      await inSignedDeliveries(() =>
-        deleteHookSubscription(
-          context,
-          session.teamId,
-          request.params.id,
-          memberMetadata(request, session.memberId),
-        ),
-      );
+      const { teamId, metadata } = member(request);
+      await inSignedDeliveries(() => deleteHookSubscription(context, teamId, request.params.id, metadata));
       return { success: true as const };
     },
   );
 }
 
 /** GET /hook-signing-secret */
-function getHookSigningSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function getHookSigningSecretRoute(app: ZodApp, { context, member }: WorkspaceHookKit) {
   app.get(
     '/hook-signing-secret',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
-      schema: {
-        operationId: 'workspaceGetHookSigningSecret',
-        ...tag,
-        summary: "The team's hook signing secret (re-authentication first); made on first need",
-        response: { ...workspaceErrorResponses(), 200: secretAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceGetHookSigningSecret',
+        "The team's hook signing secret (re-authentication first); made on first need",
+        {},
+        { 200: secretAnswerSchema },
+      ),
     },
     async (request) => {
-      const session = signedIn(request);
+      const { teamId, metadata } = member(request);
       const now = context.clock.now();
-      const stored = await ensureTeamSecret(
-        context,
-        session.teamId,
-        now,
-        memberMetadata(request, session.memberId),
-      );
-      const live = stored.previous_until && stored.previous_until > now;
-      return {
-        secret: stored.secret,
-        previous_valid_until: live ? stored.previous_until!.toISOString() : null,
-      };
+      return secretAnswer(await ensureTeamSecret(context, teamId, now, metadata), now);
     },
   );
 }
 
 /** POST /hook-signing-secret/rotate */
-function rotateHookSigningSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function rotateHookSigningSecretRoute(app: ZodApp, { context, member }: WorkspaceHookKit) {
   app.post(
     '/hook-signing-secret/rotate',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
-      schema: {
-        operationId: 'workspaceRotateHookSigningSecret',
-        ...tag,
-        summary: `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
-        response: { ...workspaceErrorResponses(), 200: secretAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceRotateHookSigningSecret',
+        `A new hook signing secret (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
+        {},
+        { 200: secretAnswerSchema },
+      ),
     },
     async (request) => {
-      const session = signedIn(request);
-      const stored = await rotateTeamSecret(
-        context,
-        session.teamId,
-        context.clock.now(),
-        memberMetadata(request, session.memberId),
-      );
-      return { secret: stored.secret, previous_valid_until: stored.previous_until?.toISOString() ?? null };
+      const { teamId, metadata } = member(request);
+      return secretAnswer(await rotateTeamSecret(context, teamId, context.clock.now(), metadata));
     },
   );
 }
 
 /** GET /webhook-endpoints */
-function listWebhookEndpointsRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function listWebhookEndpointsRoute(app: ZodApp, { context }: WorkspaceHookKit) {
   app.get(
     '/webhook-endpoints',
     {
       config: { workspace: { action: 'hooks.read' } },
-      schema: {
-        operationId: 'workspaceListWebhookEndpoints',
-        ...tag,
-        summary: "The team's signed webhook endpoints (secrets are not listed)",
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(endpointSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListWebhookEndpoints',
+        "The team's signed webhook endpoints (secrets are not listed)",
+        {},
+        { 200: z.object({ data: z.array(endpointSchema) }) },
+      ),
     },
     async (request) => ({ data: await listWebhookEndpoints(context, signedIn(request).teamId) }),
   );
 }
 
 /** GET /webhook-endpoints/:id */
-function getWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function getWebhookEndpointRoute(app: ZodApp, { context }: WorkspaceHookKit) {
   app.get(
     '/webhook-endpoints/:id',
     {
       config: { workspace: { action: 'hooks.read' } },
-      schema: {
-        operationId: 'workspaceGetWebhookEndpoint',
-        ...tag,
-        summary: 'One signed webhook endpoint',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ endpoint: endpointSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceGetWebhookEndpoint',
+        'One signed webhook endpoint',
+        { params: idParams },
+        {
+          200: z.object({ endpoint: endpointSchema }),
+        },
+      ),
     },
     async (request) => ({
       endpoint: await readWebhookEndpoint(context, signedIn(request).teamId, request.params.id),
@@ -291,95 +264,62 @@ function getWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
 }
 
 /** POST /webhook-endpoints */
-function postWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function postWebhookEndpointRoute(app: ZodApp, { context, member }: WorkspaceHookKit) {
   app.post(
     '/webhook-endpoints',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
-      schema: {
-        operationId: 'workspaceCreateWebhookEndpoint',
-        ...tag,
-        summary:
-          'Create a signed webhook endpoint (every plan except Free; re-authentication first: its secret is shown here once)',
-        body: z.object({
-          url: z.string().trim().min(1).max(MAX_TARGET_URL_LENGTH).describe('public HTTPS URL'),
-          event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1),
-          enabled: z.boolean().optional().describe('default true'),
-        }),
-        response: {
-          ...workspaceErrorResponses(),
-          201: z.object({ endpoint: endpointSchema, secret: secretSchema }),
-        },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateWebhookEndpoint',
+        'Create a signed webhook endpoint (every plan except Free; re-authentication first: its secret is shown here once)',
+        { body: endpointBody },
+        { 201: z.object({ endpoint: endpointSchema, secret: secretSchema }) },
+      ),
     },
     async (request, reply) => {
-      const session = signedIn(request);
-      const created = await createWebhookEndpoint(
-        context,
-        session.teamId,
-        request.body,
-        memberMetadata(request, session.memberId),
-      );
-      return reply.status(201).send(created);
+      const { teamId, metadata } = member(request);
+      return reply.status(201).send(await createWebhookEndpoint(context, teamId, request.body, metadata));
     },
   );
 }
 
 /** DELETE /webhook-endpoints/:id */
-function deleteWebhookEndpointRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function deleteWebhookEndpointRoute(app: ZodApp, { context, member }: WorkspaceHookKit) {
   app.delete(
     '/webhook-endpoints/:id',
     {
       config: { workspace: { action: 'hooks.manage' } },
-      schema: {
-        operationId: 'workspaceDeleteWebhookEndpoint',
-        ...tag,
-        summary: 'Delete a signed webhook endpoint (its queued deliveries fail)',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceDeleteWebhookEndpoint',
+        'Delete a signed webhook endpoint (its queued deliveries fail)',
+        { params: idParams },
+        { 200: success },
+      ),
     },
     async (request) => {
-      const session = signedIn(request);
-      await deleteWebhookEndpoint(
-        context,
-        session.teamId,
-        request.params.id,
-        memberMetadata(request, session.memberId),
-      );
+      const { teamId, metadata } = member(request);
+      await deleteWebhookEndpoint(context, teamId, request.params.id, metadata);
       return { success: true as const };
     },
   );
 }
 
 /** POST /webhook-endpoints/:id/rotate-secret */
-function rotateWebhookEndpointSecretRoute(app: ZodApp, kit: WorkspaceHookKit) {
-  const { context } = kit;
+function rotateWebhookEndpointSecretRoute(app: ZodApp, { context, member }: WorkspaceHookKit) {
   app.post(
     '/webhook-endpoints/:id/rotate-secret',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'hooks.secrets' } },
-      schema: {
-        operationId: 'workspaceRotateWebhookEndpointSecret',
-        ...tag,
-        summary: `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
-        params: idParams,
-        response: {
-          ...workspaceErrorResponses(),
-          200: z.object({ secret: secretSchema, previous_valid_until: z.string() }),
-        },
-      },
+      schema: workspaceSchema(
+        'workspaceRotateWebhookEndpointSecret',
+        `A new secret for the endpoint (re-authentication first); the previous one signs for ${SIGNING_OVERLAP_HOURS} more hours`,
+        { params: idParams },
+        { 200: z.object({ secret: secretSchema, previous_valid_until: z.string() }) },
+      ),
     },
     async (request) => {
-      const session = signedIn(request);
-      return rotateWebhookEndpointSecret(
-        context,
-        session.teamId,
-        request.params.id,
-        memberMetadata(request, session.memberId),
-      );
+      const { teamId, metadata } = member(request);
+      return rotateWebhookEndpointSecret(context, teamId, request.params.id, metadata);
     },
   );
 }
