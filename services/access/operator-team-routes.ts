@@ -164,6 +164,22 @@ export async function brandingChanges(
   return changes;
 }
 
+/**
+ * The changes of a team PATCH, the operator's or the workspace's: the plain fields as sent,
+ * the branding checked and stored (brandingChanges), an empty sender name cleared.
+ */
+export async function teamPatchChanges<
+  Body extends { email_sender_name?: string | null; accent_color?: string | null; logo?: string | null },
+>(context: OperatorTeamRouteDeps, teamId: string, body: Body) {
+  const { email_sender_name, accent_color, logo, ...changes } = body;
+  const branding = await brandingChanges(context, teamId, { accent_color, logo });
+  return {
+    ...changes,
+    ...branding,
+    ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
+  };
+}
+
 /** What the team and member routes share. */
 type OperatorTeamKit = { context: OperatorTeamRouteDeps };
 
@@ -230,17 +246,10 @@ function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
       },
     },
     async (request) => {
-      const { email_sender_name, accent_color, logo, ...changes } = request.body;
-      const branding = await brandingChanges(context, request.params.team_id, { accent_color, logo });
+      const changes = await teamPatchChanges(context, request.params.team_id, request.body);
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
         type: 'UpdateTeam',
-        data: {
-          changes: {
-            ...changes,
-            ...branding,
-            ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
-          },
-        },
+        data: { changes },
         metadata: { now: context.clock.now() },
       });
       await awaitReadModels(context, result.position);

@@ -6,8 +6,7 @@ import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
 import { abuseLimits } from './abuse-limits.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { logMailWithoutSmtp } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
@@ -90,23 +89,20 @@ function resendVerificationRoute(app: ZodApp, kit: EmailVerificationKit) {
       const token = newSecret();
       const url = verificationUrl(publicUrl, token);
       const now = context.clock.now();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'SendEmailVerification', data: {}, metadata: { now } },
-          writeRows: (_decided, tx) =>
-            writeVerificationLink(tx, {
-              memberId: session.memberId,
-              teamId: session.teamId,
-              email: session.email,
-              token,
-              url,
-              now,
-            }),
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'SendEmailVerification', data: {}, metadata: { now } },
+        writeRows: (_decided, tx) =>
+          writeVerificationLink(tx, {
+            memberId: session.memberId,
+            teamId: session.teamId,
+            email: session.email,
+            token,
+            url,
+            now,
+          }),
+      });
       logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'verification email', {
         teamId: session.teamId,
         link: url,
@@ -136,18 +132,15 @@ function verifyEmailRoute(app: ZodApp, kit: EmailVerificationKit) {
       const tokenHash = hashSecret(request.params.token);
       const found = await liveVerificationToken(context.pool, tokenHash, now);
       if (!found) throw verificationInvalid();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(found.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, found.member_id),
-          command: { type: 'VerifyEmail', data: {}, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            const used = { tokenHash, memberId: found.member_id, teamId: found.team_id, now };
-            if (!(await useVerificationToken(tx, used))) throw verificationInvalid();
-          },
-        }),
-      ).catch((error: unknown) => {
+      await memberCommand(context, request, found.member_id, {
+        streamId: accountStreamId(found.member_id),
+        decider: accountDecider,
+        command: { type: 'VerifyEmail', data: {}, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          const used = { tokenHash, memberId: found.member_id, teamId: found.team_id, now };
+          if (!(await useVerificationToken(tx, used))) throw verificationInvalid();
+        },
+      }).catch((error: unknown) => {
         throw (error as { options?: { code?: string } })?.options?.code === 'email_already_verified'
           ? verificationInvalid()
           : error;

@@ -5,14 +5,9 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import { teamDecider } from '../team-decider.ts';
 import { MEMBER_ROLES } from '../contract/roles.ts';
 import { teamStreamId } from '../team-events.ts';
-import { abuseLimits } from './abuse-limits.ts';
-import { requireVerifiedTeam } from './email-verification.ts';
-import { invitationMail } from './invitation-mail.ts';
-import { newInvitationLink } from './invitation-link.ts';
+import { invitationSending } from './invitation-link.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
-import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { signedIn } from './workspace-session.ts';
 import {
   deleteInvitation,
@@ -119,46 +114,25 @@ function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
       const session = signedIn(request);
       const invitation = await pending(context, session.teamId, request.params.invitation_id);
       // The invitation's own mail path: the same checks and limits as sending it first.
-      await requireVerifiedTeam(context.pool, session.teamId);
-      await abuseLimits(context).reserve([
-        ['invitation_address', invitation.email],
-        ['invitation_ip', request.ip],
-        ['invite_mail_team', session.teamId],
-      ]);
-      const now = context.clock.now();
-      const { tokenHash, expiresAt, link, teamName } = await newInvitationLink(context, session.teamId, now);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: teamStreamId(session.teamId),
-          decider: teamDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'ResendInvitation',
-            data: { invitation_id: invitation.id },
-            metadata: { now },
-          },
-          writeRows: async (_decided, tx) => {
-            const replaced = await replaceInvitationLink(tx, {
-              invitationId: invitation.id,
-              teamId: session.teamId,
-              tokenHash,
-              expiresAt,
-              now,
-            });
-            if (!replaced) throw invitationNotFound();
-            await queueAccountMail(tx, {
-              teamId: session.teamId,
-              to: invitation.email,
-              ...invitationMail({ inviterName: session.name, teamName, role: invitation.role, link }),
-              at: now,
-            });
-          },
-        }),
-      );
-      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', {
-        teamId: session.teamId,
-        link,
+      const sending = await invitationSending(context, request, session, { ...invitation, firstSend: false });
+      const { now, tokenHash, expiresAt } = sending;
+      await memberCommand(context, request, session.memberId, {
+        streamId: teamStreamId(session.teamId),
+        decider: teamDecider,
+        command: { type: 'ResendInvitation', data: { invitation_id: invitation.id }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          const replaced = await replaceInvitationLink(tx, {
+            invitationId: invitation.id,
+            teamId: session.teamId,
+            tokenHash,
+            expiresAt,
+            now,
+          });
+          if (!replaced) throw invitationNotFound();
+          await sending.queueMail(tx);
+        },
       });
+      sending.logWithoutSmtp();
       return { invitation: view(await pending(context, session.teamId, invitation.id), now) };
     },
   );
@@ -180,22 +154,19 @@ function revokeInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     async (request) => {
       const session = signedIn(request);
       const invitation = await pending(context, session.teamId, request.params.invitation_id);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: teamStreamId(session.teamId),
-          decider: teamDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'RevokeInvitation',
-            data: { invitation_id: invitation.id },
-            metadata: { now: context.clock.now() },
-          },
-          writeRows: async (_decided, tx) => {
-            const revoked = await deleteInvitation(tx, session.teamId, invitation.id);
-            if (!revoked) throw invitationNotFound();
-          },
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: teamStreamId(session.teamId),
+        decider: teamDecider,
+        command: {
+          type: 'RevokeInvitation',
+          data: { invitation_id: invitation.id },
+          metadata: { now: context.clock.now() },
+        },
+        writeRows: async (_decided, tx) => {
+          const revoked = await deleteInvitation(tx, session.teamId, invitation.id);
+          if (!revoked) throw invitationNotFound();
+        },
+      });
       return { success: true as const };
     },
   );

@@ -14,16 +14,12 @@ import { accountStreamId } from './account-events.ts';
 import { openAccount, signedInView } from './account-routes.ts';
 import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
-import { newInvitationLink } from './invitation-link.ts';
+import { invitationSending } from './invitation-link.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction, lastPosition } from './workspace-commands.ts';
+import { inWorkspaceTransaction, memberCommand, lastPosition } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { invalidBody } from './workspace-errors.ts';
-import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, TOKEN_PARAM } from './workspace-secrets.ts';
-import { abuseLimits } from './abuse-limits.ts';
-import { requireVerifiedTeam } from './email-verification.ts';
-import { invitationMail } from './invitation-mail.ts';
 import { insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
@@ -76,51 +72,33 @@ export function inviteMemberRoute(app: ZodApp, context: WorkspaceDeps) {
       const { email, name, role } = request.body;
       // An address with an account elsewhere is invited like any other (no 409): the answer
       // says nothing about other teams' accounts; accepting tells the address's owner.
-      await requireVerifiedTeam(context.pool, session.teamId);
-      await abuseLimits(context).reserve([
-        ['invitation_team', session.teamId],
-        ['invitation_address', email],
-        ['invitation_ip', request.ip],
-        ['invite_mail_team', session.teamId],
-      ]);
+      const sending = await invitationSending(context, request, session, { email, role, firstSend: true });
+      const { now, tokenHash, expiresAt } = sending;
       const invitationId = randomUUID();
-      const now = context.clock.now();
-      const { tokenHash, expiresAt, link, teamName } = await newInvitationLink(context, session.teamId, now);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: teamStreamId(session.teamId),
-          decider: teamDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'InviteMember',
-            data: { invitation_id: invitationId, email, role },
-            metadata: { now },
-          },
-          writeRows: async (_decided, tx) => {
-            await insertInvitation(tx, {
-              tokenHash,
-              teamId: session.teamId,
-              email,
-              name,
-              role,
-              expiresAt,
-              now,
-              invitationId,
-              invitedBy: session.memberId,
-            });
-            await queueAccountMail(tx, {
-              teamId: session.teamId,
-              to: email,
-              ...invitationMail({ inviterName: session.name, teamName, role, link }),
-              at: now,
-            });
-          },
-        }),
-      );
-      logMailWithoutSmtp(request.log, context.settings.SMTP_URL, 'invitation email', {
-        teamId: session.teamId,
-        link,
+      await memberCommand(context, request, session.memberId, {
+        streamId: teamStreamId(session.teamId),
+        decider: teamDecider,
+        command: {
+          type: 'InviteMember',
+          data: { invitation_id: invitationId, email, role },
+          metadata: { now },
+        },
+        writeRows: async (_decided, tx) => {
+          await insertInvitation(tx, {
+            tokenHash,
+            teamId: session.teamId,
+            email,
+            name,
+            role,
+            expiresAt,
+            now,
+            invitationId,
+            invitedBy: session.memberId,
+          });
+          await sending.queueMail(tx);
+        },
       });
+      sending.logWithoutSmtp();
       return reply.status(201).send({
         invitation: { id: invitationId, email, name, role, expires_at: expiresAt.toISOString() },
       });

@@ -10,8 +10,7 @@ import { MEMBER_ROLES } from '../contract/roles.ts';
 import { teamStreamId } from '../team-events.ts';
 import { may } from './permissions.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { forbidden } from './workspace-errors.ts';
 import { deleteMemberSessions, signedIn } from './workspace-session.ts';
 import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
@@ -76,18 +75,15 @@ function changeRoleRoute(app: ZodApp, context: WorkspaceDeps) {
     },
     async (request) => {
       const session = signedIn(request);
-      const changed = await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: teamStreamId(session.teamId),
-          decider: teamDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'ChangeMemberRole',
-            data: { member_id: request.params.member_id, role: request.body.role },
-            metadata: { now: context.clock.now() },
-          },
-        }),
-      );
+      const changed = await memberCommand(context, request, session.memberId, {
+        streamId: teamStreamId(session.teamId),
+        decider: teamDecider,
+        command: {
+          type: 'ChangeMemberRole',
+          data: { member_id: request.params.member_id, role: request.body.role },
+          metadata: { now: context.clock.now() },
+        },
+      });
       await awaitReadModels(context, changed.position);
       return { member: { id: request.params.member_id, role: request.body.role } };
     },
@@ -111,23 +107,20 @@ function removeMemberRoute(app: ZodApp, context: WorkspaceDeps) {
       const session = signedIn(request);
       const memberId = request.params.member_id;
       if (memberId !== session.memberId && !may(session.role, 'members.remove')) throw forbidden();
-      const removed = await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: teamStreamId(session.teamId),
-          decider: teamDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'RemoveMember',
-            data: { member_id: memberId, keep_an_owner: true },
-            metadata: { now: context.clock.now() },
-          },
-          // The removed member's sessions end with the removal; their email is free again.
-          writeRows: async (_decided, tx) => {
-            await deleteMemberSessions(tx, memberId);
-            await deleteCredentials(tx, memberId);
-          },
-        }),
-      );
+      const removed = await memberCommand(context, request, session.memberId, {
+        streamId: teamStreamId(session.teamId),
+        decider: teamDecider,
+        command: {
+          type: 'RemoveMember',
+          data: { member_id: memberId, keep_an_owner: true },
+          metadata: { now: context.clock.now() },
+        },
+        // The removed member's sessions end with the removal; their email is free again.
+        writeRows: async (_decided, tx) => {
+          await deleteMemberSessions(tx, memberId);
+          await deleteCredentials(tx, memberId);
+        },
+      });
       await awaitReadModels(context, removed.position);
       return { success: true as const };
     },

@@ -9,8 +9,7 @@ import { passwordProblem } from './password-rules.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { resetLinkRows } from './sign-up-answers.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
@@ -45,19 +44,16 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
       const problem = passwordProblem(request.body.password, session.email);
       if (problem) throw invalidBody(problem);
       const passwordHash = await hashPassword(request.body.password);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'ChangePassword', data: { reason: 'change' }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            await setPasswordHash(tx, session.memberId, passwordHash, now);
-            await resetLinkRows(tx, session.memberId, null);
-            await deleteOtherSessions(tx, session.memberId, session.idHash);
-          },
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'ChangePassword', data: { reason: 'change' }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          await setPasswordHash(tx, session.memberId, passwordHash, now);
+          await resetLinkRows(tx, session.memberId, null);
+          await deleteOtherSessions(tx, session.memberId, session.idHash);
+        },
+      });
       return { success: true as const };
     },
   );

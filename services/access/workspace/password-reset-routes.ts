@@ -11,8 +11,7 @@ import { type SignInThrottle } from './sign-in-throttle.ts';
 import { abuseLimits, answerNoSoonerThan } from './abuse-limits.ts';
 import { RESET_ANSWER_MS, resetLinkRows } from './sign-up-answers.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
@@ -113,28 +112,25 @@ export async function passwordResetRoutes(
       const problem = passwordProblem(request.body.password, found.email);
       if (problem) throw invalidBody(problem);
       const passwordHash = await hashPassword(request.body.password);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(found.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, found.member_id),
-          command: { type: 'ChangePassword', data: { reason: 'reset' }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            if (!(await useToken(tx, tokenHash, now))) {
-              throw codedError(
-                400,
-                'reset_link_invalid',
-                'This reset link has expired or was already used: ask for a new one.',
-              );
-            }
-            await setPasswordHash(tx, found.member_id, passwordHash, now);
-            // A completed reset ends every other outstanding link of the account.
-            await resetLinkRows(tx, found.member_id, null);
-            await deleteSignInLock(tx, found.email);
-            await deleteMemberSessions(tx, found.member_id);
-          },
-        }),
-      );
+      await memberCommand(context, request, found.member_id, {
+        streamId: accountStreamId(found.member_id),
+        decider: accountDecider,
+        command: { type: 'ChangePassword', data: { reason: 'reset' }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          if (!(await useToken(tx, tokenHash, now))) {
+            throw codedError(
+              400,
+              'reset_link_invalid',
+              'This reset link has expired or was already used: ask for a new one.',
+            );
+          }
+          await setPasswordHash(tx, found.member_id, passwordHash, now);
+          // A completed reset ends every other outstanding link of the account.
+          await resetLinkRows(tx, found.member_id, null);
+          await deleteSignInLock(tx, found.email);
+          await deleteMemberSessions(tx, found.member_id);
+        },
+      });
       // The reset proves the account's owner: its wrong-password count ends with the lock.
       await throttle.forgetAccount(found.email);
       return { success: true as const };

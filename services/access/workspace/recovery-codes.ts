@@ -9,8 +9,7 @@ import { accountDecider, type AccountCommand } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { hashSecret } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
@@ -150,19 +149,16 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
       const now = context.clock.now();
       if (!recentlyReauthenticated(session, now)) throw reauthenticationRequired();
       const codes = newRecoveryCodes();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: {
-            type: 'RegenerateRecoveryCodes',
-            data: { recovery_codes: codes.length },
-            metadata: { now },
-          },
-          writeRows: (_decided, tx) => replaceRecoveryCodes(tx, session.memberId, codes, now),
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: {
+          type: 'RegenerateRecoveryCodes',
+          data: { recovery_codes: codes.length },
+          metadata: { now },
+        },
+        writeRows: (_decided, tx) => replaceRecoveryCodes(tx, session.memberId, codes, now),
+      });
       return { recovery_codes: codes };
     },
   );

@@ -4,8 +4,7 @@ import { accountDecider } from './account-decider.ts';
 import { accountStreamId } from './account-events.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { clearSessionCookie, deleteMemberSessions, deleteSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamOf, tag, signedInView, success } from './account-answers.ts';
@@ -100,13 +99,10 @@ async function signOut(
   scope: 'current' | 'everywhere',
   rows: (tx: never) => Promise<void>,
 ) {
-  await inWorkspaceTransaction(context, (decide) =>
-    decide({
-      streamId: accountStreamId(memberId),
-      decider: accountDecider,
-      metadata: memberMetadata(request, memberId),
-      command: { type: 'SignOut', data: { scope }, metadata: { now: context.clock.now() } },
-      writeRows: (_decided, tx) => rows(tx as never),
-    }),
-  );
+  await memberCommand(context, request, memberId, {
+    streamId: accountStreamId(memberId),
+    decider: accountDecider,
+    command: { type: 'SignOut', data: { scope }, metadata: { now: context.clock.now() } },
+    writeRows: (_decided, tx) => rows(tx as never),
+  });
 }

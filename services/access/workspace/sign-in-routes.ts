@@ -10,8 +10,7 @@ import { lockRefusal, type SignInAttempt, type SignInThrottle } from './sign-in-
 import { stepUnused, totpStep } from './totp.ts';
 import { recoveryCodeInvalid, recoverySignIn, unusedRecoveryCode } from './recovery-codes.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { invalidCredentials } from './workspace-errors.ts';
 import { insertSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
@@ -50,19 +49,16 @@ export function signInKit(context: WorkspaceDeps, throttle: SignInThrottle) {
     const lockedUntil = await throttle.fail(attempt);
     if (!lockedUntil) return;
     if (account) {
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(account.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, null),
-          command: {
-            type: 'LockSignIn',
-            data: { locked_until: lockedUntil.toISOString() },
-            metadata: { now },
-          },
-          writeRows: (_decided, tx) => writeSignInLock(tx, address, lockedUntil),
-        }),
-      );
+      await memberCommand(context, request, null, {
+        streamId: accountStreamId(account.member_id),
+        decider: accountDecider,
+        command: {
+          type: 'LockSignIn',
+          data: { locked_until: lockedUntil.toISOString() },
+          metadata: { now },
+        },
+        writeRows: (_decided, tx) => writeSignInLock(tx, address, lockedUntil),
+      });
     } else {
       await writeSignInLock(context.pool, address, lockedUntil);
     }
@@ -136,22 +132,19 @@ export function signInRoute(app: ZodApp, kit: SignInKit) {
       const late = await throttle.recheck(attempt);
       if (late) throw throttled(late);
       let session = { id: '', csrfToken: '' };
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(account.member_id),
-          decider: accountDecider,
-          metadata: memberMetadata(request, account.member_id),
-          command: recovered
-            ? recoverySignIn(account.member_id, recoveryCode!, now)
-            : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            // A lock written meanwhile (by a failure of the same burst) refuses the session.
-            await refuseIfLocked(tx, address, now);
-            if (step !== null) await spendTotpStep(tx, account.member_id, step);
-            session = await insertSession(tx, { memberId: account.member_id, teamId: account.team_id, now });
-          },
-        }),
-      );
+      await memberCommand(context, request, account.member_id, {
+        streamId: accountStreamId(account.member_id),
+        decider: accountDecider,
+        command: recovered
+          ? recoverySignIn(account.member_id, recoveryCode!, now)
+          : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          // A lock written meanwhile (by a failure of the same burst) refuses the session.
+          await refuseIfLocked(tx, address, now);
+          if (step !== null) await spendTotpStep(tx, account.member_id, step);
+          session = await insertSession(tx, { memberId: account.member_id, teamId: account.team_id, now });
+        },
+      });
       await throttle.release(attempt);
       return answerSignedIn(context, reply, request, { ...account, id: account.member_id }, session, 200);
     },
@@ -202,18 +195,15 @@ export function reauthenticateRoute(app: ZodApp, kit: SignInKit) {
       }
       const late = await throttle.recheck(admission.attempt);
       if (late) throw throttled(late);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'Reauthenticate', data: { method }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            if (step !== null) await spendTotpStep(tx, session.memberId, step);
-            await markReauthenticated(tx, session.idHash, now);
-          },
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'Reauthenticate', data: { method }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          if (step !== null) await spendTotpStep(tx, session.memberId, step);
+          await markReauthenticated(tx, session.idHash, now);
+        },
+      });
       await throttle.release(admission.attempt);
       return { reauthenticated_until: new Date(now.getTime() + 5 * 60 * 1000).toISOString() };
     },

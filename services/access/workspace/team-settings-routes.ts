@@ -16,7 +16,7 @@ import {
   reminderScheduleProblem,
   reminderScheduleProblemText,
 } from '../../onboardings/contract/reminder-schedule.ts';
-import { brandingChanges, brandingPatch, optionalText, timezone } from '../operator-team-routes.ts';
+import { brandingPatch, teamPatchChanges, optionalText, timezone } from '../operator-team-routes.ts';
 import { isPlan, PLANS } from '../contract/plans.ts';
 import { logoUrl } from '../team-branding.ts';
 import { teamDecider } from '../team-decider.ts';
@@ -171,23 +171,12 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
     },
     async (request) => {
       const session = signedIn(request);
-      const { email_sender_name, accent_color, logo, ...changes } = request.body;
-      const branding = await brandingChanges(context, session.teamId, { accent_color, logo });
+      const changes = await teamPatchChanges(context, session.teamId, request.body);
       try {
         const result = await handleCommand(context, {
           streamId: teamStreamId(session.teamId),
           decider: teamDecider,
-          command: {
-            type: 'UpdateTeam',
-            data: {
-              changes: {
-                ...changes,
-                ...branding,
-                ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
-              },
-            },
-            metadata: { now: context.clock.now() },
-          },
+          command: { type: 'UpdateTeam', data: { changes }, metadata: { now: context.clock.now() } },
           metadata: memberMetadata(request, session.memberId),
         });
         await awaitReadModels(context, result.position);

@@ -7,8 +7,7 @@ import { accountStreamId } from './account-events.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 import { deleteRecoveryCodes, newRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction } from './workspace-commands.ts';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberCommand } from './workspace-commands.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
@@ -65,15 +64,12 @@ function startTotpRoute(app: ZodApp, context: WorkspaceDeps) {
       const secret = newTotpSecret();
       // The member is the vault's subject (a uuid): erasing them makes the secret unreadable.
       const sealed = await context.vault.seal(session.teamId, session.memberId, secret);
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'StartTotp', data: {}, metadata: { now: context.clock.now() } },
-          writeRows: (_decided, tx) => setPendingTotpSecret(tx, session.memberId, JSON.stringify(sealed)),
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'StartTotp', data: {}, metadata: { now: context.clock.now() } },
+        writeRows: (_decided, tx) => setPendingTotpSecret(tx, session.memberId, JSON.stringify(sealed)),
+      });
       return { secret, otpauth_uri: totpUri(secret, session.email) };
     },
   );
@@ -109,19 +105,16 @@ function confirmTotpRoute(app: ZodApp, context: WorkspaceDeps) {
         throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
       }
       const recoveryCodes = newRecoveryCodes();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
-          writeRows: async (_decided, tx) => {
-            await enableTotp(tx, session.memberId, step);
-            await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
-            await deleteOtherSessions(tx, session.memberId, session.idHash);
-          },
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
+        writeRows: async (_decided, tx) => {
+          await enableTotp(tx, session.memberId, step);
+          await replaceRecoveryCodes(tx, session.memberId, recoveryCodes, now);
+          await deleteOtherSessions(tx, session.memberId, session.idHash);
+        },
+      });
       return { success: true as const, recovery_codes: recoveryCodes };
     },
   );
@@ -141,18 +134,15 @@ function disableTotpRoute(app: ZodApp, context: WorkspaceDeps) {
     async (request) => {
       const session = signedIn(request);
       if (!recentlyReauthenticated(session, context.clock.now())) throw reauthenticationRequired();
-      await inWorkspaceTransaction(context, (decide) =>
-        decide({
-          streamId: accountStreamId(session.memberId),
-          decider: accountDecider,
-          metadata: memberMetadata(request, session.memberId),
-          command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
-          writeRows: async (_decided, tx) => {
-            await disableTotp(tx, session.memberId);
-            await deleteRecoveryCodes(tx, session.memberId);
-          },
-        }),
-      );
+      await memberCommand(context, request, session.memberId, {
+        streamId: accountStreamId(session.memberId),
+        decider: accountDecider,
+        command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
+        writeRows: async (_decided, tx) => {
+          await disableTotp(tx, session.memberId);
+          await deleteRecoveryCodes(tx, session.memberId);
+        },
+      });
       return { success: true as const };
     },
   );

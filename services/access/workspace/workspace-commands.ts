@@ -7,6 +7,8 @@ import {
 } from '../../../shared/commands/handle-command.ts';
 import type { DomainEvent } from '../../../shared/commands/decider.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
+import type { FastifyRequest } from 'fastify';
+import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { operatorApiError } from '../../../shared/http/operator-commands.ts';
 import { workspaceErrors } from './workspace-errors.ts';
 
@@ -30,6 +32,21 @@ export async function inWorkspaceTransaction<T>(
   } catch (error) {
     throw operatorApiError(error, workspaceErrors);
   }
+}
+
+/**
+ * One command of a workspace request in its own transaction (see inWorkspaceTransaction):
+ * the acting member is the actor of its metadata (null where nobody is signed in yet).
+ */
+export function memberCommand<State, Command, Event extends DomainEvent>(
+  context: PipelineDeps,
+  request: Pick<FastifyRequest, 'id'>,
+  actorMemberId: string | null,
+  spec: Omit<StreamCommand<State, Command, Event>, 'metadata'>,
+): Promise<CommandOutcome<State, Event>> {
+  return inWorkspaceTransaction(context, (decide) =>
+    decide({ ...spec, metadata: memberMetadata(request, actorMemberId) }),
+  );
 }
 
 /** The largest defined position, for read-your-writes after several commands. */
