@@ -17,13 +17,12 @@ import { oneFile } from './portal-upload.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { formAttachments } from './portal-form-view.ts';
 import {
-  portalErrors,
+  portalSchema,
   type PortalRequests,
   fieldParams,
   fileParams,
   fileSchema,
   opaque,
-  pinHeaders,
 } from './portal-requests.ts';
 
 /* The files of file fields through a link: upload, download, remove (../onboarding-files.ts). */
@@ -41,33 +40,32 @@ const UPLOAD_BODY = {
   },
 };
 
+const FILE_NOT_FOUND =
+  'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)';
+
 /** POST a file to a file field (multipart, one file, its type read from its bytes). */
 function uploadFileRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, open, run, seal, uploadLimit, opened } = portal;
+  const { context, run, seal, uploadLimit, answering } = portal;
   app.post(
     '/onboardings/:token/fields/:field_id/files',
     {
       config: { multipartBody: UPLOAD_BODY },
-      schema: {
-        operationId: 'portalUploadFile',
-        tags: ['portal'],
-        summary: `Upload a file to a file field (multipart/form-data, one file within the field's size limit, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded). The content type is read from the file's bytes`,
-        description: 'A multipart/form-data body with one file. 201; file.uploaded.',
-        security: [],
-        consumes: ['multipart/form-data'],
-        params: fieldParams,
-        headers: pinHeaders,
-        response: {
-          201: z.object({ file: fileSchema }),
-          ...portalErrors({
-            400: 'Malformed body (code invalid_body); a file type the field does not accept or one file too many: details.problem.code file_type_not_accepted or too_many_files',
-            413: "File over the field's size limit (code payload_too_large)",
-          }),
+      schema: portalSchema(
+        {
+          operationId: 'portalUploadFile',
+          summary: `Upload a file to a file field (multipart/form-data, one file within the field's size limit, at most ${MAX_FILE_BYTES / 1024 / 1024} MiB; file.uploaded). The content type is read from the file's bytes`,
+          description: 'A multipart/form-data body with one file. 201; file.uploaded.',
         },
-      },
+        { consumes: ['multipart/form-data'], params: fieldParams },
+        { 201: z.object({ file: fileSchema }) },
+        {
+          400: 'Malformed body (code invalid_body); a file type the field does not accept or one file too many: details.problem.code file_type_not_accepted or too_many_files',
+          413: "File over the field's size limit (code payload_too_large)",
+        },
+      ),
     },
     async (request, reply) => {
-      const link = await opened(request, await open(request));
+      const link = await answering(request);
       if (!request.isMultipart()) {
         throw codedError(400, 'invalid_body', 'Send the file as multipart/form-data');
       }
@@ -132,21 +130,16 @@ function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
   app.get(
     '/onboardings/:token/files/:file_id',
     {
-      schema: {
-        operationId: 'portalDownloadFile',
-        tags: ['portal'],
-        summary:
-          'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
-        security: [],
-        params: fileParams,
-        headers: pinHeaders,
-        response: {
-          200: binaryResponse("The file's bytes, with the content type read from them at upload"),
-          ...portalErrors({
-            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
-          }),
+      schema: portalSchema(
+        {
+          operationId: 'portalDownloadFile',
+          summary:
+            'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
         },
-      },
+        { params: fileParams },
+        { 200: binaryResponse("The file's bytes, with the content type read from them at upload") },
+        { 404: FILE_NOT_FOUND },
+      ),
     },
     async (request, reply) => {
       const link = await open(request);
@@ -169,29 +162,26 @@ function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
 
 /** DELETE an uploaded file before its step is submitted. */
 function removeFileRoute(app: ZodApp, portal: PortalRequests) {
-  const { open, run, now, opened } = portal;
+  const { run, now, answering } = portal;
   app.delete(
     '/onboardings/:token/files/:file_id',
     {
-      schema: {
-        operationId: 'portalDeleteFile',
-        tags: ['portal'],
-        summary:
-          'Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left',
-        security: [],
-        params: fileParams,
-        headers: pinHeaders,
-        response: {
-          200: z.object({ success: z.literal(true) }),
-          ...portalErrors({
-            404: 'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)',
-            409: 'Not while the onboarding is in this status, nor once the file’s step is submitted (code invalid_state)',
-          }),
+      schema: portalSchema(
+        {
+          operationId: 'portalDeleteFile',
+          summary:
+            'Remove an uploaded file while answering, before its step is submitted; the field is no longer answered once no file is left',
         },
-      },
+        { params: fileParams },
+        { 200: z.object({ success: z.literal(true) }) },
+        {
+          404: FILE_NOT_FOUND,
+          409: 'Not while the onboarding is in this status, nor once the file’s step is submitted (code invalid_state)',
+        },
+      ),
     },
     async (request) => {
-      const link = await opened(request, await open(request));
+      const link = await answering(request);
       await run(
         request,
         link,

@@ -7,12 +7,11 @@ import { PIN_HEADER } from './portal-access.ts';
 import { prefersHtml } from '../../web/prefers-html.ts';
 import { clientFace, faceClientSchema, faceTeamSchema, teamFace } from './portal-face.ts';
 import {
-  portalErrors,
+  portalSchema,
   type PortalRequests,
   answerBody,
   fieldParams,
   opaque,
-  pinHeaders,
   portalOnboarding,
   signatureBody,
   signatureSchema,
@@ -28,21 +27,17 @@ function openFormRoute(app: ZodApp, portal: PortalRequests) {
   app.get(
     '/onboardings/:token',
     {
-      schema: {
-        operationId: 'portalOpenOnboarding',
-        tags: ['portal'],
-        summary:
-          'Open the form: the first open after each send records onboarding.started (sent → in_progress)',
-        description:
-          '200 `onboarding` (`id`, `status`, `progress_pct`, `due_date`, `template_snapshot`, `responses`); the first open after each send records onboarding.started and moves a sent onboarding to in_progress.',
-        security: [],
-        params: tokenParams,
-        headers: pinHeaders,
-        response: {
-          200: z.object({ team: faceTeamSchema, client: faceClientSchema, onboarding: portalOnboarding }),
-          ...portalErrors(),
+      schema: portalSchema(
+        {
+          operationId: 'portalOpenOnboarding',
+          summary:
+            'Open the form: the first open after each send records onboarding.started (sent → in_progress)',
+          description:
+            '200 `onboarding` (`id`, `status`, `progress_pct`, `due_date`, `template_snapshot`, `responses`); the first open after each send records onboarding.started and moves a sent onboarding to in_progress.',
         },
-      },
+        { params: tokenParams },
+        { 200: z.object({ team: faceTeamSchema, client: faceClientSchema, onboarding: portalOnboarding }) },
+      ),
     },
     async (request, reply) => {
       // A browser opening a link of an older email gets the form page, which asks for the PIN.
@@ -67,31 +62,27 @@ function openFormRoute(app: ZodApp, portal: PortalRequests) {
 
 /** PUT an answer: the autosave of a draft response. */
 function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, open, run, seal, now, opened } = portal;
+  const { context, run, seal, now, answering } = portal;
   app.put(
     '/onboardings/:token/answers/:field_id',
     {
-      schema: {
-        operationId: 'portalSaveAnswer',
-        tags: ['portal'],
-        summary: 'Autosave an answer (a draft response; counts for the 5-minute active-client check)',
-        description:
-          '200 `response` with status `draft` (autosave; counts as a saved answer for the active-client check).',
-        security: [],
-        params: fieldParams,
-        headers: pinHeaders,
-        body: answerBody,
-        response: {
-          200: z.object({ response: responseSchema }),
-          ...portalErrors({
-            400: 'Malformed body, or an answer of the wrong shape for its field (code invalid_body; details {field_id, step_id, problem: {code, params}}, the field catalogue’s problem)',
-            413: 'Body over 1 MiB (code payload_too_large)',
-          }),
+      schema: portalSchema(
+        {
+          operationId: 'portalSaveAnswer',
+          summary: 'Autosave an answer (a draft response; counts for the 5-minute active-client check)',
+          description:
+            '200 `response` with status `draft` (autosave; counts as a saved answer for the active-client check).',
         },
-      },
+        { params: fieldParams, body: answerBody },
+        { 200: z.object({ response: responseSchema }) },
+        {
+          400: 'Malformed body, or an answer of the wrong shape for its field (code invalid_body; details {field_id, step_id, problem: {code, params}}, the field catalogue’s problem)',
+          413: 'Body over 1 MiB (code payload_too_large)',
+        },
+      ),
     },
     async (request) => {
-      const link = await opened(request, await open(request));
+      const link = await answering(request);
       const sealed = await seal(link, JSON.stringify(request.body.value));
       const outcome = await run(request, link, () => ({
         type: 'SaveAnswer',
@@ -128,30 +119,27 @@ function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
 
 /** POST a step's submit. */
 function submitStepRoute(app: ZodApp, portal: PortalRequests) {
-  const { open, run, enteredValues, view, now, opened } = portal;
+  const { run, enteredValues, view, now, answering } = portal;
   app.post(
     '/onboardings/:token/steps/:step_id/submit',
     {
-      schema: {
-        operationId: 'portalSubmitStep',
-        tags: ['portal'],
-        summary:
-          'Submit a step: its answers become submitted (response.submitted); the last required step completes the onboarding',
-        description:
-          "200 `onboarding`; the step's answers become `submitted`; one response.submitted event; when every required step is submitted the onboarding is `completed` with progress_pct 100 and onboarding.completed is recorded; a required field without an answer: 400 code `invalid_body`.",
-        security: [],
-        params: stepParams,
-        headers: pinHeaders,
-        response: {
-          200: z.object({ onboarding: portalOnboarding }),
-          ...portalErrors({
-            400: 'A field of the step breaks a rule of the field catalogue, a required one without an answer included (code invalid_body; details {field_id, step_id, problem, problems: [{field_id, problem}]}, the first problem names the message)',
-          }),
+      schema: portalSchema(
+        {
+          operationId: 'portalSubmitStep',
+          summary:
+            'Submit a step: its answers become submitted (response.submitted); the last required step completes the onboarding',
+          description:
+            "200 `onboarding`; the step's answers become `submitted`; one response.submitted event; when every required step is submitted the onboarding is `completed` with progress_pct 100 and onboarding.completed is recorded; a required field without an answer: 400 code `invalid_body`.",
         },
-      },
+        { params: stepParams },
+        { 200: z.object({ onboarding: portalOnboarding }) },
+        {
+          400: 'A field of the step breaks a rule of the field catalogue, a required one without an answer included (code invalid_body; details {field_id, step_id, problem, problems: [{field_id, problem}]}, the first problem names the message)',
+        },
+      ),
     },
     async (request) => {
-      const link = await opened(request, await open(request));
+      const link = await answering(request);
       const outcome = await run(request, link, async (state) => ({
         type: 'SubmitStep',
         data: {
@@ -168,27 +156,23 @@ function submitStepRoute(app: ZodApp, portal: PortalRequests) {
 
 /** POST a signature of a signature field. */
 function signFieldRoute(app: ZodApp, portal: PortalRequests) {
-  const { open, run, seal, now, opened } = portal;
+  const { run, seal, now, answering } = portal;
   app.post(
     '/onboardings/:token/fields/:field_id/signature',
     {
-      schema: {
-        operationId: 'portalSignField',
-        tags: ['portal'],
-        summary: 'Sign a signature field (signature.signed with signer_role client)',
-        description: '201; signature.signed with signer_role `client`.',
-        security: [],
-        params: fieldParams,
-        headers: pinHeaders,
-        body: signatureBody,
-        response: {
-          201: z.object({ signature: signatureSchema }),
-          ...portalErrors({ 413: 'Body over 1 MiB (code payload_too_large)' }),
+      schema: portalSchema(
+        {
+          operationId: 'portalSignField',
+          summary: 'Sign a signature field (signature.signed with signer_role client)',
+          description: '201; signature.signed with signer_role `client`.',
         },
-      },
+        { params: fieldParams, body: signatureBody },
+        { 201: z.object({ signature: signatureSchema }) },
+        { 413: 'Body over 1 MiB (code payload_too_large)' },
+      ),
     },
     async (request, reply) => {
-      const link = await opened(request, await open(request));
+      const link = await answering(request);
       const { signer_name: name, signer_email: email } = request.body;
       const [sealedName, sealedEmail] = [await seal(link, name), await seal(link, email)];
       const signatureId = randomUUID();

@@ -64,14 +64,8 @@ export const signatureSchema = z.object({
   signed_at: z.string(),
 });
 
-export const fileSchema = z.object({
-  id: z.string().uuid(),
-  field_id: z.string(),
-  file_name: z.string(),
-  content_type: z.string(),
-  size_bytes: z.number().int(),
-  uploaded_at: z.string(),
-});
+/** A file the client uploaded, as the upload answers it (the form lists the same shape). */
+export const fileSchema = formFileSchema;
 
 export const tokenParams = z.object({
   token: z.string().describe('the client access token (64 hex characters)'),
@@ -121,6 +115,29 @@ export const portalErrors = (extra: Record<number, string> = {}) => ({
   500: coded('Server error; retryable'),
   ...Object.fromEntries(Object.entries(extra).map(([status, text]) => [status, coded(text)])),
 });
+
+/**
+ * A portal route's schema: its operation, summary and description, no API key (the link is
+ * the credential), its parts (params, body) with the link's PIN header, then its answers
+ * over the portal's refusals (`extra`: the route's own text for a status).
+ */
+export function portalSchema<S extends object, A extends object>(
+  head: { operationId: string; summary: string; description?: string },
+  parts: S,
+  answers: A,
+  extra: Record<number, string> = {},
+) {
+  return {
+    operationId: head.operationId,
+    tags: ['portal'],
+    summary: head.summary,
+    ...(head.description === undefined ? {} : { description: head.description }),
+    security: [],
+    ...parts,
+    headers: pinHeaders,
+    response: { ...answers, ...portalErrors(extra) },
+  };
+}
 
 /** An opened answer: the JSON the client sent; null when it is no longer readable. */
 function parseEntered(text: string | null): unknown {
@@ -217,7 +234,10 @@ export function portalRequests(context: PortalRouteDeps, access: PortalAccess) {
     return { ...link, state: outcome.state };
   }
 
-  return { context, access, open, run, seal, enteredValues, view, now, uploadLimit, opened };
+  /** The link of a request that answers the form: opened (see `opened`). */
+  const answering = async (request: FastifyRequest) => opened(request, await open(request));
+
+  return { context, access, open, run, seal, enteredValues, view, now, uploadLimit, opened, answering };
 }
 
 export type PortalRequests = ReturnType<typeof portalRequests>;
