@@ -163,6 +163,63 @@ function patchView(onboarding: Onboarding) {
   };
 }
 
+/** A public onboarding route's operation: its id, summary and the spec's description. */
+interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+}
+
+/** A public onboarding route's schema: the operation, its parts, its answers over the refusals. */
+const onboardingSchema = <S extends object, R extends object>(
+  operation: Operation,
+  parts: S,
+  response: R,
+) => ({
+  operationId: operation.operationId,
+  tags: ['onboardings'],
+  summary: operation.summary,
+  description: operation.description,
+  ...parts,
+  response,
+});
+
+/** A read (scope onboardings:read): 400 invalid_body for a malformed query or id. */
+function readOptions<S extends object, A extends object>(operation: Operation, parts: S, answers: A) {
+  return {
+    config: { scope: 'onboardings:read' as const, validateBeforeScope: true },
+    serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order
+    schema: onboardingSchema(operation, parts, {
+      ...publicErrorResponses({ validation: 'invalid_body' }),
+      ...answers,
+    }),
+  };
+}
+
+/**
+ * A command (scope onboardings:write, Idempotency-Key): the command's refusals in `refused`
+ * (texts by status), its answer and its own 409 (and 429) in `answers`.
+ */
+function commandOptions<S extends object, A extends object>(
+  operation: Operation,
+  parts: S,
+  answers: A,
+  refused: Record<number, string>,
+) {
+  return {
+    config: { scope: 'onboardings:write' as const, validateBeforeScope: true, idempotent: true },
+    schema: onboardingSchema(
+      operation,
+      { headers: idempotencyHeaders, ...parts },
+      {
+        ...publicErrorResponses({ validation: 'invalid_body', body: true }),
+        ...commandErrors(refused),
+        ...answers,
+      },
+    ),
+  };
+}
+
 /** What the public onboarding routes share: the command deps and the idempotent command runner. */
 function onboardingCommandKit(context: OnboardingsRouteDeps) {
   const deps: CommandDeps = {
@@ -236,53 +293,41 @@ function onboardingCommandKit(context: OnboardingsRouteDeps) {
 type OnboardingCommandKit = ReturnType<typeof onboardingCommandKit>;
 
 /** GET /onboardings */
-function getOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
-  const { context } = kit;
+function getOnboardingsRoute(app: ZodApp, { context }: OnboardingCommandKit) {
   app.get(
     '/onboardings',
-    {
-      config: { scope: 'onboardings:read', validateBeforeScope: true },
-      serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
-      schema: {
+    readOptions(
+      {
         operationId: 'listOnboardings',
-        tags: ['onboardings'],
         summary: 'List onboardings, newest first',
         description:
           'Scope onboardings:read. Query: limit, offset, `status` (draft, sent, in_progress, completed, cancelled, expired; other values 400 invalid_body), `client_id`, `archived` (false default, true, only, all). Onboardings of erased clients are never listed. Response 200: `onboardings` and `total`.',
-        querystring: listQuery,
-        response: {
-          200: z.object({ onboardings: z.array(onboardingListItem), total: z.number().int() }),
-          ...publicErrorResponses({ validation: 'invalid_body' }),
-        },
       },
-    },
+      { querystring: listQuery },
+      { 200: z.object({ onboardings: z.array(onboardingListItem), total: z.number().int() }) },
+    ),
     async (request) =>
       listOnboardings(context.readPool, context.vault, request.principal.teamId, request.query),
   );
 }
 
 /** GET /onboardings/:id */
-function getOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
-  const { context } = kit;
+function getOnboardingsByIdRoute(app: ZodApp, { context }: OnboardingCommandKit) {
   app.get(
     '/onboardings/:id',
-    {
-      config: { scope: 'onboardings:read', validateBeforeScope: true },
-      serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order below
-      schema: {
+    readOptions(
+      {
         operationId: 'getOnboarding',
-        tags: ['onboardings'],
         summary: 'Get an onboarding with its template snapshot',
         description:
           'Scope onboardings:read. Response 200: `onboarding` including `template_snapshot`. Unknown ID: 404 target_unavailable. Non-UUID ID: 400 invalid_body.',
-        params: idParams,
-        response: {
-          200: z.object({ onboarding: onboardingDetail }),
-          ...publicErrorResponses({ validation: 'invalid_body' }),
-          404: coded("Unknown id or another team's onboarding (code target_unavailable)"),
-        },
       },
-    },
+      { params: idParams },
+      {
+        200: z.object({ onboarding: onboardingDetail }),
+        404: coded("Unknown id or another team's onboarding (code target_unavailable)"),
+      },
+    ),
     async (request) => {
       const onboarding = await getOnboarding(
         context.readPool,
@@ -302,28 +347,27 @@ function postOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
   app.post(
     '/onboardings',
     {
-      config: { ...SECRET_ANSWER, scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
-      schema: {
-        operationId: 'createOnboarding',
-        tags: ['onboardings'],
-        summary: 'Create an onboarding (a draft) for a client from a template',
-        description:
-          'Scope onboardings:write. Body: `template_id` (uuid, required; own or gallery template), `client_id` (uuid, required), `due_date` (optional; YYYY-MM-DD or a timestamp with offset), `expires_at` (optional or null; same formats). Response 201: `onboarding` (status draft). Errors (code): 400 invalid_body; 400 invalid_deadline; 404 template_missing; 404 client_scope_missing; 409 gallery_template_copy_required (`details` holds `field_id` and `step_id`); 410 client_erasure_pending. Accepts Idempotency-Key (1 to 128 visible ASCII characters; a replay within 24 hours answers the original result with Idempotent-Replayed: true).',
-        headers: idempotencyHeaders,
-        body: createBody,
-        response: {
+      ...commandOptions(
+        {
+          operationId: 'createOnboarding',
+          summary: 'Create an onboarding (a draft) for a client from a template',
+          description:
+            'Scope onboardings:write. Body: `template_id` (uuid, required; own or gallery template), `client_id` (uuid, required), `due_date` (optional; YYYY-MM-DD or a timestamp with offset), `expires_at` (optional or null; same formats). Response 201: `onboarding` (status draft). Errors (code): 400 invalid_body; 400 invalid_deadline; 404 template_missing; 404 client_scope_missing; 409 gallery_template_copy_required (`details` holds `field_id` and `step_id`); 410 client_erasure_pending. Accepts Idempotency-Key (1 to 128 visible ASCII characters; a replay within 24 hours answers the original result with Idempotent-Replayed: true).',
+        },
+        { body: createBody },
+        {
           201: z.object({ onboarding: createdOnboarding }),
-          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
-          ...commandErrors({
-            400: 'invalid_body, invalid_deadline or invalid_idempotency_key',
-            404: 'template_missing or client_scope_missing',
-            410: 'client_erasure_pending',
-          }),
           409: codedOrForce.describe(
             'gallery_template_copy_required (details.field_id, details.step_id) or external_command_conflict',
           ),
         },
-      },
+        {
+          400: 'invalid_body, invalid_deadline or invalid_idempotency_key',
+          404: 'template_missing or client_scope_missing',
+          410: 'client_erasure_pending',
+        },
+      ),
+      config: { ...SECRET_ANSWER, scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
     },
     async (request, reply) =>
       command<CreatePlan>(
@@ -373,28 +417,23 @@ function patchOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context, deps, command } = kit;
   app.patch(
     '/onboardings/:id',
-    {
-      config: { scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
-      schema: {
+    commandOptions(
+      {
         operationId: 'updateOnboarding',
-        tags: ['onboardings'],
         summary: 'Update status (cancelled or in_progress), due date or assignee',
         description:
           'Scope onboardings:write. Body (at least one field): `status` (cancelled or in_progress), `due_date` (same formats; null clears), `assigned_to` (team member ID; null or empty string unassigns). Response 200: `onboarding`. Errors (code): 400 invalid_body; 400 invalid_assignee; 400 invalid_deadline; 404 target_unavailable (not found, or archived); 409 invalid_state. Accepts Idempotency-Key.',
-        headers: idempotencyHeaders,
-        params: idParams,
-        body: patchBody,
-        response: {
-          200: z.object({ onboarding: patchedOnboarding }),
-          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
-          ...commandErrors({
-            400: 'invalid_body, invalid_assignee, invalid_deadline or invalid_idempotency_key',
-            404: "target_unavailable (unknown, another team's, or archived)",
-          }),
-          409: codedOrForce.describe('invalid_state or external_command_conflict'),
-        },
       },
-    },
+      { params: idParams, body: patchBody },
+      {
+        200: z.object({ onboarding: patchedOnboarding }),
+        409: codedOrForce.describe('invalid_state or external_command_conflict'),
+      },
+      {
+        400: 'invalid_body, invalid_assignee, invalid_deadline or invalid_idempotency_key',
+        404: "target_unavailable (unknown, another team's, or archived)",
+      },
+    ),
     async (request, reply) =>
       command(request, reply, 'update', request.params.id, async (tx, metadata) => {
         const body = request.body;
@@ -422,40 +461,35 @@ function postOnboardingsByIdSendRoute(app: ZodApp, kit: OnboardingCommandKit) {
   const { context, deps, command } = kit;
   app.post(
     '/onboardings/:id/send',
-    {
-      config: { scope: 'onboardings:write', validateBeforeScope: true, idempotent: true },
-      schema: {
+    commandOptions(
+      {
         operationId: 'sendOnboarding',
-        tags: ['onboardings'],
         summary: 'Send or resend: a new client link, the invite email queued, reminders scheduled',
         description:
           "Scope onboardings:write. Sends or resends: issues a new client link, deactivates prior tokens, queues the invite email, schedules reminders, emits onboarding.sent. The onboarding must be draft, sent or in_progress and not archived. Optional body: `force` (bypasses the active-client check), `pin` (exactly 6 digits; when omitted, the previous link's PIN carries over). Response 200: `success`, `queued`, `command_id`. Checks, the first failing decides: 400 invalid_payment; 403 payment_plan_required; 400 payment_not_connected; 409 agreement_text_required; 403 sending_paused or 429 recipient_cap_reached; 403 limit_reached. Other errors: 400 invalid_body; 404 target_unavailable; 404 client_scope_missing; 409 requires_force; 409 invalid_state. Accepts Idempotency-Key.",
-        headers: idempotencyHeaders,
-        params: idParams,
-        body: sendBody,
-        response: {
-          200: z.object({
-            success: z.literal(true),
-            queued: z.boolean().describe('the invite email was queued'),
-            command_id: z.string().uuid().describe('identifies this send'),
-          }),
-          ...publicErrorResponses({ validation: 'invalid_body', body: true }),
-          ...commandErrors({
-            400: 'invalid_body, invalid_payment (details), payment_not_connected or invalid_idempotency_key',
-            403: 'api_key_scope_denied, api_key_plan_required, payment_plan_required, sending_paused or limit_reached',
-            404: "target_unavailable (unknown, another team's, or archived) or client_scope_missing",
-            410: 'client_erasure_pending',
-          }),
-          409: codedOrForce.describe(
-            'invalid_state, requires_force, agreement_text_required (details) or external_command_conflict',
-          ),
-          429: z
-            .object({ error: z.string(), code: z.string() })
-            .passthrough()
-            .describe('rate_limited (error and code only, Retry-After) or recipient_cap_reached (full body)'),
-        },
       },
-    },
+      { params: idParams, body: sendBody },
+      {
+        200: z.object({
+          success: z.literal(true),
+          queued: z.boolean().describe('the invite email was queued'),
+          command_id: z.string().uuid().describe('identifies this send'),
+        }),
+        409: codedOrForce.describe(
+          'invalid_state, requires_force, agreement_text_required (details) or external_command_conflict',
+        ),
+        429: z
+          .object({ error: z.string(), code: z.string() })
+          .passthrough()
+          .describe('rate_limited (error and code only, Retry-After) or recipient_cap_reached (full body)'),
+      },
+      {
+        400: 'invalid_body, invalid_payment (details), payment_not_connected or invalid_idempotency_key',
+        403: 'api_key_scope_denied, api_key_plan_required, payment_plan_required, sending_paused or limit_reached',
+        404: "target_unavailable (unknown, another team's, or archived) or client_scope_missing",
+        410: 'client_erasure_pending',
+      },
+    ),
     async (request, reply) =>
       command(request, reply, 'send', request.params.id, async (tx, metadata) => {
         const body = request.body ?? {};
