@@ -18,7 +18,7 @@ import {
   type Rule,
 } from './automation-rules.ts';
 import { PLACEHOLDERS } from './placeholders.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The workspace's automation rules (owners and admins; /workspace/v1), over the operator
@@ -39,7 +39,6 @@ import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts'
  * automations_plan_required).
  */
 
-const tag = { tags: ['workspace'] };
 const idParams = z.object({ id: z.string().uuid() });
 
 const [sendEmail, sendWebhook, createOnboarding, notifyMember] = actionSchema.options;
@@ -95,12 +94,12 @@ function listRulesRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     '/automation-rules',
     {
       config: { workspace: { action: 'automation_rules.read' } },
-      schema: {
-        operationId: 'workspaceListAutomationRules',
-        ...tag,
-        summary: "The team's automation rules, newest first, each with its latest-run line",
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(workspaceRuleSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListAutomationRules',
+        "The team's automation rules, newest first, each with its latest-run line",
+        {},
+        { 200: z.object({ data: z.array(workspaceRuleSchema) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -118,18 +117,17 @@ function placeholdersRoute(app: ZodApp, _kit: WorkspaceRulesKit) {
     '/automation-rules/placeholders',
     {
       config: { workspace: { action: 'automation_rules.read' } },
-      schema: {
-        operationId: 'workspaceListAutomationPlaceholders',
-        ...tag,
-        summary: 'The placeholders of Send email (subject, body) and Notify team member (message)',
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceListAutomationPlaceholders',
+        'The placeholders of Send email (subject, body) and Notify team member (message)',
+        {},
+        {
           200: z.object({
             data: z.array(z.object({ name: z.string(), placeholder: z.string(), description: z.string() })),
             actions: z.array(z.string()),
           }),
         },
-      },
+      ),
     },
     async () => ({
       data: PLACEHOLDERS.map((name) => ({
@@ -149,13 +147,12 @@ function getRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     '/automation-rules/:id',
     {
       config: { workspace: { action: 'automation_rules.read' } },
-      schema: {
-        operationId: 'workspaceGetAutomationRule',
-        ...tag,
-        summary: 'An automation rule with its latest-run line and its member or template status',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ rule: workspaceRuleSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceGetAutomationRule',
+        'An automation rule with its latest-run line and its member or template status',
+        { params: idParams },
+        { 200: z.object({ rule: workspaceRuleSchema }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -172,13 +169,12 @@ function createRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     '/automation-rules',
     {
       config: { workspace: { action: 'automation_rules.manage' } },
-      schema: {
-        operationId: 'workspaceCreateAutomationRule',
-        ...tag,
-        summary: 'Create an automation rule (one trigger, one action; on unless enabled is false)',
-        body: createBody,
-        response: { ...workspaceErrorResponses(), 201: z.object({ rule: workspaceRuleSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateAutomationRule',
+        'Create an automation rule (one trigger, one action; on unless enabled is false)',
+        { body: createBody },
+        { 201: z.object({ rule: workspaceRuleSchema }) },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -200,15 +196,12 @@ function patchRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     '/automation-rules/:id',
     {
       config: { workspace: { action: 'automation_rules.manage' } },
-      schema: {
-        operationId: 'workspaceUpdateAutomationRule',
-        ...tag,
-        summary:
-          'Change the name, action or switch of a rule (a rule naming a former member or deleted template must name a current one)',
-        params: idParams,
-        body: patchBody,
-        response: { ...workspaceErrorResponses(), 200: z.object({ rule: workspaceRuleSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceUpdateAutomationRule',
+        'Change the name, action or switch of a rule (a rule naming a former member or deleted template must name a current one)',
+        { params: idParams, body: patchBody },
+        { 200: z.object({ rule: workspaceRuleSchema }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -253,13 +246,12 @@ function deleteRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     '/automation-rules/:id',
     {
       config: { workspace: { action: 'automation_rules.manage' } },
-      schema: {
-        operationId: 'workspaceDeleteAutomationRule',
-        ...tag,
-        summary: 'Delete an automation rule (runs already queued still run)',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceDeleteAutomationRule',
+        'Delete an automation rule (runs already queued still run)',
+        { params: idParams },
+        { 200: z.object({ success: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -21,7 +21,7 @@ import {
 import { clientInput, createClient } from './create-client.ts';
 import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The team's clients in the workspace (every role; the member is the actor):
@@ -103,32 +103,28 @@ function changedFields(current: ClientResource, body: z.output<typeof patchBody>
 
 /** What the routes of this file share. */
 function workspaceClientsKit(context: WorkspaceDeps) {
-  const tag = { tags: ['workspace'] };
-
   const findClient = (teamId: string, id: string) => readClient(context.readDb, context.vault, teamId, id);
 
-  return { context, tag, findClient };
+  return { context, findClient };
 }
 
 type WorkspaceClientsKit = ReturnType<typeof workspaceClientsKit>;
 
 /** GET /clients */
 function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, tag } = kit;
+  const { context } = kit;
   app.get(
     '/clients',
     {
       config: { workspace: { action: 'clients.read' } },
-      schema: {
-        operationId: 'workspaceListClients',
-        ...tag,
-        summary: "Search the team's clients (name, email, company), newest first",
-        querystring: listQuery,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceListClients',
+        "Search the team's clients (name, email, company), newest first",
+        { querystring: listQuery },
+        {
           200: z.object({ data: z.array(clientSchema), total: z.number().int() }),
         },
-      },
+      ),
     },
     async (request) => {
       const { teamId } = signedIn(request);
@@ -146,23 +142,21 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** POST /clients */
 function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, tag, findClient } = kit;
+  const { context, findClient } = kit;
   app.post(
     '/clients',
     {
       config: { workspace: { action: 'clients.manage' } },
-      schema: {
-        operationId: 'workspaceCreateClient',
-        ...tag,
-        summary: 'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
-        body: createClientBody,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceCreateClient',
+        'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
+        { body: createClientBody },
+        {
           201: z.object({ client: clientSchema }),
           409: coded('Another client of the team has this email (code email_taken)'),
           422: coded('A short link in client-facing text (code link_blocked)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -182,22 +176,20 @@ function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** GET /clients/:id */
 function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { tag, findClient } = kit;
+  const { findClient } = kit;
   app.get(
     '/clients/:id',
     {
       config: { workspace: { action: 'clients.read' } },
-      schema: {
-        operationId: 'workspaceGetClient',
-        ...tag,
-        summary: 'A client of the team',
-        params: idParams,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceGetClient',
+        'A client of the team',
+        { params: idParams },
+        {
           200: z.object({ client: clientSchema }),
           404: coded('Unknown, erased or another team’s'),
         },
-      },
+      ),
     },
     async (request) => {
       const client = await findClient(signedIn(request).teamId, request.params.id);
@@ -209,19 +201,16 @@ function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** PATCH /clients/:id */
 function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, tag, findClient } = kit;
+  const { context, findClient } = kit;
   app.patch(
     '/clients/:id',
     {
       config: { workspace: { action: 'clients.manage' } },
-      schema: {
-        operationId: 'workspaceUpdateClient',
-        ...tag,
-        summary: "Change a client's details (only the fields given; an email another client has is refused)",
-        params: idParams,
-        body: patchBody,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceUpdateClient',
+        "Change a client's details (only the fields given; an email another client has is refused)",
+        { params: idParams, body: patchBody },
+        {
           200: z.object({ client: clientSchema }),
           404: coded('Unknown, erased or another team’s (code client_not_found)'),
           409: coded(
@@ -229,7 +218,7 @@ function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
           ),
           422: coded('A short link in client-facing text (code link_blocked)'),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -254,19 +243,16 @@ function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** POST /clients/:id/erase */
 function postClientsByIdEraseRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, tag, findClient } = kit;
+  const { context, findClient } = kit;
   app.post(
     '/clients/:id/erase',
     {
       config: { workspace: { action: 'clients.manage' } },
-      schema: {
-        operationId: 'workspaceEraseClient',
-        ...tag,
-        summary:
-          "Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working",
-        params: idParams,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceEraseClient',
+        "Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working",
+        { params: idParams },
+        {
           200: z.object({
             client_id: z.string().uuid(),
             erased_at: z.string(),
@@ -274,7 +260,7 @@ function postClientsByIdEraseRoute(app: ZodApp, kit: WorkspaceClientsKit) {
           }),
           404: coded('Unknown, already erased or another team’s (code client_not_found)'),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -21,7 +21,7 @@ import {
   ownTemplate,
   type TemplateRow,
 } from '../../projections/templates/queries.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The workspace's template builder (/workspace/v1; every role may, with the member as the
@@ -107,7 +107,6 @@ function builderView(row: TemplateRow): z.infer<typeof builderTemplateSchema> {
 }
 
 const idParams = z.object({ id: z.string().uuid() });
-const tag = { tags: ['workspace'] };
 const templateAnswer = z.object({ template: builderTemplateSchema });
 const notFoundAnswer = {
   404: coded('Not in this team, a gallery or a deleted template (code template_not_found)'),
@@ -164,13 +163,12 @@ function getTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
     '/templates/:id',
     {
       config: { workspace: { action: 'templates.read' } },
-      schema: {
-        operationId: 'workspaceGetTemplate',
-        ...tag,
-        summary: 'A template of the team with its whole definition, version and send blockers',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 200: templateAnswer, ...notFoundAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceGetTemplate',
+        'A template of the team with its whole definition, version and send blockers',
+        { params: idParams },
+        { 200: templateAnswer, ...notFoundAnswer },
+      ),
     },
     async (request) => ({
       template: builderView(await ownOrNotFound(signedIn(request).teamId, request.params.id)),
@@ -187,13 +185,12 @@ function postTemplatesRoute(app: ZodApp, kit: BuilderKit) {
       config: { workspace: { action: 'templates.manage' } },
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
-      schema: {
-        operationId: 'workspaceCreateTemplate',
-        ...tag,
-        summary: 'Create a template from a definition (steps may be left out)',
-        body: templateDefinition,
-        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...invalidAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateTemplate',
+        'Create a template from a definition (steps may be left out)',
+        { body: templateDefinition },
+        { 201: templateAnswer, ...invalidAnswer },
+      ),
     },
     async (request, reply) => reply.status(201).send(await create(request, contentOf(request.body))),
   );
@@ -208,14 +205,11 @@ function putTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
       config: { workspace: { action: 'templates.manage' } },
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
-      schema: {
-        operationId: 'workspaceSaveTemplate',
-        ...tag,
-        summary: "Save a template's whole definition; `version` is the version the builder opened",
-        params: idParams,
-        body: templateDefinition.extend({ version: z.number().int().min(1) }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceSaveTemplate',
+        "Save a template's whole definition; `version` is the version the builder opened",
+        { params: idParams, body: templateDefinition.extend({ version: z.number().int().min(1) }) },
+        {
           200: templateAnswer,
           ...invalidAnswer,
           ...notFoundAnswer,
@@ -223,7 +217,7 @@ function putTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
             'Someone else saved the template after this version (code template_changed; details.version is the current one); nothing changes',
           ),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -245,13 +239,12 @@ function postTemplatesByIdDuplicateRoute(app: ZodApp, kit: BuilderKit) {
     '/templates/:id/duplicate',
     {
       config: { workspace: { action: 'templates.manage' } },
-      schema: {
-        operationId: 'workspaceDuplicateTemplate',
-        ...tag,
-        summary: 'Duplicate a template of the team (new ids, named "Copy of ...")',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...notFoundAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceDuplicateTemplate',
+        'Duplicate a template of the team (new ids, named "Copy of ...")',
+        { params: idParams },
+        { 201: templateAnswer, ...notFoundAnswer },
+      ),
     },
     async (request, reply) => {
       const row = await ownOrNotFound(signedIn(request).teamId, request.params.id);
@@ -269,17 +262,15 @@ function deleteTemplatesByIdRoute(app: ZodApp, kit: BuilderKit) {
     '/templates/:id',
     {
       config: { workspace: { action: 'templates.manage' } },
-      schema: {
-        operationId: 'workspaceDeleteTemplate',
-        ...tag,
-        summary: 'Delete a template of the team (onboardings made from it keep their snapshot)',
-        params: idParams,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceDeleteTemplate',
+        'Delete a template of the team (onboardings made from it keep their snapshot)',
+        { params: idParams },
+        {
           200: z.object({ success: z.literal(true) }),
           ...notFoundAnswer,
         },
-      },
+      ),
     },
     async (request) => {
       await run(request, request.params.id, {
@@ -299,12 +290,12 @@ function getGalleryTemplatesRoute(app: ZodApp, kit: BuilderKit) {
     '/gallery-templates',
     {
       config: { workspace: { action: 'templates.read' } },
-      schema: {
-        operationId: 'workspaceListGalleryTemplates',
-        ...tag,
-        summary: 'The gallery: shared starting templates, by name, to copy into the team',
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(galleryItemSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListGalleryTemplates',
+        'The gallery: shared starting templates, by name, to copy into the team',
+        {},
+        { 200: z.object({ data: z.array(galleryItemSchema) }) },
+      ),
     },
     async () => {
       const rows = await galleryTemplates(context.readPool);
@@ -333,13 +324,12 @@ function postGalleryTemplatesByIdCopyRoute(app: ZodApp, kit: BuilderKit) {
     '/gallery-templates/:id/copy',
     {
       config: { workspace: { action: 'templates.manage' } },
-      schema: {
-        operationId: 'workspaceCopyGalleryTemplate',
-        ...tag,
-        summary: 'Copy a gallery template into the team (sample agreement text stays marked until replaced)',
-        params: idParams,
-        response: { ...workspaceErrorResponses(), 201: templateAnswer, ...notFoundAnswer },
-      },
+      schema: workspaceSchema(
+        'workspaceCopyGalleryTemplate',
+        'Copy a gallery template into the team (sample agreement text stays marked until replaced)',
+        { params: idParams },
+        { 201: templateAnswer, ...notFoundAnswer },
+      ),
     },
     async (request, reply) => {
       const row = await galleryTemplate(context.readPool, request.params.id);

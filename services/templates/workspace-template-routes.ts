@@ -6,7 +6,7 @@ import { signedIn } from '../../shared/http/workspace-request.ts';
 import { listItemSchema } from './templates-routes.ts';
 import { templateChoices } from '../../projections/templates/queries.ts';
 import { workspaceBuilderRoutes } from './workspace-builder-routes.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /** Enough for any team's own templates; the workspace lists them in one answer to choose from. */
 export const WORKSPACE_TEMPLATE_LIMIT = 500;
@@ -30,12 +30,12 @@ export async function workspaceTemplateRoutes(
     '/templates',
     {
       config: { workspace: { action: 'templates.read' } },
-      schema: {
-        operationId: 'workspaceListTemplates',
-        tags: ['workspace'],
-        summary: "The team's own templates by name, to choose from (at most 500)",
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(listItemSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListTemplates',
+        "The team's own templates by name, to choose from (at most 500)",
+        {},
+        { 200: z.object({ data: z.array(listItemSchema) }) },
+      ),
     },
     async (request) => {
       return {

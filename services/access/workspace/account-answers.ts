@@ -28,7 +28,6 @@ export const RESET_LINK_SECONDS = 30 * 60;
 
 export const email = z.string().trim().toLowerCase().pipe(z.string().email().max(320));
 export const password = z.string().max(1024);
-export const tag = { tags: ['workspace'] };
 
 const memberView = z.object({ id: z.string().uuid(), name: z.string(), email: z.string(), role: z.string() });
 const teamView = z.object({ id: z.string().uuid(), name: z.string(), plan: z.string() });

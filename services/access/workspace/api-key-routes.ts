@@ -23,9 +23,8 @@ import { signedIn, type WorkspaceSession } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamApiKey, teamApiKeys, type ApiKeyRow } from '../../../projections/api-keys/queries.ts';
 import { recordKeyRequest, requestedKeyId } from './api-key-requests.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
-const tag = { tags: ['workspace'] };
 export const keySchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -167,12 +166,12 @@ function listApiKeysRoute(app: ZodApp, kit: ApiKeysKit) {
     '/api-keys',
     {
       config: { workspace: { action: 'api_keys.list' } },
-      schema: {
-        operationId: 'workspaceListApiKeys',
-        ...tag,
-        summary: "The team's API keys, newest first (never their secrets)",
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(keySchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListApiKeys',
+        "The team's API keys, newest first (never their secrets)",
+        {},
+        { 200: z.object({ data: z.array(keySchema) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -188,21 +187,22 @@ function createApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
     '/api-keys',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.create' }, idempotent: true },
-      schema: {
-        operationId: 'workspaceCreateApiKey',
-        ...tag,
-        summary: 'Create an API key (Idempotency-Key required; the secret is shown once)',
-        body: z.object({
-          name: z.string().max(200).nullable().optional(),
-          scopes: z.array(z.enum(OFFERED_SCOPES)).min(1, 'Choose at least one permission'),
-          expires_on: z
-            .string()
-            .refine(isCalendarDate, { message: 'expires_on must be a date (YYYY-MM-DD)' })
-            .nullable()
-            .optional(),
-        }),
-        response: { ...workspaceErrorResponses(), 200: createdSchema, 201: createdSchema },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateApiKey',
+        'Create an API key (Idempotency-Key required; the secret is shown once)',
+        {
+          body: z.object({
+            name: z.string().max(200).nullable().optional(),
+            scopes: z.array(z.enum(OFFERED_SCOPES)).min(1, 'Choose at least one permission'),
+            expires_on: z
+              .string()
+              .refine(isCalendarDate, { message: 'expires_on must be a date (YYYY-MM-DD)' })
+              .nullable()
+              .optional(),
+          }),
+        },
+        { 200: createdSchema, 201: createdSchema },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -228,13 +228,12 @@ function rotateApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
     '/api-keys/:key_id/rotate',
     {
       config: { ...SECRET_ANSWER, workspace: { action: 'api_keys.rotate' } },
-      schema: {
-        operationId: 'workspaceRotateApiKey',
-        ...tag,
-        summary: 'Rotate a key: a replacement with the same name, permissions and expiry; both stay active',
-        params: z.object({ key_id: z.string().uuid() }),
-        response: { ...workspaceErrorResponses(), 200: createdSchema, 201: createdSchema },
-      },
+      schema: workspaceSchema(
+        'workspaceRotateApiKey',
+        'Rotate a key: a replacement with the same name, permissions and expiry; both stay active',
+        { params: z.object({ key_id: z.string().uuid() }) },
+        { 200: createdSchema, 201: createdSchema },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -263,13 +262,12 @@ function revokeApiKeyRoute(app: ZodApp, kit: ApiKeysKit) {
     '/api-keys/:key_id',
     {
       config: { workspace: { action: 'api_keys.revoke' } },
-      schema: {
-        operationId: 'workspaceRevokeApiKey',
-        ...tag,
-        summary: 'Revoke a key: it fails from its next request',
-        params: z.object({ key_id: z.string().uuid() }),
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceRevokeApiKey',
+        'Revoke a key: it fails from its next request',
+        { params: z.object({ key_id: z.string().uuid() }) },
+        { 200: z.object({ success: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -4,9 +4,7 @@ import { z } from 'zod';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { signedIn } from './workspace-session.ts';
 import { teamActivity } from '../../../projections/team-activity/queries.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
-
-const tag = { tags: ['workspace'] };
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /**
  * The team's audit view (owners and admins), newest first, paginated by an opaque cursor
@@ -18,19 +16,19 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
     '/audit',
     {
       config: { workspace: { action: 'audit.read' } },
-      schema: {
-        operationId: 'workspaceListAuditEntries',
-        ...tag,
-        summary: 'Sign-ins, lockouts, key and member changes, newest first',
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(100).default(50),
-          cursor: z
-            .string()
-            .regex(/^\d{1,20}$/)
-            .optional(),
-        }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceListAuditEntries',
+        'Sign-ins, lockouts, key and member changes, newest first',
+        {
+          querystring: z.object({
+            limit: z.coerce.number().int().min(1).max(100).default(50),
+            cursor: z
+              .string()
+              .regex(/^\d{1,20}$/)
+              .optional(),
+          }),
+        },
+        {
           200: z.object({
             data: z.array(
               z.object({
@@ -44,7 +42,7 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
             next_cursor: z.string().nullable(),
           }),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

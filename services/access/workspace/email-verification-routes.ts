@@ -19,14 +19,12 @@ import {
   verificationUrl,
   writeVerificationLink,
 } from './email-verification.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /*
  * The routes of a self-serve owner's email verification; the verification's rows and
  * mail are ./email-verification.ts.
  */
-
-const tag = { tags: ['workspace'] };
 
 /** What the verification routes share. */
 function emailVerificationKit(context: WorkspaceDeps) {
@@ -41,18 +39,17 @@ function verificationStateRoute(app: ZodApp, kit: EmailVerificationKit) {
   app.get(
     '/email-verification',
     {
-      schema: {
-        operationId: 'workspaceGetEmailVerification',
-        ...tag,
-        summary: 'Whether the team may send: its self-serve owner verified their email address',
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceGetEmailVerification',
+        'Whether the team may send: its self-serve owner verified their email address',
+        {},
+        {
           200: z.object({
             team_verified: z.boolean().describe('false: the team sends nothing until its owner verifies'),
             pending_for_me: z.boolean().describe('true: the signed-in member is the owner who must verify'),
           }),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -70,12 +67,12 @@ function resendVerificationRoute(app: ZodApp, kit: EmailVerificationKit) {
   app.post(
     '/email-verification/resend',
     {
-      schema: {
-        operationId: 'workspaceResendEmailVerification',
-        ...tag,
-        summary: 'Email a new verification link to the signed-in owner (older links stop working)',
-        response: { ...workspaceErrorResponses(), 202: z.object({ accepted: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceResendEmailVerification',
+        'Email a new verification link to the signed-in owner (older links stop working)',
+        {},
+        { 202: z.object({ accepted: z.literal(true) }) },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -119,13 +116,12 @@ function verifyEmailRoute(app: ZodApp, kit: EmailVerificationKit) {
     '/email-verification/:token',
     {
       config: { workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceVerifyEmail',
-        ...tag,
-        summary: 'Verify the email address with the emailed link: the team may send from now on',
-        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
-        response: { ...workspaceErrorResponses(), 200: z.object({ verified: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceVerifyEmail',
+        'Verify the email address with the emailed link: the team may send from now on',
+        { params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }) },
+        { 200: z.object({ verified: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const now = context.clock.now();

@@ -16,9 +16,7 @@ import {
   replaceInvitationLink,
   type PendingInvitationRow,
 } from './invitations.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
-
-const tag = { tags: ['workspace'] };
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 export const pendingInvitationSchema = z.object({
   id: z.string().uuid(),
@@ -80,12 +78,12 @@ function listInvitationsRoute(app: ZodApp, context: WorkspaceDeps) {
     '/invitations',
     {
       config: { workspace: { action: 'members.invitations' } },
-      schema: {
-        operationId: 'workspaceListInvitations',
-        ...tag,
-        summary: 'Pending invitations of the team, newest first (owners and admins)',
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(pendingInvitationSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListInvitations',
+        'Pending invitations of the team, newest first (owners and admins)',
+        {},
+        { 200: z.object({ data: z.array(pendingInvitationSchema) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -101,14 +99,12 @@ function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     '/invitations/:invitation_id/resend',
     {
       config: { workspace: { action: 'members.invitations' } },
-      schema: {
-        operationId: 'workspaceResendInvitation',
-        ...tag,
-        summary:
-          'Email a pending invitation again with a new link (the older link stops working; 7 days from now)',
-        params: invitationParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ invitation: pendingInvitationSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceResendInvitation',
+        'Email a pending invitation again with a new link (the older link stops working; 7 days from now)',
+        { params: invitationParams },
+        { 200: z.object({ invitation: pendingInvitationSchema }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -143,13 +139,12 @@ function revokeInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     '/invitations/:invitation_id',
     {
       config: { workspace: { action: 'members.invitations' } },
-      schema: {
-        operationId: 'workspaceRevokeInvitation',
-        ...tag,
-        summary: 'Revoke a pending invitation: its link no longer accepts (owners and admins)',
-        params: invitationParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceRevokeInvitation',
+        'Revoke a pending invitation: its link no longer accepts (owners and admins)',
+        { params: invitationParams },
+        { 200: z.object({ success: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

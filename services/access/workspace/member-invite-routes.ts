@@ -22,9 +22,8 @@ import { invalidBody } from './workspace-errors.ts';
 import { hashSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { insertSession, setSessionCookie, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
-const tag = { tags: ['workspace'] };
 const accountExists = () =>
   codedError(
     409,
@@ -44,17 +43,17 @@ export function inviteMemberRoute(app: ZodApp, context: WorkspaceDeps) {
     '/invitations',
     {
       config: { workspace: { action: 'members.invite' } },
-      schema: {
-        operationId: 'workspaceInviteMember',
-        ...tag,
-        summary: 'Invite someone by email (owners); the emailed link works once, for 7 days',
-        body: z.object({
-          email: z.string().trim().toLowerCase().pipe(z.string().email().max(320)),
-          name: z.string().trim().min(1).max(200),
-          role: z.enum(MEMBER_ROLES),
-        }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceInviteMember',
+        'Invite someone by email (owners); the emailed link works once, for 7 days',
+        {
+          body: z.object({
+            email: z.string().trim().toLowerCase().pipe(z.string().email().max(320)),
+            name: z.string().trim().min(1).max(200),
+            role: z.enum(MEMBER_ROLES),
+          }),
+        },
+        {
           201: z.object({
             invitation: z.object({
               id: z.string().uuid(),
@@ -65,7 +64,7 @@ export function inviteMemberRoute(app: ZodApp, context: WorkspaceDeps) {
             }),
           }),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -112,14 +111,15 @@ export function acceptInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     '/invitations/:token/accept',
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceAcceptInvitation',
-        ...tag,
-        summary: 'Accept an invitation: become a member with a password, signed in',
-        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
-        body: z.object({ name: z.string().trim().min(1).max(200), password: z.string().max(1024) }),
-        response: { ...workspaceErrorResponses(), 201: signedInView },
-      },
+      schema: workspaceSchema(
+        'workspaceAcceptInvitation',
+        'Accept an invitation: become a member with a password, signed in',
+        {
+          params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
+          body: z.object({ name: z.string().trim().min(1).max(200), password: z.string().max(1024) }),
+        },
+        { 201: signedInView },
+      ),
     },
     async (request, reply) => {
       const now = context.clock.now();

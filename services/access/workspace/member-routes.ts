@@ -13,9 +13,8 @@ import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberCommand } from './workspace-commands.ts';
 import { forbidden } from './workspace-errors.ts';
 import { deleteMemberSessions, signedIn } from './workspace-session.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
-const tag = { tags: ['workspace'] };
 export const memberSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -41,12 +40,12 @@ function listMembersRoute(app: ZodApp, context: WorkspaceDeps) {
     '/members',
     {
       config: { workspace: { action: 'members.list' } },
-      schema: {
-        operationId: 'workspaceListMembers',
-        ...tag,
-        summary: 'Current members of the team',
-        response: { ...workspaceErrorResponses(), 200: z.object({ data: z.array(memberSchema) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceListMembers',
+        'Current members of the team',
+        {},
+        { 200: z.object({ data: z.array(memberSchema) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -61,17 +60,14 @@ function changeRoleRoute(app: ZodApp, context: WorkspaceDeps) {
     '/members/:member_id',
     {
       config: { workspace: { action: 'members.change_role' } },
-      schema: {
-        operationId: 'workspaceChangeMemberRole',
-        ...tag,
-        summary: "Change a member's role (owners); the last owner cannot be demoted (409 last_owner)",
-        params: memberParams,
-        body: z.object({ role: z.enum(MEMBER_ROLES) }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceChangeMemberRole',
+        "Change a member's role (owners); the last owner cannot be demoted (409 last_owner)",
+        { params: memberParams, body: z.object({ role: z.enum(MEMBER_ROLES) }) },
+        {
           200: z.object({ member: z.object({ id: z.string().uuid(), role: z.enum(MEMBER_ROLES) }) }),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -94,14 +90,12 @@ function removeMemberRoute(app: ZodApp, context: WorkspaceDeps) {
   app.delete(
     '/members/:member_id',
     {
-      schema: {
-        operationId: 'workspaceRemoveMember',
-        ...tag,
-        summary:
-          'Remove a member (owners) or leave the team (oneself); the last owner stays (409 last_owner)',
-        params: memberParams,
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceRemoveMember',
+        'Remove a member (owners) or leave the team (oneself); the last owner stays (409 last_owner)',
+        { params: memberParams },
+        { 200: z.object({ success: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -12,9 +12,7 @@ import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberCommand } from './workspace-commands.ts';
 import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
-
-const tag = { tags: ['workspace'] };
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /**
  * The signed-in member changes their password: after a re-authentication within 5 minutes
@@ -28,14 +26,12 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
   app.post(
     '/me/password',
     {
-      schema: {
-        operationId: 'workspaceChangePassword',
-        ...tag,
-        summary:
-          'Change your password (re-authentication within 5 minutes); every other session of yours ends',
-        body: z.object({ password: z.string().max(1024) }),
-        response: { ...workspaceErrorResponses(), 200: z.object({ success: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceChangePassword',
+        'Change your password (re-authentication within 5 minutes); every other session of yours ends',
+        { body: z.object({ password: z.string().max(1024) }) },
+        { 200: z.object({ success: z.literal(true) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -20,13 +20,12 @@ import {
   RESET_LINK_SECONDS,
   email,
   password,
-  tag,
   success,
   credentialsByEmail,
   setPasswordHash,
 } from './account-answers.ts';
 import { deleteSignInLock, resetLinkAccount, useToken } from './accounts.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /** Password reset: a link by email, then a new password with it. */
 export async function passwordResetRoutes(
@@ -40,13 +39,12 @@ export async function passwordResetRoutes(
     '/password-resets',
     {
       config: { workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceRequestPasswordReset',
-        ...tag,
-        summary: 'Email a one-time password reset link (always 202: no account enumeration)',
-        body: z.object({ email }),
-        response: { ...workspaceErrorResponses(), 202: z.object({ accepted: z.literal(true) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceRequestPasswordReset',
+        'Email a one-time password reset link (always 202: no account enumeration)',
+        { body: z.object({ email }) },
+        { 202: z.object({ accepted: z.literal(true) }) },
+      ),
     },
     async (request, reply) => {
       const started = performance.now();
@@ -89,14 +87,15 @@ export async function passwordResetRoutes(
     '/password-resets/:token',
     {
       config: { workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceResetPassword',
-        ...tag,
-        summary: 'Set a new password with a reset link; every session of the account ends',
-        params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
-        body: z.object({ password }),
-        response: { ...workspaceErrorResponses(), 200: success },
-      },
+      schema: workspaceSchema(
+        'workspaceResetPassword',
+        'Set a new password with a reset link; every session of the account ends',
+        {
+          params: z.object({ token: z.string().max(64).describe(TOKEN_PARAM) }),
+          body: z.object({ password }),
+        },
+        { 200: success },
+      ),
     },
     async (request) => {
       const now = context.clock.now();

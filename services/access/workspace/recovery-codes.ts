@@ -13,7 +13,7 @@ import { memberCommand } from './workspace-commands.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { hashSecret } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /**
  * Two-factor recovery codes: ten one-time codes handed out when two-factor sign-in is
@@ -100,8 +100,6 @@ export function recoverySignIn(memberId: string, code: string, now: Date) {
   };
 }
 
-const tag = { tags: ['workspace'] };
-
 /** The signed-in member's recovery codes: how many are left; new ones after a re-authentication. */
 export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   const app = zodApp(plain);
@@ -109,15 +107,14 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
   app.get(
     '/me/recovery-codes',
     {
-      schema: {
-        operationId: 'workspaceGetRecoveryCodeCount',
-        ...tag,
-        summary: 'How many unused two-factor recovery codes the signed-in member has (never the codes)',
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceGetRecoveryCodeCount',
+        'How many unused two-factor recovery codes the signed-in member has (never the codes)',
+        {},
+        {
           200: z.object({ totp_enabled: z.boolean(), remaining: z.number().int() }),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -136,13 +133,12 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
     '/me/recovery-codes',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'workspaceRegenerateRecoveryCodes',
-        ...tag,
-        summary:
-          'New two-factor recovery codes, shown once; the older ones stop working (re-authentication within 5 minutes)',
-        response: { ...workspaceErrorResponses(), 200: z.object({ recovery_codes: z.array(z.string()) }) },
-      },
+      schema: workspaceSchema(
+        'workspaceRegenerateRecoveryCodes',
+        'New two-factor recovery codes, shown once; the older ones stop working (re-authentication within 5 minutes)',
+        {},
+        { 200: z.object({ recovery_codes: z.array(z.string()) }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

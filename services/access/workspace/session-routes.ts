@@ -7,9 +7,9 @@ import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberCommand } from './workspace-commands.ts';
 import { clearSessionCookie, deleteMemberSessions, deleteSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-import { teamOf, tag, signedInView, success } from './account-answers.ts';
+import { teamOf, signedInView, success } from './account-answers.ts';
 import { reauthenticateRoute, signInKit, signInRoute, type SignInKit } from './sign-in-routes.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /** Sign-in and out, the signed-in member, ending every session, re-authentication. */
 export async function sessionRoutes(
@@ -31,12 +31,12 @@ function meRoute(app: ZodApp, { context }: SignInKit) {
     '/me',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'workspaceGetMe',
-        ...tag,
-        summary: 'The signed-in member, their team and role, and the CSRF token',
-        response: { ...workspaceErrorResponses(), 200: signedInView },
-      },
+      schema: workspaceSchema(
+        'workspaceGetMe',
+        'The signed-in member, their team and role, and the CSRF token',
+        {},
+        { 200: signedInView },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -54,12 +54,7 @@ function signOutRoute(app: ZodApp, { context }: SignInKit) {
   app.delete(
     '/sessions/current',
     {
-      schema: {
-        operationId: 'workspaceSignOut',
-        ...tag,
-        summary: 'Sign out',
-        response: { ...workspaceErrorResponses(), 200: success },
-      },
+      schema: workspaceSchema('workspaceSignOut', 'Sign out', {}, { 200: success }),
     },
     async (request, reply) => {
       const session = signedIn(request);
@@ -74,12 +69,12 @@ function signOutEverywhereRoute(app: ZodApp, { context }: SignInKit) {
   app.post(
     '/sessions/end-all',
     {
-      schema: {
-        operationId: 'workspaceSignOutEverywhere',
-        ...tag,
-        summary: 'Sign out everywhere (every session of the member ends)',
-        response: { ...workspaceErrorResponses(), 200: success },
-      },
+      schema: workspaceSchema(
+        'workspaceSignOutEverywhere',
+        'Sign out everywhere (every session of the member ends)',
+        {},
+        { 200: success },
+      ),
     },
     async (request, reply) => {
       const session = signedIn(request);

@@ -17,7 +17,6 @@ import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import {
   email,
   password,
-  tag,
   signedInView,
   throttled,
   totpInvalid,
@@ -28,7 +27,7 @@ import {
 } from './account-answers.ts';
 import type { Credentials } from './account-answers.ts';
 import { markReauthenticated, signInLockedUntil, writeSignInLock } from './accounts.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /** What the sign-in and the re-authentication share: the lock checks and the counted failure. */
 export function signInKit(context: WorkspaceDeps, throttle: SignInThrottle) {
@@ -77,23 +76,24 @@ export function signInRoute(app: ZodApp, kit: SignInKit) {
     '/sessions',
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceSignIn',
-        ...tag,
-        summary: 'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
-        body: z.object({
-          email,
-          password,
-          totp: z.string().trim().max(12).optional(),
-          recovery_code: z
-            .string()
-            .trim()
-            .max(40)
-            .optional()
-            .describe('a two-factor recovery code, instead of totp (each works once)'),
-        }),
-        response: { ...workspaceErrorResponses(), 200: signedInView },
-      },
+      schema: workspaceSchema(
+        'workspaceSignIn',
+        'Sign in (wrong passwords slow down, then lock the account for 15 minutes)',
+        {
+          body: z.object({
+            email,
+            password,
+            totp: z.string().trim().max(12).optional(),
+            recovery_code: z
+              .string()
+              .trim()
+              .max(40)
+              .optional()
+              .describe('a two-factor recovery code, instead of totp (each works once)'),
+          }),
+        },
+        { 200: signedInView },
+      ),
     },
     async (request, reply) => {
       const { email: address, password: given, totp, recovery_code: recoveryCode } = request.body;
@@ -157,17 +157,18 @@ export function reauthenticateRoute(app: ZodApp, kit: SignInKit) {
   app.post(
     '/sessions/current/reauth',
     {
-      schema: {
-        operationId: 'workspaceReauthenticate',
-        ...tag,
-        summary: 'Confirm the password or a two-factor code; counts for 5 minutes',
-        body: z
-          .object({ password: password.optional(), totp: z.string().trim().max(12).optional() })
-          .refine((body) => body.password !== undefined || body.totp !== undefined, {
-            message: 'Give your password or a two-factor code',
-          }),
-        response: { ...workspaceErrorResponses(), 200: z.object({ reauthenticated_until: z.string() }) },
-      },
+      schema: workspaceSchema(
+        'workspaceReauthenticate',
+        'Confirm the password or a two-factor code; counts for 5 minutes',
+        {
+          body: z
+            .object({ password: password.optional(), totp: z.string().trim().max(12).optional() })
+            .refine((body) => body.password !== undefined || body.totp !== undefined, {
+              message: 'Give your password or a two-factor code',
+            }),
+        },
+        { 200: z.object({ reauthenticated_until: z.string() }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

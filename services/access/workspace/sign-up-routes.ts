@@ -20,12 +20,11 @@ import {
   SELF_SERVE_PLAN,
   email,
   password,
-  tag,
   isUniqueViolation,
   credentialsByEmail,
   openAccount,
 } from './account-answers.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /** POST /sign-up: a new team and its owner, answered alike whether or not the address has an account. */
 export async function signUpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
@@ -36,19 +35,19 @@ export async function signUpRoutes(plain: FastifyInstance, { context }: { contex
     '/sign-up',
     {
       config: { ...SECRET_ANSWER, workspace: { public: true } },
-      schema: {
-        operationId: 'workspaceSignUp',
-        ...tag,
-        summary:
-          'Create a team and its owner; 202 "check your email" whether or not the address has an account (sign in after, verify the address to send)',
-        body: z.object({
-          team_name: z.string().trim().min(1).max(200),
-          name: z.string().trim().min(1).max(200),
-          email,
-          password,
-        }),
-        response: { ...workspaceErrorResponses(), 202: signUpAccepted },
-      },
+      schema: workspaceSchema(
+        'workspaceSignUp',
+        'Create a team and its owner; 202 "check your email" whether or not the address has an account (sign in after, verify the address to send)',
+        {
+          body: z.object({
+            team_name: z.string().trim().min(1).max(200),
+            name: z.string().trim().min(1).max(200),
+            email,
+            password,
+          }),
+        },
+        { 202: signUpAccepted },
+      ),
     },
     async (request, reply) => {
       const started = performance.now();

@@ -26,7 +26,7 @@ import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { workspaceErrors } from './workspace-errors.ts';
 import { signedIn } from './workspace-session.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /*
  * The team's settings in the workspace:
@@ -39,7 +39,6 @@ import { workspaceErrorResponses } from '../../../shared/http/workspace-request.
  *                 sending_paused and limits stay with the operator.
  */
 
-const tag = { tags: ['workspace'] };
 export const LIMIT_NEAR_SHARE = 0.8;
 
 const daysText = `the number of days must be a whole number from ${MIN_REMINDER_DAYS} to ${MAX_REMINDER_DAYS}`;
@@ -146,12 +145,12 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
     '/team',
     {
       config: { workspace: { action: 'team.read' } },
-      schema: {
-        operationId: 'workspaceGetTeam',
-        ...tag,
-        summary: "The team's settings, plan and this month's usage",
-        response: { ...workspaceErrorResponses(), 200: z.object({ team: settingsSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceGetTeam',
+        "The team's settings, plan and this month's usage",
+        {},
+        { 200: z.object({ team: settingsSchema }) },
+      ),
     },
     async (request) => ({ team: await settings(signedIn(request).teamId) }),
   );
@@ -160,14 +159,12 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
     '/team',
     {
       config: { workspace: { action: 'team.update' } },
-      schema: {
-        operationId: 'workspaceUpdateTeam',
-        ...tag,
-        summary:
-          "Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule).",
-        body: patchBody,
-        response: { ...workspaceErrorResponses(), 200: z.object({ team: settingsSchema }) },
-      },
+      schema: workspaceSchema(
+        'workspaceUpdateTeam',
+        "Change the team's name, sender name, time zone, language, date format, accent color, logo or default reminder schedule (owners and admins). 400 invalid_body names the first problem in its message (for the schedule: more than 5 rules, an unknown when, days outside 1 to 365, a repeated rule).",
+        { body: patchBody },
+        { 200: z.object({ team: settingsSchema }) },
+      ),
     },
     async (request) => {
       const session = signedIn(request);

@@ -12,9 +12,9 @@ import { reauthenticationRequired } from './workspace-errors.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-import { credentialsOf, success, tag } from './account-answers.ts';
+import { credentialsOf, success } from './account-answers.ts';
 import { disableTotp, enableTotp, setPendingTotpSecret } from './accounts.ts';
-import { workspaceErrorResponses } from '../../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
 
 /** The signed-in member's two-factor sign-in: its state, setting it up, confirming it, turning it off. */
 export async function totpRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
@@ -30,12 +30,12 @@ function totpStateRoute(app: ZodApp, context: WorkspaceDeps) {
   app.get(
     '/me/totp',
     {
-      schema: {
-        operationId: 'workspaceGetTotpStatus',
-        ...tag,
-        summary: 'Whether two-factor sign-in is on for the signed-in member (never the secret)',
-        response: { ...workspaceErrorResponses(), 200: z.object({ enabled: z.boolean() }) },
-      },
+      schema: workspaceSchema(
+        'workspaceGetTotpStatus',
+        'Whether two-factor sign-in is on for the signed-in member (never the secret)',
+        {},
+        { 200: z.object({ enabled: z.boolean() }) },
+      ),
     },
     async (request) => {
       const account = await credentialsOf(context.pool, signedIn(request).memberId);
@@ -49,15 +49,14 @@ function startTotpRoute(app: ZodApp, context: WorkspaceDeps) {
     '/me/totp',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'workspaceStartTotpSetup',
-        ...tag,
-        summary: 'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceStartTotpSetup',
+        'Start two-factor setup: a secret and its otpauth URI (not active until confirmed)',
+        {},
+        {
           200: z.object({ secret: z.string(), otpauth_uri: z.string() }),
         },
-      },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
@@ -79,17 +78,14 @@ function confirmTotpRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
     '/me/totp/confirm',
     {
-      schema: {
-        operationId: 'workspaceConfirmTotp',
-        ...tag,
-        summary:
-          'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
-        body: z.object({ code: z.string().trim().max(12) }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceConfirmTotp',
+        'Turn two-factor sign-in on with a code from the authenticator app: every other session ends, and 10 one-time recovery codes are answered once',
+        { body: z.object({ code: z.string().trim().max(12) }) },
+        {
           200: success.extend({ recovery_codes: z.array(z.string()) }),
         },
-      },
+      ),
       config: SECRET_ANSWER,
     },
     async (request) => {
@@ -124,12 +120,12 @@ function disableTotpRoute(app: ZodApp, context: WorkspaceDeps) {
   app.delete(
     '/me/totp',
     {
-      schema: {
-        operationId: 'workspaceDisableTotp',
-        ...tag,
-        summary: 'Turn two-factor sign-in off (re-authentication within 5 minutes)',
-        response: { ...workspaceErrorResponses(), 200: success },
-      },
+      schema: workspaceSchema(
+        'workspaceDisableTotp',
+        'Turn two-factor sign-in off (re-authentication within 5 minutes)',
+        {},
+        { 200: success },
+      ),
     },
     async (request) => {
       const session = signedIn(request);
