@@ -5,12 +5,7 @@ import { z } from 'zod';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { readOnboarding } from './onboarding-unit-of-work.ts';
 import { portalLink } from './invite-email.ts';
-import {
-  activeTokenHash,
-  ERROR_TEXTS,
-  type OnboardingCommand,
-  type OnboardingState,
-} from './decider/index.ts';
+import { activeTokenHash, ERROR_TEXTS, type OnboardingCommand } from './decider/index.ts';
 import { INT4_MAX } from '../../shared/validation/safe-text.ts';
 import { currentMember } from '../../projections/teams/queries.ts';
 import { codedError } from '../../shared/http/api-error.ts';
@@ -20,7 +15,7 @@ import { clearTokenFromInvites } from './client-link.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from './onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../../projections/onboardings/queries.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OperatorOnboardingRouteDeps = Pick<
@@ -128,13 +123,20 @@ const paymentView = (data: PaymentSucceeded['data']) => ({
 
 /** What the routes of this file share. */
 function operatorOnboardingKit(context: OperatorOnboardingRouteDeps) {
-  const run = (
-    request: FastifyRequest,
-    onboardingId: string,
-    build: (state: OnboardingState) => OnboardingCommand,
-  ) => runOnboardingRouteCommand(context, request, onboardingId, build, notFound);
+  /** One command of the operator on the onboarding, decided now. */
+  const run = (request: FastifyRequest, onboardingId: string, command: Undated<OnboardingCommand>) =>
+    runOnboardingRouteCommand(
+      context,
+      request,
+      onboardingId,
+      () => ({ ...command, metadata: { now: context.clock.now() } }) as OnboardingCommand,
+      notFound,
+    );
   return { context, run };
 }
+
+/** A command without its metadata (each kind of command on its own). */
+type Undated<C> = C extends unknown ? Omit<C, 'metadata'> : never;
 
 type OperatorOnboardingKit = ReturnType<typeof operatorOnboardingKit>;
 
@@ -145,18 +147,12 @@ function getOnboardingsByOnboardingIdLinkRoute(app: ZodApp, kit: OperatorOnboard
     '/onboardings/:onboarding_id/link',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminGetOnboardingLink',
-        tags: ['operator'],
-        summary: "The onboarding's active client link: token and portal URL (null when no link works)",
-        description: '200 `token` (the active client token, or null) and `url`.',
-        params,
-        response: {
-          200: linkSchema,
-          ...operatorErrorResponses(),
-          404: coded('Unknown onboarding (code target_unavailable)'),
-        },
-      },
+      schema: operatorSchema(
+        'adminGetOnboardingLink',
+        "The onboarding's active client link: token and portal URL (null when no link works)",
+        { description: '200 `token` (the active client token, or null) and `url`.', params },
+        { 200: linkSchema, 404: coded('Unknown onboarding (code target_unavailable)') },
+      ),
     },
     async (request) => {
       const { state } = await readOnboarding(context.eventStore, request.params.onboarding_id);
@@ -179,30 +175,26 @@ function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, kit: OperatorOn
   app.post(
     '/onboardings/:onboarding_id/payments',
     {
-      schema: {
-        operationId: 'adminRecordPayment',
-        tags: ['operator'],
-        summary:
-          'Record a processor-confirmed payment of a payment field (payment.succeeded; recurring with subscription_id)',
-        params,
-        body: paymentBody,
-        response: {
+      schema: operatorSchema(
+        'adminRecordPayment',
+        'Record a processor-confirmed payment of a payment field (payment.succeeded; recurring with subscription_id)',
+        { params, body: paymentBody },
+        {
           201: z.object({ payment: paymentSchema }).describe('Recorded'),
           200: z
             .object({ payment: paymentSchema })
             .describe('This payment_intent_id was recorded before: the original payment, nothing new'),
-          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a payment field (field_not_found)',
           ),
           409: coded('The onboarding was never sent (code invalid_state)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { onboarding_id: onboardingId } = request.params;
       const body = request.body;
-      const outcome = await run(request, onboardingId, () => ({
+      const outcome = await run(request, onboardingId, {
         type: 'RecordPayment',
         data: {
           field_id: body.field_id,
@@ -212,8 +204,7 @@ function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, kit: OperatorOn
           subscription_id: body.subscription_id ?? null,
           interval: body.interval ?? null,
         },
-        metadata: { now: context.clock.now() },
-      }));
+      });
       const paid = outcome.events.find((event) => event.type === 'payment.succeeded');
       if (paid?.type === 'payment.succeeded')
         return reply.status(201).send({ payment: paymentView(paid.data) });
@@ -237,22 +228,18 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Operato
   app.post(
     '/onboardings/:onboarding_id/countersign',
     {
-      schema: {
-        operationId: 'adminCountersign',
-        tags: ['operator'],
-        summary:
-          'A team member countersigns a signature field (signature.signed with signer_role team_member)',
-        params,
-        body: countersignBody,
-        response: {
+      schema: operatorSchema(
+        'adminCountersign',
+        'A team member countersigns a signature field (signature.signed with signer_role team_member)',
+        { params, body: countersignBody },
+        {
           201: z.object({ signature: signatureSchema }),
-          ...operatorErrorResponses({ body: true }),
           404: coded(
             'Unknown, archived or erased onboarding (target_unavailable); not a signature field (field_not_found); not a current member of the team (member_not_found)',
           ),
           409: coded('The onboarding is neither in progress nor completed (code invalid_state)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { onboarding_id: onboardingId } = request.params;
@@ -262,7 +249,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Operato
       const signer = await currentMember(context.pool, state.team_id, memberId);
       if (!signer) throw codedError(404, 'member_not_found', 'Member not found');
       const signatureId = randomUUID();
-      const outcome = await run(request, onboardingId, () => ({
+      const outcome = await run(request, onboardingId, {
         type: 'SignField',
         data: {
           field_id: fieldId,
@@ -271,8 +258,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Operato
           signer_email: signer.email,
           signer: { role: 'team_member', member_id: memberId },
         },
-        metadata: { now: context.clock.now() },
-      }));
+      });
       const signed = outcome.events.find((event) => event.type === 'signature.signed');
       if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
       return reply.status(201).send({
@@ -297,27 +283,21 @@ function postOnboardingsByOnboardingIdArchiveRoute(app: ZodApp, kit: OperatorOnb
   app.post(
     '/onboardings/:onboarding_id/archive',
     {
-      schema: {
-        operationId: 'adminArchiveOnboarding',
-        tags: ['operator'],
-        summary: 'Archive an onboarding (it then answers 404 target_unavailable to PATCH and send)',
-        params,
-        response: {
+      schema: operatorSchema(
+        'adminArchiveOnboarding',
+        'Archive an onboarding (it then answers 404 target_unavailable to PATCH and send)',
+        { params },
+        {
           200: z.object({ onboarding: onboardingDetail }),
-          ...operatorErrorResponses(),
           404: coded('Unknown onboarding, or its client was erased (code target_unavailable)'),
         },
-      },
+      ),
     },
     async (request) => {
       const { onboarding_id: onboardingId } = request.params;
       const { state } = await readOnboarding(context.eventStore, onboardingId);
       if (state.status === 'absent' || state.client_erased_at !== null) throw notFound();
-      await run(request, onboardingId, () => ({
-        type: 'ArchiveOnboarding',
-        data: {},
-        metadata: { now: context.clock.now() },
-      }));
+      await run(request, onboardingId, { type: 'ArchiveOnboarding', data: {} });
       const onboarding = await getOnboarding(context.readPool, context.vault, state.team_id, onboardingId);
       if (!onboarding) throw notFound();
       return { onboarding };
