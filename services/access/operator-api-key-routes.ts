@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -19,7 +20,6 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { successSchema } from './operator-team-routes.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OperatorApiKeyRouteDeps = Pick<
@@ -64,21 +64,21 @@ export async function operatorApiKeyRoutes(
     '/teams/:team_id/api-keys',
     {
       config: SECRET_ANSWER,
-      schema: {
-        operationId: 'adminCreateApiKey',
-        tags: ['operator'],
-        summary: 'Create an API key (the secret is shown once)',
-        description:
-          'Optional `name`, `scopes` (array, at least one), optional `expires_on` (YYYY-MM-DD; the key ends at the end of that UTC date). 201 `api_key` and `secret` (shown once); a sixth active key: 409 code `key_limit_reached`.',
-        params: teamParams,
-        body: createApiKeyBody,
-        response: {
+      schema: operatorSchema(
+        'adminCreateApiKey',
+        'Create an API key (the secret is shown once)',
+        {
+          description:
+            'Optional `name`, `scopes` (array, at least one), optional `expires_on` (YYYY-MM-DD; the key ends at the end of that UTC date). 201 `api_key` and `secret` (shown once); a sixth active key: 409 code `key_limit_reached`.',
+          params: teamParams,
+          body: createApiKeyBody,
+        },
+        {
           201: z.object({ api_key: apiKeySchema, secret: z.string() }),
-          ...operatorErrorResponses({ body: true }),
           404: coded('Team not found (code team_not_found)'),
           409: coded('The team has 5 active keys (code key_limit_reached)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { team_id } = request.params;
@@ -144,18 +144,16 @@ function revokeApiKeyRoute(app: ZodApp, context: OperatorApiKeyRouteDeps) {
   app.delete(
     '/teams/:team_id/api-keys/:key_id',
     {
-      schema: {
-        operationId: 'adminRevokeApiKey',
-        tags: ['operator'],
-        summary: 'Revoke an API key (it fails from its next request)',
-        params: keyParams,
-        response: {
+      schema: operatorSchema(
+        'adminRevokeApiKey',
+        'Revoke an API key (it fails from its next request)',
+        { params: keyParams },
+        {
           200: successSchema,
-          ...operatorErrorResponses(),
           404: coded('API key not found in this team (code api_key_not_found)'),
           503: coded('Read models lag; the key may still work; retry (code read_models_lagging)'),
         },
-      },
+      ),
     },
     async (request) => {
       const { team_id, key_id } = request.params;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { IANAZone } from 'luxon';
@@ -11,7 +12,6 @@ import { INT4_MAX } from '../../shared/validation/safe-text.ts';
 import { PLANS } from './contract/plans.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { codedError } from '../../shared/http/api-error.ts';
@@ -189,15 +189,16 @@ function createTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
   app.post(
     '/teams',
     {
-      schema: {
-        operationId: 'adminCreateTeam',
-        tags: ['operator'],
-        summary: 'Create a team',
-        description:
-          '`name`, `plan`, optional `timezone` (IANA, default UTC), `locale` (default en-US), `date_format` (default MM/DD/YYYY), `email_sender_name`. 201 `team`.',
-        body: createTeamBody,
-        response: { 201: z.object({ team: teamSchema }), ...operatorErrorResponses({ body: true }) },
-      },
+      schema: operatorSchema(
+        'adminCreateTeam',
+        'Create a team',
+        {
+          description:
+            '`name`, `plan`, optional `timezone` (IANA, default UTC), `locale` (default en-US), `date_format` (default MM/DD/YYYY), `email_sender_name`. 201 `team`.',
+          body: createTeamBody,
+        },
+        { 201: z.object({ team: teamSchema }) },
+      ),
     },
     async (request, reply) => {
       const body = request.body;
@@ -232,18 +233,12 @@ function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
   app.patch(
     '/teams/:team_id',
     {
-      schema: {
-        operationId: 'adminUpdateTeam',
-        tags: ['operator'],
-        summary: 'Change settings of a team',
-        params: teamParams,
-        body: patchTeamBody,
-        response: {
-          200: z.object({ team: teamSchema }),
-          ...operatorErrorResponses({ body: true }),
-          404: teamNotFound,
-        },
-      },
+      schema: operatorSchema(
+        'adminUpdateTeam',
+        'Change settings of a team',
+        { params: teamParams, body: patchTeamBody },
+        { 200: z.object({ team: teamSchema }), 404: teamNotFound },
+      ),
     },
     async (request) => {
       const changes = await teamPatchChanges(context, request.params.team_id, request.body);
@@ -264,19 +259,16 @@ function addMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
   app.post(
     '/teams/:team_id/members',
     {
-      schema: {
-        operationId: 'adminAddMember',
-        tags: ['operator'],
-        summary: 'Add a team member',
-        params: teamParams,
-        body: memberBody,
-        response: {
+      schema: operatorSchema(
+        'adminAddMember',
+        'Add a team member',
+        { params: teamParams, body: memberBody },
+        {
           201: z.object({ member: memberSchema }),
-          ...operatorErrorResponses({ body: true }),
           404: teamNotFound,
           409: coded('A current member already has this email (code member_exists)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const memberId = randomUUID();
@@ -305,17 +297,15 @@ function removeMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
   app.delete(
     '/teams/:team_id/members/:member_id',
     {
-      schema: {
-        operationId: 'adminRemoveMember',
-        tags: ['operator'],
-        summary: 'Remove a team member',
-        params: memberParams,
-        response: {
+      schema: operatorSchema(
+        'adminRemoveMember',
+        'Remove a team member',
+        { params: memberParams },
+        {
           200: successSchema,
-          ...operatorErrorResponses(),
           404: coded('Team or member not found (code team_not_found or member_not_found)'),
         },
-      },
+      ),
     },
     async (request) => {
       const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { AUTOMATION_TRIGGERS, RULE_LIMITS } from './automation-rule-events.ts';
@@ -15,7 +16,6 @@ import {
   type AutomationRulesDeps,
 } from './automation-rules.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 
 export type AutomationRulesRouteDeps = AutomationRulesDeps;
@@ -126,19 +126,12 @@ export async function automationRulesRoutes(
   app.post(
     '/teams/:team_id/automation-rules',
     {
-      schema: {
-        operationId: 'adminCreateAutomationRule',
-        tags: ['operator'],
-        summary: 'Create an automation rule (one trigger, one action; on unless enabled is false)',
-        params: teamParams,
-        body: createBody,
-        response: {
-          201: z.object({ rule: ruleSchema }),
-          ...operatorErrorResponses({ body: true }),
-          403: planRequired,
-          404: notFound,
-        },
-      },
+      schema: operatorSchema(
+        'adminCreateAutomationRule',
+        'Create an automation rule (one trigger, one action; on unless enabled is false)',
+        { params: teamParams, body: createBody },
+        { 201: z.object({ rule: ruleSchema }), 403: planRequired, 404: notFound },
+      ),
     },
     async (request, reply) => {
       const { rule, team } = await createRule(
@@ -154,20 +147,18 @@ export async function automationRulesRoutes(
   app.get(
     '/teams/:team_id/automation-rules/:rule_id',
     {
-      schema: {
-        operationId: 'adminGetAutomationRule',
-        tags: ['operator'],
-        summary: 'An automation rule with its latest-run line',
-        params: ruleParams,
-        response: {
+      schema: operatorSchema(
+        'adminGetAutomationRule',
+        'An automation rule with its latest-run line',
+        { params: ruleParams },
+        {
           200: z.object({
             rule: ruleSchema,
             latest_run: z.string().describe('the same line as rule.latest_run'),
           }),
-          ...operatorErrorResponses(),
           404: notFound,
         },
-      },
+      ),
     },
     async (request) => {
       const info = await ruleTeam(context, request.params.team_id);
@@ -183,19 +174,12 @@ export async function automationRulesRoutes(
   app.patch(
     '/teams/:team_id/automation-rules/:rule_id',
     {
-      schema: {
-        operationId: 'adminUpdateAutomationRule',
-        tags: ['operator'],
-        summary: 'Change the name, action or on/off switch of an automation rule',
-        params: ruleParams,
-        body: patchBody,
-        response: {
-          200: z.object({ rule: ruleSchema }),
-          ...operatorErrorResponses({ body: true }),
-          403: planRequired,
-          404: notFound,
-        },
-      },
+      schema: operatorSchema(
+        'adminUpdateAutomationRule',
+        'Change the name, action or on/off switch of an automation rule',
+        { params: ruleParams, body: patchBody },
+        { 200: z.object({ rule: ruleSchema }), 403: planRequired, 404: notFound },
+      ),
     },
     async (request) => {
       const { rule, team } = await updateRule(
@@ -212,13 +196,12 @@ export async function automationRulesRoutes(
   app.delete(
     '/teams/:team_id/automation-rules/:rule_id',
     {
-      schema: {
-        operationId: 'adminDeleteAutomationRule',
-        tags: ['operator'],
-        summary: 'Delete an automation rule (runs already queued still run)',
-        params: ruleParams,
-        response: { 200: z.object({ success: z.literal(true) }), ...operatorErrorResponses(), 404: notFound },
-      },
+      schema: operatorSchema(
+        'adminDeleteAutomationRule',
+        'Delete an automation rule (runs already queued still run)',
+        { params: ruleParams },
+        { 200: z.object({ success: z.literal(true) }), 404: notFound },
+      ),
     },
     async (request) => {
       await deleteRule(context, request.params.team_id, request.params.rule_id, requestMetadata(request));

@@ -1,4 +1,5 @@
 import { teamExists } from '../../projections/teams/queries.ts';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -6,7 +7,6 @@ import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { eraseClientData, type ClientErasureDeps } from './client-erasure.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 
@@ -26,25 +26,22 @@ export async function clientErasureRoutes(
   app.post(
     '/teams/:team_id/clients/:client_id/erase',
     {
-      schema: {
-        operationId: 'adminEraseClient',
-        tags: ['operator'],
-        summary:
-          "Erase a client's personal data (crypto-shredding); its onboardings leave every list and their links stop working",
-        params: z.object({ team_id: z.string().uuid(), client_id: z.string().uuid() }),
-        response: {
+      schema: operatorSchema(
+        'adminEraseClient',
+        "Erase a client's personal data (crypto-shredding); its onboardings leave every list and their links stop working",
+        { params: z.object({ team_id: z.string().uuid(), client_id: z.string().uuid() }) },
+        {
           202: z.object({
             success: z.literal(true),
             client_id: z.string().uuid(),
             erased_at: z.string(),
             onboardings: z.number().int().describe("the client's onboardings marked erased"),
           }),
-          ...operatorErrorResponses(),
           404: coded(
             "Unknown team (code team_not_found); unknown client or another team's (client_not_found)",
           ),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { team_id: teamId, client_id: clientId } = request.params;

@@ -1,11 +1,11 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import type { FastifyInstance } from 'fastify';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../shared/http/api-error.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { teamExists } from '../../projections/teams/queries.ts';
 import { EMAIL_KINDS, EMAIL_STATUSES, teamEmails } from './outbox-queries.ts';
 
@@ -35,20 +35,19 @@ export async function emailsRoutes(plain: FastifyInstance, { context }: { contex
   app.get(
     '/teams/:team_id/emails',
     {
-      schema: {
-        operationId: 'adminListEmails',
-        tags: ['operator'],
-        summary:
-          "The team's emails (invites, reminders, automation emails, notifications, workspace account emails), newest first",
-        params: z.object({ team_id: z.string().uuid() }),
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
-        response: {
+      schema: operatorSchema(
+        'adminListEmails',
+        "The team's emails (invites, reminders, automation emails, notifications, workspace account emails), newest first",
+        {
+          params: z.object({ team_id: z.string().uuid() }),
+          querystring: z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }),
+        },
+        {
           200: z.object({ emails: z.array(emailSchema) }),
-          ...operatorErrorResponses(),
           400: coded('limit is not a whole number from 1 to 1000 (code invalid_body)'),
           404: coded('Unknown team (code team_not_found)'),
         },
-      },
+      ),
     },
     async (request) => {
       const { team_id: teamId } = request.params;

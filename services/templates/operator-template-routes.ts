@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { operatorSchema } from '../../shared/http/route-schema.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -16,7 +17,6 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
 import { contentOf } from './template-definition.ts';
 import { refuseOversizedTemplate, TEMPLATE_BODY_LIMIT, TEMPLATE_LIMITS } from './template-limits.ts';
-import { operatorErrorResponses } from '../../shared/http/operator-schemas.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { runCommand } from '../../shared/http/operator-commands.ts';
 import { successSchema } from '../access/index.ts';
@@ -109,20 +109,17 @@ export async function operatorTemplateRoutes(
     {
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
-      schema: {
-        operationId: 'adminCreateTemplate',
-        tags: ['operator'],
-        summary: "Create a team's template (answer shaped as GET /api/v1/templates/:id)",
-        description:
-          '`name`, optional `description`, `vertical`, `settings`, `translations`, and `steps`: each `title`, `sort_order`, optional `is_optional`, `conditional_rules`, `translations`, and `fields`: each `type`, `label`, `sort_order`, optional `is_required`, `config`, `conditional_rules`, `translations`. 201 `template` shaped as GET /api/v1/templates/:id.',
-        params: teamParams,
-        body: templateBody,
-        response: {
-          201: templateAnswer,
-          ...operatorErrorResponses({ body: true }),
-          404: coded('Team not found (code team_not_found)'),
+      schema: operatorSchema(
+        'adminCreateTemplate',
+        "Create a team's template (answer shaped as GET /api/v1/templates/:id)",
+        {
+          description:
+            '`name`, optional `description`, `vertical`, `settings`, `translations`, and `steps`: each `title`, `sort_order`, optional `is_optional`, `conditional_rules`, `translations`, and `fields`: each `type`, `label`, `sort_order`, optional `is_required`, `config`, `conditional_rules`, `translations`. 201 `template` shaped as GET /api/v1/templates/:id.',
+          params: teamParams,
+          body: templateBody,
         },
-      },
+        { 201: templateAnswer, 404: coded('Team not found (code team_not_found)') },
+      ),
     },
     async (request, reply) => {
       await requireTeam(request.params.team_id);
@@ -133,17 +130,12 @@ export async function operatorTemplateRoutes(
   app.delete(
     '/teams/:team_id/templates/:template_id',
     {
-      schema: {
-        operationId: 'adminDeleteTemplate',
-        tags: ['operator'],
-        summary: "Delete a team's template",
-        params: templateParams,
-        response: {
-          200: successSchema,
-          ...operatorErrorResponses(),
-          404: coded('Template not found in this team (code template_not_found)'),
-        },
-      },
+      schema: operatorSchema(
+        'adminDeleteTemplate',
+        "Delete a team's template",
+        { params: templateParams },
+        { 200: successSchema, 404: coded('Template not found in this team (code template_not_found)') },
+      ),
     },
     async (request) => {
       const { team_id, template_id } = request.params;
@@ -162,13 +154,12 @@ export async function operatorTemplateRoutes(
     {
       bodyLimit: TEMPLATE_BODY_LIMIT,
       preValidation: refuseOversizedTemplate,
-      schema: {
-        operationId: 'adminCreateGalleryTemplate',
-        tags: ['operator'],
-        summary: 'Create a gallery template (usable by every team, not listed by the API)',
-        body: templateBody,
-        response: { 201: templateAnswer, ...operatorErrorResponses({ body: true }) },
-      },
+      schema: operatorSchema(
+        'adminCreateGalleryTemplate',
+        'Create a gallery template (usable by every team, not listed by the API)',
+        { body: templateBody },
+        { 201: templateAnswer },
+      ),
     },
     async (request, reply) => reply.status(201).send(await createTemplate(request, null, request.body)),
   );
