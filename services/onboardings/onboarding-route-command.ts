@@ -4,6 +4,7 @@ import { runOnboardingCommand, type OnboardingOutcome, type RunOptions } from '.
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import type { Onboarding, OnboardingCommand, OnboardingState } from './decider/index.ts';
+import type { OnboardingEvent } from './onboarding-events.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
@@ -37,4 +38,15 @@ export async function runOnboardingRouteCommand(
   await awaitReadModels(context, outcome.position);
   if (outcome.state.status === 'absent') throw absent();
   return outcome as OnboardingOutcome & { state: Onboarding };
+}
+
+/** The event of `type` a command decided (a command that decides none is a bug of the decider). */
+export function decidedEvent<T extends OnboardingEvent['type']>(
+  outcome: OnboardingOutcome,
+  type: T,
+  command: OnboardingCommand['type'],
+): Extract<OnboardingEvent, { type: T }> {
+  const event = outcome.events.find((one) => one.type === type);
+  if (event?.type !== type) throw new Error(`${command} decided no ${type}`);
+  return event as Extract<OnboardingEvent, { type: T }>;
 }

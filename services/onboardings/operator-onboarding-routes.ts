@@ -13,7 +13,11 @@ import { onboardingStreamId, type OnboardingEvent, type PaymentSucceeded } from 
 import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { runOnboardingRouteCommand, type OnboardingRouteCommandDeps } from './onboarding-route-command.ts';
+import {
+  decidedEvent,
+  runOnboardingRouteCommand,
+  type OnboardingRouteCommandDeps,
+} from './onboarding-route-command.ts';
 import { getOnboarding, onboardingDetail } from '../../projections/onboardings/queries.ts';
 import { operatorSchema } from '../../shared/http/route-schema.ts';
 import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
@@ -259,8 +263,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Operato
           signer: { role: 'team_member', member_id: memberId },
         },
       });
-      const signed = outcome.events.find((event) => event.type === 'signature.signed');
-      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      const signed = decidedEvent(outcome, 'signature.signed', 'SignField');
       return reply.status(201).send({
         signature: {
           id: signatureId,

@@ -9,17 +9,15 @@ import { currentMember } from '../access/index.ts';
 import { memberNames } from '../../projections/teams/queries.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { downloadHeaders } from '../../shared/http/download-headers.ts';
 import { binaryResponse } from '../../shared/http/openapi-3-1-schema.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { answerHistory } from './answer-history.ts';
 import { REVIEW_REASON_MAX } from './decider/index.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
-import { FALLBACK_FILE_NAME, readOnboardingFile } from './onboarding-files.ts';
-import { runOnboardingRouteCommand } from './onboarding-route-command.ts';
+import { decidedEvent, runOnboardingRouteCommand } from './onboarding-route-command.ts';
 import { onboardingNotFound, openedValues, teamOnboardingEvents } from './onboarding-stream-view.ts';
-import { formAttachments } from './portal/portal-form-view.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
+import { sendOnboardingFile } from './file-download.ts';
 
 /*
  * Review of answers in the workspace (every role of the team):
@@ -138,18 +136,12 @@ function getOnboardingsByOnboardingIdAnswersRoute(app: ZodApp, kit: WorkspaceRev
     '/onboardings/:onboarding_id/answers',
     {
       config: { workspace: { action: 'answers.read' } },
-      schema: {
-        operationId: 'workspaceListAnswers',
-        tags: ['workspace'],
-        summary:
-          'Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review',
-        params,
-        response: {
-          ...workspaceErrorResponses(),
-          200: z.object({ answers: z.array(answerSchema) }),
-          404: coded(NOT_FOUND),
-        },
-      },
+      schema: workspaceSchema(
+        'workspaceListAnswers',
+        'Every answered field of an onboarding: review status, reason, versions, reviews and the diff since the last review',
+        { params },
+        { 200: z.object({ answers: z.array(answerSchema) }), 404: coded(NOT_FOUND) },
+      ),
     },
     async (request) => {
       const { onboarding_id: onboardingId } = request.params;
@@ -167,21 +159,18 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app: ZodApp, k
     '/onboardings/:onboarding_id/answers/:field_id/review',
     {
       config: { workspace: { action: 'answers.review' } },
-      schema: {
-        operationId: 'workspaceReviewAnswer',
-        tags: ['workspace'],
-        summary: 'Approve a submitted answer, reject it with a reason, or ask for changes with a note',
-        params: fieldParams,
-        body: reviewBody,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceReviewAnswer',
+        'Approve a submitted answer, reject it with a reason, or ask for changes with a note',
+        { params: fieldParams, body: reviewBody },
+        {
           200: z.object({ answer: answerSchema }),
           404: coded(`${NOT_FOUND}; unknown field (field_not_found)`),
           409: coded(
             'Only a submitted answer can be reviewed; or the onboarding is neither in progress nor completed (code invalid_state)',
           ),
         },
-      },
+      ),
     },
     async (request) => {
       const { onboarding_id: onboardingId, field_id: fieldId } = request.params;
@@ -223,17 +212,16 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Workspa
     '/onboardings/:onboarding_id/countersign',
     {
       config: { workspace: { action: 'answers.review' } },
-      schema: {
-        operationId: 'workspaceCountersign',
-        tags: ['workspace'],
-        summary:
-          'The signed-in member countersigns a signature field (signature.signed with signer_role team_member)',
-        params,
-        body: z.object({
-          field_id: z.string().min(1).max(100).describe('a signature field of the onboarding'),
-        }),
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceCountersign',
+        'The signed-in member countersigns a signature field (signature.signed with signer_role team_member)',
+        {
+          params,
+          body: z.object({
+            field_id: z.string().min(1).max(100).describe('a signature field of the onboarding'),
+          }),
+        },
+        {
           201: z.object({
             signature: z.object({
               id: z.string().uuid(),
@@ -245,7 +233,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Workspa
           404: coded(`${NOT_FOUND}; not a signature field (field_not_found)`),
           409: coded('The onboarding is neither in progress nor completed (code invalid_state)'),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { onboarding_id: onboardingId } = request.params;
@@ -273,8 +261,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Workspa
         undefined,
         memberMetadata(request, session.memberId),
       );
-      const signed = outcome.events.find((event) => event.type === 'signature.signed');
-      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      const signed = decidedEvent(outcome, 'signature.signed', 'SignField');
       return reply.status(201).send({
         signature: {
           id: signatureId,
@@ -294,30 +281,20 @@ function getOnboardingsByOnboardingIdFilesByFileIdRoute(app: ZodApp, kit: Worksp
     '/onboardings/:onboarding_id/files/:file_id',
     {
       config: { workspace: { action: 'answers.read' } },
-      schema: {
-        operationId: 'workspaceDownloadFile',
-        tags: ['workspace'],
-        summary:
-          'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
-        params: fileParams,
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceDownloadFile',
+        'Download an uploaded file: its bytes with the content type read from them at upload, as an attachment (Content-Disposition with the file name in UTF-8, X-Content-Type-Options: nosniff)',
+        { params: fileParams },
+        {
           200: binaryResponse("The file's bytes, with the content type read from them at upload"),
           404: coded(`${NOT_FOUND}; unknown or removed file, or an erased client's (file_not_found)`),
         },
-      },
+      ),
     },
     async (request, reply) => {
       const { onboarding_id: onboardingId, file_id: fileId } = request.params;
       await teamOnboardingEvents(context, request, onboardingId);
-      const file = await readOnboardingFile(context.pool, context.vault, onboardingId, fileId);
-      if (!file) throw codedError(404, 'file_not_found', 'File not found');
-      const { files } = await formAttachments(context, onboardingId);
-      const fileName = files.find((listed) => listed.id === fileId.toLowerCase())?.file_name;
-      return reply
-        .headers(downloadHeaders(fileName ?? FALLBACK_FILE_NAME))
-        .type(file.content_type)
-        .send(file.content);
+      return sendOnboardingFile(context, reply, onboardingId, fileId);
     },
   );
 }

@@ -5,17 +5,15 @@ import { z } from 'zod';
 import {
   cleanFileName,
   deleteOnboardingFile,
-  FALLBACK_FILE_NAME,
   MAX_FILE_BYTES,
-  readOnboardingFile,
   saveOnboardingFile,
 } from '../onboarding-files.ts';
-import { downloadHeaders } from '../../../shared/http/download-headers.ts';
 import { binaryResponse } from '../../../shared/http/openapi-3-1-schema.ts';
 import { sniffContentType } from '../file-content-type.ts';
 import { oneFile } from './portal-upload.ts';
+import { decidedEvent } from '../onboarding-route-command.ts';
+import { sendOnboardingFile } from '../file-download.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { formAttachments } from './portal-form-view.ts';
 import {
   portalSchema,
   type PortalRequests,
@@ -108,8 +106,7 @@ function uploadFileRoute(app: ZodApp, portal: PortalRequests) {
           },
         },
       );
-      const uploaded = outcome.events.find((event) => event.type === 'file.uploaded');
-      if (uploaded?.type !== 'file.uploaded') throw new Error('UploadFile decided no file.uploaded');
+      const uploaded = decidedEvent(outcome, 'file.uploaded', 'UploadFile');
       return reply.status(201).send({
         file: {
           id: fileId,
@@ -143,19 +140,7 @@ function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
     },
     async (request, reply) => {
       const link = await open(request);
-      const file = await readOnboardingFile(
-        context.pool,
-        context.vault,
-        link.onboardingId,
-        request.params.file_id,
-      );
-      if (!file) throw codedError(404, 'file_not_found', 'File not found');
-      const { files } = await formAttachments(context, link.onboardingId);
-      const fileName = files.find((listed) => listed.id === request.params.file_id.toLowerCase())?.file_name;
-      return reply
-        .headers(downloadHeaders(fileName ?? FALLBACK_FILE_NAME))
-        .type(file.content_type)
-        .send(file.content);
+      return sendOnboardingFile(context, reply, link.onboardingId, request.params.file_id);
     },
   );
 }

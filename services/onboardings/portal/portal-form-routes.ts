@@ -4,6 +4,7 @@ import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { findResponse, responseSchema } from '../../../projections/responses/queries.ts';
 import { PIN_HEADER } from './portal-access.ts';
+import { decidedEvent } from '../onboarding-route-command.ts';
 import { prefersHtml } from '../../web/prefers-html.ts';
 import { clientFace, faceClientSchema, faceTeamSchema, teamFace } from './portal-face.ts';
 import {
@@ -95,8 +96,7 @@ function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
         },
         metadata: now(),
       }));
-      const saved = outcome.events.find((event) => event.type === 'answer_saved');
-      if (saved?.type !== 'answer_saved') throw new Error('SaveAnswer decided no answer_saved');
+      const saved = decidedEvent(outcome, 'answer_saved', 'SaveAnswer');
       const response = await findResponse(
         context.readDb,
         context.vault,
@@ -188,8 +188,7 @@ function signFieldRoute(app: ZodApp, portal: PortalRequests) {
         },
         metadata: now(),
       }));
-      const signed = outcome.events.find((event) => event.type === 'signature.signed');
-      if (signed?.type !== 'signature.signed') throw new Error('SignField decided no signature.signed');
+      const signed = decidedEvent(outcome, 'signature.signed', 'SignField');
       return reply.status(201).send({
         signature: {
           id: signatureId,
