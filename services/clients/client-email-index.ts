@@ -2,7 +2,12 @@ import type { Pool } from '../../shared/db/pool.ts';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { emailBlindIndex } from '../../shared/privacy/sealed-columns.ts';
 import { fold, type DomainEvent } from '../../shared/commands/decider.ts';
-import { toDomainEvent } from '../../shared/commands/handle-command.ts';
+import {
+  handleCommand,
+  toDomainEvent,
+  type PipelineDeps,
+  type StreamCommand,
+} from '../../shared/commands/handle-command.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
 import { clientDecider } from './client-decider.ts';
 import { clientStream, type ClientEvent } from './client-events.ts';
@@ -108,4 +113,21 @@ export async function settleEmails(
   const email = await deps.vault.open(state.email);
   if (email === null) return releaseEmails(deps.pool, teamId, clientId);
   await releaseEmails(deps.pool, teamId, clientId, await emailIndexOf(deps, teamId, email));
+}
+
+/**
+ * A client command run while an email is reserved for it (a create, a change of email):
+ * when the command fails, `giveBack` settles the reservation, then the error goes on.
+ */
+export async function commandHoldingEmail<State, Command, Event extends DomainEvent>(
+  deps: PipelineDeps,
+  spec: StreamCommand<State, Command, Event>,
+  giveBack: (error: unknown) => Promise<unknown>,
+) {
+  try {
+    return await handleCommand(deps, spec);
+  } catch (error) {
+    await giveBack(error);
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { assertNoShortLinks, clientDecider } from './client-decider.ts';
-import { releaseEmails, reserveEmail } from './client-email-index.ts';
+import { commandHoldingEmail, releaseEmails, reserveEmail } from './client-email-index.ts';
 import { clientTokens, writeSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientInput } from './client-events.ts';
 import type { EventStore } from '../../shared/event-store/event-store.ts';
@@ -8,11 +8,7 @@ import type { PersonalDataVault, SealedValue } from '../../shared/privacy/person
 import { DomainError } from '../../shared/commands/decider.ts';
 import type { ReadClient } from '../../projections/read-client.ts';
 import { teamById } from '../../projections/teams/queries.ts';
-import {
-  handleCommand,
-  type CommandMetadata,
-  type PipelineDeps,
-} from '../../shared/commands/handle-command.ts';
+import { type CommandMetadata, type PipelineDeps } from '../../shared/commands/handle-command.ts';
 
 export interface CreateClientOutcome {
   /** False when a client with this email already existed in the team (nothing was created). */
@@ -102,9 +98,9 @@ export async function createClient(
     seal(JSON.stringify(input.custom_fields)),
   ]);
   const tokens = await clientTokens(deps.vault, input.team_id, input);
-  let result;
-  try {
-    result = await handleCommand(deps, {
+  const result = await commandHoldingEmail(
+    deps,
+    {
       streamId: stream,
       decider: clientDecider,
       command: {
@@ -124,14 +120,14 @@ export async function createClient(
       writeRows: async (decided, tx) => {
         if (decided.events.length > 0) await writeSearchTokens(tx, input.team_id, clientId, tokens);
       },
-    });
-  } catch (error) {
-    // Refused by the rules: nothing was appended, the address is free again.
-    if (error instanceof DomainError && clientId === newId) {
-      await releaseEmails(deps.pool, input.team_id, clientId);
-    }
-    throw error;
-  }
+    },
+    async (error) => {
+      // Refused by the rules: nothing was appended, the address is free again.
+      if (error instanceof DomainError && clientId === newId) {
+        await releaseEmails(deps.pool, input.team_id, clientId);
+      }
+    },
+  );
   if (result.events.length > 0) return { created: true, clientId, position: result.position };
   const winner = await deps.eventStore.readStream(stream);
   return { created: false, clientId, position: winner.at(-1)?.position };

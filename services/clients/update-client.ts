@@ -1,10 +1,9 @@
 import { assertNoShortLinks, clientDecider, type ClientChanges } from './client-decider.ts';
-import { reserveEmail, settleEmails } from './client-email-index.ts';
+import { commandHoldingEmail, reserveEmail, settleEmails } from './client-email-index.ts';
 import { clientTokens, writeSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientEvent, type ClientUpdated } from './client-events.ts';
 import { DomainError, fold } from '../../shared/commands/decider.ts';
 import {
-  handleCommand,
   toDomainEvent,
   type CommandMetadata,
   type PipelineDeps,
@@ -69,9 +68,9 @@ export async function updateClient(
     sealed.custom_fields = (await seal(JSON.stringify(changes.custom_fields)))!;
   }
 
-  let result;
-  try {
-    result = await handleCommand(deps, {
+  const result = await commandHoldingEmail(
+    deps,
+    {
       streamId: stream,
       decider: clientDecider,
       command: {
@@ -93,13 +92,13 @@ export async function updateClient(
         });
         await writeSearchTokens(tx, target.team_id, target.client_id, tokens);
       },
-    });
-  } catch (error) {
-    // The refusal is the answer: a failure to give the address back must not hide it.
-    if (email !== undefined)
-      await settleEmails(deps, target.team_id, target.client_id).catch(() => undefined);
-    throw error;
-  }
+    },
+    async () => {
+      // The refusal is the answer: a failure to give the address back must not hide it.
+      if (email !== undefined)
+        await settleEmails(deps, target.team_id, target.client_id).catch(() => undefined);
+    },
+  );
   if (email !== undefined) await settleEmails(deps, target.team_id, target.client_id);
   return { changed: result.events.length > 0, position: result.position };
 }
