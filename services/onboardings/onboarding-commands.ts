@@ -32,6 +32,28 @@ export interface CommandDeps extends OnboardingDeps {
   publicUrl: string;
 }
 
+/** The command deps of a route's context: its pool, its event store and the public URL. */
+export const commandDeps = (context: OnboardingDeps & { settings: { PUBLIC_URL: string } }): CommandDeps => ({
+  pool: context.pool,
+  eventStore: context.eventStore,
+  publicUrl: context.settings.PUBLIC_URL,
+});
+
+/** Which onboarding of which team a command is about. */
+export interface OnboardingRef {
+  team_id: string;
+  onboarding_id: string;
+}
+
+/** A command on one onboarding as this file writes them: deps, transaction, input, now, metadata. */
+export type OnboardingCommandCall<I> = (
+  deps: CommandDeps,
+  tx: PoolClient,
+  input: I,
+  now: Date,
+  metadata: CommandMetadata,
+) => Promise<OnboardingOutcome>;
+
 export const DEADLINE_TEXT = (field: 'due_date' | 'expires_at') =>
   `${field} must be a date (YYYY-MM-DD) or a timestamp with offset`;
 

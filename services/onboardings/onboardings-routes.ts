@@ -14,13 +14,16 @@ import {
 } from '../../shared/commands/idempotency.ts';
 import { forgetPlannedCreate, plannedCreate, recordPlannedCreate } from './create-intents.ts';
 import {
+  commandDeps,
   createOnboarding,
   sendOnboarding,
   updateOnboarding,
-  type CommandDeps,
   type CreatePlan,
+  type OnboardingCommandCall,
+  type OnboardingRef,
 } from './onboarding-commands.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
+import type { OnboardingOutcome } from './onboarding-unit-of-work.ts';
 import type { Onboarding } from './decider/index.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { PIN_PATTERN } from './link-secrets.ts';
@@ -222,11 +225,7 @@ function commandOptions<S extends object, A extends object>(
 
 /** What the public onboarding routes share: the command deps and the idempotent command runner. */
 function onboardingCommandKit(context: OnboardingsRouteDeps) {
-  const deps: CommandDeps = {
-    pool: context.pool,
-    eventStore: context.eventStore,
-    publicUrl: context.settings.PUBLIC_URL,
-  };
+  const deps = commandDeps(context);
 
   /** With EventStoreDB and an Idempotency-Key, a create's plan is kept before its append (./create-intents.ts). */
   async function createPlan(
@@ -287,7 +286,27 @@ function onboardingCommandKit(context: OnboardingsRouteDeps) {
     if (answer.replayed) reply.header('Idempotent-Replayed', 'true');
     return reply.status(answer.status).send(answer.body);
   }
-  return { context, deps, createPlan, command };
+
+  /**
+   * A command on the onboarding `id` of the API key's team, run as `command` runs it;
+   * `answer` makes the 200's body of its outcome.
+   */
+  function commandOn<I extends OnboardingRef>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operation: IdempotentOperation,
+    id: string,
+    call: OnboardingCommandCall<I>,
+    fields: Omit<I, keyof OnboardingRef>,
+    answer: (outcome: OnboardingOutcome, metadata: CommandMetadata) => unknown,
+  ) {
+    return command(request, reply, operation, id, async (tx, metadata) => {
+      const input = { team_id: request.principal.teamId, onboarding_id: id, ...fields } as I;
+      const outcome = await call(deps, tx, input, context.clock.now(), metadata);
+      return { status: 200, position: outcome.position, body: answer(outcome, metadata) };
+    });
+  }
+  return { context, deps, createPlan, command, commandOn };
 }
 
 type OnboardingCommandKit = ReturnType<typeof onboardingCommandKit>;
@@ -413,8 +432,7 @@ function postOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
 }
 
 /** PATCH /onboardings/:id */
-function patchOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
-  const { context, deps, command } = kit;
+function patchOnboardingsByIdRoute(app: ZodApp, { commandOn }: OnboardingCommandKit) {
   app.patch(
     '/onboardings/:id',
     commandOptions(
@@ -434,31 +452,30 @@ function patchOnboardingsByIdRoute(app: ZodApp, kit: OnboardingCommandKit) {
         404: "target_unavailable (unknown, another team's, or archived)",
       },
     ),
-    async (request, reply) =>
-      command(request, reply, 'update', request.params.id, async (tx, metadata) => {
-        const body = request.body;
-        const outcome = await updateOnboarding(
-          deps,
-          tx,
-          {
-            team_id: request.principal.teamId,
-            onboarding_id: request.params.id,
-            status: body.status,
-            due_date: 'due_date' in body ? (body.due_date ?? null) : undefined,
-            assigned_to: body.assigned_to,
-          },
-          context.clock.now(),
-          metadata,
-        );
-        if (outcome.state.status === 'absent') throw new Error('update of an absent onboarding');
-        return { status: 200, position: outcome.position, body: { onboarding: patchView(outcome.state) } };
-      }),
+    async (request, reply) => {
+      const { body } = request;
+      return commandOn(
+        request,
+        reply,
+        'update',
+        request.params.id,
+        updateOnboarding,
+        {
+          status: body.status,
+          due_date: 'due_date' in body ? (body.due_date ?? null) : undefined,
+          assigned_to: body.assigned_to,
+        },
+        (outcome) => {
+          if (outcome.state.status === 'absent') throw new Error('update of an absent onboarding');
+          return { onboarding: patchView(outcome.state) };
+        },
+      );
+    },
   );
 }
 
 /** POST /onboardings/:id/send */
-function postOnboardingsByIdSendRoute(app: ZodApp, kit: OnboardingCommandKit) {
-  const { context, deps, command } = kit;
+function postOnboardingsByIdSendRoute(app: ZodApp, { commandOn }: OnboardingCommandKit) {
   app.post(
     '/onboardings/:id/send',
     commandOptions(
@@ -490,27 +507,18 @@ function postOnboardingsByIdSendRoute(app: ZodApp, kit: OnboardingCommandKit) {
         410: 'client_erasure_pending',
       },
     ),
-    async (request, reply) =>
-      command(request, reply, 'send', request.params.id, async (tx, metadata) => {
-        const body = request.body ?? {};
-        const outcome = await sendOnboarding(
-          deps,
-          tx,
-          {
-            team_id: request.principal.teamId,
-            onboarding_id: request.params.id,
-            force: body.force ?? false,
-            pin: body.pin ?? undefined,
-          },
-          context.clock.now(),
-          metadata,
-        );
-        return {
-          status: 200,
-          position: outcome.position,
-          body: { success: true, queued: true, command_id: metadata.command_id },
-        };
-      }),
+    async (request, reply) => {
+      const body = request.body ?? {};
+      return commandOn(
+        request,
+        reply,
+        'send',
+        request.params.id,
+        sendOnboarding,
+        { force: body.force ?? false, pin: body.pin ?? undefined },
+        (_outcome, metadata) => ({ success: true, queued: true, command_id: metadata.command_id }),
+      );
+    },
   );
 }
 

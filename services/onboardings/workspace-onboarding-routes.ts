@@ -14,10 +14,12 @@ import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
 import { PIN_PATTERN } from './link-secrets.ts';
 import {
+  commandDeps,
   createOnboarding,
   sendOnboarding,
   updateOnboarding,
-  type CommandDeps,
+  type OnboardingCommandCall,
+  type OnboardingRef,
 } from './onboarding-commands.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { ONBOARDING_STATUSES } from './onboarding-events.ts';
@@ -131,21 +133,6 @@ function manageOptions<S extends object>(operationId: string, summary: string, e
   };
 }
 
-/** Which onboarding of which team a command is about. */
-interface OnboardingRef {
-  team_id: string;
-  onboarding_id: string;
-}
-
-/** A command as onboarding-commands.ts writes them: deps, transaction, input, now, metadata. */
-type OnboardingCommandCall<I> = (
-  deps: CommandDeps,
-  tx: PoolClient,
-  input: I,
-  now: Date,
-  metadata: CommandMetadata,
-) => Promise<OnboardingOutcome>;
-
 /** Archive and unarchive: the decider's command on the stream, with no checks before it. */
 function lifecycle(
   decide: (ref: OnboardingRef) => Omit<ArchiveOnboarding, 'metadata'> | Omit<UnarchiveOnboarding, 'metadata'>,
@@ -162,11 +149,7 @@ function lifecycle(
 
 /** What the routes of this file share. */
 function workspaceOnboardingKit(context: WorkspaceDeps) {
-  const deps: CommandDeps = {
-    pool: context.pool,
-    eventStore: context.eventStore,
-    publicUrl: context.settings.PUBLIC_URL,
-  };
+  const deps = commandDeps(context);
 
   /** One command in its own transaction, refusals answered, then the read models caught up. */
   async function run(
