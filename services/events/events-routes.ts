@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PUBLIC_EVENT_TYPES } from './audit-event-types.ts';
 import { eventsLimitQuery } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
-import { publicErrorResponses } from '../../shared/http/public-errors.ts';
+import { publicSchema } from '../../shared/http/route-schema.ts';
 import { awaitAsyncReadModels } from '../../shared/commands/read-your-writes.ts';
 import { teamAuditEvents } from '../../projections/audit-events/queries.ts';
 
@@ -41,18 +41,17 @@ export async function eventsRoutes(plain: FastifyInstance, { context }: { contex
     '/events',
     {
       config: { scope: 'events:read' },
-      schema: {
-        operationId: 'listEvents',
-        tags: ['events'],
-        summary: "The team's most recent audit events, newest first",
-        description:
-          "Scope events:read. Query: `limit` (1 to 100, default 25), `type` (one of the event types). Returns the team's most recent audit events, newest first. No cursor and no since parameter. Response 200: `events`. Error: 400 with text beginning Unknown event type and listing the allowed values.",
-        querystring: eventsQuery,
-        response: {
-          200: z.object({ events: z.array(auditEventSchema) }),
-          ...publicErrorResponses(),
+      schema: publicSchema(
+        'events',
+        {
+          operationId: 'listEvents',
+          summary: "The team's most recent audit events, newest first",
+          description:
+            "Scope events:read. Query: `limit` (1 to 100, default 25), `type` (one of the event types). Returns the team's most recent audit events, newest first. No cursor and no since parameter. Response 200: `events`. Error: 400 with text beginning Unknown event type and listing the allowed values.",
         },
-      },
+        { querystring: eventsQuery },
+        { 200: z.object({ events: z.array(auditEventSchema) }) },
+      ),
     },
     async (request) => {
       // The feed is asynchronous (an inline feed would commit out of position order), so

@@ -33,7 +33,7 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { onboardingErrorAnswer } from './onboarding-errors.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
-import { publicErrorResponses } from '../../shared/http/public-errors.ts';
+import { publicSchema, type PublicOperation } from '../../shared/http/route-schema.ts';
 import {
   ARCHIVED_FILTERS,
   getOnboarding,
@@ -166,36 +166,12 @@ function patchView(onboarding: Onboarding) {
   };
 }
 
-/** A public onboarding route's operation: its id, summary and the spec's description. */
-interface Operation {
-  operationId: string;
-  summary: string;
-  description: string;
-}
-
-/** A public onboarding route's schema: the operation, its parts, its answers over the refusals. */
-const onboardingSchema = <S extends object, R extends object>(
-  operation: Operation,
-  parts: S,
-  response: R,
-) => ({
-  operationId: operation.operationId,
-  tags: ['onboardings'],
-  summary: operation.summary,
-  description: operation.description,
-  ...parts,
-  response,
-});
-
 /** A read (scope onboardings:read): 400 invalid_body for a malformed query or id. */
-function readOptions<S extends object, A extends object>(operation: Operation, parts: S, answers: A) {
+function readOptions<S extends object, A extends object>(operation: PublicOperation, parts: S, answers: A) {
   return {
     config: { scope: 'onboardings:read' as const, validateBeforeScope: true },
     serializerCompiler: trustedSuccessSerializer, // the answer is built in schema order
-    schema: onboardingSchema(operation, parts, {
-      ...publicErrorResponses({ validation: 'invalid_body' }),
-      ...answers,
-    }),
+    schema: publicSchema('onboardings', operation, parts, answers, { validation: 'invalid_body' }),
   };
 }
 
@@ -204,21 +180,19 @@ function readOptions<S extends object, A extends object>(operation: Operation, p
  * (texts by status), its answer and its own 409 (and 429) in `answers`.
  */
 function commandOptions<S extends object, A extends object>(
-  operation: Operation,
+  operation: PublicOperation,
   parts: S,
   answers: A,
   refused: Record<number, string>,
 ) {
   return {
     config: { scope: 'onboardings:write' as const, validateBeforeScope: true, idempotent: true },
-    schema: onboardingSchema(
+    schema: publicSchema(
+      'onboardings',
       operation,
       { headers: idempotencyHeaders, ...parts },
-      {
-        ...publicErrorResponses({ validation: 'invalid_body', body: true }),
-        ...commandErrors(refused),
-        ...answers,
-      },
+      { ...commandErrors(refused), ...answers },
+      { validation: 'invalid_body', body: true },
     ),
   };
 }

@@ -5,7 +5,7 @@ import { textError } from '../../shared/http/api-error.ts';
 import { limitParam, pageParam } from '../../shared/http/pagination.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
-import { publicErrorResponses } from '../../shared/http/public-errors.ts';
+import { publicSchema } from '../../shared/http/route-schema.ts';
 import { visibleOnboardingExists } from '../../projections/onboardings/queries.ts';
 import { listResponses, responseSchema } from '../../projections/responses/queries.ts';
 
@@ -39,25 +39,26 @@ export async function responsesRoutes(plain: FastifyInstance, { context }: { con
     '/responses',
     {
       config: { scope: 'responses:read' },
-      schema: {
-        operationId: 'listResponses',
-        tags: ['responses'],
-        summary: "List an onboarding's responses (answers), oldest first",
-        description:
-          'Scope responses:read. Query: `onboarding_id` (uuid, required), page, limit. Oldest first. Response 200: `responses`, `total`, `page`, `limit`. Errors: 400 onboarding_id is required (missing or not a valid ID); 404 Onboarding not found.',
-        querystring: responsesQuery,
-        response: {
+      schema: publicSchema(
+        'responses',
+        {
+          operationId: 'listResponses',
+          summary: "List an onboarding's responses (answers), oldest first",
+          description:
+            'Scope responses:read. Query: `onboarding_id` (uuid, required), page, limit. Oldest first. Response 200: `responses`, `total`, `page`, `limit`. Errors: 400 onboarding_id is required (missing or not a valid ID); 404 Onboarding not found.',
+        },
+        { querystring: responsesQuery },
+        {
           200: z.object({
             responses: z.array(responseSchema),
             total: z.number().int(),
             page: z.number().int(),
             limit: z.number().int(),
           }),
-          ...publicErrorResponses(),
           400: text('onboarding_id is required (missing or not a UUID), or a page or limit message'),
           404: text("Onboarding not found (unknown id, another team's onboarding, or an erased client's)"),
         },
-      },
+      ),
     },
     async (request) => {
       const { onboarding_id: onboardingId, page, limit } = request.query;

@@ -1,4 +1,5 @@
 import { operatorErrorResponses } from './operator-schemas.ts';
+import { publicErrorResponses } from './public-errors.ts';
 import { workspaceErrorResponses } from './workspace-request.ts';
 
 /**
@@ -27,3 +28,31 @@ export const operatorSchema = faceSchema('operator', (body) => operatorErrorResp
 
 /** A workspace route's schema: the workspace face's refusals. */
 export const workspaceSchema = faceSchema('workspace', () => workspaceErrorResponses());
+
+/** A public API route's operation: its id, summary and the spec's description. */
+export interface PublicOperation {
+  operationId: string;
+  summary: string;
+  description: string;
+}
+
+/**
+ * A public API route's schema under its tag: the operation, its parts, then its answers
+ * over the public refusals (`refusals`: the options of publicErrorResponses).
+ */
+export function publicSchema<S extends object, A extends object>(
+  tag: string,
+  operation: PublicOperation,
+  parts: S,
+  answers: A,
+  refusals: Parameters<typeof publicErrorResponses>[0] = {},
+) {
+  return {
+    operationId: operation.operationId,
+    tags: [tag],
+    summary: operation.summary,
+    description: operation.description,
+    ...parts,
+    response: { ...publicErrorResponses(refusals), ...answers },
+  };
+}
