@@ -35,7 +35,7 @@ import {
   workspaceOnboarding,
   workspaceOnboardingItem,
 } from '../../projections/onboardings/workspace-queries.ts';
-import { workspaceErrorResponses } from '../../shared/http/workspace-request.ts';
+import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
  * The team's onboardings in the workspace (every role; the member is the actor). The same
@@ -116,20 +116,16 @@ const commandRefusals = {
   429: coded('recipient_cap_reached'),
 };
 
-const tag = { tags: ['workspace'] };
-
 /** The route options of a command on one onboarding; `extra` is its body schema, if any. */
 function manageOptions<S extends object>(operationId: string, summary: string, extra: S) {
   return {
     config: { workspace: { action: 'onboardings.manage' as const } },
-    schema: {
+    schema: workspaceSchema(
       operationId,
-      ...tag,
       summary,
-      params: idParams,
-      ...extra,
-      response: { ...workspaceErrorResponses(), 200: answer, ...commandRefusals },
-    },
+      { params: idParams, ...extra },
+      { 200: answer, ...commandRefusals },
+    ),
   };
 }
 
@@ -214,22 +210,17 @@ function workspaceOnboardingKit(context: WorkspaceDeps) {
 type WorkspaceOnboardingKit = ReturnType<typeof workspaceOnboardingKit>;
 
 /** GET /onboardings */
-function getOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context } = kit;
+function getOnboardingsRoute(app: ZodApp, { context }: WorkspaceOnboardingKit) {
   app.get(
     '/onboardings',
     {
       config: { workspace: { action: 'onboardings.read' } },
-      schema: {
-        operationId: 'workspaceListOnboardings',
-        ...tag,
-        summary: "The team's onboardings, newest first, with filters",
-        querystring: listQuery,
-        response: {
-          ...workspaceErrorResponses(),
-          200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }),
-        },
-      },
+      schema: workspaceSchema(
+        'workspaceListOnboardings',
+        "The team's onboardings, newest first, with filters",
+        { querystring: listQuery },
+        { 200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }) },
+      ),
     },
     async (request) =>
       searchOnboardings(
@@ -243,25 +234,23 @@ function getOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 }
 
 /** GET /onboardings/usage */
-function getOnboardingsUsageRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context } = kit;
+function getOnboardingsUsageRoute(app: ZodApp, { context }: WorkspaceOnboardingKit) {
   app.get(
     '/onboardings/usage',
     {
       config: { workspace: { action: 'onboardings.read' } },
-      schema: {
-        operationId: 'workspaceGetOnboardingUsage',
-        ...tag,
-        summary: 'Onboardings counted this month (first sends and reopens) against the plan’s monthly limit',
-        response: {
-          ...workspaceErrorResponses(),
+      schema: workspaceSchema(
+        'workspaceGetOnboardingUsage',
+        'Onboardings counted this month (first sends and reopens) against the plan’s monthly limit',
+        {},
+        {
           200: z.object({
             month: z.string().describe('YYYY-MM in the team’s time zone'),
             used: z.number().int(),
             limit: z.union([z.number().int(), z.literal('unlimited')]),
           }),
         },
-      },
+      ),
     },
     async (request) => onboardingUsage(context.pool, signedIn(request).teamId, context.clock.now()),
   );
@@ -274,13 +263,12 @@ function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
     '/onboardings',
     {
       config: { workspace: { action: 'onboardings.manage' } },
-      schema: {
-        operationId: 'workspaceCreateOnboarding',
-        ...tag,
-        summary: 'Create a draft onboarding for a client from a template',
-        body: createBody,
-        response: { ...workspaceErrorResponses(), 201: answer, ...commandRefusals },
-      },
+      schema: workspaceSchema(
+        'workspaceCreateOnboarding',
+        'Create a draft onboarding for a client from a template',
+        { body: createBody },
+        { 201: answer, ...commandRefusals },
+      ),
     },
     async (request, reply) => {
       const { teamId } = signedIn(request);
@@ -304,23 +292,17 @@ function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
 }
 
 /** GET /onboardings/:id */
-function getOnboardingsByIdRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { found } = kit;
+function getOnboardingsByIdRoute(app: ZodApp, { found }: WorkspaceOnboardingKit) {
   app.get(
     '/onboardings/:id',
     {
       config: { workspace: { action: 'onboardings.read' } },
-      schema: {
-        operationId: 'workspaceGetOnboarding',
-        ...tag,
-        summary: 'An onboarding with its client, template, link state and snapshot',
-        params: idParams,
-        response: {
-          ...workspaceErrorResponses(),
-          200: answer,
-          404: coded('Unknown, erased or another team’s (code target_unavailable)'),
-        },
-      },
+      schema: workspaceSchema(
+        'workspaceGetOnboarding',
+        'An onboarding with its client, template, link state and snapshot',
+        { params: idParams },
+        { 200: answer, 404: coded('Unknown, erased or another team’s (code target_unavailable)') },
+      ),
     },
     async (request) => ({ onboarding: await found(request, request.params.id) }),
   );
