@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { accountDecider } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
 import { abuseLimits } from './abuse-limits.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { logMailWithoutSmtp } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
@@ -86,9 +84,7 @@ function resendVerificationRoute(app: ZodApp, kit: EmailVerificationKit) {
       const token = newSecret();
       const url = verificationUrl(publicUrl, token);
       const now = context.clock.now();
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'SendEmailVerification', data: {}, metadata: { now } },
         writeRows: (_decided, tx) =>
           writeVerificationLink(tx, {
@@ -128,9 +124,7 @@ function verifyEmailRoute(app: ZodApp, kit: EmailVerificationKit) {
       const tokenHash = hashSecret(request.params.token);
       const found = await liveVerificationToken(context.pool, tokenHash, now);
       if (!found) throw verificationInvalid();
-      await memberCommand(context, request, found.member_id, {
-        streamId: accountStreamId(found.member_id),
-        decider: accountDecider,
+      await accountCommand(context, request, found.member_id, {
         command: { type: 'VerifyEmail', data: {}, metadata: { now } },
         writeRows: async (_decided, tx) => {
           const used = { tokenHash, memberId: found.member_id, teamId: found.team_id, now };

@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { teamDecider } from '../team-decider.ts';
 import { MEMBER_ROLES } from '../contract/roles.ts';
-import { teamStreamId } from '../team-events.ts';
 import { invitationSending } from './invitation-link.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { teamCommand } from './workspace-commands.ts';
 import { signedIn } from './workspace-session.ts';
 import {
   deleteInvitation,
@@ -112,9 +110,7 @@ function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
       // The invitation's own mail path: the same checks and limits as sending it first.
       const sending = await invitationSending(context, request, session, { ...invitation, firstSend: false });
       const { now, tokenHash, expiresAt } = sending;
-      await memberCommand(context, request, session.memberId, {
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
+      await teamCommand(context, request, session, {
         command: { type: 'ResendInvitation', data: { invitation_id: invitation.id }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           const replaced = await replaceInvitationLink(tx, {
@@ -149,9 +145,7 @@ function revokeInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     async (request) => {
       const session = signedIn(request);
       const invitation = await pending(context, session.teamId, request.params.invitation_id);
-      await memberCommand(context, request, session.memberId, {
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
+      await teamCommand(context, request, session, {
         command: {
           type: 'RevokeInvitation',
           data: { invitation_id: invitation.id },

@@ -16,7 +16,7 @@ import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
 import { invitationSending } from './invitation-link.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { inWorkspaceTransaction, memberCommand, lastPosition } from './workspace-commands.ts';
+import { inWorkspaceTransaction, lastPosition, teamCommand } from './workspace-commands.ts';
 import { memberMetadata } from '../../../shared/http/workspace-request.ts';
 import { invalidBody } from './workspace-errors.ts';
 import { hashSecret, TOKEN_PARAM } from './workspace-secrets.ts';
@@ -74,9 +74,7 @@ export function inviteMemberRoute(app: ZodApp, context: WorkspaceDeps) {
       const sending = await invitationSending(context, request, session, { email, role, firstSend: true });
       const { now, tokenHash, expiresAt } = sending;
       const invitationId = randomUUID();
-      await memberCommand(context, request, session.memberId, {
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
+      await teamCommand(context, request, session, {
         command: {
           type: 'InviteMember',
           data: { invitation_id: invitationId, email, role },

@@ -5,12 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
-import { teamDecider } from '../team-decider.ts';
 import { MEMBER_ROLES } from '../contract/roles.ts';
-import { teamStreamId } from '../team-events.ts';
 import { may } from './permissions.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { teamCommand } from './workspace-commands.ts';
 import { forbidden } from './workspace-errors.ts';
 import { deleteMemberSessions, signedIn } from './workspace-session.ts';
 import { workspaceSchema } from '../../../shared/http/route-schema.ts';
@@ -71,9 +69,7 @@ function changeRoleRoute(app: ZodApp, context: WorkspaceDeps) {
     },
     async (request) => {
       const session = signedIn(request);
-      const changed = await memberCommand(context, request, session.memberId, {
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
+      const changed = await teamCommand(context, request, session, {
         command: {
           type: 'ChangeMemberRole',
           data: { member_id: request.params.member_id, role: request.body.role },
@@ -101,9 +97,7 @@ function removeMemberRoute(app: ZodApp, context: WorkspaceDeps) {
       const session = signedIn(request);
       const memberId = request.params.member_id;
       if (memberId !== session.memberId && !may(session.role, 'members.remove')) throw forbidden();
-      const removed = await memberCommand(context, request, session.memberId, {
-        streamId: teamStreamId(session.teamId),
-        decider: teamDecider,
+      const removed = await teamCommand(context, request, session, {
         command: {
           type: 'RemoveMember',
           data: { member_id: memberId, keep_an_owner: true },

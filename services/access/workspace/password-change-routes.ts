@@ -2,14 +2,12 @@ import { setPasswordHash } from './account-answers.ts';
 import type { FastifyInstance } from 'fastify';
 import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
-import { accountDecider } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
 import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { resetLinkRows } from './sign-up-answers.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { invalidBody, reauthenticationRequired } from './workspace-errors.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
 import { workspaceSchema } from '../../../shared/http/route-schema.ts';
@@ -40,9 +38,7 @@ export async function passwordChangeRoutes(plain: FastifyInstance, { context }: 
       const problem = passwordProblem(request.body.password, session.email);
       if (problem) throw invalidBody(problem);
       const passwordHash = await hashPassword(request.body.password);
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'ChangePassword', data: { reason: 'change' }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           await setPasswordHash(tx, session.memberId, passwordHash, now);

@@ -3,15 +3,13 @@ import { zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { inTransaction } from '../../../shared/db/pool.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { accountDecider } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
 import { hashPassword } from './password-hash.ts';
 import { passwordProblem } from './password-rules.ts';
 import { type SignInThrottle } from './sign-in-throttle.ts';
 import { abuseLimits, answerNoSoonerThan } from './abuse-limits.ts';
 import { RESET_ANSWER_MS, resetLinkRows } from './sign-up-answers.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { invalidBody } from './workspace-errors.ts';
 import { logMailWithoutSmtp, queueAccountMail } from './workspace-mail.ts';
 import { hashSecret, newSecret, TOKEN_PARAM } from './workspace-secrets.ts';
@@ -111,9 +109,7 @@ export async function passwordResetRoutes(
       const problem = passwordProblem(request.body.password, found.email);
       if (problem) throw invalidBody(problem);
       const passwordHash = await hashPassword(request.body.password);
-      await memberCommand(context, request, found.member_id, {
-        streamId: accountStreamId(found.member_id),
-        decider: accountDecider,
+      await accountCommand(context, request, found.member_id, {
         command: { type: 'ChangePassword', data: { reason: 'reset' }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           if (!(await useToken(tx, tokenHash, now))) {

@@ -5,11 +5,10 @@ import { z } from 'zod';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
-import { accountDecider, type AccountCommand } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
+import type { AccountCommand } from './account-decider.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { hashSecret } from './workspace-secrets.ts';
 import { signedIn } from './workspace-session.ts';
@@ -145,9 +144,7 @@ export async function recoveryCodeRoutes(plain: FastifyInstance, { context }: { 
       const now = context.clock.now();
       if (!recentlyReauthenticated(session, now)) throw reauthenticationRequired();
       const codes = newRecoveryCodes();
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: {
           type: 'RegenerateRecoveryCodes',
           data: { recovery_codes: codes.length },

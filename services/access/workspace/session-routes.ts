@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
-import { accountDecider } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
 import type { SignInThrottle } from './sign-in-throttle.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { clearSessionCookie, deleteMemberSessions, deleteSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamOf, signedInView, success } from './account-answers.ts';
@@ -94,9 +92,7 @@ async function signOut(
   scope: 'current' | 'everywhere',
   rows: (tx: never) => Promise<void>,
 ) {
-  await memberCommand(context, request, memberId, {
-    streamId: accountStreamId(memberId),
-    decider: accountDecider,
+  await accountCommand(context, request, memberId, {
     command: { type: 'SignOut', data: { scope }, metadata: { now: context.clock.now() } },
     writeRows: (_decided, tx) => rows(tx as never),
   });

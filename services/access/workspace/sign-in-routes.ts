@@ -10,7 +10,7 @@ import { lockRefusal, type SignInAttempt, type SignInThrottle } from './sign-in-
 import { stepUnused, totpStep } from './totp.ts';
 import { recoveryCodeInvalid, recoverySignIn, unusedRecoveryCode } from './recovery-codes.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand, memberCommand } from './workspace-commands.ts';
 import { invalidCredentials } from './workspace-errors.ts';
 import { insertSession, signedIn } from './workspace-session.ts';
 import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
@@ -132,9 +132,7 @@ export function signInRoute(app: ZodApp, kit: SignInKit) {
       const late = await throttle.recheck(attempt);
       if (late) throw throttled(late);
       let session = { id: '', csrfToken: '' };
-      await memberCommand(context, request, account.member_id, {
-        streamId: accountStreamId(account.member_id),
-        decider: accountDecider,
+      await accountCommand(context, request, account.member_id, {
         command: recovered
           ? recoverySignIn(account.member_id, recoveryCode!, now)
           : { type: 'SignIn', data: { second_factor: secondFactor }, metadata: { now } },
@@ -196,9 +194,7 @@ export function reauthenticateRoute(app: ZodApp, kit: SignInKit) {
       }
       const late = await throttle.recheck(admission.attempt);
       if (late) throw throttled(late);
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'Reauthenticate', data: { method }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           if (step !== null) await spendTotpStep(tx, session.memberId, step);

@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { codedError } from '../../../shared/http/api-error.ts';
-import { accountDecider } from './account-decider.ts';
-import { accountStreamId } from './account-events.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 import { deleteRecoveryCodes, newRecoveryCodes, replaceRecoveryCodes } from './recovery-codes.ts';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
-import { memberCommand } from './workspace-commands.ts';
+import { accountCommand } from './workspace-commands.ts';
 import { reauthenticationRequired } from './workspace-errors.ts';
 import { recentlyReauthenticated } from './session-policy.ts';
 import { deleteOtherSessions, signedIn } from './workspace-session.ts';
@@ -63,9 +61,7 @@ function startTotpRoute(app: ZodApp, context: WorkspaceDeps) {
       const secret = newTotpSecret();
       // The member is the vault's subject (a uuid): erasing them makes the secret unreadable.
       const sealed = await context.vault.seal(session.teamId, session.memberId, secret);
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'StartTotp', data: {}, metadata: { now: context.clock.now() } },
         writeRows: (_decided, tx) => setPendingTotpSecret(tx, session.memberId, JSON.stringify(sealed)),
       });
@@ -101,9 +97,7 @@ function confirmTotpRoute(app: ZodApp, context: WorkspaceDeps) {
         throw codedError(400, 'totp_invalid', 'The two-factor code is wrong or expired.');
       }
       const recoveryCodes = newRecoveryCodes();
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'EnableTotp', data: { recovery_codes: recoveryCodes.length }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           await enableTotp(tx, session.memberId, step);
@@ -130,9 +124,7 @@ function disableTotpRoute(app: ZodApp, context: WorkspaceDeps) {
     async (request) => {
       const session = signedIn(request);
       if (!recentlyReauthenticated(session, context.clock.now())) throw reauthenticationRequired();
-      await memberCommand(context, request, session.memberId, {
-        streamId: accountStreamId(session.memberId),
-        decider: accountDecider,
+      await accountCommand(context, request, session.memberId, {
         command: { type: 'DisableTotp', data: {}, metadata: { now: context.clock.now() } },
         writeRows: async (_decided, tx) => {
           await disableTotp(tx, session.memberId);

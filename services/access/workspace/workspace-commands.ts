@@ -8,7 +8,11 @@ import {
 import type { DomainEvent } from '../../../shared/commands/decider.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import type { FastifyRequest } from 'fastify';
-import { memberMetadata } from '../../../shared/http/workspace-request.ts';
+import { memberMetadata, type SignedInMember } from '../../../shared/http/workspace-request.ts';
+import { teamDecider, type TeamCommand, type TeamState } from '../team-decider.ts';
+import { teamStreamId, type TeamEvent } from '../team-events.ts';
+import { accountDecider, type AccountCommand, type AccountState } from './account-decider.ts';
+import { accountStreamId, type AccountEvent } from './account-events.ts';
 import { operatorApiError } from '../../../shared/http/operator-commands.ts';
 import { workspaceErrors } from './workspace-errors.ts';
 
@@ -47,6 +51,40 @@ export function memberCommand<State, Command, Event extends DomainEvent>(
   return inWorkspaceTransaction(context, (decide) =>
     decide({ ...spec, metadata: memberMetadata(request, actorMemberId) }),
   );
+}
+
+/** What a command of one stream names: the command and the operational rows it writes. */
+type CommandOf<State, Command, Event extends DomainEvent> = Pick<
+  StreamCommand<State, Command, Event>,
+  'command' | 'writeRows'
+>;
+
+/** A command on the member's own account; the member is the actor. */
+export function accountCommand(
+  context: PipelineDeps,
+  request: Pick<FastifyRequest, 'id'>,
+  memberId: string,
+  spec: CommandOf<AccountState, AccountCommand, AccountEvent>,
+) {
+  return memberCommand(context, request, memberId, {
+    streamId: accountStreamId(memberId),
+    decider: accountDecider,
+    ...spec,
+  });
+}
+
+/** A command on the signed-in member's team; the member is the actor. */
+export function teamCommand(
+  context: PipelineDeps,
+  request: Pick<FastifyRequest, 'id'>,
+  session: Pick<SignedInMember, 'teamId' | 'memberId'>,
+  spec: CommandOf<TeamState, TeamCommand, TeamEvent>,
+) {
+  return memberCommand(context, request, session.memberId, {
+    streamId: teamStreamId(session.teamId),
+    decider: teamDecider,
+    ...spec,
+  });
 }
 
 /** The largest defined position, for read-your-writes after several commands. */
