@@ -335,8 +335,7 @@ function getOnboardingsByIdRoute(app: ZodApp, { context }: OnboardingCommandKit)
 }
 
 /** POST /onboardings */
-function postOnboardingsRoute(app: ZodApp, kit: OnboardingCommandKit) {
-  const { context, deps, createPlan, command } = kit;
+function postOnboardingsRoute(app: ZodApp, { context, deps, createPlan, command }: OnboardingCommandKit) {
   app.post(
     '/onboardings',
     {

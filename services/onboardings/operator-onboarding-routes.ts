@@ -145,8 +145,7 @@ type Undated<C> = C extends unknown ? Omit<C, 'metadata'> : never;
 type OperatorOnboardingKit = ReturnType<typeof operatorOnboardingKit>;
 
 /** GET /onboardings/:onboarding_id/link */
-function getOnboardingsByOnboardingIdLinkRoute(app: ZodApp, kit: OperatorOnboardingKit) {
-  const { context } = kit;
+function getOnboardingsByOnboardingIdLinkRoute(app: ZodApp, { context }: OperatorOnboardingKit) {
   app.get(
     '/onboardings/:onboarding_id/link',
     {
@@ -174,8 +173,7 @@ function getOnboardingsByOnboardingIdLinkRoute(app: ZodApp, kit: OperatorOnboard
 }
 
 /** POST /onboardings/:onboarding_id/payments */
-function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, kit: OperatorOnboardingKit) {
-  const { context, run } = kit;
+function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, { context, run }: OperatorOnboardingKit) {
   app.post(
     '/onboardings/:onboarding_id/payments',
     {
@@ -227,8 +225,7 @@ function postOnboardingsByOnboardingIdPaymentsRoute(app: ZodApp, kit: OperatorOn
 }
 
 /** POST /onboardings/:onboarding_id/countersign */
-function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: OperatorOnboardingKit) {
-  const { context, run } = kit;
+function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, { context, run }: OperatorOnboardingKit) {
   app.post(
     '/onboardings/:onboarding_id/countersign',
     {
@@ -281,8 +278,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Operato
 }
 
 /** POST /onboardings/:onboarding_id/archive */
-function postOnboardingsByOnboardingIdArchiveRoute(app: ZodApp, kit: OperatorOnboardingKit) {
-  const { context, run } = kit;
+function postOnboardingsByOnboardingIdArchiveRoute(app: ZodApp, { context, run }: OperatorOnboardingKit) {
   app.post(
     '/onboardings/:onboarding_id/archive',
     {

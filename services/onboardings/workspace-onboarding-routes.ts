@@ -257,8 +257,10 @@ function getOnboardingsUsageRoute(app: ZodApp, { context }: WorkspaceOnboardingK
 }
 
 /** POST /onboardings */
-function postOnboardingsRoute(app: ZodApp, kit: WorkspaceOnboardingKit) {
-  const { context, deps, run, workspaceOnboardingOf } = kit;
+function postOnboardingsRoute(
+  app: ZodApp,
+  { context, deps, run, workspaceOnboardingOf }: WorkspaceOnboardingKit,
+) {
   app.post(
     '/onboardings',
     {

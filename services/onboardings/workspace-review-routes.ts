@@ -130,8 +130,7 @@ function workspaceReviewKit(context: WorkspaceDeps) {
 type WorkspaceReviewKit = ReturnType<typeof workspaceReviewKit>;
 
 /** GET /onboardings/:onboarding_id/answers */
-function getOnboardingsByOnboardingIdAnswersRoute(app: ZodApp, kit: WorkspaceReviewKit) {
-  const { context, answersOf } = kit;
+function getOnboardingsByOnboardingIdAnswersRoute(app: ZodApp, { context, answersOf }: WorkspaceReviewKit) {
   app.get(
     '/onboardings/:onboarding_id/answers',
     {
@@ -153,8 +152,10 @@ function getOnboardingsByOnboardingIdAnswersRoute(app: ZodApp, kit: WorkspaceRev
 }
 
 /** POST /onboardings/:onboarding_id/answers/:field_id/review */
-function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app: ZodApp, kit: WorkspaceReviewKit) {
-  const { context, answersOf } = kit;
+function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
+  app: ZodApp,
+  { context, answersOf }: WorkspaceReviewKit,
+) {
   app.post(
     '/onboardings/:onboarding_id/answers/:field_id/review',
     {
@@ -206,8 +207,7 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app: ZodApp, k
 }
 
 /** POST /onboardings/:onboarding_id/countersign */
-function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: WorkspaceReviewKit) {
-  const { context } = kit;
+function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, { context }: WorkspaceReviewKit) {
   app.post(
     '/onboardings/:onboarding_id/countersign',
     {
@@ -275,8 +275,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, kit: Workspa
 }
 
 /** GET /onboardings/:onboarding_id/files/:file_id */
-function getOnboardingsByOnboardingIdFilesByFileIdRoute(app: ZodApp, kit: WorkspaceReviewKit) {
-  const { context } = kit;
+function getOnboardingsByOnboardingIdFilesByFileIdRoute(app: ZodApp, { context }: WorkspaceReviewKit) {
   app.get(
     '/onboardings/:onboarding_id/files/:file_id',
     {

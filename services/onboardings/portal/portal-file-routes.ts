@@ -42,8 +42,7 @@ const FILE_NOT_FOUND =
   'Unknown, deactivated or expired link (code link_inactive); unknown file (file_not_found)';
 
 /** POST a file to a file field (multipart, one file, its type read from its bytes). */
-function uploadFileRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, run, seal, uploadLimit, answering } = portal;
+function uploadFileRoute(app: ZodApp, { context, run, seal, uploadLimit, answering }: PortalRequests) {
   app.post(
     '/onboardings/:token/fields/:field_id/files',
     {
@@ -122,8 +121,7 @@ function uploadFileRoute(app: ZodApp, portal: PortalRequests) {
 }
 
 /** GET an uploaded file as an attachment. */
-function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, open } = portal;
+function downloadFileRoute(app: ZodApp, { context, open }: PortalRequests) {
   app.get(
     '/onboardings/:token/files/:file_id',
     {
@@ -146,8 +144,7 @@ function downloadFileRoute(app: ZodApp, portal: PortalRequests) {
 }
 
 /** DELETE an uploaded file before its step is submitted. */
-function removeFileRoute(app: ZodApp, portal: PortalRequests) {
-  const { run, now, answering } = portal;
+function removeFileRoute(app: ZodApp, { run, now, answering }: PortalRequests) {
   app.delete(
     '/onboardings/:token/files/:file_id',
     {

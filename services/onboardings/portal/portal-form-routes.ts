@@ -23,8 +23,7 @@ import {
 /* The client's form through a link: open it, autosave answers, submit steps, sign. */
 
 /** GET the form: the first open after each send records onboarding.started. */
-function openFormRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, open, run, view, now } = portal;
+function openFormRoute(app: ZodApp, { context, open, run, view, now }: PortalRequests) {
   app.get(
     '/onboardings/:token',
     {
@@ -62,8 +61,7 @@ function openFormRoute(app: ZodApp, portal: PortalRequests) {
 }
 
 /** PUT an answer: the autosave of a draft response. */
-function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
-  const { context, run, seal, now, answering } = portal;
+function saveAnswerRoute(app: ZodApp, { context, run, seal, now, answering }: PortalRequests) {
   app.put(
     '/onboardings/:token/answers/:field_id',
     {
@@ -118,8 +116,7 @@ function saveAnswerRoute(app: ZodApp, portal: PortalRequests) {
 }
 
 /** POST a step's submit. */
-function submitStepRoute(app: ZodApp, portal: PortalRequests) {
-  const { run, enteredValues, view, now, answering } = portal;
+function submitStepRoute(app: ZodApp, { run, enteredValues, view, now, answering }: PortalRequests) {
   app.post(
     '/onboardings/:token/steps/:step_id/submit',
     {
@@ -155,8 +152,7 @@ function submitStepRoute(app: ZodApp, portal: PortalRequests) {
 }
 
 /** POST a signature of a signature field. */
-function signFieldRoute(app: ZodApp, portal: PortalRequests) {
-  const { run, seal, now, answering } = portal;
+function signFieldRoute(app: ZodApp, { run, seal, now, answering }: PortalRequests) {
   app.post(
     '/onboardings/:token/fields/:field_id/signature',
     {
