@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { publicSchema } from '../../shared/http/route-schema.ts';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
@@ -13,7 +14,6 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { coded, text } from '../../shared/http/error-schemas.ts';
 import { requestMetadata } from '../../shared/http/request-metadata.ts';
 import { emptyBodyAnswers, firstMessage } from '../../shared/http/body-errors.ts';
-import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 import { emailBlindIndex } from '../../shared/privacy/sealed-columns.ts';
 import { clientSchema, findClient as readClient, listClients } from '../../projections/clients/queries.ts';
 
@@ -127,20 +127,21 @@ function getClientsRoute(app: ZodApp, kit: ClientsKit) {
     '/clients',
     {
       config: { scope: 'clients:read' },
-      schema: {
-        operationId: 'listClients',
-        tags: ['clients'],
-        summary: 'List clients, newest first',
-        description:
-          'Scope clients:read. Query: limit, offset, email (exact match, case-insensitive). Sorted newest first. Response 200: `clients` (array of client objects) and `total`.',
-        querystring: offsetPaginationQuery.extend({
-          email: z.string().optional().describe('exact match, case-insensitive'),
-        }),
-        response: {
-          200: z.object({ clients: z.array(clientSchema), total: z.number().int() }),
-          ...publicErrorResponses(),
+      schema: publicSchema(
+        'clients',
+        {
+          operationId: 'listClients',
+          summary: 'List clients, newest first',
+          description:
+            'Scope clients:read. Query: limit, offset, email (exact match, case-insensitive). Sorted newest first. Response 200: `clients` (array of client objects) and `total`.',
         },
-      },
+        {
+          querystring: offsetPaginationQuery.extend({
+            email: z.string().optional().describe('exact match, case-insensitive'),
+          }),
+        },
+        { 200: z.object({ clients: z.array(clientSchema), total: z.number().int() }) },
+      ),
     },
     async (request) => {
       const { limit, offset, email } = request.query;
@@ -161,19 +162,21 @@ function getClientsByIdRoute(app: ZodApp, kit: ClientsKit) {
     '/clients/:id',
     {
       config: { scope: 'clients:read' },
-      schema: {
-        operationId: 'getClient',
-        tags: ['clients'],
-        summary: 'Get a client',
-        description:
-          "Scope clients:read. Response 200: `client`. Unknown ID or another team's client: 404, error text Client not found.",
-        params: z.object({ id: z.string().describe('client id (uuid)') }),
-        response: {
+      schema: publicSchema(
+        'clients',
+        {
+          operationId: 'getClient',
+          summary: 'Get a client',
+          description:
+            "Scope clients:read. Response 200: `client`. Unknown ID or another team's client: 404, error text Client not found.",
+        },
+        { params: z.object({ id: z.string().describe('client id (uuid)') }) },
+        {
           200: z.object({ client: clientSchema }),
-          ...publicErrorResponses({ validation: false }),
           404: text("Client not found (unknown id, another team's client, or not a UUID)"),
         },
-      },
+        { validation: false },
+      ),
     },
     async (request) => {
       const client = await findClient(request.principal.teamId, request.params.id);
@@ -191,19 +194,20 @@ function postClientsRoute(app: ZodApp, kit: ClientsKit) {
     {
       config: { scope: 'clients:write' },
       attachValidation: true,
-      schema: {
-        operationId: 'createClient',
-        tags: ['clients'],
-        summary: 'Create a client (or answer the existing client with the same email)',
-        description:
-          'Scope clients:write. Body: `name` (string, required), `email` (string, required), `company`, `phone`, `notes`, `locale`, `date_format`, `timezone`, `custom_fields` (object). Unknown keys are ignored. A wrong type for `locale`, `date_format`, `timezone` or `custom_fields` returns 400; `company` must be a string or null. Created: 201 with `client`. A client with the same email already exists in the team: 200 with the existing `client`; nothing is created. Errors: 400 name and email are required; 400 Invalid email address; 400 company must be a string or null; 400 a length message for name, company or phone; 422 with code link_blocked when client-facing text contains a short link.',
-        body: createClientBody,
-        response: {
+      schema: publicSchema(
+        'clients',
+        {
+          operationId: 'createClient',
+          summary: 'Create a client (or answer the existing client with the same email)',
+          description:
+            'Scope clients:write. Body: `name` (string, required), `email` (string, required), `company`, `phone`, `notes`, `locale`, `date_format`, `timezone`, `custom_fields` (object). Unknown keys are ignored. A wrong type for `locale`, `date_format`, `timezone` or `custom_fields` returns 400; `company` must be a string or null. Created: 201 with `client`. A client with the same email already exists in the team: 200 with the existing `client`; nothing is created. Errors: 400 name and email are required; 400 Invalid email address; 400 company must be a string or null; 400 a length message for name, company or phone; 422 with code link_blocked when client-facing text contains a short link.',
+        },
+        { body: createClientBody },
+        {
           200: z
             .object({ client: clientSchema })
             .describe('A client with this email already exists; nothing created'),
           201: z.object({ client: clientSchema }).describe('Created'),
-          ...publicErrorResponses({ body: true }),
           400: text(
             'name and email are required | Invalid email address | company must be a string or null | name must be 200 characters or fewer | ...',
           ),
@@ -212,7 +216,8 @@ function postClientsRoute(app: ZodApp, kit: ClientsKit) {
             .describe('A short link in client-facing text (name, company, notes, custom_fields)'),
           503: coded('The client is stored but not readable yet; retry (code read_models_lagging)'),
         },
-      },
+        { body: true },
+      ),
       // An empty JSON body is a body without name and email.
       errorHandler: emptyBodyAnswers(REQUIRED),
     },

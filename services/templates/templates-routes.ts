@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { publicSchema } from '../../shared/http/route-schema.ts';
 import { zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { listOwnTemplates, ownTemplate } from '../../projections/templates/queries.ts';
@@ -8,7 +9,6 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { text } from '../../shared/http/error-schemas.ts';
 import { templateSchema, templateView } from './template-view.ts';
 import { isUuid } from '../../shared/ids/uuid.ts';
-import { publicErrorResponses } from '../../shared/http/public-errors.ts';
 
 export type TemplatesRouteDeps = Pick<Platform, 'readPool'>;
 
@@ -36,23 +36,24 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     '/templates',
     {
       config: { scope: 'templates:read' },
-      schema: {
-        operationId: 'listTemplates',
-        tags: ['templates'],
-        summary: "List the team's own templates, newest first (never gallery templates)",
-        description:
-          "Scope templates:read. Query: page, limit. Newest first. Only the team's own templates. Response 200: `templates`, `total`, `page`, `limit`.",
-        querystring: pagePaginationQuery,
-        response: {
+      schema: publicSchema(
+        'templates',
+        {
+          operationId: 'listTemplates',
+          summary: "List the team's own templates, newest first (never gallery templates)",
+          description:
+            "Scope templates:read. Query: page, limit. Newest first. Only the team's own templates. Response 200: `templates`, `total`, `page`, `limit`.",
+        },
+        { querystring: pagePaginationQuery },
+        {
           200: z.object({
             templates: z.array(listItemSchema),
             total: z.number().int(),
             page: z.number().int(),
             limit: z.number().int(),
           }),
-          ...publicErrorResponses(),
         },
-      },
+      ),
     },
     async (request) => {
       const { page, limit } = request.query;
@@ -68,21 +69,24 @@ export async function templatesRoutes(plain: FastifyInstance, { context }: { con
     '/templates/:id',
     {
       config: { scope: 'templates:read' },
-      schema: {
-        operationId: 'getTemplate',
-        tags: ['templates'],
-        summary: 'Get a template with its steps and fields (in the order built; clients sort by sort_order)',
-        description:
-          'Scope templates:read. Response 200: `template` with steps and fields. Unknown ID: 404, error text Template not found.',
-        params: z.object({ id: z.string().describe('template id (uuid)') }),
-        response: {
+      schema: publicSchema(
+        'templates',
+        {
+          operationId: 'getTemplate',
+          summary:
+            'Get a template with its steps and fields (in the order built; clients sort by sort_order)',
+          description:
+            'Scope templates:read. Response 200: `template` with steps and fields. Unknown ID: 404, error text Template not found.',
+        },
+        { params: z.object({ id: z.string().describe('template id (uuid)') }) },
+        {
           200: z.object({ template: templateSchema }),
-          ...publicErrorResponses({ validation: false }),
           404: text(
             "Template not found (unknown id, another team's, a gallery or deleted template, or not a UUID)",
           ),
         },
-      },
+        { validation: false },
+      ),
     },
     async (request) => {
       const { id } = request.params;
