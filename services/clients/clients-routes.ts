@@ -110,15 +110,19 @@ export const createClientBody = z
 
 type CreateClientBody = z.output<typeof createClientBody>;
 
-/** What the routes of this file share. */
-function clientsKit(context: ClientsRouteDeps) {
+/**
+ * What the clients routes of both faces share: their deps and a team's client by id (none
+ * for an id that is no uuid, so the public path answers 404 for it).
+ */
+export function clientsKit<Deps extends Pick<ClientsRouteDeps, 'readDb' | 'vault'>>(context: Deps) {
   const findClient = (teamId: string, id: string) =>
     isUuid(id) ? readClient(context.readDb, context.vault, teamId, id) : Promise.resolve(undefined);
 
   return { context, findClient };
 }
 
-type ClientsKit = ReturnType<typeof clientsKit>;
+export type ClientsKit<Deps extends Pick<ClientsRouteDeps, 'readDb' | 'vault'> = ClientsRouteDeps> =
+  ReturnType<typeof clientsKit<Deps>>;
 
 /** GET /clients */
 function getClientsRoute(app: ZodApp, kit: ClientsKit) {

@@ -11,13 +11,8 @@ import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
 import type { ClientChanges } from './client-decider.ts';
 import { eraseClientData } from './client-erasure.ts';
-import { createClientBody } from './clients-routes.ts';
-import {
-  clientSchema,
-  findClient as readClient,
-  listClients,
-  type ClientResource,
-} from '../../projections/clients/queries.ts';
+import { clientsKit, createClientBody, type ClientsKit } from './clients-routes.ts';
+import { clientSchema, listClients, type ClientResource } from '../../projections/clients/queries.ts';
 import { clientInput, createClient } from './create-client.ts';
 import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
@@ -101,14 +96,8 @@ function changedFields(current: ClientResource, body: z.output<typeof patchBody>
   return changes;
 }
 
-/** What the routes of this file share. */
-function workspaceClientsKit(context: WorkspaceDeps) {
-  const findClient = (teamId: string, id: string) => readClient(context.readDb, context.vault, teamId, id);
-
-  return { context, findClient };
-}
-
-type WorkspaceClientsKit = ReturnType<typeof workspaceClientsKit>;
+/** The workspace face's clients kit (clients-routes.ts): its deps and a team's client by id. */
+type WorkspaceClientsKit = ClientsKit<WorkspaceDeps>;
 
 /** GET /clients */
 function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
@@ -277,7 +266,7 @@ function postClientsByIdEraseRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 export async function workspaceClientRoutes(plain: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   const app = zodApp(plain);
-  const kit = workspaceClientsKit(context);
+  const kit = clientsKit(context);
   getClientsRoute(app, kit);
   postClientsRoute(app, kit);
   getClientsByIdRoute(app, kit);
