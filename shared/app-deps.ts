@@ -1,7 +1,6 @@
 import type { Clock } from './clock.ts';
 import type { Settings } from './config/settings.ts';
 import type { Pool } from './db/pool.ts';
-import type { DatabasePool } from './db/read-db.ts';
 import type { EventStore } from './event-store/event-store.ts';
 import type { Logger } from './logging/logger.ts';
 import type { PersonalDataVault } from './privacy/personal-data-vault.ts';
@@ -20,11 +19,10 @@ export interface Platform {
   clock: Clock;
   /** pg pool: event store, projections, operational tables, command-side reads. */
   pool: Pool;
-  /** slonik pool: query-side reads of read models. */
-  readDb: DatabasePool;
   /**
-   * pg pool of the query side for the public API's hot reads (key lookup, onboarding by id
-   * and list): static, named statements, so PostgreSQL plans each once per connection.
+   * pg pool of the query side: every read of a read model outside a command, through one
+   * client (projections/read-client.ts). The public API's hot reads (key lookup, onboarding
+   * by id and list) are static, named statements, so PostgreSQL plans each once per connection.
    */
   readPool: Pool;
   eventStore: EventStore;

@@ -1,8 +1,8 @@
-import { sql, type DatabasePool, type FragmentSqlToken } from 'slonik';
 import { z } from 'zod';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openJsonValues, openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { matchesSearch } from '../../services/clients/client-search-index.ts';
+import { countOf, parsedRow, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
 
 /**
  * Reads of the clients read model (projection.ts) for the public API and the workspace:
@@ -24,7 +24,7 @@ export const clientSchema = z.object({
 export type ClientResource = z.infer<typeof clientSchema>;
 
 /**
- * A clients row as slonik reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
+ * A clients row as node-postgres reads it: personal fields sealed (shared/privacy/sealed-columns.ts),
  * its id unchecked and its time a Date.
  */
 const clientRow = z.object({
@@ -45,7 +45,6 @@ type OpenedClientRow = Omit<ClientRow, 'name' | 'email' | 'custom_fields'> & {
 };
 
 export type ClientOpener = Pick<PersonalDataVault, 'openAll'>;
-type Reader = Pick<DatabasePool, 'maybeOne' | 'any' | 'oneFirst'>;
 
 /**
  * The rows with their personal fields opened (one key read for the page); a row whose key is
@@ -84,21 +83,23 @@ const toResource = (row: OpenedClientRow): ClientResource => ({
   created_at: new Date(row.created_at).toISOString(),
 });
 
-const CLIENT_COLUMNS = sql.fragment`id, name, email, company, phone, notes, custom_fields, created_at`;
+const CLIENT_COLUMNS = 'id, name, email, company, phone, notes, custom_fields, created_at';
 /** Erased clients are never shown (client_is_erased, infra/migrations/082_client_is_erased.sql). */
-const VISIBLE_CLIENTS = sql.fragment`not client_is_erased(erased_at, email)`;
+const VISIBLE_CLIENTS = 'not client_is_erased(erased_at, email)';
 
 /** One client of the team; undefined when unknown, another team's or erased. */
 export async function findClient(
-  db: Reader,
+  db: ReadClient,
   vault: ClientOpener,
   teamId: string,
   id: string,
 ): Promise<ClientResource | undefined> {
-  const row = await db.maybeOne(
-    sql.type(clientRow)`
-      select ${CLIENT_COLUMNS} from clients
-      where id = ${id} and team_id = ${teamId} and ${VISIBLE_CLIENTS}`,
+  const row = await parsedRow(
+    db,
+    clientRow,
+    `select ${CLIENT_COLUMNS} from clients
+     where id = $1 and team_id = $2 and ${VISIBLE_CLIENTS}`,
+    [id, teamId],
   );
   const [opened] = row ? await openClients(vault, [row]) : [];
   return opened ? toResource(opened) : undefined;
@@ -110,29 +111,32 @@ export async function findClient(
  */
 export type ClientMatch = { emailHash: string } | { searchTokens: string[] } | undefined;
 
-function matching(teamId: string, match: ClientMatch): FragmentSqlToken {
-  if (match === undefined) return sql.fragment``;
-  if ('emailHash' in match) return sql.fragment`and email_hash = ${match.emailHash}`;
-  return sql.fragment`and ${matchesSearch(teamId, match.searchTokens)}`;
+function matching(params: SqlParams, teamId: string, match: ClientMatch): string {
+  if (match === undefined) return '';
+  if ('emailHash' in match) return `and email_hash = ${params.add(match.emailHash)}`;
+  return `and ${matchesSearch(params, teamId, match.searchTokens)}`;
 }
 
 /** One page of the team's clients, newest first, with the total. */
 export async function listClients(
-  db: Reader,
+  db: ReadClient,
   vault: ClientOpener,
   teamId: string,
   { limit, offset, match }: { limit: number; offset: number; match?: ClientMatch },
 ): Promise<{ clients: ClientResource[]; total: number }> {
-  const where = sql.fragment`team_id = ${teamId} and ${VISIBLE_CLIENTS} ${matching(teamId, match)}`;
+  const params = new SqlParams();
+  const where = `team_id = ${params.add(teamId)} and ${VISIBLE_CLIENTS} ${matching(params, teamId, match)}`;
+  const whereValues = [...params.values];
   const [rows, total] = await Promise.all([
-    db.any(
-      sql.type(clientRow)`
-        select ${CLIENT_COLUMNS} from clients where ${where}
-        order by created_at desc, position desc
-        limit ${limit} offset ${offset}`,
+    parsedRows(
+      db,
+      clientRow,
+      `select ${CLIENT_COLUMNS} from clients where ${where}
+       order by created_at desc, position desc
+       limit ${params.add(limit)} offset ${params.add(offset)}`,
+      params.values,
     ),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`
-      select count(*)::int as count from clients where ${where}`),
+    countOf(db, `select count(*)::int as count from clients where ${where}`, whereValues),
   ]);
   return { clients: (await openClients(vault, rows)).map(toResource), total };
 }

@@ -1,7 +1,6 @@
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
-import type { Pool } from '../../shared/db/pool.ts';
-import { sql, type DatabasePool } from 'slonik';
+import { parsedRow, type ReadClient } from '../read-client.ts';
 import { z } from 'zod';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 
@@ -116,7 +115,7 @@ export interface ListQuery {
 /** The client's name and email stay sealed at rest (sealed-columns.ts): opened here, one key read per page. */
 export type ClientOpener = Pick<PersonalDataVault, 'openAll'>;
 
-type Reader = Pick<Pool, 'query'>;
+type Reader = ReadClient;
 
 const openClientColumns = <R extends Row>(vault: ClientOpener, rows: readonly R[]) =>
   openTextColumns(vault, rows, ['client_name', 'client_email']);
@@ -177,11 +176,15 @@ export async function getOnboarding(db: Reader, vault: ClientOpener, teamId: str
  * The team's onboarding as GET /api/v1/onboardings/:id finds it (archived ones included;
  * unknown, another team's and erased clients' are not found).
  */
-export async function visibleOnboardingExists(db: DatabasePool, teamId: string, onboardingId: string) {
-  const found = await db.maybeOne(sql.type(z.object({ id: z.string() }))`
-    select o.id from onboardings o
-    join clients c on c.id = o.client_id and c.team_id = o.team_id
-    where o.id = ${onboardingId} and o.team_id = ${teamId}
-      and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`);
-  return found !== null;
+export async function visibleOnboardingExists(db: ReadClient, teamId: string, onboardingId: string) {
+  const found = await parsedRow(
+    db,
+    z.object({ id: z.string() }),
+    `select o.id from onboardings o
+     join clients c on c.id = o.client_id and c.team_id = o.team_id
+     where o.id = $1 and o.team_id = $2
+       and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`,
+    [onboardingId, teamId],
+  );
+  return found !== undefined;
 }

@@ -1,10 +1,9 @@
 import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { itemHead, type ClientOpener } from './queries.ts';
-import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
 import { isPlan, type Plan } from '../../services/access/contract/plans.ts';
-import type { ReadClient } from '../read-client.ts';
+import { countOf, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
 import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
@@ -107,50 +106,61 @@ export interface SearchQuery {
   archived?: 'hide' | 'only';
 }
 
+/** The conditions of a search, their values numbered in `params`. */
+function searchConditions(params: SqlParams, teamId: string, at: string, query: SearchQuery): string[] {
+  const conditions = [
+    `o.team_id = ${params.add(teamId)}`,
+    'o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)',
+  ];
+  if (query.id) conditions.push(`o.id = ${params.add(query.id)}`);
+  else if (query.archived === 'only') conditions.push('o.archived_at is not null');
+  else conditions.push('o.archived_at is null');
+  if (query.status) conditions.push(`o.status = ${params.add(query.status)}`);
+  if (query.assignee === 'unassigned') conditions.push('o.assigned_to is null');
+  else if (query.assignee) conditions.push(`o.assigned_to = ${params.add(query.assignee)}`);
+  if (query.due === 'none') conditions.push('o.due_at is null');
+  if (query.due === 'overdue') {
+    conditions.push(
+      `o.due_at <= ${params.add(at)}::timestamptz and o.status = any(${params.add(OPEN)}::text[])`,
+    );
+  }
+  if (query.due === 'week') {
+    const from = params.add(at);
+    conditions.push(
+      `o.due_at > ${from}::timestamptz and o.due_at <= ${from}::timestamptz + interval '7 days'`,
+    );
+  }
+  return conditions;
+}
+
 export async function searchOnboardings(
-  db: DatabasePool,
+  db: ReadClient,
   vault: ClientOpener,
   teamId: string,
   now: Date,
   query: SearchQuery,
 ) {
-  const at = now.toISOString();
-  const conditions = [
-    sql.fragment`o.team_id = ${teamId}`,
-    sql.fragment`o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)`,
-  ];
-  if (query.id) conditions.push(sql.fragment`o.id = ${query.id}`);
-  else if (query.archived === 'only') conditions.push(sql.fragment`o.archived_at is not null`);
-  else conditions.push(sql.fragment`o.archived_at is null`);
-  if (query.status) conditions.push(sql.fragment`o.status = ${query.status}`);
-  if (query.assignee === 'unassigned') conditions.push(sql.fragment`o.assigned_to is null`);
-  else if (query.assignee) conditions.push(sql.fragment`o.assigned_to = ${query.assignee}`);
-  if (query.due === 'none') conditions.push(sql.fragment`o.due_at is null`);
-  if (query.due === 'overdue') {
-    conditions.push(
-      sql.fragment`o.due_at <= ${at}::timestamptz and o.status = any(${sql.array(OPEN, 'text')})`,
-    );
-  }
-  if (query.due === 'week') {
-    conditions.push(
-      sql.fragment`o.due_at > ${at}::timestamptz and o.due_at <= ${at}::timestamptz + interval '7 days'`,
-    );
-  }
-  const where = sql.join(conditions, sql.fragment` and `);
-  const from = sql.fragment`
+  const params = new SqlParams();
+  const where = searchConditions(params, teamId, now.toISOString(), query).join(' and ');
+  const whereValues = [...params.values];
+  const from = `
     from onboardings o
     join clients c on c.id = o.client_id and c.team_id = o.team_id
     left join team_members m on m.id = o.assigned_to and m.team_id = o.team_id
     where ${where}`;
   const [rows, total] = await Promise.all([
-    db.any(sql.type(row)`
-      select o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
-             o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
-             o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name
-      ${from}
-      order by o.created_at desc, o.position desc
-      limit ${query.limit ?? 25} offset ${query.offset ?? 0}`),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`select count(*)::int as count ${from}`),
+    parsedRows(
+      db,
+      row,
+      `select o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
+              o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
+              o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name
+       ${from}
+       order by o.created_at desc, o.position desc
+       limit ${params.add(query.limit ?? 25)} offset ${params.add(query.offset ?? 0)}`,
+      params.values,
+    ),
+    countOf(db, `select count(*)::int as count ${from}`, whereValues),
   ]);
   // The client's name and email are sealed at rest (shared/privacy/sealed-columns.ts).
   const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);

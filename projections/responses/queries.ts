@@ -1,7 +1,7 @@
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openJsonValues } from '../../shared/privacy/sealed-columns.ts';
-import { sql, type DatabasePool } from 'slonik';
 import { z } from 'zod';
+import { countOf, parsedRow, parsedRows, type ReadClient } from '../read-client.ts';
 
 /**
  * Reads of the responses read model (projection.ts), shared by
@@ -49,7 +49,7 @@ const toResource = (row: z.infer<typeof responseRow>): ResponseResource => ({
   created_at: row.created_at.toISOString(),
 });
 
-const COLUMNS = sql.fragment`id, field_id, value, status, rejection_reason, created_at`;
+const COLUMNS = 'id, field_id, value, status, rejection_reason, created_at';
 
 /** Values keep the client's sealed envelopes at rest (sealed-columns.ts): opened here, one key read per page. */
 export type ResponseOpener = Pick<PersonalDataVault, 'openAll'>;
@@ -64,18 +64,21 @@ async function toResources(vault: ResponseOpener, rows: ReadonlyArray<z.infer<ty
 
 /** One page of an onboarding's responses, oldest first, with the total. */
 export async function listResponses(
-  db: DatabasePool,
+  db: ReadClient,
   vault: ResponseOpener,
   onboardingId: string,
   { page, limit }: { page: number; limit: number },
 ): Promise<{ responses: ResponseResource[]; total: number }> {
   const [rows, total] = await Promise.all([
-    db.any(sql.type(responseRow)`
-      select ${COLUMNS} from responses where onboarding_id = ${onboardingId}
-      order by created_at, position, id
-      limit ${limit} offset ${(page - 1) * limit}`),
-    db.oneFirst(sql.type(z.object({ count: z.number() }))`
-      select count(*)::int as count from responses where onboarding_id = ${onboardingId}`),
+    parsedRows(
+      db,
+      responseRow,
+      `select ${COLUMNS} from responses where onboarding_id = $1
+       order by created_at, position, id
+       limit $2 offset $3`,
+      [onboardingId, limit, (page - 1) * limit],
+    ),
+    countOf(db, 'select count(*)::int as count from responses where onboarding_id = $1', [onboardingId]),
   ]);
   return { responses: await toResources(vault, rows), total };
 }
@@ -85,24 +88,32 @@ export async function listResponses(
  * reviewed versions the client has since changed are left out).
  */
 export async function allResponses(
-  db: DatabasePool,
+  db: ReadClient,
   vault: ResponseOpener,
   onboardingId: string,
 ): Promise<ResponseResource[]> {
-  const rows = await db.any(sql.type(responseRow)`
-    select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and current
-    order by created_at, position, id`);
+  const rows = await parsedRows(
+    db,
+    responseRow,
+    `select ${COLUMNS} from responses where onboarding_id = $1 and current
+     order by created_at, position, id`,
+    [onboardingId],
+  );
   return toResources(vault, rows);
 }
 
 /** One response by id, within its onboarding. */
 export async function findResponse(
-  db: DatabasePool,
+  db: ReadClient,
   vault: ResponseOpener,
   onboardingId: string,
   responseId: string,
 ): Promise<ResponseResource | undefined> {
-  const row = await db.maybeOne(sql.type(responseRow)`
-    select ${COLUMNS} from responses where onboarding_id = ${onboardingId} and id = ${responseId}`);
+  const row = await parsedRow(
+    db,
+    responseRow,
+    `select ${COLUMNS} from responses where onboarding_id = $1 and id = $2`,
+    [onboardingId, responseId],
+  );
   return row ? (await toResources(vault, [row]))[0] : undefined;
 }

@@ -6,7 +6,6 @@ import { DatabaseHealth, probeDatabase } from '../../shared/db/database-health.t
 import { superviseEmbeddedPostgres } from '../../shared/db/embedded-supervisor.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, type ConnectionErrorListener, type Pool } from '../../shared/db/pool.ts';
-import { createReadDb } from '../../shared/db/read-db.ts';
 import { createEventStore } from '../../shared/event-store/create-event-store.ts';
 import { createLogger, type Logger } from '../../shared/logging/logger.ts';
 import { createRateLimitStores } from '../../shared/rate-limit/redis-store.ts';
@@ -27,8 +26,9 @@ import type { ServiceContext } from './context.ts';
 import { settleWithin } from '../../shared/work-queue/settle-within.ts';
 
 /**
- * Connections of the query side's pg pool (the public API's key lookup, onboarding by id and
- * list), beside readDb's 10: as many as the command pool, since every public request reads here.
+ * Connections of the query side's pg pool (every read of a read model outside a command:
+ * the public API's key lookup, onboarding by id and list, the workspace's and the portal's
+ * reads): as many as the command pool, since every public request reads here.
  */
 const READ_POOL_SIZE = 20;
 
@@ -63,7 +63,6 @@ export async function createContext(
     logger,
     clock,
     pool,
-    readDb: await createReadDb(databaseUrl),
     readPool: createPool(databaseUrl, READ_POOL_SIZE, reportConnectionLoss(logger)),
     eventStore,
     projections,
@@ -98,7 +97,6 @@ export async function stopContext(context: ServiceContext): Promise<void> {
   await context.consumers.stop();
   await context.projections.stop();
   await context.eventStore.close();
-  await context.readDb.end();
   await context.readPool.end();
   await context.rateLimitStores.close();
   await context.vault.close();

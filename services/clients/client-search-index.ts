@@ -1,7 +1,7 @@
-import { sql } from 'slonik';
 import type { Pool } from '../../shared/db/pool.ts';
 import { blindTokens } from '../../shared/privacy/blind-tokens.ts';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import type { SqlParams } from '../../projections/read-client.ts';
 
 /**
  * The workspace's client search over sealed values, without opening any client
@@ -154,18 +154,19 @@ export async function deleteSearchTokens(tx: Db, teamId: string, clientId: strin
 }
 
 /**
- * A condition on `clients` (the table unaliased): the client has a token of every query
- * term. One `exists` per token (a primary-key probe each) with the token as a constant, so
+ * A condition on `clients` (the table unaliased), its values numbered in `params`: the
+ * client has a token of every query term. One `exists` per token (a primary-key probe
+ * each) with the token as a parameter of an unnamed statement, planned with its value, so
  * the planner sees how common each token is: a rare one leads, a common one is probed or
  * read along the newest-first index (10,000 clients: a few ms, also when all match).
  * `tokens` are distinct (queryTokens), at most MAX_QUERY_WORDS.
  */
-export const matchesSearch = (teamId: string, tokens: string[]) =>
-  sql.join(
-    tokens.map(
-      (hex) => sql.fragment`exists (
+export const matchesSearch = (params: SqlParams, teamId: string, tokens: string[]): string =>
+  tokens
+    .map(
+      (hex) => `exists (
         select 1 from client_search_tokens s
-        where s.team_id = ${teamId} and s.token = decode(${hex}, 'hex') and s.client_id = clients.id)`,
-    ),
-    sql.fragment` and `,
-  );
+        where s.team_id = ${params.add(teamId)} and s.token = decode(${params.add(hex)}, 'hex')
+          and s.client_id = clients.id)`,
+    )
+    .join(' and ');

@@ -15,7 +15,7 @@ import { visibleOnboardingExists } from '../../projections/onboardings/queries.t
  * one and an erased client's are not found (404 target_unavailable).
  */
 
-export type StreamViewDeps = Pick<Platform, 'readDb' | 'eventStore' | 'vault'>;
+export type StreamViewDeps = Pick<Platform, 'readPool' | 'eventStore' | 'vault'>;
 
 export const onboardingNotFound = () => codedError(404, 'target_unavailable', ERROR_TEXTS.target_unavailable);
 
@@ -25,7 +25,7 @@ export async function teamOnboardingEvents(
   request: FastifyRequest,
   onboardingId: string,
 ): Promise<RecordedEvent[]> {
-  if (!(await visibleOnboardingExists(context.readDb, signedIn(request).teamId, onboardingId))) {
+  if (!(await visibleOnboardingExists(context.readPool, signedIn(request).teamId, onboardingId))) {
     throw onboardingNotFound();
   }
   return context.eventStore.readStream(onboardingStreamId(onboardingId));

@@ -45,7 +45,7 @@ import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OnboardingsRouteDeps = Pick<
   Platform,
-  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readDb' | 'readPool' | 'clock' | 'vault'
+  'pool' | 'eventStore' | 'settings' | 'projections' | 'logger' | 'readPool' | 'clock' | 'vault'
 >;
 
 /*

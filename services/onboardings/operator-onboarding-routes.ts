@@ -24,7 +24,7 @@ import { SECRET_ANSWER } from '../../shared/http/secret-answer.ts';
 
 export type OperatorOnboardingRouteDeps = Pick<
   Platform,
-  'eventStore' | 'clock' | 'pool' | 'settings' | 'readDb' | 'readPool' | 'vault'
+  'eventStore' | 'clock' | 'pool' | 'settings' | 'readPool' | 'vault'
 > &
   OnboardingRouteCommandDeps;
 

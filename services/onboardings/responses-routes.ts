@@ -9,7 +9,7 @@ import { publicSchema } from '../../shared/http/route-schema.ts';
 import { visibleOnboardingExists } from '../../projections/onboardings/queries.ts';
 import { listResponses, responseSchema } from '../../projections/responses/queries.ts';
 
-export type ResponsesRouteDeps = Pick<Platform, 'readDb' | 'vault'>;
+export type ResponsesRouteDeps = Pick<Platform, 'readPool' | 'vault'>;
 
 /*
  * GET /api/v1/responses (client-onboarding-api.md: Response; GET /api/v1/responses): the
@@ -62,10 +62,10 @@ export async function responsesRoutes(plain: FastifyInstance, { context }: { con
     },
     async (request) => {
       const { onboarding_id: onboardingId, page, limit } = request.query;
-      if (!(await visibleOnboardingExists(context.readDb, request.principal.teamId, onboardingId))) {
+      if (!(await visibleOnboardingExists(context.readPool, request.principal.teamId, onboardingId))) {
         throw textError(404, NOT_FOUND);
       }
-      const { responses, total } = await listResponses(context.readDb, context.vault, onboardingId, {
+      const { responses, total } = await listResponses(context.readPool, context.vault, onboardingId, {
         page,
         limit,
       });

@@ -172,7 +172,7 @@ function workspaceOnboardingKit(context: WorkspaceDeps) {
     const detail = await getOnboarding(context.readPool, context.vault, teamId, id);
     if (!detail) return undefined;
     const [item] = (
-      await searchOnboardings(context.readDb, context.vault, teamId, context.clock.now(), { id })
+      await searchOnboardings(context.readPool, context.vault, teamId, context.clock.now(), { id })
     ).data;
     return item ? { ...item, template_snapshot: detail.template_snapshot } : undefined;
   }
@@ -224,7 +224,7 @@ function getOnboardingsRoute(app: ZodApp, { context }: WorkspaceOnboardingKit) {
     },
     async (request) =>
       searchOnboardings(
-        context.readDb,
+        context.readPool,
         context.vault,
         signedIn(request).teamId,
         context.clock.now(),

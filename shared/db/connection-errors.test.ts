@@ -1,4 +1,3 @@
-import { BackendTerminatedError, ConnectionError, UniqueIntegrityConstraintViolationError } from 'slonik';
 import { describe, expect, it } from 'vitest';
 import { isConnectionError } from './connection-errors.ts';
 
@@ -25,8 +24,6 @@ describe('isConnectionError', () => {
       }),
     ],
     ['broken client reused', new Error('Client has encountered a connection error and is not queryable')],
-    ['slonik ConnectionError', new ConnectionError('connect failed')],
-    ['slonik BackendTerminatedError', new BackendTerminatedError(withCode('terminating', '57P01'))],
     [
       'a cause deep in the chain',
       new Error('outer', { cause: new Error('middle', { cause: withCode('x', 'ECONNRESET') }) }),
@@ -41,10 +38,6 @@ describe('isConnectionError', () => {
 
   it.each([
     ['a unique violation', withCode('duplicate key value violates unique constraint', '23505')],
-    [
-      'slonik unique violation',
-      new UniqueIntegrityConstraintViolationError(withCode('duplicate', '23505') as never),
-    ],
     ['invalid text (22P05)', withCode('unsupported Unicode escape sequence', '22P05')],
     ['serialization failure', withCode('could not serialize access', '40001')],
     ['a plain bug', new TypeError("Cannot read properties of undefined (reading 'id')")],

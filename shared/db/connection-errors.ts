@@ -1,13 +1,11 @@
-import { BackendTerminatedError, BackendTerminatedUnexpectedlyError, ConnectionError } from 'slonik';
-
 /**
  * Errors that mean "PostgreSQL cannot be reached right now", not "this request is wrong":
  * the server is down, restarting or shutting down, a backend was terminated, the
  * connection broke, or no connection could be had in time. The API answers them with 503
  * (retryable) and background loops back off and try again.
  *
- * The error itself, or any error in its `cause` chain (slonik wraps pg's errors, pg-pool
- * wraps the connect timeout) or inside an AggregateError (Node's connect to several
+ * The error itself, or any error in its `cause` chain (pg-pool wraps the connect
+ * timeout) or inside an AggregateError (Node's connect to several
  * addresses), is looked at.
  */
 
@@ -36,20 +34,12 @@ const MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /not queryable/i, // a client that has had a connection error, or was closed
   /cannot use a pool after calling end/i,
-  /connection pool (is being|has been) shut down/i, // slonik
 ];
 
 const MAX_DEPTH = 8;
 
 export function isConnectionError(error: unknown, depth = 0): boolean {
   if (depth > MAX_DEPTH || typeof error !== 'object' || error === null) return false;
-  if (
-    error instanceof ConnectionError ||
-    error instanceof BackendTerminatedError ||
-    error instanceof BackendTerminatedUnexpectedlyError
-  ) {
-    return true;
-  }
   const { code, message, cause, errors } = error as {
     code?: unknown;
     message?: unknown;

@@ -17,7 +17,6 @@ export type WorkspaceDeps = Pick<
   | 'settings'
   | 'clock'
   | 'pool'
-  | 'readDb'
   | 'readPool'
   | 'eventStore'
   | 'projections'

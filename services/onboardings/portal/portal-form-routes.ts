@@ -96,7 +96,7 @@ function saveAnswerRoute(app: ZodApp, { context, run, seal, now, answering }: Po
       }));
       const saved = decidedEvent(outcome, 'answer_saved', 'SaveAnswer');
       const response = await findResponse(
-        context.readDb,
+        context.readPool,
         context.vault,
         link.onboardingId,
         saved.data.response_id,

@@ -15,7 +15,7 @@ import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './porta
 import { linkSessionId } from './portal-link-sessions.ts';
 import { formAttachments, formFileSchema, formSignatureSchema } from './portal-form-view.ts';
 
-export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readDb'> &
+export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readPool'> &
   OnboardingRouteCommandDeps;
 
 /*
@@ -204,7 +204,7 @@ export function portalRequests(context: PortalRouteDeps, access: PortalAccess) {
     progress_pct: state.progress_pct,
     due_date: state.due?.due_date ?? null,
     template_snapshot: state.snapshot as unknown as Record<string, unknown>,
-    responses: await allResponses(context.readDb, context.vault, state.id),
+    responses: await allResponses(context.readPool, context.vault, state.id),
     submitted_step_ids: [...state.submitted_steps],
     paid_field_ids: paidFieldIds(state),
     reviews: Object.entries(state.reviews).map(([fieldId, review]) => ({ field_id: fieldId, ...review })),
