@@ -19,7 +19,7 @@ import { clientSchema, findClient as readClient, listClients } from '../../proje
 
 export type ClientsRouteDeps = Pick<
   Platform,
-  'readDb' | 'readPool' | 'pool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
+  'readPool' | 'pool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
 >;
 
 /*
@@ -114,14 +114,14 @@ type CreateClientBody = z.output<typeof createClientBody>;
  * What the clients routes of both faces share: their deps and a team's client by id (none
  * for an id that is no uuid, so the public path answers 404 for it).
  */
-export function clientsKit<Deps extends Pick<ClientsRouteDeps, 'readDb' | 'vault'>>(context: Deps) {
+export function clientsKit<Deps extends Pick<ClientsRouteDeps, 'readPool' | 'vault'>>(context: Deps) {
   const findClient = (teamId: string, id: string) =>
-    isUuid(id) ? readClient(context.readDb, context.vault, teamId, id) : Promise.resolve(undefined);
+    isUuid(id) ? readClient(context.readPool, context.vault, teamId, id) : Promise.resolve(undefined);
 
   return { context, findClient };
 }
 
-export type ClientsKit<Deps extends Pick<ClientsRouteDeps, 'readDb' | 'vault'> = ClientsRouteDeps> =
+export type ClientsKit<Deps extends Pick<ClientsRouteDeps, 'readPool' | 'vault'> = ClientsRouteDeps> =
   ReturnType<typeof clientsKit<Deps>>;
 
 /** GET /clients */
@@ -154,7 +154,7 @@ function getClientsRoute(app: ZodApp, kit: ClientsKit) {
         email === undefined
           ? undefined
           : { emailHash: emailBlindIndex(await context.vault.teamIndexKey(teamId), normalizeEmail(email)) };
-      return listClients(context.readDb, context.vault, teamId, { limit, offset, match });
+      return listClients(context.readPool, context.vault, teamId, { limit, offset, match });
     },
   );
 }

@@ -123,7 +123,7 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       const tokens = searching ? await queryTokens(context.vault, teamId, q!) : [];
       if (searching && tokens.length === 0) return { data: [], total: 0 };
       const match = searching ? { searchTokens: tokens } : undefined;
-      const page = await listClients(context.readDb, context.vault, teamId, { limit, offset, match });
+      const page = await listClients(context.readPool, context.vault, teamId, { limit, offset, match });
       return { data: page.clients, total: page.total };
     },
   );
