@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { operatorSchema } from '../../shared/http/route-schema.ts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
-import { teamDecider, type TeamState } from './team-decider.ts';
+import { teamDecider, type TeamCommand, type TeamState } from './team-decider.ts';
 import { DATE_FORMATS } from '../../shared/i18n/locales.ts';
 import { MEMBER_ROLES } from './contract/roles.ts';
 import { teamStreamId, type TeamSettings } from './team-events.ts';
@@ -180,12 +180,22 @@ export async function teamPatchChanges<
   };
 }
 
-/** What the team and member routes share. */
-type OperatorTeamKit = { context: OperatorTeamRouteDeps };
+/** What the team and member routes share: their deps and a command on one team. */
+function operatorTeamKit(context: OperatorTeamRouteDeps) {
+  /** Runs a command on the team's stream; answers once the read models hold what it wrote. */
+  const teamCommand = async (request: FastifyRequest, teamId: string, command: TeamCommand) => {
+    const result = await runCommand(context, request, teamStreamId(teamId), teamDecider, command);
+    await awaitReadModels(context, result.position);
+    return result;
+  };
+  return { context, teamCommand };
+}
+
+type OperatorTeamKit = ReturnType<typeof operatorTeamKit>;
 
 /** POST /teams */
 function createTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
-  const { context } = kit;
+  const { context, teamCommand } = kit;
   app.post(
     '/teams',
     {
@@ -216,12 +226,11 @@ function createTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
         new_recipient_cap: body.new_recipient_cap ?? null,
       };
       const teamId = randomUUID();
-      const result = await runCommand(context, request, teamStreamId(teamId), teamDecider, {
+      const result = await teamCommand(request, teamId, {
         type: 'CreateTeam',
         data: { team_id: teamId, settings },
         metadata: { now: context.clock.now() },
       });
-      await awaitReadModels(context, result.position);
       return reply.status(201).send({ team: teamView(result.state) });
     },
   );
@@ -229,7 +238,7 @@ function createTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
 
 /** PATCH /teams/:team_id */
 function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
-  const { context } = kit;
+  const { context, teamCommand } = kit;
   app.patch(
     '/teams/:team_id',
     {
@@ -242,12 +251,11 @@ function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
     },
     async (request) => {
       const changes = await teamPatchChanges(context, request.params.team_id, request.body);
-      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+      const result = await teamCommand(request, request.params.team_id, {
         type: 'UpdateTeam',
         data: { changes },
         metadata: { now: context.clock.now() },
       });
-      await awaitReadModels(context, result.position);
       return { team: teamView(result.state) };
     },
   );
@@ -255,7 +263,7 @@ function patchTeamRoute(app: ZodApp, kit: OperatorTeamKit) {
 
 /** POST /teams/:team_id/members */
 function addMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
-  const { context } = kit;
+  const { context, teamCommand } = kit;
   app.post(
     '/teams/:team_id/members',
     {
@@ -273,12 +281,11 @@ function addMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
     async (request, reply) => {
       const memberId = randomUUID();
       const now = context.clock.now();
-      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+      await teamCommand(request, request.params.team_id, {
         type: 'AddMember',
         data: { member_id: memberId, ...request.body },
         metadata: { now },
       });
-      await awaitReadModels(context, result.position);
       return reply.status(201).send({
         member: {
           id: memberId,
@@ -293,7 +300,7 @@ function addMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
 
 /** DELETE /teams/:team_id/members/:member_id */
 function removeMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
-  const { context } = kit;
+  const { context, teamCommand } = kit;
   app.delete(
     '/teams/:team_id/members/:member_id',
     {
@@ -308,12 +315,11 @@ function removeMemberRoute(app: ZodApp, kit: OperatorTeamKit) {
       ),
     },
     async (request) => {
-      const result = await runCommand(context, request, teamStreamId(request.params.team_id), teamDecider, {
+      await teamCommand(request, request.params.team_id, {
         type: 'RemoveMember',
         data: { member_id: request.params.member_id },
         metadata: { now: context.clock.now() },
       });
-      await awaitReadModels(context, result.position);
       return { success: true as const };
     },
   );
@@ -325,7 +331,7 @@ export async function operatorTeamRoutes(
   { context }: { context: OperatorTeamRouteDeps },
 ) {
   const app = zodApp(plain);
-  const kit: OperatorTeamKit = { context };
+  const kit = operatorTeamKit(context);
   createTeamRoute(app, kit);
   patchTeamRoute(app, kit);
   addMemberRoute(app, kit);
