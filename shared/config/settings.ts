@@ -207,6 +207,20 @@ const settingsSchema = z.object({
   TIMER_RETENTION_DAYS: retentionDays(30),
   // Sent and failed mail (and, without SMTP_URL, the recorded mail).
   MAIL_RETENTION_DAYS: retentionDays(30),
+  // Payments through Stripe (services/payments/): the service's own secret key reaches the teams'
+  // connected accounts; unset, payments are not collected online (a team or operator records them).
+  STRIPE_SECRET_KEY: optionalString.refine(
+    (value) => value === undefined || /^(sk|rk)_[A-Za-z0-9_]+$/.test(value),
+    {
+      message: 'expected a Stripe secret key (sk_live_..., sk_test_... or a restricted rk_...)',
+    },
+  ),
+  // The signing secret of the service's Stripe webhook endpoint (POST /webhooks/stripe).
+  STRIPE_WEBHOOK_SECRET: optionalString.refine((value) => value === undefined || value.startsWith('whsec_'), {
+    message: 'expected a Stripe webhook signing secret (whsec_...)',
+  }),
+  // Base URL of the Stripe API; a stripe-mock server in tests. Unset: Stripe's own API.
+  STRIPE_API_URL: urlSetting(['http', 'https'], 'expected an http:// or https:// URL'),
   LOG_LEVEL: optionalString
     .transform((value) => value?.toLowerCase() ?? 'info')
     .pipe(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])),
@@ -217,7 +231,12 @@ export type Settings = Omit<z.output<typeof settingsSchema>, 'PUBLIC_URL'> & { P
 export class SettingsError extends Error {}
 
 /** Settings whose refused value is never echoed. */
-const SECRET_SETTINGS = new Set(['PERSONAL_DATA_KEK', 'ADMIN_TOKEN']);
+const SECRET_SETTINGS = new Set([
+  'PERSONAL_DATA_KEK',
+  'ADMIN_TOKEN',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 /** A refused value is echoed in the message, without the password of a URL. */
 function shown(name: string, value: string | undefined): string {
@@ -236,6 +255,11 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     throw new SettingsError(`Invalid settings:\n  ${lines.join('\n  ')}`);
   }
   const settings = parsed.data;
+  if (settings.STRIPE_SECRET_KEY !== undefined && settings.STRIPE_WEBHOOK_SECRET === undefined) {
+    throw new SettingsError(
+      'Invalid settings:\n  STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set (the signing secret of POST /webhooks/stripe)',
+    );
+  }
   // An IPv6 bind address needs brackets inside a URL.
   const host = settings.HOST.includes(':') ? `[${settings.HOST}]` : settings.HOST;
   return {

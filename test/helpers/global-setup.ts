@@ -6,6 +6,7 @@ import { startEmbeddedPostgres } from '../../shared/db/embedded-postgres.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createPool, withDatabase } from '../../shared/db/pool.ts';
 import { startKafkaBroker } from './kafka-broker.ts';
+import { startStripeMock } from './stripe-mock.ts';
 import { resetRunLog, RUN_LOG_DIR, secretsInRunLog } from './run-log.ts';
 
 export const TEMPLATE_DATABASE = 'onboarding_template';
@@ -15,13 +16,16 @@ declare module 'vitest' {
     postgresUrl: string;
     /** The test Kafka broker (`127.0.0.1:<port>`); each test uses topics and groups of its own. */
     kafkaBrokers: string;
+    /** stripe-mock's HTTP address (test/helpers/stripe-mock.ts): STRIPE_API_URL of services under test. */
+    stripeApiUrl: string;
   }
 }
 
 /**
  * One embedded PostgreSQL for the whole run. The migrated schema is kept as a template
  * database, so each test file gets a fresh copy with one CREATE DATABASE. One Apache Kafka
- * broker (test/helpers/kafka-broker.ts), started alongside PostgreSQL. At the end the run's
+ * broker (test/helpers/kafka-broker.ts), started alongside PostgreSQL, and stripe-mock
+ * (test/helpers/stripe-mock.ts). At the end the run's
  * service log is searched for every secret the tests registered (./run-log.ts).
  */
 export default async function setup(project: TestProject) {
@@ -49,8 +53,13 @@ export default async function setup(project: TestProject) {
   });
   console.log(`Kafka broker ${kafka.version} (KRaft, one node) at ${kafka.brokers.join(',')}`);
   project.provide('kafkaBrokers', kafka.brokers.join(','));
-  return async () => {
+  const stripeMock = await startStripeMock().catch(async (error: unknown) => {
     await Promise.all([server.stop(), kafka.stop()]);
+    throw error;
+  });
+  project.provide('stripeApiUrl', stripeMock.url);
+  return async () => {
+    await Promise.all([server.stop(), kafka.stop(), stripeMock.stop()]);
     await rm(dataDir, { recursive: true, force: true });
     const found = secretsInRunLog();
     if (found.length > 0) {
