@@ -7,6 +7,7 @@ import type { PersonalDataVault } from './privacy/personal-data-vault.ts';
 import type { RateLimitStores } from './rate-limit/redis-store.ts';
 import type { ProjectionRunner } from './projections/runner.ts';
 import type { EventConsumers } from './subscriptions/consumers.ts';
+import type { Stripe } from './stripe/stripe-client.ts';
 
 /**
  * The platform's parts, one name each. A route plugin, consumer or due pass states the
@@ -33,4 +34,6 @@ export interface Platform {
   consumers: EventConsumers;
   /** Rate-limit counters: in Redis when REDIS_URL is set, shared by every API instance. */
   rateLimitStores: RateLimitStores;
+  /** The Stripe client (shared/stripe/stripe-client.ts); null when STRIPE_SECRET_KEY is unset. */
+  stripe: Stripe | null;
 }

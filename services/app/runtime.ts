@@ -1,3 +1,4 @@
+import { createStripeClient } from '../../shared/stripe/stripe-client.ts';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock, systemClock } from '../../shared/clock.ts';
 import type { Settings } from '../../shared/config/settings.ts';
@@ -69,6 +70,7 @@ export async function createContext(
     vault,
     consumers,
     rateLimitStores: await createRateLimitStores(settings.REDIS_URL, logger, pool),
+    stripe: createStripeClient(settings),
     duePasses,
     metrics: createMetrics({
       settings,

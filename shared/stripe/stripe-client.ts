@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Settings } from '../../shared/config/settings.ts';
+import type { Settings } from '../config/settings.ts';
 
 /**
  * The one Stripe client of the service, over the official `stripe` package: its own
