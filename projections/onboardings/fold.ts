@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import {
   ONBOARDING_EVENT_TYPES,
+  PAYMENT_LIFECYCLE_EVENT_TYPES,
   type OnboardingEvent,
 } from '../../services/onboardings/onboarding-events.ts';
 
@@ -21,6 +22,7 @@ const NOT_SHOWN: readonly string[] = [
   'response_approved',
   'response_rejected',
   'response_changes_requested',
+  ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ];
 
 export const ONBOARDINGS_HANDLED: readonly string[] = ONBOARDING_EVENT_TYPES.filter(
@@ -273,6 +275,13 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
       update(batch, id, { client_erased_at: event.data.erased_at, updated_at: event.data.erased_at });
       deactivateLinks(batch, id, event.data.erased_at);
       break;
+    case 'onboarding_template_refreshed':
+      update(batch, id, {
+        template_name: event.data.template_snapshot.name,
+        template_snapshot: JSON.stringify(event.data.template_snapshot),
+        updated_at: event.data.refreshed_at,
+      });
+      break;
     case 'answer_saved':
     case 'signature.signed':
     case 'file.uploaded':
@@ -282,6 +291,11 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
     case 'response_approved':
     case 'response_rejected':
     case 'response_changes_requested':
+    case 'payment_failed':
+    case 'payment_renewed':
+    case 'payment_subscription_ended':
+    case 'payment_refunded':
+    case 'payment_marked_paid':
       break;
     default: {
       const _exhaustive: never = event;

@@ -172,6 +172,58 @@ export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     (data) => reviewDetails(data),
     (data) => data.reviewed_at,
   ),
+  // Payments after payment.succeeded: the processor's ids and amounts (a Mark as paid note is the member's free text, read in the workspace).
+  payment_failed: entry<'payment_failed'>(
+    'payment_failed',
+    (data) => ({
+      field_id: data.field_id,
+      checkout_session_id: data.checkout_session_id,
+      payment_intent_id: data.payment_intent_id,
+    }),
+    (data) => data.failed_at,
+  ),
+  payment_renewed: entry<'payment_renewed'>(
+    'payment_renewed',
+    (data) => ({
+      field_id: data.field_id,
+      subscription_id: data.subscription_id,
+      invoice_id: data.invoice_id,
+      amount_cents: data.amount_cents,
+    }),
+    (data) => data.paid_at,
+  ),
+  payment_subscription_ended: entry<'payment_subscription_ended'>(
+    'payment_subscription_ended',
+    (data) => ({ field_id: data.field_id, subscription_id: data.subscription_id }),
+    (data) => data.ended_at,
+  ),
+  payment_refunded: entry<'payment_refunded'>(
+    'payment_refunded',
+    (data) => ({
+      field_id: data.field_id,
+      payment_intent_id: data.payment_intent_id,
+      charge_id: data.charge_id,
+      amount_refunded_cents: data.amount_refunded_cents,
+      fully_refunded: data.fully_refunded,
+    }),
+    (data) => data.refunded_at,
+  ),
+  payment_marked_paid: entry<'payment_marked_paid'>(
+    'payment_marked_paid',
+    (data) => ({
+      field_id: data.field_id,
+      payment_id: data.payment_id,
+      amount_cents: data.amount_cents,
+      currency: data.currency,
+      member_id: data.member_id,
+    }),
+    (data) => data.marked_at,
+  ),
+  onboarding_template_refreshed: entry<'onboarding_template_refreshed'>(
+    'onboarding_template_refreshed',
+    (data) => ({ member_id: data.member_id }),
+    (data) => data.refreshed_at,
+  ),
   onboarding_client_erased: entry<'onboarding_client_erased'>(
     'onboarding_client_erased',
     (data) => ({ client_id: data.client_id }),

@@ -216,6 +216,86 @@ export type PaymentSucceeded = DomainEvent<
   }
 >;
 
+/**
+ * The payment lifecycle after payment.succeeded, and what the team records itself: internal
+ * events (not public, no hooks; in the events feed under these names). Each is recorded
+ * once: `record` is the processor's id of what happened (docs/decisions/0068-payments-through-stripe.md).
+ */
+interface PaymentFieldData extends Base {
+  step_id: string;
+  field_id: string;
+}
+
+/** A Checkout payment did not go through (checkout.session.async_payment_failed); the form offers another try. */
+export type PaymentFailed = DomainEvent<
+  'payment_failed',
+  PaymentFieldData & { checkout_session_id: string; payment_intent_id: string | null; failed_at: string }
+>;
+
+/**
+ * A later period of a subscription was paid (invoice.paid): on the onboarding's timeline, not
+ * a second payment.succeeded (the first period's payment.succeeded stands for the subscription).
+ */
+export type PaymentRenewed = DomainEvent<
+  'payment_renewed',
+  PaymentFieldData & { subscription_id: string; invoice_id: string; amount_cents: number; paid_at: string }
+>;
+
+/** The client's subscription ended (customer.subscription.deleted); the field stays answered. */
+export type PaymentSubscriptionEnded = DomainEvent<
+  'payment_subscription_ended',
+  PaymentFieldData & { subscription_id: string; ended_at: string }
+>;
+
+/**
+ * Stripe refunded a payment (charge.refunded), in full or in part; `amount_refunded_cents` is
+ * the charge's whole refunded amount so far. Shown to the team; the field stays answered.
+ */
+export type PaymentRefunded = DomainEvent<
+  'payment_refunded',
+  PaymentFieldData & {
+    payment_intent_id: string;
+    charge_id: string;
+    amount_refunded_cents: number;
+    fully_refunded: boolean;
+    refunded_at: string;
+  }
+>;
+
+/**
+ * An owner or admin recorded money received outside Stripe (bank transfer, cash) for a
+ * payment field, with a note: it answers the field like a payment. Not a payment.succeeded
+ * (no processor confirmed it), so it starts no Payment received rule.
+ */
+export type PaymentMarkedPaid = DomainEvent<
+  'payment_marked_paid',
+  PaymentFieldData & {
+    payment_id: string;
+    amount_cents: number;
+    currency: string;
+    note: string;
+    member_id: string;
+    marked_at: string;
+  }
+>;
+
+/** A draft took its template's latest version (the team fixed the template after creating the draft). */
+export type OnboardingTemplateRefreshed = DomainEvent<
+  'onboarding_template_refreshed',
+  Base & { template_snapshot: TemplateSnapshot; member_id: string; refreshed_at: string }
+>;
+
+export type PaymentLifecycleEvent =
+  PaymentFailed | PaymentRenewed | PaymentSubscriptionEnded | PaymentRefunded | PaymentMarkedPaid;
+
+export const PAYMENT_LIFECYCLE_EVENT_TYPES = [
+  'payment_failed',
+  'payment_renewed',
+  'payment_subscription_ended',
+  'payment_refunded',
+  'payment_marked_paid',
+] as const satisfies readonly PaymentLifecycleEvent['type'][];
+
 /** A sent onboarding passed its due date; once per onboarding. */
 export type OnboardingOverdue = DomainEvent<
   'onboarding.overdue',
@@ -312,6 +392,8 @@ export type OnboardingEvent =
   | FileUploaded
   | FileRemoved
   | PaymentSucceeded
+  | PaymentLifecycleEvent
+  | OnboardingTemplateRefreshed
   | OnboardingOverdue
   | OnboardingExpired
   | OnboardingArchived
@@ -342,7 +424,9 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding_unarchived',
   'onboarding_reopened',
   'onboarding_client_erased',
+  'onboarding_template_refreshed',
   ...REVIEW_EVENT_TYPES,
+  ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ] as const satisfies readonly OnboardingEventType[];
 
 export const isOnboardingEventType = (type: string): type is OnboardingEventType =>

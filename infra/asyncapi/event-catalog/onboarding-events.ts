@@ -246,6 +246,69 @@ export const ONBOARDING_EVENTS: EventCatalogPart = {
     stream: 'onboarding-<onboarding_id>',
     data: extend('OnboardingBase', { ...reviewOf, reason: string({ minLength: 1, maxLength: 2000 }) }),
   },
+  payment_failed: {
+    summary: 'A Checkout payment of a payment field did not go through; the client may try again (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      checkout_session_id: nonEmpty,
+      payment_intent_id: nullable(nonEmpty),
+      failed_at: timestamp,
+    }),
+  },
+  payment_renewed: {
+    summary:
+      'A later period of a subscription was paid (invoice.paid); not a second payment.succeeded (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      subscription_id: nonEmpty,
+      invoice_id: nonEmpty,
+      amount_cents: integer({ minimum: 0 }),
+      paid_at: timestamp,
+    }),
+  },
+  payment_subscription_ended: {
+    summary: "The client's subscription of a payment field ended (internal).",
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', { ...fieldOf, subscription_id: nonEmpty, ended_at: timestamp }),
+  },
+  payment_refunded: {
+    summary:
+      'Stripe refunded a payment in full or in part; the amount is the charge total refunded so far (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      payment_intent_id: nonEmpty,
+      charge_id: nonEmpty,
+      amount_refunded_cents: integer({ minimum: 0 }),
+      fully_refunded: boolean,
+      refunded_at: timestamp,
+    }),
+  },
+  payment_marked_paid: {
+    summary:
+      'An owner or admin recorded money received outside Stripe for a payment field, with a note; it answers the field (internal).',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      ...fieldOf,
+      payment_id: uuid,
+      amount_cents: integer({ minimum: 0 }),
+      currency: string({ minLength: 0, maxLength: 3 }),
+      note: string({ minLength: 1, maxLength: 500 }),
+      member_id: uuid,
+      marked_at: timestamp,
+    }),
+  },
+  onboarding_template_refreshed: {
+    summary: "A draft took its template's latest version (internal).",
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      template_snapshot: ref('TemplateContent'),
+      member_id: uuid,
+      refreshed_at: timestamp,
+    }),
+  },
   onboarding_client_erased: {
     summary: 'The client was erased; the onboarding leaves every list and its link stops working.',
     stream: 'onboarding-<onboarding_id>',

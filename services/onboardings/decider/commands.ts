@@ -141,6 +141,53 @@ export type RecordPayment = Meta & {
   };
 };
 
+/** A Checkout payment did not go through (the Stripe webhook). */
+export type RecordPaymentFailure = Meta & {
+  type: 'RecordPaymentFailure';
+  data: { field_id: string; checkout_session_id: string; payment_intent_id: string | null };
+};
+
+/** A later period of a subscription was paid (invoice.paid). */
+export type RecordSubscriptionRenewal = Meta & {
+  type: 'RecordSubscriptionRenewal';
+  data: { field_id: string; subscription_id: string; invoice_id: string; amount_cents: number };
+};
+
+/** The client's subscription ended (customer.subscription.deleted). */
+export type RecordSubscriptionEnd = Meta & {
+  type: 'RecordSubscriptionEnd';
+  data: { field_id: string; subscription_id: string };
+};
+
+/** Stripe refunded (part of) a payment (charge.refunded); the amount is the charge's total refunded. */
+export type RecordRefund = Meta & {
+  type: 'RecordRefund';
+  data: {
+    field_id: string;
+    payment_intent_id: string;
+    charge_id: string;
+    amount_refunded_cents: number;
+    fully_refunded: boolean;
+  };
+};
+
+/** An owner or admin records money received outside Stripe for a payment field (the workspace). */
+export type MarkPaid = Meta & {
+  type: 'MarkPaid';
+  data: { team_id: string; field_id: string; payment_id: string; member_id: string; note: string };
+};
+export const MARK_PAID_NOTE_MAX = 500;
+
+/** A member refreshes a draft from its template's latest version, found by the route (null: deleted). */
+export type RefreshTemplate = Meta & {
+  type: 'RefreshTemplate';
+  data: {
+    team_id: string;
+    member_id: string;
+    template: { source: 'team' | 'gallery'; snapshot: TemplateSnapshot } | null;
+  };
+};
+
 /** A member's review of one submitted answer (the workspace; the member is the actor). */
 interface ReviewData {
   team_id: string;
@@ -185,6 +232,12 @@ export type OnboardingCommand =
   | UploadFile
   | RemoveFile
   | RecordPayment
+  | RecordPaymentFailure
+  | RecordSubscriptionRenewal
+  | RecordSubscriptionEnd
+  | RecordRefund
+  | MarkPaid
+  | RefreshTemplate
   | ApproveAnswer
   | RejectAnswer
   | RequestChanges

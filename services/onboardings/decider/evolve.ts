@@ -4,9 +4,11 @@ import type {
   OnboardingCreated,
   OnboardingEvent,
   OnboardingUpdated,
+  PaymentLifecycleEvent,
   ResponseSubmitted,
 } from '../onboarding-events.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../contract/reminder-schedule.ts';
+import { recordKey } from './payments.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
 
 export const initialState = (): OnboardingState => ({ status: 'absent' });
@@ -79,6 +81,14 @@ export function evolve(state: OnboardingState, event: OnboardingEvent): Onboardi
         fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id),
         payment_intents: addOnce(state.payment_intents, event.data.payment_intent_id),
       };
+    case 'payment_failed':
+    case 'payment_renewed':
+    case 'payment_subscription_ended':
+    case 'payment_refunded':
+    case 'payment_marked_paid':
+      return paymentRecorded(state, event);
+    case 'onboarding_template_refreshed':
+      return { ...state, snapshot: event.data.template_snapshot };
     case 'onboarding.overdue':
       return { ...state, overdue_recorded: true };
     case 'onboarding_expired':
@@ -104,6 +114,31 @@ export function evolve(state: OnboardingState, event: OnboardingEvent): Onboardi
       return { ...state, client_erased_at: event.data.erased_at, token_hash: null, reminders_at: [] };
     default:
       return unhandledEvent(event, state);
+  }
+}
+
+/** What happened to a payment after payment.succeeded, or the team's own record of one. */
+function paymentRecorded(state: Onboarding, event: PaymentLifecycleEvent): Onboarding {
+  const record = (key: string) => ({ ...state, payment_records: addOnce(state.payment_records, key) });
+  switch (event.type) {
+    case 'payment_failed': {
+      const { field_id } = event.data;
+      return {
+        ...record(recordKey.failure(event.data.checkout_session_id)),
+        failed_payment_attempts: {
+          ...state.failed_payment_attempts,
+          [field_id]: (state.failed_payment_attempts[field_id] ?? 0) + 1,
+        },
+      };
+    }
+    case 'payment_renewed':
+      return record(recordKey.renewal(event.data.invoice_id));
+    case 'payment_subscription_ended':
+      return record(recordKey.subscriptionEnd(event.data.subscription_id));
+    case 'payment_refunded':
+      return record(recordKey.refund(event.data.charge_id, event.data.amount_refunded_cents));
+    case 'payment_marked_paid':
+      return { ...state, fulfilled_fields: addOnce(state.fulfilled_fields, event.data.field_id) };
   }
 }
 
@@ -144,6 +179,8 @@ function createdState(data: OnboardingCreated['data']): Onboarding {
     progress_pct: 0,
     overdue_recorded: false,
     payment_intents: [],
+    payment_records: [],
+    failed_payment_attempts: {},
   };
 }
 

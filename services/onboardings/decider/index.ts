@@ -9,7 +9,16 @@ import { evolve, initialState } from './evolve.ts';
 import { removeFile, uploadFile } from './files.ts';
 import { review } from './review.ts';
 import { reopen, send } from './send-reopen.ts';
-import { recordPayment, signField } from './signing-payment.ts';
+import {
+  markPaid,
+  recordPayment,
+  recordPaymentFailure,
+  recordRefund,
+  recordSubscriptionEnd,
+  recordSubscriptionRenewal,
+  refreshTemplate,
+} from './payments.ts';
+import { signField } from './signing.ts';
 import type { OnboardingState } from './state.ts';
 import { expire, markOverdue } from './timers.ts';
 
@@ -19,6 +28,7 @@ export { activeTokenHash, ERROR_TEXTS } from './rules.ts';
 export { clientActive } from './send-reopen.ts';
 export { sizeText } from './files.ts';
 export { reviewStatus } from './review.ts';
+export { recordKey } from './payments.ts';
 
 /**
  * The onboarding aggregate (spec: States and transitions). One function per command, each
@@ -38,7 +48,7 @@ export { reviewStatus } from './review.ts';
  *   sent, in_progress --expires_at passed--> expired
  *
  * The command functions live by command group: create-update, send-reopen, answers, files,
- * signing-payment, review, archive-erase, timers (rules.ts holds the checks they share);
+ * signing, payments, review, archive-erase, timers (rules.ts holds the checks they share);
  * `decide` below is the one switch; `evolve` and `initialState` sit together in evolve.ts.
  */
 function decide(command: OnboardingCommand, state: OnboardingState): OnboardingEvent[] {
@@ -65,6 +75,18 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return removeFile(command, state);
     case 'RecordPayment':
       return recordPayment(command, state);
+    case 'RecordPaymentFailure':
+      return recordPaymentFailure(command, state);
+    case 'RecordSubscriptionRenewal':
+      return recordSubscriptionRenewal(command, state);
+    case 'RecordSubscriptionEnd':
+      return recordSubscriptionEnd(command, state);
+    case 'RecordRefund':
+      return recordRefund(command, state);
+    case 'MarkPaid':
+      return markPaid(command, state);
+    case 'RefreshTemplate':
+      return refreshTemplate(command, state);
     case 'ApproveAnswer':
     case 'RejectAnswer':
     case 'RequestChanges':
@@ -103,5 +125,5 @@ export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, Onbo
   decide,
   // An autosaving client makes streams of thousands of events: keep snapshots. Bump the
   // version whenever evolve or the Onboarding state's shape changes.
-  snapshot: { version: 'onboarding-2' },
+  snapshot: { version: 'onboarding-3' },
 };

@@ -29,6 +29,7 @@ export const ERROR_TEXTS = {
   file_not_found: 'File not found',
   answer_locked: 'This answer was approved and can no longer be changed',
   not_reviewable: 'Only a submitted answer can be reviewed',
+  payment_already_received: 'This payment has already been received',
 } as const;
 
 export const fail = (code: keyof typeof ERROR_TEXTS, details?: Record<string, unknown>) =>

@@ -44,6 +44,10 @@ export interface Onboarding {
   progress_pct: number;
   overdue_recorded: boolean;
   payment_intents: readonly string[];
+  /** What the processor told after a payment, each recorded once (see payments.ts: recordKey). */
+  payment_records: readonly string[];
+  /** Checkout payments that did not go through, by field id (the next Checkout is a new attempt). */
+  failed_payment_attempts: Readonly<Record<string, number>>;
 }
 
 export type OnboardingState = { status: 'absent' } | Onboarding;
