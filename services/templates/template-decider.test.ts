@@ -152,8 +152,8 @@ describe('template decider', () => {
       ],
     });
 
-    // A payment amount is the send's check (invalid_payment); its currency is the template's.
-    expect(refuse(withFields([field('e1', 'payment', { amount_cents: 100, currency: 'usd' })])).message).toBe(
+    // A payment amount is the send's check (invalid_payment); its currency's form is the template's (either case).
+    expect(refuse(withFields([field('e1', 'payment', { amount_cents: 100, currency: 'us$' })])).message).toBe(
       'steps[1].fields[0]: config.currency must be a three-letter ISO 4217 code such as USD',
     );
     given([])

@@ -209,6 +209,25 @@ describe('send checks, in order', () => {
       .thenTypes(['onboarding.sent']);
   });
 
+  it('1. a currency Stripe cannot charge in, or below its minimum: invalid_payment before the plan', () => {
+    const inCurrency = (amount: number, currency: string, interval?: string) =>
+      field('pay', 'payment', {
+        config: { amount_cents: amount, currency, ...(interval ? { interval } : {}) },
+      });
+    for (const payment of [
+      inCurrency(5000, 'XYZ'),
+      inCurrency(49, 'eur'),
+      inCurrency(5000, 'usd', 'fortnight'),
+    ]) {
+      given(created(snapshot({ fields2: [payment] })))
+        .when(send({ facts: { plan_can_collect_payments: false, payments_connected: false } }))
+        .thenThrows('invalid_payment', { field_id: 'pay', step_id: 's2' });
+    }
+    given(created(snapshot({ fields2: [inCurrency(50, 'EUR', 'month'), inCurrency(50, 'jpy')] })))
+      .when(send({ facts: { plan_can_collect_payments: false } }))
+      .thenThrows('payment_plan_required');
+  });
+
   it('2. plan cannot collect payments: payment_plan_required', () => {
     given(created(snapshot({ fields2: [payment(5000)] })))
       .when(send({ facts: { plan_can_collect_payments: false, payments_connected: false } }))

@@ -1,8 +1,8 @@
 import { CLOSED_STATUSES, type OnboardingEvent, type OnboardingSent } from '../onboarding-events.ts';
 import { ACTIVE_CLIENT_WINDOW_MS } from '../send-policy.ts';
 import { reminderTimes } from '../contract/reminder-schedule.ts';
-import { AMOUNT_RULE_TEXT } from '../../templates/contract/payment-amount.ts';
-import { fieldsNeedingAgreementText, requiredPaymentFields, validAmountCents } from '../template-snapshot.ts';
+import { AMOUNT_RULE_TEXT, paymentProblem } from '../../templates/contract/payment-amount.ts';
+import { fieldsNeedingAgreementText, requiredPaymentFields } from '../template-snapshot.ts';
 import type { ReopenOnboarding, SendFacts, SendOnboarding } from './commands.ts';
 import { base, fail, fieldError, iso, linkExpired, requireForApi } from './rules.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
@@ -68,12 +68,17 @@ export function send(command: SendOnboarding, state: OnboardingState): Onboardin
  */
 function assertSendable(onboarding: Onboarding, facts: SendFacts): void {
   const payments = requiredPaymentFields(onboarding.snapshot);
-  const badAmount = payments.find((field) => !validAmountCents(field.field.config['amount_cents']));
-  if (badAmount) {
+  // The builder's rule: an amount Stripe can charge, in a currency it charges in, once or by an interval.
+  for (const located of payments) {
+    const problem = paymentProblem(located.field.config);
+    if (!problem) continue;
+    const label = located.field.label;
     throw fieldError(
       'invalid_payment',
-      `Payment field "${badAmount.field.label}" needs an amount that is ${AMOUNT_RULE_TEXT}`,
-      badAmount,
+      problem.code === 'amount'
+        ? `Payment field "${label}" needs an amount that is ${AMOUNT_RULE_TEXT}`
+        : `Payment field "${label}" cannot be collected: ${problem.message}`,
+      located,
     );
   }
   if (payments.length > 0 && !facts.plan_can_collect_payments) throw fail('payment_plan_required');

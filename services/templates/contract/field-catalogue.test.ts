@@ -48,7 +48,8 @@ describe('template checks', () => {
       'config.min_length must not exceed config.max_length',
     ]);
     expect(fieldConfigProblems(field('file_upload', { accept: ['text/html'] }))[0]).toMatch(/text\/html/);
-    expect(fieldConfigProblems(field('payment', { amount_cents: -1, currency: 'eur' }))).toHaveLength(2);
+    expect(fieldConfigProblems(field('payment', { amount_cents: -1, currency: 'euro' }))).toHaveLength(2);
+    expect(fieldConfigProblems(field('payment', { amount_cents: 500, currency: 'eur' }))).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@
  * turns them into the client's language.
  */
 
-import { AMOUNT_RULE_TEXT, validAmountCents } from './payment-amount.ts';
+import { AMOUNT_RULE_TEXT, paymentProblem } from './payment-amount.ts';
 
 export const FIELD_TYPES = [
   'short_text',
@@ -85,8 +85,11 @@ const DRAWING_MAX = 50_000;
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const PHONE_CHARACTERS = /^\+?[\d\s().-]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const CURRENCY = /^[A-Z]{3}$/;
+/** An ISO 4217 code in either case (Stripe writes them lower-case). */
+const CURRENCY = /^[A-Za-z]{3}$/;
 const DRAWING = /^[MLml\d\s.,-]*$/;
+
+const isCurrencyCode = (value: unknown) => typeof value === 'string' && CURRENCY.test(value);
 
 export function isFieldType(type: string): type is FieldType {
   return (FIELD_TYPES as readonly string[]).includes(type);
@@ -294,15 +297,16 @@ export function fieldConfigProblems(field: {
       }
       break;
     case 'payment': {
-      const amount = config.amount_cents;
-      if (amount !== undefined && !validAmountCents(amount)) {
-        problems.push(`config.amount_cents must be ${AMOUNT_RULE_TEXT}`);
-      }
-      if (
-        config.currency !== undefined &&
-        !(typeof config.currency === 'string' && CURRENCY.test(config.currency))
-      ) {
+      // The amount in its currency is the send's rule (./payment-amount.ts); a template of the
+      // operator API keeps an amount to be set later (the template decider's withoutSendRules).
+      const currencyFormatted = config.currency === undefined || isCurrencyCode(config.currency);
+      if (!currencyFormatted) {
         problems.push('config.currency must be a three-letter ISO 4217 code such as USD');
+      }
+      if (config.amount_cents !== undefined) {
+        const found = paymentProblem(currencyFormatted ? config : { ...config, currency: undefined });
+        if (found?.code === 'amount') problems.push(`config.amount_cents must be ${AMOUNT_RULE_TEXT}`);
+        else if (found) problems.push(found.message);
       }
       optionalString(config, 'description', 1000, problems);
       break;

@@ -9,9 +9,11 @@ import { Browser } from '../workspace-fixtures.ts';
 
 /*
  * A payment field's amount is bounded in the builder as the send bounds it (issue 26,
- * finding 9): one rule (services/templates/contract/payment-amount.ts), a whole number of cents from
- * 1 to 99,999,999. The builder refuses 1e300 and 2^31 in words beside the field
- * (steps[i].fields[j]) and creates nothing; the send refuses the same amounts.
+ * finding 9; issue 28): one rule (services/templates/contract/payment-amount.ts), a whole number
+ * of the currency's smallest unit from Stripe's minimum in that currency to 99,999,999, in a
+ * currency Stripe charges in. The builder refuses 1e300, 2^31, 0.01 USD and XYZ in words beside
+ * the field (steps[i].fields[j]) and creates nothing; the send refuses the same payments with
+ * invalid_payment, its first check.
  */
 
 let service: TestService;
@@ -38,7 +40,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-const definition = (amount: unknown) => ({
+const definition = (amount: unknown, currency = 'USD') => ({
   name: 'Retainer',
   steps: [
     {
@@ -50,7 +52,7 @@ const definition = (amount: unknown) => ({
           type: 'payment',
           label: 'Retainer fee',
           sort_order: 2,
-          config: { amount_cents: amount, currency: 'USD' },
+          config: { amount_cents: amount, currency },
         },
       ],
     },
@@ -77,9 +79,20 @@ describe('the builder bounds payment amounts as the send does', () => {
     expect(await templateCount()).toBe(before);
   });
 
-  it('accepts 1 and 99,999,999 cents, and refuses a save that raises it to 2^31', async () => {
-    const low = await owner.call('POST', '/workspace/v1/templates', definition(1));
+  it('accepts 0.50 USD, 50 JPY and 99,999,999 cents, refuses 0.01 USD and XYZ in words, and a save that raises it to 2^31', async () => {
+    for (const [amount, currency, words] of [
+      [1, 'USD', 'The smallest amount Stripe charges in USD is 0.50'],
+      [49, 'jpy', 'The smallest amount Stripe charges in JPY is 50'],
+      [5000, 'XYZ', 'Stripe cannot charge in XYZ'],
+    ] as const) {
+      const refused = await owner.call('POST', '/workspace/v1/templates', definition(amount, currency));
+      expect(refused.status, currency).toBe(400);
+      expect(refused.body.error).toBe(`steps[0].fields[1]: ${words}`);
+    }
+    const low = await owner.call('POST', '/workspace/v1/templates', definition(50));
     expect(low.status).toBe(201);
+    const yen = await owner.call('POST', '/workspace/v1/templates', definition(50, 'jpy'));
+    expect(yen.status).toBe(201);
     const high = await owner.call('POST', '/workspace/v1/templates', definition(MAX_AMOUNT_CENTS));
     expect(high.status).toBe(201);
     const save = await owner.call('PUT', `/workspace/v1/templates/${high.body.template.id}`, {
@@ -93,9 +106,15 @@ describe('the builder bounds payment amounts as the send does', () => {
     expect(kept.body.template.steps[0].fields[1].config.amount_cents).toBe(MAX_AMOUNT_CENTS);
   });
 
-  it('the send refuses 2^31 and 1e300 (a template of the operator API) with invalid_payment', async () => {
-    for (const amount of [2 ** 31, 1e300]) {
-      const team = await createTeamWithKey(service);
+  it('the send answers invalid_payment, its first check, for 2^31, 1e300, XYZ and 0.49 EUR (a template of the operator API)', async () => {
+    for (const [amount, currency, words] of [
+      [2 ** 31, 'USD', 'a whole number of cents from 1 to 99,999,999'],
+      [1e300, 'USD', 'a whole number of cents from 1 to 99,999,999'],
+      [5000, 'XYZ', 'Payment field "Retainer fee" cannot be collected: Stripe cannot charge in XYZ'],
+      [49, 'eur', 'The smallest amount Stripe charges in EUR is 0.50'],
+    ] as const) {
+      // The trial plan without a connected account: payment_plan_required and payment_not_connected come later.
+      const team = await createTeamWithKey(service, { plan: 'pro_trial', payments_connected: false });
       const template = await createTemplate(service, team.teamId, {
         name: 'Retainer',
         steps: [
@@ -108,7 +127,7 @@ describe('the builder bounds payment amounts as the send does', () => {
                 label: 'Retainer fee',
                 sort_order: 1,
                 is_required: true,
-                config: { amount_cents: amount, currency: 'USD' },
+                config: { amount_cents: amount, currency },
               },
             ],
           },
@@ -122,7 +141,7 @@ describe('the builder bounds payment amounts as the send does', () => {
       });
       expect(sent.status, String(amount)).toBe(400);
       expect(sent.body.code).toBe('invalid_payment');
-      expect(sent.body.error).toContain('a whole number of cents from 1 to 99,999,999');
+      expect(sent.body.error).toContain(words);
     }
   });
 });
