@@ -103,6 +103,7 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
                send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
                expires_at = excluded.expires_at, updated_at = excluded.updated_at,
+               template_name = excluded.template_name, template_snapshot = excluded.template_snapshot,
                stream_revision = excluded.stream_revision
          returning 1
        ), upserted_links as (
