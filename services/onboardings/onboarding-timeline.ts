@@ -99,6 +99,25 @@ function detailOf(event: RecordedEvent, snapshot: TemplateSnapshot | null): Time
   if (typeof data['send_number'] === 'number') detail['send_number'] = data['send_number'];
   if (typeof data['resend'] === 'boolean') detail['resend'] = data['resend'];
   if (typeof data['progress_pct'] === 'number') detail['progress_pct'] = data['progress_pct'];
+  return { ...detail, ...paymentDetail(data, field?.config) };
+}
+
+/**
+ * The payment facts of a payment event: the amount (a refund's: the refunded amount so far)
+ * and its currency (the event's, else the field's), a full refund, Mark as paid's note.
+ */
+function paymentDetail(
+  data: Record<string, unknown>,
+  config: Record<string, unknown> | undefined,
+): TimelineEntry['detail'] {
+  const detail: TimelineEntry['detail'] = {};
+  const amount = data['amount_refunded_cents'] ?? data['amount_cents'];
+  if (typeof amount !== 'number') return detail;
+  detail['amount_cents'] = amount;
+  const currency = data['currency'] ?? config?.['currency'];
+  if (typeof currency === 'string' && currency !== '') detail['currency'] = currency.toLowerCase();
+  if (typeof data['fully_refunded'] === 'boolean') detail['fully_refunded'] = data['fully_refunded'];
+  if (typeof data['note'] === 'string') detail['note'] = data['note'];
   return detail;
 }
 
@@ -106,17 +125,21 @@ export function onboardingTimeline(
   events: readonly RecordedEvent[],
   { mails, deliveries, runs }: { mails: MailRow[]; deliveries: DeliveryRow[]; runs: RunRow[] },
 ): TimelineEntry[] {
-  const created = events.find((event) => event.type === 'onboarding_created');
-  const snapshot =
-    (created?.data as { template_snapshot?: TemplateSnapshot } | undefined)?.template_snapshot ?? null;
-  const entries: TimelineEntry[] = events
-    .filter((event) => !LEFT_OUT.has(event.type))
-    .map((event) => ({
+  // Labels come from the template the onboarding followed at each event (a draft may refresh it).
+  let snapshot: TemplateSnapshot | null = null;
+  const entries: TimelineEntry[] = [];
+  for (const event of events) {
+    if (event.type === 'onboarding_created' || event.type === 'onboarding_template_refreshed') {
+      snapshot = (event.data as { template_snapshot?: TemplateSnapshot }).template_snapshot ?? snapshot;
+    }
+    if (LEFT_OUT.has(event.type)) continue;
+    entries.push({
       at: timeOf(event),
       kind: event.type,
       actor: actorOf(event),
       detail: detailOf(event, snapshot),
-    }));
+    });
+  }
   for (const mail of mails) {
     entries.push({
       at: mail.sent_at ?? mail.created_at,

@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   'team.read': ['owner', 'admin', 'member'],
   'answers.read': ['owner', 'admin', 'member'],
   'answers.review': ['owner', 'admin', 'member'],
+  /** Mark a payment field paid for money received outside Stripe. */
+  'payments.mark_paid': ['owner', 'admin'],
   'team.update': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 

@@ -9,6 +9,7 @@ import { workspaceClientRoutes } from '../../clients/index.ts';
 import { workspaceDeliveryRoutes, workspaceHookRoutes } from '../../hooks/index.ts';
 import {
   workspaceOnboardingRoutes,
+  workspacePaymentRoutes,
   workspaceReviewRoutes,
   workspaceTimelineRoutes,
 } from '../../onboardings/index.ts';
@@ -67,4 +68,5 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(teamSettingsRoutes, { context });
   await app.register(workspaceReviewRoutes, { context });
   await app.register(workspaceTimelineRoutes, { context });
+  await app.register(workspacePaymentRoutes, { context });
 }
