@@ -45,6 +45,14 @@ export const retentionPurges: readonly Purge<Settings>[] = [
     pastPeriod: () => '$row.processed_at < $1',
   },
   {
+    // A handled Stripe event id: kept well past Stripe's three days of retries, so that a
+    // late repeat still changes nothing (services/payments/handled-stripe-events.ts).
+    name: 'stripe-events-handled',
+    table: 'stripe_events_handled',
+    keepMs: (settings) => days(settings.PROCESSED_EVENTS_RETENTION_DAYS),
+    pastPeriod: () => '$row.handled_at < $1',
+  },
+  {
     // Hook and signed webhook deliveries that are finished (delivered or failed for good),
     // with their attempts; updated_at is their last attempt (or replay).
     name: 'hook-deliveries',
