@@ -18,17 +18,24 @@ const template = (fields: BuilderTemplate['steps'][number]['fields']): BuilderTe
 };
 
 describe('template builder bounds', () => {
-  it('shows the payment amount rule beside the field for 1e300 and 2^31, none for 99,999,999', () => {
+  it('shows the payment rule beside the field in the currency: range, minimum, unknown currency', () => {
+    const fee = (config: Record<string, unknown>) => {
+      const field = newField('payment', 'fee', 'Retainer fee');
+      field.config = { ...field.config, ...config };
+      return problemsOf(template([field])).fields.fee;
+    };
     for (const amount of [1e300, 2 ** 31, 0]) {
-      const fee = newField('payment', 'fee', 'Retainer fee');
-      fee.config = { ...fee.config, amount_cents: amount };
-      expect(problemsOf(template([fee])).fields.fee, String(amount)).toEqual([
-        'Amount cents must be a whole number of cents from 1 to 99,999,999.',
+      expect(fee({ amount_cents: amount }), String(amount)).toEqual([
+        'Enter an amount from 0.50 to 999,999.99 USD.',
       ]);
     }
-    const fee = newField('payment', 'fee', 'Retainer fee');
-    fee.config = { ...fee.config, amount_cents: 99_999_999 };
-    expect(problemsOf(template([fee])).fields.fee).toBeUndefined();
+    expect(fee({ amount_cents: 0, currency: 'JPY' })).toEqual(['Enter an amount from 50 to 99,999,999 JPY.']);
+    expect(fee({ amount_cents: 49, currency: 'EUR' })).toEqual([
+      'The smallest amount Stripe charges in EUR is 0.50.',
+    ]);
+    expect(fee({ currency: 'XYZ' })).toEqual(['Stripe cannot charge in XYZ.']);
+    expect(fee({ amount_cents: 99_999_999 })).toBeUndefined();
+    expect(fee({ amount_cents: 50, currency: 'eur', interval: 'month' })).toBeUndefined();
   });
 
   it('refuses a rule naming its own field and checks 1,000 rules in a few milliseconds', () => {

@@ -13,6 +13,13 @@ import {
   isDisplayOnly,
   type FieldType,
 } from '../../../../../templates/contract/field-catalogue.ts';
+import {
+  AMOUNT_RULE_TEXT,
+  MAX_AMOUNT_CENTS,
+  minimumCharge,
+  paymentCurrency,
+} from '../../../../../templates/contract/payment-amount.ts';
+import { currencyDecimals } from '../../../../../templates/contract/stripe-currencies.ts';
 
 export type Translations = Record<string, Record<string, unknown>>;
 
@@ -210,6 +217,27 @@ export function sentence(message: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
 }
 
+const AMOUNT_WORDS = `config.amount_cents must be ${AMOUNT_RULE_TEXT}`;
+
+/** A payment amount outside Stripe's limits, in the field's currency: "Enter an amount from 0.50 to 999,999.99 EUR." */
+function amountRange(config: Record<string, unknown>): string {
+  const currency = paymentCurrency(config);
+  const decimals = currencyDecimals(currency);
+  const units = (amount: number) =>
+    new Intl.NumberFormat('en-US', {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(amount / 10 ** decimals);
+  const min = minimumCharge(currency) ?? 1;
+  return `Enter an amount from ${units(min)} to ${units(MAX_AMOUNT_CENTS)} ${currency.toUpperCase()}.`;
+}
+
+/** The catalogue's problems of a field as the builder words them. */
+const fieldSentences = (field: BuilderField) =>
+  fieldConfigProblems(field).map((message) =>
+    field.type === 'payment' && message === AMOUNT_WORDS ? amountRange(field.config) : sentence(message),
+  );
+
 export interface Problems {
   template: string[];
   steps: Record<string, string[]>;
@@ -228,7 +256,7 @@ export function problemsOf(template: BuilderTemplate): Problems {
     for (const field of step.fields) {
       const fieldFound = [
         ...(field.label.trim() === '' && !isDisplayOnly(field.type) ? ['Give the field a label.'] : []),
-        ...fieldConfigProblems(field).map(sentence),
+        ...fieldSentences(field),
         ...ruleProblems(field.conditional_rules, ids, field.id).map(sentence),
       ];
       if (fieldFound.length) problems.fields[field.id] = fieldFound;

@@ -2,10 +2,11 @@ import {
   ACCEPTABLE_FILE_TYPES,
   choiceOptions,
 } from '../../../../../../templates/contract/field-catalogue.ts';
-import { Field, Select } from '../../../ui/index.ts';
+import { Field } from '../../../ui/index.ts';
 import { t } from '../../../i18n.ts';
 import { SAMPLE_AGREEMENT_TEXT, type BuilderField } from '../template-model.ts';
 import { Check, NumberInput, TextArea } from './builder-inputs.tsx';
+import { PaymentConfig } from './builder-payment.tsx';
 
 /** Names people know for the file types a file field may accept. */
 const FILE_TYPE_NAMES: Record<string, string> = {
@@ -19,8 +20,6 @@ const FILE_TYPE_NAMES: Record<string, string> = {
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document (.docx)',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook (.xlsx)',
 };
-
-const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'JPY', 'BRL'];
 
 /**
  * The config of one field, by its type (services/templates/contract/field-catalogue.ts says what
@@ -222,33 +221,6 @@ function SignatureConfig({ field, set }: { field: BuilderField; set: SetConfig }
         checked={config.allow_drawing === true}
         onChecked={(on) => set('allow_drawing', on || undefined)}
       />
-    </div>
-  );
-}
-
-function PaymentConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
-  const { config, id, str, text } = configInputs(field, set);
-  const cents = typeof config.amount_cents === 'number' ? config.amount_cents : undefined;
-  return (
-    <div class="builder-config">
-      <div class="builder-pair">
-        <NumberInput
-          id={id('amount')}
-          label={t('builder.amount')}
-          value={cents === undefined ? undefined : cents / 100}
-          step="0.01"
-          min={0}
-          onValue={(value) => set('amount_cents', value === undefined ? undefined : Math.round(value * 100))}
-        />
-        <Select
-          id={id('currency')}
-          label={t('builder.currency')}
-          value={str('currency') || 'USD'}
-          onValue={(value) => set('currency', value)}
-          options={CURRENCIES.map((code) => ({ value: code, label: code }))}
-        />
-      </div>
-      {text('description', t('builder.paymentDescription'))}
     </div>
   );
 }

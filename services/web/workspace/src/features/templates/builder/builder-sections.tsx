@@ -4,6 +4,7 @@ import { Dialog, ErrorMessage, Field, Select, Status } from '../../../ui/index.t
 import { Problems, TextArea } from './builder-inputs.tsx';
 import { typeName } from './builder-moves.ts';
 import { LOCALE_NAMES, TRANSLATION_LOCALES, TranslationInputs } from './builder-translations.tsx';
+import { PaymentNoticeText } from './payment-notice.tsx';
 import type { BuilderState } from './use-builder-template.ts';
 
 /** Why sends are blocked (sample agreement text left in), with a link to each field to fix. */
@@ -130,12 +131,16 @@ export function PreviewSection({
   );
 }
 
-/** The bar at the bottom: what the save said, unsaved changes, Save, and Reload after a conflict. */
-export function SaveBar({ state }: { state: BuilderState }) {
-  const { status, error, dirty, busy, conflict, save, reload } = state;
+/**
+ * The bar at the bottom: what the save said (and beside it whether the template's payments can
+ * be collected), unsaved changes, Save, and Reload after a conflict.
+ */
+export function SaveBar({ state, navigate }: { state: BuilderState; navigate: (path: string) => void }) {
+  const { status, notice, error, dirty, busy, conflict, save, reload } = state;
   return (
     <div class="builder-savebar">
       <Status text={status} />
+      <PaymentNoticeText notice={notice} navigate={navigate} />
       <ErrorMessage text={error} />
       {dirty ? <p class="builder-unsaved">{t('builder.unsaved')}</p> : null}
       <div class="actions">

@@ -62,6 +62,9 @@ export function fieldTranslationKeys(field: BuilderField) {
   if (field.type === 'heading' || field.type === 'paragraph') {
     keys.push({ key: 'text', label: t('builder.displayText'), original: text('text') });
   }
+  if (field.type === 'payment' && text('description')) {
+    keys.push({ key: 'description', label: t('builder.paymentDescription'), original: text('description') });
+  }
   return keys;
 }
 

@@ -90,7 +90,7 @@ export function TemplateBuilderScreen({ id, navigate }: { id: string; navigate: 
       </button>
 
       <PreviewSection id={id} dirty={dirty} locale={previewLocale} onLocale={setPreviewLocale} />
-      <SaveBar state={state} />
+      <SaveBar state={state} navigate={navigate} />
       {leaving ? (
         <LeaveDialog onStay={() => setLeaving(false)} onLeave={() => navigate('/workspace/templates')} />
       ) : null}

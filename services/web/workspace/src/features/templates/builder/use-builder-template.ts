@@ -12,6 +12,7 @@ import {
   type BuilderTemplate,
   type TemplateView,
 } from '../template-model.ts';
+import { noticeAfterSave, type PaymentNotice } from './payment-notice.tsx';
 
 /**
  * The template being built: loaded from the API, changed as a draft, saved with the version
@@ -28,6 +29,7 @@ export function useBuilderTemplate(id: string) {
   const [checked, setChecked] = useState(false);
   const [serverProblem, setServerProblem] = useState<ReturnType<typeof locateMessage> | null>(null);
   const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<PaymentNotice>(null);
 
   const opened = (view: TemplateView) => {
     const model = fromView(view);
@@ -79,6 +81,7 @@ export function useBuilderTemplate(id: string) {
     setChecked(true);
     setServerProblem(null);
     setStatus(null);
+    setNotice(null);
     if (problems.count > 0) {
       setError(t('builder.fixProblems', { count: problems.count }));
       document
@@ -96,6 +99,7 @@ export function useBuilderTemplate(id: string) {
       setError(null);
       setChecked(false);
       setStatus(t('builder.saved', { version: model.version }));
+      setNotice(await noticeAfterSave(model));
     } else if (answer.problem.code === 'template_changed') {
       setConflict(true);
       setError(t('builder.conflict'));
@@ -121,6 +125,7 @@ export function useBuilderTemplate(id: string) {
     problems,
     loadError,
     status,
+    notice,
     error,
     conflict,
     checked,
