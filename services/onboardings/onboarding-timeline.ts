@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
+import { paymentCurrency } from '../templates/contract/payment-amount.ts';
 
 /**
  * The timeline of one onboarding (pure): its events (autosaves and file removals left
@@ -114,7 +115,7 @@ function paymentDetail(
   const amount = data['amount_refunded_cents'] ?? data['amount_cents'];
   if (typeof amount !== 'number') return detail;
   detail['amount_cents'] = amount;
-  const currency = data['currency'] ?? config?.['currency'];
+  const currency = data['currency'] ?? (config ? paymentCurrency(config) : undefined);
   if (typeof currency === 'string' && currency !== '') detail['currency'] = currency.toLowerCase();
   if (typeof data['fully_refunded'] === 'boolean') detail['fully_refunded'] = data['fully_refunded'];
   if (typeof data['note'] === 'string') detail['note'] = data['note'];

@@ -1,5 +1,6 @@
 import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
 import { fieldsOf } from './template-snapshot.ts';
+import { paymentCurrency } from '../templates/contract/payment-amount.ts';
 
 /**
  * The payments of one onboarding as the team sees them (pure): one entry per payment field
@@ -26,8 +27,8 @@ export interface PaymentView {
   required: boolean;
   /** What was paid (the processor's amount, or the field's at Mark as paid); else what the field asks. */
   amount_cents: number | null;
-  /** Lower-case ISO 4217 code, as Stripe writes it; null when the field names none. */
-  currency: string | null;
+  /** Lower-case ISO 4217 code, as Stripe writes it (the default currency when the field names none). */
+  currency: string;
   /** The subscription's interval (`config.interval`); null for a one-time payment. */
   interval: string | null;
   status: PaymentViewStatus;
@@ -72,14 +73,13 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 
 function unpaidView(step_id: string, field: ReturnType<typeof fieldsOf>[number]['field']): PaymentView {
   const config = field.config;
-  const currency = text(config['currency']);
   return {
     field_id: field.id,
     step_id,
     label: field.label,
     required: field.is_required,
     amount_cents: typeof config['amount_cents'] === 'number' ? config['amount_cents'] : null,
-    currency: currency ? currency.toLowerCase() : null,
+    currency: paymentCurrency(config),
     interval: text(config['interval']),
     status: 'unpaid',
     paid_at: null,

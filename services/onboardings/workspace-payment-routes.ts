@@ -56,7 +56,7 @@ const paymentSchema = z.object({
   label: z.string(),
   required: z.boolean(),
   amount_cents: z.number().int().nullable(),
-  currency: z.string().nullable().describe('lower-case ISO 4217 code'),
+  currency: z.string().describe('lower-case ISO 4217 code'),
   interval: z.string().nullable().describe('the subscription interval; null for a one-time payment'),
   status: z.enum(PAYMENT_VIEW_STATUSES),
   paid_at: z.string().nullable(),
