@@ -97,14 +97,30 @@ export function npm(args: string[], env: NodeJS.ProcessEnv): Omit<Started, 'url'
   return { child, output: () => output, exited };
 }
 
-/** `npm start` until GET /healthz answers 200; fails after `budgetSeconds`. */
+/**
+ * `npm start` without its `prestart` script. That script (npm run build:web) builds the web
+ * apps, the same files every time; the end-to-end run builds them once (./web-build.ts), so
+ * most starts skip the repeat with --ignore-scripts: npm then runs the start script alone,
+ * through the same npm, sh and `exec tsx` chain, so signals and exit codes are a user's.
+ * start-stop.test.ts keeps one plain `npm start`, build included, for the 30-second budget.
+ */
+export const START_WITHOUT_BUILD = ['start', '--ignore-scripts'];
+
+/**
+ * `npm start` until GET /healthz answers 200; fails after `budgetSeconds`. `withBuild` runs
+ * it exactly as a user types it, `prestart` included.
+ */
 export async function npmStart(
   dataDir: string,
   overrides: Record<string, string> = {},
   budgetSeconds = 30,
+  { withBuild = false }: { withBuild?: boolean } = {},
 ): Promise<Started & { secondsToHealthy: number }> {
   const port = await freePort();
-  const started = npm(['start'], userEnv({ DATA_DIR: dataDir, PORT: String(port), ...overrides }));
+  const started = npm(
+    withBuild ? ['start'] : START_WITHOUT_BUILD,
+    userEnv({ DATA_DIR: dataDir, PORT: String(port), ...overrides }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
   let exitedEarly = false;

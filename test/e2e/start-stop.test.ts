@@ -11,6 +11,7 @@ import {
   npm,
   npmStart as npmStartIn,
   processesUsing,
+  START_WITHOUT_BUILD,
   userEnv,
   type Started,
 } from './npm-process.ts';
@@ -32,7 +33,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const npmStart = () => npmStartIn(dataDir);
+/** The first start is `npm start` as a user types it (web build included); later ones skip the build. */
+const npmStart = (withBuild = false) => npmStartIn(dataDir, {}, 30, { withBuild });
 
 async function stopWithSigterm(started: Started) {
   expect(started.child.kill('SIGTERM')).toBe(true);
@@ -64,7 +66,7 @@ describe('npm start / SIGTERM / npm start again (embedded PostgreSQL)', () => {
   let firstMigrations: { name: string; applied_at: Date }[] = [];
 
   it('answers GET /healthz within 30 seconds with no DATABASE_URL, and keeps an event', async () => {
-    const started = await npmStart();
+    const started = await npmStart(true);
     try {
       expect(started.secondsToHealthy).toBeLessThan(30);
       // npm runs the service on the Node.js pinned in package.json, whatever the machine has.
@@ -133,7 +135,7 @@ describe('bad settings', () => {
   it('PORT=abc npm start exits non-zero with a message naming PORT, and starts no database', async () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'onboarding-e2e-bad-'));
     try {
-      const started = npm(['start'], userEnv({ DATA_DIR: folder, PORT: 'abc' }));
+      const started = npm(START_WITHOUT_BUILD, userEnv({ DATA_DIR: folder, PORT: 'abc' }));
       let stderr = '';
       started.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exit = await started.exited;
@@ -151,7 +153,7 @@ describe('bad settings', () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'onboarding-e2e-bad-'));
     const token = 'short-admin-token-31-characters';
     try {
-      const started = npm(['start'], userEnv({ DATA_DIR: folder, ADMIN_TOKEN: token }));
+      const started = npm(START_WITHOUT_BUILD, userEnv({ DATA_DIR: folder, ADMIN_TOKEN: token }));
       let stderr = '';
       started.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const exit = await started.exited;

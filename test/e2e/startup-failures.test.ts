@@ -9,7 +9,17 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../shared/db/em
 import { createPool } from '../../shared/db/pool.ts';
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort, groups, killGroup, npm, npmStart, ROOT, systemNode, userEnv } from './npm-process.ts';
+import {
+  freePort,
+  groups,
+  killGroup,
+  npm,
+  npmStart,
+  ROOT,
+  START_WITHOUT_BUILD,
+  systemNode,
+  userEnv,
+} from './npm-process.ts';
 
 /**
  * A start that cannot succeed is one clear line, a non-zero exit and no stack trace: an
@@ -39,7 +49,7 @@ const KEK = 'e2e:ZTJlLW9ubHkta2VrLW9mLXRoaXJ0eS10d28tYnl0ZXM=';
 
 async function failedStart(overrides: Record<string, string>) {
   const started = npm(
-    ['start'],
+    START_WITHOUT_BUILD,
     userEnv({ DATA_DIR: path.join(folder, 'unused'), PERSONAL_DATA_KEK: KEK, ...overrides }),
   );
   const exit = await Promise.race([

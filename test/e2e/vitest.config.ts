@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
+    // The web apps, built once for every `npm start` of the run (test/e2e/web-build.ts).
+    globalSetup: ['test/e2e/web-build.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',
