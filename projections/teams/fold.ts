@@ -1,5 +1,10 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
-import type { TeamBranding, TeamEvent, TeamSettings } from '../../services/access/team-events.ts';
+import type {
+  TeamBranding,
+  TeamEvent,
+  TeamSettings,
+  TeamStripeAccount,
+} from '../../services/access/team-events.ts';
 
 /**
  * The pure half of the teams and team_members read model (./projection.ts holds its
@@ -26,10 +31,14 @@ const SETTING_COLUMNS = new Set<string>([
   'unpaid',
   'new_recipient_cap',
   'accent_color',
+  'stripe_account_id',
+  'stripe_account_state',
 ]);
 
 /** Columns of `teams` for each setting (monthly_onboarding_limit and logo take two columns each). */
-export function settingColumns(settings: Partial<TeamSettings & TeamBranding>): Record<string, unknown> {
+export function settingColumns(
+  settings: Partial<TeamSettings & TeamStripeAccount & TeamBranding>,
+): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(settings)) {
     if (value === undefined) continue;

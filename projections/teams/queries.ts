@@ -1,6 +1,7 @@
 import { monthlyOnboardingLimit, isPlan, type Plan } from '../../services/access/contract/plans.ts';
 import type { MemberRole } from '../../services/access/contract/roles.ts';
 import type { TeamSettings } from '../../services/access/team-events.ts';
+import type { StripeAccountOfTeam } from '../../services/access/stripe-account-state.ts';
 import { knownZone } from '../../services/onboardings/deadlines.ts';
 import {
   DEFAULT_REMINDER_SCHEDULE,
@@ -17,11 +18,12 @@ import type { ReadClient } from '../read-client.ts';
  */
 
 /**
- * A `teams` row (infra/migrations/010_teams_members_api_keys.sql, 083, 086): the team's
+ * A `teams` row (infra/migrations/010_teams_members_api_keys.sql, 083, 086, 136): the team's
  * settings as the events name them, but the plan as stored text and the monthly limit in
- * two columns, then its branding.
+ * two columns, its Stripe account, then its branding.
  */
-export interface TeamRow extends Omit<TeamSettings, 'plan' | 'monthly_onboarding_limit'> {
+export interface TeamRow
+  extends Omit<TeamSettings, 'plan' | 'monthly_onboarding_limit'>, StripeAccountOfTeam {
   id: string;
   plan: string;
   monthly_onboarding_limit: number | null;
@@ -35,12 +37,37 @@ export interface TeamRow extends Omit<TeamSettings, 'plan' | 'monthly_onboarding
 
 const TEAM_ROW_COLUMNS = `id, name, plan, timezone, locale, date_format, email_sender_name, sending_paused,
   payments_connected, monthly_onboarding_limit, monthly_onboarding_unlimited, unpaid, new_recipient_cap,
-  accent_color, logo_sha256, logo_content_type, reminder_schedule`;
+  accent_color, logo_sha256, logo_content_type, reminder_schedule, stripe_account_id, stripe_account_state`;
 
 /** The team's row; undefined for an unknown team. */
 export async function teamById(db: ReadClient, teamId: string): Promise<TeamRow | undefined> {
   const { rows } = await db.query<TeamRow>(`select ${TEAM_ROW_COLUMNS} from teams where id = $1`, [teamId]);
   return rows[0];
+}
+
+/** The team's connected Stripe account and its state; null for an unknown team. */
+export async function stripeAccountOfTeam(
+  db: ReadClient,
+  teamId: string,
+): Promise<StripeAccountOfTeam | null> {
+  if (!isUuid(teamId)) return null;
+  const { rows } = await db.query<StripeAccountOfTeam>(
+    'select stripe_account_id, stripe_account_state from teams where id = $1',
+    [teamId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The team whose connected account this is; null when none. Only the operator can give two
+ * teams one account: then the first created answers.
+ */
+export async function teamOfStripeAccount(db: ReadClient, accountId: string): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    'select id from teams where stripe_account_id = $1 order by created_at, id limit 1',
+    [accountId],
+  );
+  return rows[0]?.id ?? null;
 }
 
 /** The team as a signed-in member's answers name it. */

@@ -14,6 +14,13 @@ export { currentMember, type CurrentMember } from './current-member.ts';
 export { teamDecider } from './team-decider.ts';
 export { logoUrl } from './team-branding.ts';
 export { explainUnverified, teamEmailVerified } from './workspace/email-verification.ts';
+export { stripeAccountOfTeam, teamOfStripeAccount } from '../../projections/teams/queries.ts';
+export {
+  recordStripeAccountUpdate,
+  type StripeAccountUpdate,
+  type StripeAccountUpdateDeps,
+} from './stripe-account-update.ts';
+export * from './stripe-account-state.ts';
 
 // Public API (/api/v1)
 export { authenticate, checkScope, validationShape, type Principal } from './public-auth.ts';

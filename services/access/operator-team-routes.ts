@@ -18,6 +18,7 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { ACCENT_COLOR, accentColorProblem, readLogoDataUrl } from './team-branding.ts';
 import { saveTeamLogo } from './team-logo.ts';
 import type { TeamBranding } from './team-events.ts';
+import { STRIPE_ACCOUNT_ID, stripeAccountSettings } from './stripe-account-state.ts';
 
 export type OperatorTeamRouteDeps = Pick<
   Platform,
@@ -45,11 +46,21 @@ const settingsPatch = z
     monthly_onboarding_limit: monthlyLimit.describe('a number, "unlimited", or null for the plan default'),
     unpaid: z.boolean(),
     new_recipient_cap: recipientCap.describe('new recipients per 24 hours, or null for the default'),
+    stripe_account_id: z
+      .string()
+      .regex(STRIPE_ACCOUNT_ID, { message: 'stripe_account_id must be a Stripe account id (acct_...)' })
+      .nullable()
+      .describe(
+        'a connected Stripe account (acct_...), or null; setting one also sets payments_connected (null clears it)',
+      ),
   })
   .partial();
 
-/** POST takes name and plan, the documented optional settings, and (for convenience) every PATCH field. */
-const createTeamBody = settingsPatch.extend({
+/**
+ * POST takes name and plan, the documented optional settings, and (for convenience) every
+ * PATCH field but the Stripe account, which a team connects later.
+ */
+const createTeamBody = settingsPatch.omit({ stripe_account_id: true }).extend({
   name: z.string().trim().min(1).max(200),
   plan: z.enum(PLANS),
 });
@@ -85,6 +96,7 @@ export const teamSchema = z.object({
   email_sender_name: z.string().nullable(),
   sending_paused: z.boolean(),
   payments_connected: z.boolean(),
+  stripe_account_id: z.string().nullable(),
   monthly_onboarding_limit: monthlyLimit,
   unpaid: z.boolean(),
   new_recipient_cap: z.number().int().nullable(),
@@ -128,6 +140,7 @@ function teamView(state: TeamState) {
     email_sender_name: team.email_sender_name,
     sending_paused: team.sending_paused,
     payments_connected: team.payments_connected,
+    stripe_account_id: team.stripe_account_id ?? null,
     monthly_onboarding_limit: team.monthly_onboarding_limit,
     unpaid: team.unpaid,
     new_recipient_cap: team.new_recipient_cap,
@@ -166,17 +179,25 @@ export async function brandingChanges(
 
 /**
  * The changes of a team PATCH, the operator's or the workspace's: the plain fields as sent,
- * the branding checked and stored (brandingChanges), an empty sender name cleared.
+ * the branding checked and stored (brandingChanges), an empty sender name cleared, and a
+ * Stripe account id with its state ready and payments_connected (null clears all three;
+ * they win over a payments_connected sent beside it).
  */
 export async function teamPatchChanges<
-  Body extends { email_sender_name?: string | null; accent_color?: string | null; logo?: string | null },
+  Body extends {
+    email_sender_name?: string | null;
+    accent_color?: string | null;
+    logo?: string | null;
+    stripe_account_id?: string | null;
+  },
 >(context: OperatorTeamRouteDeps, teamId: string, body: Body) {
-  const { email_sender_name, accent_color, logo, ...changes } = body;
+  const { email_sender_name, accent_color, logo, stripe_account_id, ...changes } = body;
   const branding = await brandingChanges(context, teamId, { accent_color, logo });
   return {
     ...changes,
     ...branding,
     ...(email_sender_name === undefined ? {} : { email_sender_name: email_sender_name || null }),
+    ...(stripe_account_id === undefined ? {} : stripeAccountSettings(stripe_account_id)),
   };
 }
 

@@ -3,6 +3,7 @@ import { fold } from '../../shared/commands/decider.ts';
 import { activeApiKeyCount, currentOwners, teamDecider, type TeamCommand } from './team-decider.ts';
 import type { TeamEvent, TeamSettings } from './team-events.ts';
 import { DeciderSpecification } from '../../test/helpers/decider-spec.ts';
+import { accountStateOf, stripeAccountSettings } from './stripe-account-state.ts';
 
 const teamId = '11111111-1111-4111-8111-111111111111';
 const now = '2030-01-10T12:00:00.000Z';
@@ -62,6 +63,49 @@ describe('team decider', () => {
     given([created])
       .when({ type: 'UpdateTeam', data: { changes: { plan: 'pro' } }, metadata: { now: new Date(now) } })
       .then([]);
+  });
+
+  it('reads a team created before Stripe Connect as not connected, and records an account once', () => {
+    const state = fold(teamDecider, [created]);
+    expect(state.team).toMatchObject({ stripe_account_id: null, stripe_account_state: 'not_connected' });
+    given([created])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: stripeAccountSettings(null) },
+        metadata: { now: new Date(now) },
+      })
+      .then([]);
+    const connected: TeamEvent = {
+      type: 'team.updated',
+      data: {
+        team_id: teamId,
+        changes: { stripe_account_id: 'acct_1', stripe_account_state: 'details_missing' },
+        updated_at: now,
+      },
+    };
+    given([created])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: stripeAccountSettings('acct_1', 'details_missing') },
+        metadata: { now: new Date(now) },
+      })
+      .then([connected]);
+    given([created, connected])
+      .when({
+        type: 'UpdateTeam',
+        data: { changes: stripeAccountSettings('acct_1', 'ready') },
+        metadata: { now: new Date(now) },
+      })
+      .then([
+        {
+          type: 'team.updated',
+          data: {
+            team_id: teamId,
+            changes: { stripe_account_state: 'ready', payments_connected: true },
+            updated_at: now,
+          },
+        },
+      ]);
   });
 
   it('sets and clears the monthly onboarding override', () => {
@@ -473,5 +517,24 @@ describe('team branding', () => {
     given(withLogo)
       .when(update({ logo: null }))
       .then([updated({ logo: null })]);
+  });
+});
+
+describe('stripe account state', () => {
+  it('is ready only with charges enabled and details submitted; payments_connected follows it', () => {
+    expect(accountStateOf({ chargesEnabled: true, detailsSubmitted: true })).toBe('ready');
+    expect(accountStateOf({ chargesEnabled: true, detailsSubmitted: false })).toBe('details_missing');
+    expect(accountStateOf({ chargesEnabled: false, detailsSubmitted: true })).toBe('details_missing');
+    expect(stripeAccountSettings('acct_1')).toEqual({
+      stripe_account_id: 'acct_1',
+      stripe_account_state: 'ready',
+      payments_connected: true,
+    });
+    expect(stripeAccountSettings('acct_1', 'details_missing').payments_connected).toBe(false);
+    expect(stripeAccountSettings(null)).toEqual({
+      stripe_account_id: null,
+      stripe_account_state: 'not_connected',
+      payments_connected: false,
+    });
   });
 });

@@ -2,12 +2,14 @@ import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/contract/reminder-schedule.ts';
 import type { MemberRole } from './contract/roles.ts';
+import { NOT_CONNECTED } from './stripe-account-state.ts';
 import type {
   ApiKeySlotTaken,
   MemberAdded,
   TeamEvent,
   TeamBranding,
   TeamSettings,
+  TeamStripeAccount,
   TeamUpdated,
 } from './team-events.ts';
 
@@ -16,7 +18,10 @@ export const MAX_ACTIVE_API_KEYS = 5;
 
 export interface TeamState {
   team:
-    (TeamSettings & Partial<TeamBranding> & { id: string; created_at: string; updated_at: string }) | null;
+    | (TeamSettings &
+        TeamStripeAccount &
+        Partial<TeamBranding> & { id: string; created_at: string; updated_at: string })
+    | null;
   members: Readonly<Record<string, { email: string; role: MemberRole; removed: boolean }>>;
   /** Slots taken by API keys; released when a key is revoked. */
   apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
@@ -27,7 +32,7 @@ export interface TeamState {
 /** Every command carries the service clock's time in `metadata.now`. */
 export type TeamCommand = (
   | { type: 'CreateTeam'; data: { team_id: string; settings: TeamSettings } }
-  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings & TeamBranding> } }
+  | { type: 'UpdateTeam'; data: { changes: Partial<TeamSettings & TeamStripeAccount & TeamBranding> } }
   | { type: 'AddMember'; data: { member_id: string; name: string; email: string; role: MemberRole } }
   | { type: 'InviteMember'; data: { invitation_id: string; email: string; role: MemberRole } }
   | { type: 'ResendInvitation'; data: { invitation_id: string } }
@@ -64,9 +69,9 @@ function createTeam(command: Extract<TeamCommand, { type: 'CreateTeam' }>, state
 
 function updateTeam(command: Extract<TeamCommand, { type: 'UpdateTeam' }>, state: TeamState): TeamEvent[] {
   const team = requireTeam(state);
-  const changes: Partial<TeamSettings & TeamBranding> = {};
+  const changes: Partial<TeamSettings & TeamStripeAccount & TeamBranding> = {};
   for (const [name, value] of Object.entries(command.data.changes) as [
-    keyof (TeamSettings & TeamBranding),
+    keyof (TeamSettings & TeamStripeAccount & TeamBranding),
     unknown,
   ][]) {
     const current = team[name] ?? (name === 'reminder_schedule' ? DEFAULT_REMINDER_SCHEDULE : null);
@@ -305,7 +310,10 @@ function evolve(state: TeamState, event: TeamEvent): TeamState {
   switch (event.type) {
     case 'team.created': {
       const { team_id, created_at, ...settings } = event.data;
-      return { ...state, team: { ...settings, id: team_id, created_at, updated_at: created_at } };
+      return {
+        ...state,
+        team: { ...settings, ...NOT_CONNECTED, id: team_id, created_at, updated_at: created_at },
+      };
     }
     case 'team.updated':
       if (!state.team) return state;

@@ -4,6 +4,7 @@ import type { LogoType } from './contract/logo-limits.ts';
 import type { MemberRole } from './contract/roles.ts';
 import type { ReminderRule } from '../onboardings/contract/reminder-schedule.ts';
 import type { MonthlyOnboardingOverride, Plan } from './contract/plans.ts';
+import type { StripeAccountOfTeam } from './stripe-account-state.ts';
 
 /** Stream of one team: `team-<team_id>`. Members and API key slots are events of it. */
 export const teamStreamId = (teamId: string) => `team-${teamId}`;
@@ -46,12 +47,19 @@ export interface TeamBranding {
   reminder_schedule: ReminderRule[];
 }
 
+/**
+ * The team's connected Stripe account (`acct_...`) and its state (./stripe-account-state.ts),
+ * changed through team.updated only; payments_connected follows the state. A team whose
+ * events never named one reads as null and 'not_connected'.
+ */
+export type TeamStripeAccount = StripeAccountOfTeam;
+
 export type TeamCreated = DomainEvent<'team.created', TeamSettings & { team_id: string; created_at: string }>;
 
 /** Only the settings that changed. */
 export type TeamUpdated = DomainEvent<
   'team.updated',
-  { team_id: string; changes: Partial<TeamSettings & TeamBranding>; updated_at: string }
+  { team_id: string; changes: Partial<TeamSettings & TeamStripeAccount & TeamBranding>; updated_at: string }
 >;
 
 export type MemberAdded = DomainEvent<

@@ -2,6 +2,7 @@ import { SCOPES } from '../../../services/access/contract/scopes.ts';
 import { PLANS } from '../../../services/access/contract/plans.ts';
 import { MEMBER_ROLES } from '../../../services/access/contract/roles.ts';
 import { DATE_FORMATS } from '../../../shared/i18n/locales.ts';
+import { STRIPE_ACCOUNT_STATES } from '../../../services/access/stripe-account-state.ts';
 import {
   arrayOf,
   boolean,
@@ -37,6 +38,19 @@ const teamSettings = {
   new_recipient_cap: nullable(integer({ minimum: 0 })),
 };
 
+/**
+ * The team's connected Stripe account (services/access/stripe-account-state.ts), changed
+ * through team.updated only; payments_connected follows its state. A team created without
+ * one is not connected.
+ */
+const teamStripeAccount = {
+  stripe_account_id: nullable(string({ pattern: '^acct_[A-Za-z0-9]+$' })),
+  stripe_account_state: {
+    ...oneOfValues(STRIPE_ACCOUNT_STATES),
+    description: 'ready: the account takes charges and its details are submitted',
+  },
+};
+
 /** The team's branding of the client's form page (services/access/team-branding.ts); changed by PATCH only. */
 const teamBranding = {
   accent_color: nullable(string({ pattern: '^#[0-9a-f]{6}$' })),
@@ -68,7 +82,12 @@ export const ACCESS_EVENTS: EventCatalogPart = {
     created_at: timestamp,
   }),
   'team.updated': teamEvent('Team settings changed; only the changed settings are given.', {
-    changes: partial({ ...teamSettings, ...teamBranding, reminder_schedule: reminderSchedule }),
+    changes: partial({
+      ...teamSettings,
+      ...teamStripeAccount,
+      ...teamBranding,
+      reminder_schedule: reminderSchedule,
+    }),
     updated_at: timestamp,
   }),
   'team.member_added': teamEvent('A member joined the team.', {
