@@ -74,3 +74,28 @@ export const getTimeline = (id: string) =>
       params: { path: ofOnboarding(id) },
     }),
   );
+
+/** Every payment field of the onboarding with its payment, the team's locale and whether a draft's template changed. */
+export const listPayments = (id: string) =>
+  call(
+    api.GET('/workspace/v1/onboardings/{onboarding_id}/payments', {
+      params: { path: ofOnboarding(id) },
+    }),
+  );
+
+/** Mark as paid: money received outside Stripe, with a note (owners and admins). */
+export const markPaid = (id: string, fieldId: string, note: string) =>
+  call(
+    api.POST('/workspace/v1/onboardings/{onboarding_id}/fields/{field_id}/mark-paid', {
+      params: { path: { ...ofOnboarding(id), field_id: fieldId } },
+      body: { note },
+    }),
+  );
+
+/** A draft takes its template's latest version. */
+export const refreshTemplate = (id: string) =>
+  call(
+    api.POST('/workspace/v1/onboardings/{onboarding_id}/refresh-template', {
+      params: { path: ofOnboarding(id) },
+    }),
+  );

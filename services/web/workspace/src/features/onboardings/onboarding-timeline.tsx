@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiAnswer } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
-import { t } from '../../i18n.ts';
+import { LOCALE, t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ErrorMessage } from '../../ui/index.ts';
 import { getTimeline } from './api.ts';
+import { formatAmount } from './payments-model.ts';
 import './onboarding-review.css';
 
 /** One step of the timeline (GET /workspace/v1/onboardings/{onboarding_id}/timeline). */
@@ -13,10 +14,27 @@ export type TimelineEntry = ApiAnswer<
   'get'
 >['entries'][number];
 
+/** Pure: a payment entry's amount in words ("€150.00"), else empty. */
+function amountOf(detail: TimelineEntry['detail']): string {
+  const amount = detail['amount_cents'];
+  const currency = detail['currency'];
+  return typeof amount === 'number' && typeof currency === 'string'
+    ? formatAmount(amount, currency, LOCALE)
+    : '';
+}
+
 /** Pure: one timeline entry as a sentence (an unknown kind shows under its own name). */
 export function entryText(entry: TimelineEntry): string {
   const key = `timeline.kind.${entry.kind}`;
-  const text = t(key, { step: '', field: '', reason: '', ...entry.detail });
+  const detail = {
+    step: '',
+    field: '',
+    reason: '',
+    note: '',
+    ...entry.detail,
+    amount: amountOf(entry.detail),
+  };
+  const text = t(key, detail);
   return text === key ? entry.kind.replace(/[._]/g, ' ') : text;
 }
 

@@ -1,12 +1,14 @@
 import { t } from '../../i18n.ts';
 import { ErrorMessage, Link, ScreenHeading, Status } from '../../ui/index.ts';
 import { ActionButtons, ActionDialogs, AssignAndDue } from './onboarding-actions.tsx';
+import { refreshTemplate } from './api.ts';
 import { OnboardingFacts } from './onboarding-fields.tsx';
+import { OnboardingPayments } from './onboarding-payments.tsx';
 import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
 import { useOnboarding } from './use-onboarding.ts';
 
-/** One onboarding: its state and actions, the answers under review, and its timeline. */
+/** One onboarding: its state and actions, its payments, the answers under review, and its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
   const record = useOnboarding(id);
   const { onboarding, allowed, members, status, error, version, change } = record;
@@ -47,6 +49,13 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
             ) : null}
           </section>
           <ActionDialogs record={record} name={name} />
+          <OnboardingPayments
+            onboardingId={id}
+            version={version}
+            sent={onboarding.send_count > 0}
+            onChanged={record.changed}
+            onRefresh={() => record.act(() => refreshTemplate(id), t('payments.refreshed'))}
+          />
         </>
       )}
       <OnboardingReview onboardingId={id} version={version} onChanged={record.changed} />
