@@ -3,6 +3,7 @@ import type { ServiceContext } from './context.ts';
 import { operatorApi } from './apis/operator.ts';
 import { portalApi } from './apis/portal.ts';
 import { publicApi } from './apis/public.ts';
+import { stripeWebhooksApi } from './apis/stripe-webhooks.ts';
 import { trackRoutes } from '../../shared/http/route-registry.ts';
 import { brandRoutes } from '../web/brand-routes.ts';
 import { webRoutes } from '../web/web-routes.ts';
@@ -10,7 +11,8 @@ import { workspaceApi } from './apis/workspace.ts';
 
 /**
  * Every route plugin of the service. Each feature adds its own line here; the plugins
- * carry their own prefixes (/api/v1, /admin/v1, /portal/v1, /workspace/v1); the client's form page
+ * carry their own prefixes (/api/v1, /admin/v1, /portal/v1, /workspace/v1, /webhooks for
+ * Stripe's events); the client's form page
  * (/f/:token, /web/*) and team logos (/brand/:team_id/logo) are outside the APIs.
  */
 export async function registerRoutes(app: FastifyInstance, context: ServiceContext) {
@@ -19,6 +21,7 @@ export async function registerRoutes(app: FastifyInstance, context: ServiceConte
   await app.register(operatorApi, { prefix: '/admin/v1', context });
   await app.register(portalApi, { prefix: '/portal/v1', context });
   await app.register(workspaceApi, { prefix: '/workspace/v1', context });
+  await app.register(stripeWebhooksApi, { prefix: '/webhooks', context });
   await app.register(webRoutes);
   await app.register(brandRoutes, { context });
 }
