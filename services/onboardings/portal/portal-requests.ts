@@ -15,7 +15,10 @@ import { linkInactive, PIN_HEADER, PortalAccess, type PortalLink } from './porta
 import { linkSessionId } from './portal-link-sessions.ts';
 import { formAttachments, formFileSchema, formSignatureSchema } from './portal-form-view.ts';
 
-export type PortalRouteDeps = Pick<Platform, 'pool' | 'eventStore' | 'clock' | 'vault' | 'readPool'> &
+export type PortalRouteDeps = Pick<
+  Platform,
+  'pool' | 'eventStore' | 'clock' | 'vault' | 'readPool' | 'stripe'
+> &
   OnboardingRouteCommandDeps;
 
 /*
@@ -42,6 +45,9 @@ export const portalOnboarding = z.object({
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
   paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
+  failed_payment_field_ids: z
+    .array(z.string())
+    .describe('payment fields with a failed Checkout payment and no payment since: the client may try again'),
   reviews: z
     .array(
       z.object({
@@ -207,6 +213,7 @@ export function portalRequests(context: PortalRouteDeps, access: PortalAccess) {
     responses: await allResponses(context.readPool, context.vault, state.id),
     submitted_step_ids: [...state.submitted_steps],
     paid_field_ids: paidFieldIds(state),
+    failed_payment_field_ids: failedPaymentFieldIds(state),
     reviews: Object.entries(state.reviews).map(([fieldId, review]) => ({ field_id: fieldId, ...review })),
   });
 
@@ -250,4 +257,12 @@ function paidFieldIds(state: Onboarding): string[] {
       .filter((field) => field.type === 'payment' && fulfilled.has(field.id))
       .map((field) => field.id),
   );
+}
+
+/** Payment fields whose Checkout payment failed (payment_failed) and that are not paid since. */
+function failedPaymentFieldIds(state: Onboarding): string[] {
+  const fulfilled = new Set(state.fulfilled_fields);
+  return Object.entries(state.failed_payment_attempts)
+    .filter(([fieldId, attempts]) => attempts > 0 && !fulfilled.has(fieldId))
+    .map(([fieldId]) => fieldId);
 }

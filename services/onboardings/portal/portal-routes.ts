@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RateLimiter } from '../../../shared/rate-limit/rate-limiter.ts';
 import { PortalAccess } from './portal-access.ts';
+import { portalCheckoutRoutes } from './portal-checkout-routes.ts';
 import { portalFaceRoutes } from './portal-face.ts';
 import { portalFileRoutes } from './portal-file-routes.ts';
 import { portalFormRoutes } from './portal-form-routes.ts';
@@ -45,4 +46,5 @@ export async function portalRoutes(
   portalSessionRoutes(app, portal, publicUrl);
   portalFormRoutes(app, portal);
   portalFileRoutes(app, portal);
+  portalCheckoutRoutes(app, portal, { limiter, publicUrl });
 }

@@ -89,6 +89,7 @@ describe('GET /portal/v1/onboardings/:token', () => {
         signatures: [],
         submitted_step_ids: [],
         paid_field_ids: [],
+        failed_payment_field_ids: [],
         reviews: [],
       },
     });

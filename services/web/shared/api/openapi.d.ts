@@ -1011,6 +1011,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/onboardings/{token}/fields/{field_id}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start paying a payment field: a Stripe Checkout Session on the team's connected account
+         * @description 201 `url`: the client's browser goes there. `mode` `payment`, or `subscription` when the field has `config.interval`; metadata `onboarding_id`, `field_id`, `team_id` on the session and on its payment intent or subscription; the client's email prefilled. The success and cancel URLs lead back to the form (/f/checkout-return) and hold no token. The payment is recorded by POST /webhooks/stripe, not here.
+         */
+        post: operations["portalStartCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/sign-up": {
         parameters: {
             query?: never;
@@ -2741,6 +2761,7 @@ export interface components {
             email_sender_name: string | null;
             sending_paused: boolean;
             payments_connected: boolean;
+            stripe_account_id: string | null;
             monthly_onboarding_limit: number | "unlimited" | null;
             unpaid: boolean;
             new_recipient_cap: number | null;
@@ -2920,6 +2941,8 @@ export interface components {
             submitted_step_ids: string[];
             /** @description payment fields whose payment the team recorded */
             paid_field_ids: string[];
+            /** @description payment fields with a failed Checkout payment and no payment since: the client may try again */
+            failed_payment_field_ids: string[];
             /** @description the team’s latest review of each reviewed answer: approved answers are locked; rejected or changes_requested ones can be changed and resubmitted (the step submit) */
             reviews: {
                 field_id: string;
@@ -6134,6 +6157,7 @@ export interface operations {
                      *         "email_sender_name": "ada@example.com",
                      *         "sending_paused": true,
                      *         "payments_connected": true,
+                     *         "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "monthly_onboarding_limit": 1,
                      *         "unpaid": true,
                      *         "new_recipient_cap": 1,
@@ -6293,6 +6317,7 @@ export interface operations {
                  *       "monthly_onboarding_limit": 1,
                  *       "unpaid": true,
                  *       "new_recipient_cap": 1,
+                 *       "stripe_account_id": null,
                  *       "accent_color": "#1a73e8",
                  *       "logo": "example"
                  *     }
@@ -6313,6 +6338,8 @@ export interface operations {
                     unpaid?: boolean;
                     /** @description new recipients per 24 hours, or null for the default */
                     new_recipient_cap?: number | null;
+                    /** @description a connected Stripe account (acct_...), or null; setting one also sets payments_connected (null clears it) */
+                    stripe_account_id?: string | null;
                     /** @description #rrggbb with a contrast ratio of at least 4.5:1 against white, or null */
                     accent_color?: string | null;
                     /** @description a data: URL of a PNG, JPEG or WebP image of at most 256 KiB, or null to remove it */
@@ -6340,6 +6367,7 @@ export interface operations {
                      *         "email_sender_name": "ada@example.com",
                      *         "sending_paused": true,
                      *         "payments_connected": true,
+                     *         "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "monthly_onboarding_limit": 1,
                      *         "unpaid": true,
                      *         "new_recipient_cap": 1,
@@ -12783,6 +12811,9 @@ export interface operations {
                      *         "paid_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
+                     *         "failed_payment_field_ids": [
+                     *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *         ],
                      *         "reviews": [
                      *           {
                      *             "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
@@ -13203,6 +13234,9 @@ export interface operations {
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
                      *         "paid_field_ids": [
+                     *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *         ],
+                     *         "failed_payment_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
                      *         "reviews": [
@@ -14075,6 +14109,207 @@ export interface operations {
                      *       "error": "Server error",
                      *       "code": "internal_error",
                      *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portalStartCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
+                "x-onboarding-pin"?: string;
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description the client access token (64 hex characters) */
+                token: string;
+                /** @description a field of the onboarding */
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "example"
+                 *     }
+                 */
+                "application/json": unknown | ({
+                    /** @description the form's language (BCP 47); the Checkout page and the payment's description follow it */
+                    locale?: string;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/onboarding"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description the Stripe Checkout page
+                         */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Malformed body (code invalid_body; a step with a required field unanswered names it in details) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed body",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed body",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "code": "pin_required",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, deactivated or expired link (code link_inactive); no payment field of that id (field_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown, deactivated or expired link",
+                     *       "code": "link_inactive",
+                     *       "message": "Unknown, deactivated or expired link",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The field is already paid (code payment_already_received); the team cannot take payments online (payment_not_connected); a payment Stripe cannot take (invalid_payment); not while the onboarding is in this status (invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The field is already paid",
+                     *       "code": "payment_already_received",
+                     *       "message": "The field is already paid",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this IP address, PIN checks on this link, or wrong PINs for it",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe refused or did not answer (code payment_processor_unavailable; `retryable` says whether trying again may help) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Stripe refused or did not answer",
+                     *       "code": "payment_processor_unavailable",
+                     *       "message": "Stripe refused or did not answer",
                      *       "retryable": true,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
