@@ -167,6 +167,7 @@ describe('checkout.session.completed', () => {
       amount_cents: 15000,
     });
     expect(body.data).not.toHaveProperty('subscription_id');
+    expect(body.data).not.toHaveProperty('recurring');
   });
 
   it('records a subscription: subscription_id, recurring, interval, the subscription as payment_intent_id', async () => {
@@ -191,6 +192,23 @@ describe('checkout.session.completed', () => {
       recurring: true,
       interval: 'month',
     });
+
+    // The Payment received rule (first case) sends the recurring payment's fields.
+    await advance(service, minutes(5));
+    const bodies = receiver.requests
+      .filter((request) => request.path === '/payments')
+      .map((request) => request.json())
+      .filter((body) => body.data.onboarding_id === onboardingId);
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0].data).toMatchObject({
+      subscription_id: expect.any(String),
+      field_id: fields.subscription,
+      payment_intent_id: 'sub_test_monthly',
+      amount_cents: 2500,
+      recurring: true,
+      interval: 'month',
+    });
+    expect(bodies[0].data).not.toHaveProperty('payment_id');
   });
 
   it('waits for an unpaid session, then records its async_payment_succeeded; a failure is its own fact', async () => {
