@@ -23,6 +23,7 @@ export type WorkspaceDeps = Pick<
   | 'logger'
   | 'vault'
   | 'rateLimitStores'
+  | 'stripe'
 >;
 
 /** The signed-in member of a request (the session joined with the member's current row). */

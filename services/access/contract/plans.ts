@@ -27,6 +27,15 @@ export const hasApiAccess = (plan: Plan): boolean => API_PLANS.has(plan);
 export const hasAutomations = (plan: Plan): boolean => API_PLANS.has(plan);
 
 /**
+ * Plans that may collect online payments, as the workspace shows them (the send check asks
+ * services/onboardings/send-policy.ts PAYMENT_PLANS; test/unit/payment-plans.test.ts keeps
+ * the two one set). The trial takes no real money.
+ */
+const PAYMENT_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business', 'practice', 'firm']);
+
+export const hasPayments = (plan: Plan): boolean => PAYMENT_PLANS.has(plan);
+
+/**
  * Onboardings a team may send per calendar month (the spec leaves the caps open; these
  * are this service's choice, documented in docs/decisions/0024-plans-and-limits.md). Business is unlimited.
  */

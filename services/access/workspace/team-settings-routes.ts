@@ -17,7 +17,9 @@ import {
   reminderScheduleProblemText,
 } from '../../onboardings/contract/reminder-schedule.ts';
 import { brandingPatch, teamPatchChanges, optionalText, timezone } from '../operator-team-routes.ts';
-import { isPlan, PLANS } from '../contract/plans.ts';
+import { hasApiAccess, hasAutomations, hasPayments, isPlan, PLANS, type Plan } from '../contract/plans.ts';
+import { STRIPE_ACCOUNT_STATES } from '../stripe-account-state.ts';
+import type { TeamRow } from '../../../projections/teams/queries.ts';
 import { logoUrl } from '../team-branding.ts';
 import { teamDecider } from '../team-decider.ts';
 import { DATE_FORMATS, LOCALES } from '../../../shared/i18n/locales.ts';
@@ -32,7 +34,8 @@ import { workspaceSchema } from '../../../shared/http/route-schema.ts';
  * The team's settings in the workspace:
  *   GET   /team   every member: name, sender name, time zone, language, date format,
  *                 branding, plan, sending paused, this month's onboardings and the limit
- *                 (limit_near from 80 % of it)
+ *                 (limit_near from 80 % of it), what the plan includes, and the
+ *                 team's online payments (its Stripe account; ./stripe-connect-routes.ts)
  *   PATCH /team   owners and admins: name, email_sender_name, timezone, locale, date_format,
  *                 accent_color, logo (the operator PATCH's UpdateTeam command and branding
  *                 rules), reminder_schedule (the default of new onboardings); plan,
@@ -71,6 +74,33 @@ const reminderScheduleBody = z
     `The default reminder schedule of new onboardings: at most ${MAX_REMINDER_RULES} different rules; due-relative rules apply only to onboardings with a due date`,
   );
 
+/** The team's online payments: what its plan allows, the service offers and its Stripe account is. */
+export const paymentsSchema = z.object({
+  plan_allows: z.boolean().describe("the team's plan may collect payments"),
+  online: z.boolean().describe('the service takes payments online (its Stripe key is set)'),
+  account_state: z
+    .enum(STRIPE_ACCOUNT_STATES)
+    .describe('details_missing: Stripe needs more details; ready: the account takes payments'),
+  stripe_account_id: z.string().nullable(),
+  connected: z.boolean().describe('payments_connected: required payments may be sent'),
+});
+
+export type PaymentsView = z.infer<typeof paymentsSchema>;
+
+/** The payments part of the team's settings (also the answer of the Stripe account routes). */
+export function paymentsOf(
+  context: Pick<WorkspaceDeps, 'stripe'>,
+  team: Pick<TeamRow, 'stripe_account_id' | 'stripe_account_state' | 'payments_connected'> & { plan: Plan },
+): PaymentsView {
+  return {
+    plan_allows: hasPayments(team.plan),
+    online: context.stripe !== null,
+    account_state: team.stripe_account_state,
+    stripe_account_id: team.stripe_account_id,
+    connected: team.payments_connected,
+  };
+}
+
 export const settingsSchema = z.object({
   id: z.string().uuid(),
   name: z.string(),
@@ -90,6 +120,15 @@ export const settingsSchema = z.object({
     monthly_limit: z.union([z.number().int(), z.literal('unlimited')]),
     limit_near: z.boolean().describe('at least 80 % of the monthly limit used'),
   }),
+  plan_includes: z.object({
+    api_access: z.boolean(),
+    automations: z.boolean(),
+    payments: z.boolean().describe('online payments through Stripe'),
+    monthly_onboardings: z
+      .union([z.number().int(), z.literal('unlimited')])
+      .describe("the team's monthly cap: its plan's, or the operator's override"),
+  }),
+  payments: paymentsSchema,
 });
 
 const patchBody = z
@@ -138,6 +177,13 @@ export async function teamSettingsRoutes(plain: FastifyInstance, { context }: { 
         monthly_limit: limit,
         limit_near: limit !== 'unlimited' && sent >= limit * LIMIT_NEAR_SHARE,
       },
+      plan_includes: {
+        api_access: hasApiAccess(team.plan),
+        automations: hasAutomations(team.plan),
+        payments: hasPayments(team.plan),
+        monthly_onboardings: limit,
+      },
+      payments: paymentsOf(context, { ...team, plan: team.plan }),
     };
   }
 

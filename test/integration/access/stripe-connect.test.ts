@@ -6,7 +6,8 @@ import {
 } from '../../../services/access/index.ts';
 import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest, createTeam } from '../../helpers/tenant.ts';
+import { adminRequest, createTeam, updateTeam } from '../../helpers/tenant.ts';
+import { addMember, signUp, type Browser } from '../workspace-fixtures.ts';
 
 /*
  * The team's Stripe account (Stripe Connect) over real HTTP, PostgreSQL and stripe-mock:
@@ -15,6 +16,10 @@ import { adminRequest, createTeam } from '../../helpers/tenant.ts';
  */
 
 let service: TestService;
+let owner: Browser;
+let member: Browser;
+let teamId: string;
+const password = 'correct horse battery staple';
 
 beforeAll(async () => {
   service = await startTestService({
@@ -23,6 +28,8 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: 'sk_test_connect',
     STRIPE_WEBHOOK_SECRET: 'whsec_connect',
   });
+  ({ owner, teamId } = await signUp(service, 'connect-owner@example.com', password, 'Connect Co'));
+  ({ browser: member } = await addMember(service, owner, 'connect-member@example.com', 'member'));
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
@@ -95,5 +102,28 @@ describe('account.updated: recordStripeAccountUpdate', () => {
 
   it('an account no team has changes nothing', async () => {
     expect(await accountUpdated('acct_1Nobody', true)).toEqual({ teamId: null, position: undefined });
+  });
+});
+
+describe('workspace: the plan and payments in the team settings', () => {
+  it('the trial includes no payments; a pro team may, and sees its account state', async () => {
+    const trial = (await member.call('GET', '/workspace/v1/team')).body.team;
+    expect(trial.plan_includes).toEqual({
+      api_access: true,
+      automations: true,
+      payments: false,
+      monthly_onboardings: 25,
+    });
+    expect(trial.payments).toEqual({
+      plan_allows: false,
+      online: true,
+      account_state: 'not_connected',
+      stripe_account_id: null,
+      connected: false,
+    });
+    await updateTeam(service, teamId, { plan: 'pro' });
+    const pro = (await owner.call('GET', '/workspace/v1/team')).body.team;
+    expect(pro.plan_includes).toMatchObject({ payments: true, monthly_onboardings: 100 });
+    expect(pro.payments).toMatchObject({ plan_allows: true, account_state: 'not_connected' });
   });
 });

@@ -3028,6 +3028,28 @@ export interface components {
                 /** @description at least 80 % of the monthly limit used */
                 limit_near: boolean;
             };
+            plan_includes: {
+                api_access: boolean;
+                automations: boolean;
+                /** @description online payments through Stripe */
+                payments: boolean;
+                /** @description the team's monthly cap: its plan's, or the operator's override */
+                monthly_onboardings: number | "unlimited";
+            };
+            payments: {
+                /** @description the team's plan may collect payments */
+                plan_allows: boolean;
+                /** @description the service takes payments online (its Stripe key is set) */
+                online: boolean;
+                /**
+                 * @description details_missing: Stripe needs more details; ready: the account takes payments
+                 * @enum {string}
+                 */
+                account_state: "not_connected" | "details_missing" | "ready";
+                stripe_account_id: string | null;
+                /** @description payments_connected: required payments may be sent */
+                connected: boolean;
+            };
         };
         WorkspaceAutomationRule: {
             /** Format: uuid */
@@ -32482,6 +32504,19 @@ export interface operations {
                      *           "onboardings_sent": 1,
                      *           "monthly_limit": 1,
                      *           "limit_near": true
+                     *         },
+                     *         "plan_includes": {
+                     *           "api_access": true,
+                     *           "automations": true,
+                     *           "payments": true,
+                     *           "monthly_onboardings": 1
+                     *         },
+                     *         "payments": {
+                     *           "plan_allows": true,
+                     *           "online": true,
+                     *           "account_state": "not_connected",
+                     *           "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "connected": true
                      *         }
                      *       }
                      *     }
@@ -32751,6 +32786,19 @@ export interface operations {
                      *           "onboardings_sent": 1,
                      *           "monthly_limit": 1,
                      *           "limit_near": true
+                     *         },
+                     *         "plan_includes": {
+                     *           "api_access": true,
+                     *           "automations": true,
+                     *           "payments": true,
+                     *           "monthly_onboardings": 1
+                     *         },
+                     *         "payments": {
+                     *           "plan_allows": true,
+                     *           "online": true,
+                     *           "account_state": "not_connected",
+                     *           "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "connected": true
                      *         }
                      *       }
                      *     }
