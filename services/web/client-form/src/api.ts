@@ -30,6 +30,7 @@ const STEP_SUBMIT = '/portal/v1/onboardings/{token}/steps/{step_id}/submit';
 const FILE = '/portal/v1/onboardings/{token}/files/{file_id}';
 const SIGNATURE = '/portal/v1/onboardings/{token}/fields/{field_id}/signature';
 const UPLOAD = '/portal/v1/onboardings/{token}/fields/{field_id}/files';
+const CHECKOUT = '/portal/v1/onboardings/{token}/fields/{field_id}/checkout';
 
 export type Face = Schemas['PortalFace'];
 export type LinkState = Face['link']['state'];
@@ -67,6 +68,7 @@ export type Removed = Json<typeof FILE, 'delete', 200>;
 export type Signer = JsonBody<typeof SIGNATURE, 'post'>;
 export type Signed = Json<typeof SIGNATURE, 'post', 201>;
 export type Uploaded = Json<typeof UPLOAD, 'post', 201>;
+export type CheckoutStarted = Json<typeof CHECKOUT, 'post', 201>;
 
 /** What the form does with an onboarding: the portal API here, the page's memory in the builder's preview. */
 export interface Portal {
@@ -75,6 +77,10 @@ export interface Portal {
   removeFile(fileId: string): Promise<Removed>;
   sign(fieldId: string, signer: Signer): Promise<Signed>;
   uploadFile(fieldId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded>;
+  /** A Stripe Checkout page for a payment field, in the form's language (its url). */
+  checkout(fieldId: string, locale: string): Promise<CheckoutStarted>;
+  /** The token the form runs on; null in the builder's preview. */
+  readonly linkToken: string | null;
 }
 
 /** What the server says about an answer it refused (400 invalid_body); the document leaves `details` open. */
@@ -137,6 +143,10 @@ export class PortalClient implements Portal {
 
   constructor(private readonly token: string) {}
 
+  get linkToken(): string {
+    return this.token;
+  }
+
   private field(fieldId: string) {
     return { params: { path: { token: this.token, field_id: fieldId } } };
   }
@@ -180,6 +190,10 @@ export class PortalClient implements Portal {
 
   sign(fieldId: string, signer: Signer): Promise<Signed> {
     return dataOf(this.api.POST(SIGNATURE, { ...this.field(fieldId), body: signer }));
+  }
+
+  checkout(fieldId: string, locale: string): Promise<CheckoutStarted> {
+    return dataOf(this.api.POST(CHECKOUT, { ...this.field(fieldId), body: { locale } }));
   }
 
   /** Uploads one file (multipart, its one part "file"), telling `onProgress` how far the upload is. */

@@ -6,6 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { PortalClient, tokenFromPath, type Face, type FaceTeam, type PortalOnboarding } from './api.ts';
+import { arriveFromCheckout } from './checkout-return.ts';
 import { createFormats, type Locale, type Translate } from './i18n.ts';
 import { enterPin, failed, refresh, start, type LinkFlow, type Screen } from './link-flow.ts';
 import { DeadEnd } from './screens/dead-end.tsx';
@@ -41,7 +42,9 @@ function PageHeader(props: {
 }
 
 export function App() {
-  const token = useMemo(() => tokenFromPath(window.location.pathname), []);
+  // Back from Stripe Checkout (/f/checkout-return), the link comes from this tab's storage.
+  const arrival = useMemo(() => arriveFromCheckout(), []);
+  const token = useMemo(() => (arrival ? arrival.token : tokenFromPath(window.location.pathname)), [arrival]);
   const portal = useMemo(() => new PortalClient(token ?? ''), [token]);
   const [face, setFace] = useState<Face | null>(null);
   const [locale, setLocale] = useState<Locale | null>(null);
@@ -118,6 +121,7 @@ export function App() {
             t={t}
             formats={formats}
             team={teamName}
+            checkoutReturn={arrival?.back ?? null}
             refresh={() => refresh(flow)}
             onDone={(at) => setScreen({ kind: 'done', at })}
             onFatal={(error) => failed(flow, error, false)}

@@ -13,6 +13,7 @@ const onboarding = (over: Partial<PortalOnboarding> = {}): PortalOnboarding => (
   signatures: [],
   submitted_step_ids: [],
   paid_field_ids: [],
+  failed_payment_field_ids: [],
   reviews: [],
   ...over,
 });
@@ -129,5 +130,36 @@ describe('the form model', () => {
       ],
     });
     expect(stepHasAnswer(steps[1]!, answers, withFile)).toBe(true);
+  });
+});
+
+describe('a required payment', () => {
+  const [step] = formSteps(
+    [
+      {
+        id: 'pay',
+        title: 'Payment',
+        sort_order: 1,
+        is_optional: false,
+        fields: [
+          {
+            id: 'deposit',
+            type: 'payment',
+            label: 'Deposit',
+            sort_order: 1,
+            is_required: true,
+            config: { amount_cents: 15000, currency: 'EUR' },
+          },
+        ],
+      },
+    ],
+    'en-US',
+  );
+
+  it('asks to be paid, not answered, until paid_field_ids has it', () => {
+    expect(stepProblems(step!, new Map(), onboarding())).toEqual(
+      new Map([['deposit', { code: 'payment_required' }]]),
+    );
+    expect(stepProblems(step!, new Map(), onboarding({ paid_field_ids: ['deposit'] }))).toEqual(new Map());
   });
 });

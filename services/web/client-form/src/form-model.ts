@@ -61,9 +61,8 @@ export function isFulfilled(field: { id: string; type: string }, onboarding: Por
     case 'signature':
       return (onboarding.signatures ?? []).some((signature) => signature.field_id === field.id);
     case 'payment':
-      // The team's processor collects a payment, not the page: the client cannot act on it,
-      // so the page never holds the client back for one; the server's step check decides.
-      return true;
+      // Paid through Checkout (the webhook's payment.succeeded) or marked paid by the team.
+      return onboarding.paid_field_ids.includes(field.id);
     default:
       return false;
   }
@@ -75,7 +74,9 @@ export function fieldProblem(
   value: unknown,
   onboarding: PortalOnboarding,
 ): AnswerProblem | null {
-  return answerProblem(field, value === undefined ? null : value, isFulfilled(field, onboarding));
+  const found = answerProblem(field, value === undefined ? null : value, isFulfilled(field, onboarding));
+  // A required payment not paid yet asks for the payment, not for an answer.
+  return field.type === 'payment' && found?.code === 'required' ? { code: 'payment_required' } : found;
 }
 
 export function stepProblems(

@@ -75,6 +75,7 @@ const onboarding = (over: Partial<PortalOnboarding> = {}): PortalOnboarding => (
   signatures: [],
   submitted_step_ids: [],
   paid_field_ids: [],
+  failed_payment_field_ids: [],
   reviews: [],
   ...over,
 });

@@ -5,19 +5,21 @@
  * onboarding: when every shown, required step is submitted (conditional rules included).
  */
 import { visibility } from '../../../templates/contract/conditional-rules.ts';
-import type {
-  Portal,
-  PortalFile,
-  PortalOnboarding,
-  PortalResponse,
-  PortalSignature,
-  PortalSnapshot,
-  Removed,
-  Saved,
-  Signed,
-  Signer,
-  Submitted,
-  Uploaded,
+import {
+  ApiError,
+  type CheckoutStarted,
+  type Portal,
+  type PortalFile,
+  type PortalOnboarding,
+  type PortalResponse,
+  type PortalSignature,
+  type PortalSnapshot,
+  type Removed,
+  type Saved,
+  type Signed,
+  type Signer,
+  type Submitted,
+  type Uploaded,
 } from './api.ts';
 
 export class PreviewPortal implements Portal {
@@ -27,6 +29,8 @@ export class PreviewPortal implements Portal {
   private readonly submitted = new Set<string>();
   private status: PortalOnboarding['status'] = 'in_progress';
   private counter = 0;
+
+  readonly linkToken = null;
 
   constructor(private readonly snapshot: PortalSnapshot) {}
 
@@ -48,6 +52,7 @@ export class PreviewPortal implements Portal {
       signatures: [...this.signatures],
       submitted_step_ids: [...this.submitted],
       paid_field_ids: [],
+      failed_payment_field_ids: [],
       reviews: [],
     };
   }
@@ -108,5 +113,10 @@ export class PreviewPortal implements Portal {
     };
     this.signatures.push(signature);
     return { signature };
+  }
+
+  /** The preview takes no money: the Pay button says the preview cannot open the payment page. */
+  async checkout(): Promise<CheckoutStarted> {
+    throw new ApiError(409, 'preview');
   }
 }

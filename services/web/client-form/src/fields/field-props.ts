@@ -5,6 +5,7 @@
  */
 import type { AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
 import type { Portal, PortalField, PortalOnboarding } from '../api.ts';
+import type { CheckoutReturn } from '../checkout-return.ts';
 import type { Formats, Translate } from '../i18n.ts';
 
 /** A field of the template snapshot after localizeField (texts in the page's language), plus its step. */
@@ -29,6 +30,8 @@ export interface FormContext {
   formats: Formats;
   /** The team's display name. */
   team: string;
+  /** Back from Stripe Checkout: the payment field and how Checkout ended; null otherwise. */
+  checkoutReturn?: CheckoutReturn | null;
 }
 
 export interface FieldProps extends FormContext {

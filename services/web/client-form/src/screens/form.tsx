@@ -8,7 +8,8 @@ import { translationFor } from '../../../../templates/contract/field-catalogue.t
 import type { ApiError, PortalOnboarding } from '../api.ts';
 import type { FormContext } from '../fields/field-props.ts';
 import type { SaveStatus } from '../autosave.ts';
-import { formSteps, stepHasAnswer, stepProblems, visibleSteps } from '../form-model.ts';
+import { formSteps, stepHasAnswer, stepProblems, visibleSteps, type FormStep } from '../form-model.ts';
+import type { CheckoutReturn } from '../checkout-return.ts';
 import { inReviewState, sentBack } from '../sent-back.ts';
 import { Review } from './form/review.tsx';
 import { StepCard, type Summary } from './form/step-card.tsx';
@@ -53,6 +54,27 @@ function FormTop(props: FormScreenProps & { name: string | undefined; saveStatus
   );
 }
 
+/**
+ * The step the form opens at: back from Checkout, the payment's step; with answers the
+ * team sent back, the first step holding one; else the first.
+ */
+function openingStep(
+  steps: readonly FormStep[],
+  onboarding: PortalOnboarding,
+  checkoutReturn: CheckoutReturn | null | undefined,
+): number {
+  const at = (has: (fieldId: string) => boolean) =>
+    steps.findIndex((step) => step.fields.some((field) => has(field.id)));
+  const paying = checkoutReturn?.fieldId;
+  const back = paying ? at((fieldId) => fieldId === paying) : -1;
+  return back >= 0
+    ? back
+    : Math.max(
+        0,
+        at((fieldId) => sentBack(onboarding).has(fieldId)),
+      );
+}
+
 /** The form: one screen per step in sort_order, then Review with the final Submit. */
 export function FormScreen(props: FormScreenProps) {
   const { portal, onboarding, locale, t, formats, team } = props;
@@ -68,13 +90,7 @@ export function FormScreen(props: FormScreenProps) {
   const { answers, shownProblems } = form;
   // Only what the conditional rules show: hidden steps and fields are neither shown nor required.
   const steps = useMemo(() => visibleSteps(allSteps, answers, onboarding), [allSteps, answers, onboarding]);
-  // A form the team sent answers of back opens at the first step holding one.
-  const [index, setIndex] = useState(() =>
-    Math.max(
-      0,
-      steps.findIndex((step) => step.fields.some((field) => sentBack(onboarding).has(field.id))),
-    ),
-  );
+  const [index, setIndex] = useState(() => openingStep(steps, onboarding, props.checkoutReturn));
   const reviewState = inReviewState(onboarding);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -156,6 +172,7 @@ export function FormScreen(props: FormScreenProps) {
         <StepCard
           {...{ step, index, summary, summaryRef, fieldsById, reviewState, answers, portal, onboarding }}
           {...{ t, formats, team }}
+          checkoutReturn={props.checkoutReturn ?? null}
           last={index === steps.length - 1}
           problems={shownProblems}
           onChange={form.change}

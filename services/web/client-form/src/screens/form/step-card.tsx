@@ -78,6 +78,7 @@ export function StepCard(props: StepCardProps) {
               t={t}
               formats={formats}
               team={team}
+              checkoutReturn={props.checkoutReturn ?? null}
             />
           </SentBackField>
         ))}
