@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { onboardingStreamId } from '../../../services/onboardings/index.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
 import { adminRequest, apiRequest, createApiKey, updateTeam } from '../../helpers/tenant.ts';
 import { addMember, Browser, signUp } from '../workspace-fixtures.ts';
@@ -200,6 +201,19 @@ describe('Mark as paid', () => {
     const kinds = (timeline.body.entries as Array<{ kind: string }>).map((one) => one.kind);
     expect(kinds).not.toContain('payment.succeeded');
     expect(kinds).toContain('onboarding.completed');
+  });
+});
+
+describe('Mark as paid at once', () => {
+  it('of two racing marks of one field one wins, the other is 409; one event', async () => {
+    const { id } = await sent();
+    const results = await Promise.all([
+      markPaid(id, ids.deposit, { note: 'Cash at the desk' }),
+      markPaid(id, ids.deposit, { note: 'Cheque' }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual([201, 409]);
+    const events = await service.context.eventStore.readStream(onboardingStreamId(id));
+    expect(events.filter((event) => event.type === 'payment_marked_paid')).toHaveLength(1);
   });
 });
 
