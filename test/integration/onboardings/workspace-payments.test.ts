@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { onboardingStreamId } from '../../../services/onboardings/index.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest, apiRequest, createApiKey, updateTeam } from '../../helpers/tenant.ts';
+import { adminRequest, apiRequest, createApiKey, updateTeam, type TeamInput } from '../../helpers/tenant.ts';
 import { addMember, Browser, signUp } from '../workspace-fixtures.ts';
 import { portal } from '../portal-fixtures.ts';
+import { checkoutCompleted, signedStripeDelivery, stripeEvent } from '../../helpers/stripe-events.ts';
 
 /*
  * Payments on the team's side over real HTTP and PostgreSQL: Mark as paid by an owner
  * answers a required payment (the client's step then submits and the onboarding
  * completes), a member may not, a second mark is 409, the timeline names who; the payments
  * list after a processor-confirmed payment (the operator route records it, as the webhook
- * would); a draft made from a template with an invalid payment takes the fixed template
+ * would) and after Stripe's signed webhooks (a failed Checkout, a partial refund); a draft made from a template with an invalid payment takes the fixed template
  * and sends, and only a draft refreshes.
  */
 
@@ -21,6 +22,9 @@ let member: Browser;
 let stranger: Browser;
 let apiKey: string;
 let templateId: string;
+let teamId: string;
+const ACCOUNT = 'acct_1TeamPaymentsPanel';
+const WEBHOOK_SECRET = 'whsec_workspace_payments';
 const ids = {
   about: randomUUID(),
   fullName: randomUUID(),
@@ -110,10 +114,11 @@ beforeAll(async () => {
     RATE_LIMITS: 'off',
     STRIPE_API_URL: inject('stripeApiUrl'),
     STRIPE_SECRET_KEY: 'sk_test_workspace_payments',
-    STRIPE_WEBHOOK_SECRET: 'whsec_workspace_payments',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   });
   const team = await signUp(service, 'pay-owner@example.com', 'a long payments passphrase');
   owner = team.owner;
+  teamId = team.teamId;
   ({ browser: member } = await addMember(service, owner, 'pay-member@example.com', 'member'));
   ({ owner: stranger } = await signUp(
     service,
@@ -121,7 +126,8 @@ beforeAll(async () => {
     'a long stranger passphrase',
     'Other',
   ));
-  await updateTeam(service, team.teamId, { plan: 'pro', payments_connected: true });
+  // A connected account (ready, payments_connected) whose events reach this team's onboardings.
+  await updateTeam(service, team.teamId, { plan: 'pro', stripe_account_id: ACCOUNT } as TeamInput);
   ({ apiKey } = await createApiKey(service, team.teamId));
   const created = await owner.call('POST', '/workspace/v1/templates', definition());
   expect(created.status).toBe(201);
@@ -263,6 +269,65 @@ describe('payments list', () => {
     expect((await new Browser(service).call('GET', `/workspace/v1/onboardings/${id}/payments`)).status).toBe(
       401,
     );
+  });
+});
+
+describe('payments told by Stripe’s webhooks', () => {
+  const deliver = async (event: Record<string, unknown>) => {
+    const payload = JSON.stringify(event);
+    const answer = await fetch(`${service.url}/webhooks/stripe`, {
+      method: 'POST',
+      body: payload,
+      headers: signedStripeDelivery(payload, WEBHOOK_SECRET),
+    });
+    expect(answer.status).toBe(200);
+  };
+
+  it('a failed Checkout, a paid one and a partial refund show in words', async () => {
+    const { id } = await sent();
+    const checkout = { onboardingId: id, teamId, account: ACCOUNT, mode: 'payment' as const };
+    await deliver(
+      checkoutCompleted({
+        ...checkout,
+        fieldId: ids.retainer,
+        amount: 15000,
+        currency: 'eur',
+        paymentIntentId: 'pi_retainer_failed',
+        paymentStatus: 'unpaid',
+        type: 'checkout.session.async_payment_failed',
+      }),
+    );
+    await deliver(
+      checkoutCompleted({
+        ...checkout,
+        fieldId: ids.deposit,
+        amount: 5000,
+        paymentIntentId: 'pi_deposit_paid',
+      }),
+    );
+    await deliver(
+      stripeEvent(
+        'charge.refunded',
+        {
+          id: 'ch_deposit_paid',
+          object: 'charge',
+          payment_intent: 'pi_deposit_paid',
+          amount: 5000,
+          amount_refunded: 2000,
+          refunded: false,
+          metadata: {},
+        },
+        { account: ACCOUNT },
+      ),
+    );
+    const [retainer, deposit] = (await payments(id)).payments;
+    expect(retainer).toMatchObject({ status: 'failed', failed_attempts: 1, payment_intent_id: null });
+    expect(deposit).toMatchObject({
+      status: 'partially_refunded',
+      refunded_cents: 2000,
+      payment_intent_id: 'pi_deposit_paid',
+      dashboard_url: 'https://dashboard.stripe.com/test/payments/pi_deposit_paid',
+    });
   });
 });
 
