@@ -12,8 +12,9 @@ import { checkoutCompleted, signedStripeDelivery, stripeEvent } from '../../help
  * answers a required payment (the client's step then submits and the onboarding
  * completes), a member may not, a second mark is 409, the timeline names who; the payments
  * list after a processor-confirmed payment (the operator route records it, as the webhook
- * would) and after Stripe's signed webhooks (a failed Checkout, a partial refund); a draft made from a template with an invalid payment takes the fixed template
- * and sends, and only a draft refreshes.
+ * would) and after Stripe's signed webhooks (a failed Checkout, a partial refund); a draft
+ * made from a template with an invalid payment takes the fixed template and sends, and only
+ * a draft refreshes.
  */
 
 let service: TestService;
