@@ -1,10 +1,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { focusedElement, launchBrowser, openPage, openTab } from '../helpers/browser.ts';
-import { apiRequest, createApiKey, createGalleryTemplate, updateTeam } from '../helpers/tenant.ts';
+import {
+  apiRequest,
+  createApiKey,
+  createGalleryTemplate,
+  createTemplate,
+  updateTeam,
+} from '../helpers/tenant.ts';
 import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
 import { addField, fieldCard, fieldOrder, openPreview, stepCard } from './template-builder-page.ts';
-import { startWorkspaceService, teamIdOf, type WorkspaceService } from './workspace-service.ts';
+import { inPage, startWorkspaceService, teamIdOf, type WorkspaceService } from './workspace-service.ts';
 
 /**
  * The template builder in Chromium: a member builds a template of three steps (a choice,
@@ -13,7 +19,10 @@ import { startWorkspaceService, teamIdOf, type WorkspaceService } from './worksp
  * with the keyboard and one by dragging; saves; previews it in the real client form (the
  * conditional field appears only after the answer) in English and in German; starts
  * another from the gallery by copying it; duplicates and deletes; sees the unsaved-changes
- * warning and a concurrent save refused in words. Every screen and dialog passes axe-core
+ * warning and a concurrent save refused in words. A payment field holds only what Stripe
+ * charges: a currency it charges in and an amount within its limits, refused in words
+ * otherwise; its description is translated; the save warns when the plan or a missing Stripe
+ * account keeps the payment from being collected. Every screen and dialog passes axe-core
  * at 390x844 and 1280x900.
  */
 
@@ -258,4 +267,76 @@ describe('the template builder', () => {
       show_when: { field_id: steps[0].template_fields[0].id, operator: 'equals', value: 'Business' },
     });
   }, 180_000);
+
+  it('keeps a payment to what Stripe charges, translates its description and warns at save', async () => {
+    const { page } = await openPage(browser, 'desktop');
+    await page.goto(`${service.publicUrl}/workspace/sign-up`);
+    await signUp(page, { ...OWNER, team: 'Kanzlei Zahl', email: 'pia.payments@example.com' });
+    const teamId = await teamIdOf(page);
+    // A template of the operator API in a currency Stripe does not charge in: the builder says so at save.
+    const template = await createTemplate(service, teamId, {
+      name: 'Bookkeeping',
+      steps: [
+        {
+          title: 'Pay',
+          sort_order: 0,
+          fields: [
+            {
+              type: 'payment',
+              label: 'Retainer fee',
+              sort_order: 0,
+              is_required: true,
+              config: { amount_cents: 5000, currency: 'XYZ' },
+            },
+          ],
+        },
+      ],
+    });
+    await page.goto(`${service.publicUrl}/workspace/templates/${template.id}`);
+    await shown(page.getByRole('heading', { level: 1, name: 'Template: Bookkeeping' }));
+    const save = button(page, 'Save template');
+    await save.click();
+    const fee = fieldCard(page, 'Retainer fee');
+    await shown(fee.getByText('Stripe cannot charge in XYZ.'));
+
+    // Euro: below Stripe's minimum and above its largest charge, each in words beside the field.
+    await field(fee, 'Currency').selectOption('EUR');
+    await field(fee, 'Amount (EUR)').fill('0.49');
+    await save.click();
+    await shown(fee.getByText('The smallest amount Stripe charges in EUR is 0.50.'));
+    await field(fee, 'Amount (EUR)').fill('1000000');
+    await shown(fee.getByText('Enter an amount from 0.50 to 999,999.99 EUR.'));
+    await field(fee, 'Amount (EUR)').fill('150');
+    await field(fee, 'How often').selectOption({ label: 'Every month' });
+    await field(fee, 'What the payment is for').fill('Monthly bookkeeping');
+    await field(page, 'Translate into').selectOption({ label: 'Deutsch' });
+    await field(fee, 'What the payment is for in Deutsch').fill('Monatliche Buchhaltung');
+
+    // Saved on the trial plan: the plan cannot collect payments, said beside the saved message.
+    await save.click();
+    await shown(page.getByText('Template saved (version 2).', { exact: false }));
+    await shown(page.getByText('Your plan (Pro trial) cannot collect payments', { exact: false }));
+    await screens(page, TEST)('builder-payment-plan');
+
+    // The client form shows the description in the client's language.
+    const preview = await openPreview(page);
+    await preview.getByLabel('Preview language').selectOption({ label: 'Deutsch' });
+    await shown(preview.getByText('Monatliche Buchhaltung'));
+    await preview.close();
+
+    // On a plan that collects payments but without a Stripe account: connect first.
+    await updateTeam(service, teamId, { plan: 'pro' });
+    await save.click();
+    await shown(page.getByText('Connect Stripe in Settings > Payments before sending this form.'));
+    const saved = await inPage(page, 'GET', `/workspace/v1/templates/${template.id}`);
+    const savedFee = (saved.body as { template: { steps: { fields: Record<string, unknown>[] }[] } }).template
+      .steps[0]!.fields[0]!;
+    expect(savedFee.config).toEqual({
+      amount_cents: 15000,
+      currency: 'EUR',
+      interval: 'month',
+      description: 'Monthly bookkeeping',
+    });
+    expect(savedFee.translations).toEqual({ 'de-DE': { description: 'Monatliche Buchhaltung' } });
+  }, 120_000);
 });
