@@ -152,7 +152,7 @@ async function toPayment(page: Page, form: SentForm) {
 
 const payButton = (page: Page) => button(page, text.t('payment.pay', { amount: '€150.00' }));
 
-/** Presses Tab until the button labelled `label` has focus, which it shows. */
+/** Presses Tab until the element labelled `label` has focus, which it shows. */
 async function tabTo(page: Page, label: string) {
   for (let presses = 0; presses < 20; presses += 1) {
     await page.keyboard.press('Tab');
@@ -185,7 +185,14 @@ describe('a payment field of the client form', () => {
       await expect.poll(() => page.getByText(text.t('error.payment_required')).count()).toBeGreaterThan(0);
       await check(page, 'due', 'desktop');
 
-      await tabTo(page, text.t('payment.pay', { amount: '€150.00' }));
+      // The summary's link leads to the Pay button.
+      await tabTo(page, `${FEE}: ${text.t('error.payment_required')}`);
+      await page.keyboard.press('Enter');
+      const focused = await focusedElement(page);
+      expect([focused?.label.trim(), focused?.visible]).toEqual([
+        text.t('payment.pay', { amount: '€150.00' }),
+        true,
+      ]);
       await page.keyboard.press('Enter');
       await page.waitForURL(/checkout\.stripe\.com/);
       expect(visited).toHaveLength(1);

@@ -79,7 +79,7 @@ export interface Portal {
   uploadFile(fieldId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded>;
   /** A Stripe Checkout page for a payment field, in the form's language (its url). */
   checkout(fieldId: string, locale: string): Promise<CheckoutStarted>;
-  /** The token the form runs on; null in the builder's preview. */
+  /** The link's token the form runs on; null in the builder's preview, whose Pay marks the payment paid. */
   readonly linkToken: string | null;
 }
 

@@ -6,7 +6,6 @@
  */
 import { visibility } from '../../../templates/contract/conditional-rules.ts';
 import {
-  ApiError,
   type CheckoutStarted,
   type Portal,
   type PortalFile,
@@ -27,6 +26,7 @@ export class PreviewPortal implements Portal {
   private readonly files: PortalFile[] = [];
   private readonly signatures: PortalSignature[] = [];
   private readonly submitted = new Set<string>();
+  private readonly paid = new Set<string>();
   private status: PortalOnboarding['status'] = 'in_progress';
   private counter = 0;
 
@@ -51,7 +51,7 @@ export class PreviewPortal implements Portal {
       files: [...this.files],
       signatures: [...this.signatures],
       submitted_step_ids: [...this.submitted],
-      paid_field_ids: [],
+      paid_field_ids: [...this.paid],
       failed_payment_field_ids: [],
       reviews: [],
     };
@@ -115,8 +115,9 @@ export class PreviewPortal implements Portal {
     return { signature };
   }
 
-  /** The preview takes no money: the Pay button says the preview cannot open the payment page. */
-  async checkout(): Promise<CheckoutStarted> {
-    throw new ApiError(409, 'preview');
+  /** The preview takes no money: Pay marks the payment paid in the page's memory, with no page to go to. */
+  async checkout(fieldId: string): Promise<CheckoutStarted> {
+    this.paid.add(fieldId);
+    return { url: '' };
   }
 }

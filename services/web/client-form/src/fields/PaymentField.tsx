@@ -73,7 +73,6 @@ function payLabel(props: FieldProps, amount: string | null, interval: Interval |
 /** Why the payment page did not open, in words. */
 function openProblem(error: unknown): string {
   if (!(error instanceof ApiError)) return 'payment.openFailed';
-  if (error.code === 'preview') return 'payment.preview';
   if (error.code === 'payment_not_connected') return 'payment.notOnline';
   return 'payment.openFailed';
 }
@@ -88,7 +87,13 @@ function usePay(props: FieldProps) {
     setProblem(null);
     try {
       const { url } = await portal.checkout(field.id, pageLocale());
-      if (portal.linkToken) rememberCheckout(portal.linkToken, field.id);
+      // The builder's preview (no link) marks the payment paid in its memory: nowhere to go.
+      if (!portal.linkToken) {
+        setOpening(false);
+        await refresh();
+        return;
+      }
+      rememberCheckout(portal.linkToken, field.id);
       window.location.assign(url);
     } catch (error) {
       setOpening(false);
@@ -153,6 +158,7 @@ export function PaymentField(props: FieldProps) {
       </p>
       {canPay ? (
         <button
+          id={ids.input}
           type="button"
           class="button primary payment__pay"
           aria-describedby={problem ? ids.error : undefined}
