@@ -155,7 +155,10 @@ describe('payments on the onboarding page', () => {
     await shown(row('Retainer').getByText('Marked as paid'));
     await shown(row('Retainer').getByText(NOTE));
     await shown(row('Retainer').getByText(OWNER.name));
-    await expectTimeline(page, [`Marked “Retainer” as paid (€150.00): ${NOTE}`]);
+    await expectTimeline(page, [
+      'Payment received for “Deposit”: $50.00',
+      `Marked “Retainer” as paid (€150.00): ${NOTE}`,
+    ]);
     await shown(page.locator('li[data-kind="payment_marked_paid"]').getByText(`by ${OWNER.name}`));
 
     // A draft whose template changed takes the latest version.
