@@ -64,6 +64,13 @@ const template = {
           is_required: true,
           config: { amount_cents: 15000, currency: 'EUR', description: 'One-time set-up of your books' },
         },
+        {
+          type: 'payment',
+          label: 'Monthly bookkeeping',
+          sort_order: 2,
+          is_required: false,
+          config: { amount_cents: 1500, currency: 'eur', interval: 'month' },
+        },
       ],
     },
   ],
@@ -179,7 +186,13 @@ describe('a payment field of the client form', () => {
       await toPayment(page, form);
       await page.getByText(text.t('payment.amount', { amount: '€150.00' })).waitFor();
       await page.getByText('One-time set-up of your books').waitFor();
-      await page.getByText(text.t('payment.collects', { team: 'Northwind Advisors' })).waitFor();
+      await page
+        .getByText(text.t('payment.collects', { team: 'Northwind Advisors' }))
+        .first()
+        .waitFor();
+      // A subscription says how often, on its amount and its button.
+      await page.getByText(text.t('payment.amountEvery.month', { amount: '€15.00' })).waitFor();
+      await button(page, text.t('payment.subscribe.month', { amount: '€15.00' })).waitFor();
       // Unpaid, the step asks for the payment, not for an answer.
       await button(page, text.t('nav.toReview')).click();
       await expect.poll(() => page.getByText(text.t('error.payment_required')).count()).toBeGreaterThan(0);

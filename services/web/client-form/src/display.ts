@@ -30,8 +30,11 @@ export function displayAnswer(
         return t('payment.paid');
       }
       const cents = config.amount_cents;
-      const currency = typeof config.currency === 'string' ? config.currency : 'USD';
-      return typeof cents === 'number' ? t('payment.amount', { amount: formats.money(cents, currency) }) : '';
+      const currency = typeof config.currency === 'string' ? config.currency.toUpperCase() : 'USD';
+      if (typeof cents !== 'number') return '';
+      const amount = formats.money(cents, currency);
+      const interval = ['day', 'week', 'month', 'year'].find((known) => known === config.interval);
+      return interval ? t(`payment.amountEvery.${interval}`, { amount }) : t('payment.amount', { amount });
     }
     default:
       break;
