@@ -184,6 +184,16 @@ export async function teamWithOwner(db: ReadClient, teamId: string): Promise<Tea
   return rows[0];
 }
 
+/** The email of the team's first current owner; undefined when it has none. */
+export async function firstOwnerEmail(db: ReadClient, teamId: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ email: string }>(
+    `select email from team_members where team_id = $1 and role = 'owner' and removed_at is null
+     order by created_at, id limit 1`,
+    [teamId],
+  );
+  return rows[0]?.email;
+}
+
 /**
  * The current logo of a team (its bytes from the operational table team_logos, under the
  * SHA-256 the teams row names), or undefined when it has none.

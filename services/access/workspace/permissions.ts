@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   /** Mark a payment field paid for money received outside Stripe. */
   'payments.mark_paid': ['owner', 'admin'],
   'team.update': ['owner', 'admin'],
+  /** Connect, refresh and disconnect the team's Stripe account. */
+  'payments.connect': ['owner', 'admin'],
 } as const satisfies Record<string, readonly MemberRole[]>;
 
 export type WorkspaceAction = keyof typeof PERMISSIONS;

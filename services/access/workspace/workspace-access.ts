@@ -4,6 +4,7 @@ import { sessionRequired } from '../../../shared/http/workspace-request.ts';
 import { accountRoutes } from './account-routes.ts';
 import { workspaceApiKeyRoutes } from './api-key-routes.ts';
 import { auditRoutes } from './audit-routes.ts';
+import { stripeConnectRoutes } from './stripe-connect-routes.ts';
 import { emailVerificationRoutes } from './email-verification-routes.ts';
 import { invitationRoutes } from './invitation-routes.ts';
 import { memberRoutes } from './member-routes.ts';
@@ -90,7 +91,7 @@ export function workspaceAccessCheck(context: WorkspaceDeps): (request: FastifyR
 
 /**
  * The access feature's workspace routes: account, members, invitations, recovery codes,
- * password change, email verification, API keys, audit (team settings are registered on
+ * password change, email verification, API keys, audit, the team's Stripe account (team settings are registered on
  * their own, after the onboardings, as the document lists them).
  */
 export async function accessWorkspaceRoutes(app: FastifyInstance, { context }: { context: WorkspaceDeps }) {
@@ -107,4 +108,5 @@ export async function accessWorkspaceRoutes(app: FastifyInstance, { context }: {
   await app.register(emailVerificationRoutes, { context });
   await app.register(workspaceApiKeyRoutes, { context });
   await app.register(auditRoutes, { context });
+  await app.register(stripeConnectRoutes, { context });
 }

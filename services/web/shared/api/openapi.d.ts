@@ -1462,6 +1462,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspace/v1/team/stripe/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect the team's Stripe account (owners and admins)
+         * @description Makes the team's Express account at Stripe when it has none (one per team, however often it is asked), then a Stripe account link to its onboarding; the member's browser goes to `url`. Stripe sends them back to /workspace/settings/payments/return, or to /workspace/settings/payments/refresh when the link expired.
+         */
+        post: operations["workspaceConnectStripe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/team/stripe/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the team's Stripe account again and record its state (owners and admins)
+         * @description `payments.account_state` becomes ready when Stripe lets the account take charges and its details are submitted, details_missing otherwise; payments_connected (`connected`) follows.
+         */
+        post: operations["workspaceRefreshStripe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/team/stripe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect the team's Stripe account (owners and admins)
+         * @description The team forgets its account; the account itself stays at Stripe. Payments are then not connected, so required payments cannot be sent.
+         */
+        delete: operations["workspaceDisconnectStripe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/hook-subscriptions": {
         parameters: {
             query?: never;
@@ -21060,6 +21120,714 @@ export interface operations {
                      *       "error": "Server error",
                      *       "code": "internal_error",
                      *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceConnectStripe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/onboarding"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Stripe's onboarding of the account
+                         */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payments are not available on this service (code payments_unavailable) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Online payments are not available on this service",
+                     *       "code": "payments_unavailable",
+                     *       "message": "Online payments are not available on this service",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe refused or did not answer (code payment_processor_unavailable; see retryable) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Stripe refused or did not answer",
+                     *       "code": "payment_processor_unavailable",
+                     *       "message": "Stripe refused or did not answer",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceRefreshStripe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payments": {
+                     *         "plan_allows": true,
+                     *         "online": true,
+                     *         "account_state": "not_connected",
+                     *         "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "connected": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        payments: {
+                            /** @description the team's plan may collect payments */
+                            plan_allows: boolean;
+                            /** @description the service takes payments online (its Stripe key is set) */
+                            online: boolean;
+                            /**
+                             * @description details_missing: Stripe needs more details; ready: the account takes payments
+                             * @enum {string}
+                             */
+                            account_state: "not_connected" | "details_missing" | "ready";
+                            stripe_account_id: string | null;
+                            /** @description payments_connected: required payments may be sent */
+                            connected: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payments are not available on this service (code payments_unavailable) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Online payments are not available on this service",
+                     *       "code": "payments_unavailable",
+                     *       "message": "Online payments are not available on this service",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe refused or did not answer (code payment_processor_unavailable; see retryable) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Stripe refused or did not answer",
+                     *       "code": "payment_processor_unavailable",
+                     *       "message": "Stripe refused or did not answer",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceDisconnectStripe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "payments": {
+                     *         "plan_allows": true,
+                     *         "online": true,
+                     *         "account_state": "not_connected",
+                     *         "stripe_account_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *         "connected": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        payments: {
+                            /** @description the team's plan may collect payments */
+                            plan_allows: boolean;
+                            /** @description the service takes payments online (its Stripe key is set) */
+                            online: boolean;
+                            /**
+                             * @description details_missing: Stripe needs more details; ready: the account takes payments
+                             * @enum {string}
+                             */
+                            account_state: "not_connected" | "details_missing" | "ready";
+                            stripe_account_id: string | null;
+                            /** @description payments_connected: required payments may be sent */
+                            connected: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Online payments are not available on this service (code payments_unavailable) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Online payments are not available on this service",
+                     *       "code": "payments_unavailable",
+                     *       "message": "Online payments are not available on this service",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Stripe refused or did not answer (code payment_processor_unavailable; see retryable) */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Stripe refused or did not answer",
+                     *       "code": "payment_processor_unavailable",
+                     *       "message": "Stripe refused or did not answer",
                      *       "retryable": true,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
