@@ -285,6 +285,19 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/checkout', () => {
     expect([refused.status, refused.body.code]).toEqual([409, 'payment_not_connected']);
   });
 
+  it('a service without STRIPE_SECRET_KEY takes no payments online: 409 payment_not_connected', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const offline = await startTestService({}, { sharedWith: service });
+    try {
+      const before = proxy.sent.length;
+      const answer = await portal(offline, token, 'POST', `/fields/${tenant.ids.fields.deposit}/checkout`);
+      expect([answer.status, answer.body.code]).toEqual([409, 'payment_not_connected']);
+      expect(proxy.sent.length).toBe(before);
+    } finally {
+      await offline.stop();
+    }
+  });
+
   it('Stripe out of reach is 502 payment_processor_unavailable, retryable; never a 500', async () => {
     const { token } = await sentOnboarding(service, tenant);
     // The client's own tries: the first and the package's two network retries.
