@@ -194,7 +194,7 @@ function TeamScreen({
       ) : route.screen === 'automations' ? (
         <AutomationsScreen me={me} />
       ) : route.screen === 'settings' ? (
-        <SettingsScreen canEdit={managers(me)} />
+        <SettingsScreen canEdit={managers(me)} stripeBack={route.payments} navigate={navigate} />
       ) : route.screen === 'account' ? (
         <AccountScreen me={me} />
       ) : route.screen === 'onboardings' ? (

@@ -15,6 +15,15 @@ describe('routeOf', () => {
     expect(routeOf('/workspace/clients/c-1')).toEqual({ screen: 'client', id: 'c-1' });
     expect(routeOf('/workspace/templates/t-1')).toEqual({ screen: 'template', id: 't-1' });
     expect(routeOf('/workspace/templates/t-1/x')).toEqual({ screen: 'not-found' });
+    expect(routeOf('/workspace/settings/payments/return')).toEqual({
+      screen: 'settings',
+      payments: 'return',
+    });
+    expect(routeOf('/workspace/settings/payments/refresh')).toEqual({
+      screen: 'settings',
+      payments: 'refresh',
+    });
+    expect(routeOf('/workspace/settings/payments/other')).toEqual({ screen: 'not-found' });
   });
 
   it('round-trips paths', () => {
@@ -26,6 +35,8 @@ describe('routeOf', () => {
       '/workspace/onboardings/o-1',
       '/workspace/clients/c-1',
       '/workspace/templates/t-1',
+      '/workspace/settings',
+      '/workspace/settings/payments/return',
     ]) {
       expect(pathOf(routeOf(path))).toBe(path);
     }

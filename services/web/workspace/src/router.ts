@@ -12,7 +12,8 @@ export type Route =
   | { screen: 'webhooks' }
   | { screen: 'activity' }
   | { screen: 'automations' }
-  | { screen: 'settings' }
+  /** payments: back from Stripe's onboarding of the team's account (its return or refresh page). */
+  | { screen: 'settings'; payments?: 'return' | 'refresh' }
   | { screen: 'account' }
   | { screen: 'onboardings' }
   | { screen: 'onboarding'; id: string }
@@ -48,6 +49,8 @@ export function routeOf(pathname: string): Route {
   const parts = path.split('/').slice(1);
   if (parts[0] !== 'workspace') return { screen: 'not-found' };
   const [, first, second, ...rest] = parts;
+  const stripeBack = /^\/workspace\/settings\/payments\/(return|refresh)$/.exec(path);
+  if (stripeBack) return { screen: 'settings', payments: stripeBack[1] as 'return' | 'refresh' };
   if (rest.length > 0) return { screen: 'not-found' };
   if (second === undefined && (SIMPLE as readonly string[]).includes(first ?? '')) {
     return { screen: first as (typeof SIMPLE)[number] };
@@ -75,6 +78,8 @@ export function pathOf(route: Route): string {
       return `/workspace/invitations/${encodeURIComponent(route.token)}`;
     case 'verify-email':
       return `/workspace/verify-email/${encodeURIComponent(route.token)}`;
+    case 'settings':
+      return route.payments ? `/workspace/settings/payments/${route.payments}` : '/workspace/settings';
     case 'onboarding':
     case 'client':
     case 'template':

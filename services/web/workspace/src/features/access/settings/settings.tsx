@@ -8,13 +8,24 @@ import { LOGO_TYPES, MAX_LOGO_BYTES } from '../../../../../../access/contract/lo
 import { ErrorMessage, Field, ScreenHeading, Select, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
 import { ReminderScheduleSection } from './reminder-schedule.tsx';
+import { PlanAndPayments } from './plan-payments.tsx';
 
 /**
- * Settings: everyone reads the team's settings; owners and admins change the name, sender
- * name, time zone, language, date format, accent colour and logo, and the default reminder
- * schedule (its own form). Notices say when sending is paused or the monthly limit is near.
+ * Settings: everyone reads the team's settings, its plan and its online payments; owners and
+ * admins change the name, sender name, time zone, language, date format, accent colour and
+ * logo, and the default reminder schedule (its own form), and connect the team's Stripe
+ * account (./plan-payments.tsx; `stripeBack`: back from Stripe on its return or refresh
+ * page). Notices say when sending is paused or the monthly limit is near.
  */
-export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
+export function SettingsScreen({
+  canEdit,
+  stripeBack,
+  navigate,
+}: {
+  canEdit: boolean;
+  stripeBack?: 'return' | 'refresh';
+  navigate: (path: string, options?: { replace?: boolean }) => void;
+}) {
   const [team, setTeam] = useState<TeamSettings | null>(null);
   const [form, setForm] = useState<SettingsForm | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -59,17 +70,9 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
   return (
     <>
       <ScreenHeading>{t('settings.title')}</ScreenHeading>
-      {team?.sending_paused ? <p class="notice">{t('settings.paused')}</p> : null}
-      {team?.usage.limit_near ? (
-        <p class="notice">
-          {t('settings.limitNear', {
-            sent: team.usage.onboardings_sent,
-            limit: team.usage.monthly_limit,
-            month: team.usage.month,
-          })}
-        </p>
-      ) : null}
+      {team ? <TeamNotices team={team} /> : null}
       {canEdit ? null : <p>{t('settings.readOnly')}</p>}
+      {team ? <PlanAndPayments {...{ team, canEdit, stripeBack, navigate }} onTeam={setTeam} /> : null}
       <Status text={status} />
       <ErrorMessage text={error} />
       {!team || !form ? (
@@ -125,6 +128,24 @@ export function SettingsScreen({ canEdit }: { canEdit: boolean }) {
         </form>
       )}
       {team ? <ReminderScheduleSection team={team} canEdit={canEdit} onSaved={setTeam} /> : null}
+    </>
+  );
+}
+
+/** Sending paused, or the monthly limit near. */
+function TeamNotices({ team }: { team: TeamSettings }) {
+  return (
+    <>
+      {team.sending_paused ? <p class="notice">{t('settings.paused')}</p> : null}
+      {team.usage.limit_near ? (
+        <p class="notice">
+          {t('settings.limitNear', {
+            sent: team.usage.onboardings_sent,
+            limit: team.usage.monthly_limit,
+            month: team.usage.month,
+          })}
+        </p>
+      ) : null}
     </>
   );
 }
