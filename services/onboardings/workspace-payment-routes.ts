@@ -2,11 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DomainError } from '../../shared/commands/decider.ts';
 import { inCommandTransaction, toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { awaitReadModels } from '../../shared/commands/read-your-writes.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
-import { codedError } from '../../shared/http/api-error.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import { workspaceSchema } from '../../shared/http/route-schema.ts';
@@ -16,7 +14,7 @@ import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { getOnboarding } from '../../projections/onboardings/queries.ts';
 import { searchOnboardings, workspaceOnboarding } from '../../projections/onboardings/workspace-queries.ts';
 import { memberNames, teamById } from '../../projections/teams/queries.ts';
-import { ERROR_TEXTS, MARK_PAID_NOTE_MAX, onboardingDecider, type OnboardingState } from './decider/index.ts';
+import { MARK_PAID_NOTE_MAX, onboardingDecider, type OnboardingState } from './decider/index.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { templateFacts } from './onboarding-facts.ts';
@@ -151,13 +149,6 @@ function getPaymentsRoute(app: ZodApp, context: WorkspaceDeps) {
   );
 }
 
-/** payment_already_received as the workspace answers it (409). */
-function alreadyReceived(error: unknown): unknown {
-  return error instanceof DomainError && error.code === 'payment_already_received'
-    ? codedError(409, 'payment_already_received', ERROR_TEXTS.payment_already_received)
-    : error;
-}
-
 /** POST /onboardings/:onboarding_id/fields/:field_id/mark-paid */
 function postMarkPaidRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
@@ -199,9 +190,7 @@ function postMarkPaidRoute(app: ZodApp, context: WorkspaceDeps) {
         onboardingNotFound,
         undefined,
         memberMetadata(request, session.memberId),
-      ).catch((error: unknown) => {
-        throw alreadyReceived(error);
-      });
+      );
       const events = await teamOnboardingEvents(context, request, onboardingId);
       const { payments } = await paymentsAnswer(context, session.teamId, events);
       const payment = payments.find((one) => one.field_id === fieldId);
