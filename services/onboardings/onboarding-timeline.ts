@@ -15,6 +15,7 @@ export type TimelineActor =
   | { type: 'client' }
   | { type: 'member'; member_id: string }
   | { type: 'api_key'; api_key_id: string }
+  | { type: 'stripe' }
   | { type: 'service' };
 
 export interface TimelineEntry {
@@ -86,6 +87,8 @@ function actorOf(event: RecordedEvent): TimelineActor {
   if (BY_CLIENT.has(event.type)) return { type: 'client' };
   const apiKey = event.metadata['api_key_id'];
   if (typeof apiKey === 'string') return { type: 'api_key', api_key_id: apiKey };
+  // A payment fact Stripe's signed webhook told (services/payments/stripe-event-scope.ts).
+  if (event.metadata['actor'] === 'stripe') return { type: 'stripe' };
   return { type: 'service' };
 }
 

@@ -21,7 +21,7 @@ const entrySchema = z.object({
   at: z.string(),
   kind: z.string().describe('an event type, or mail, hook_delivery, automation_run'),
   actor: z.object({
-    type: z.enum(['client', 'member', 'api_key', 'service']),
+    type: z.enum(['client', 'member', 'api_key', 'stripe', 'service']),
     id: z.string().nullable(),
     name: z.string().nullable(),
   }),
