@@ -69,7 +69,7 @@ export function PaymentsSection({
   canEdit: boolean;
   stripeBack?: 'return' | 'refresh';
   onPayments: (payments: Payments) => void;
-  /** Leaves the return or refresh page for the settings page. */
+  /** Once back from Stripe: the address becomes the settings page's again (a reload reads nothing twice). */
   onBack: () => void;
 }) {
   const payments = team.payments;
@@ -94,6 +94,7 @@ export function PaymentsSection({
       if (!answer.ok) return fail(answer.problem);
       onPayments(answer.data.payments);
       setStatus(t('settings.payments.back', { state: t(stateKey(answer.data.payments)) }));
+      onBack();
     });
   }, [stripeBack, canEdit]);
 
@@ -145,19 +146,6 @@ export function PaymentsSection({
           ) : null}
         </div>
       ) : null}
-      {stripeBack && !leaving ? (
-        <p>
-          <a
-            href="/workspace/settings"
-            onClick={(event) => {
-              event.preventDefault();
-              onBack();
-            }}
-          >
-            {t('settings.payments.toSettings')}
-          </a>
-        </p>
-      ) : null}
       {confirming ? (
         <ConfirmDialog
           title={t('settings.payments.disconnectTitle')}
@@ -188,7 +176,7 @@ export function PlanAndPayments({
   team: TeamSettings;
   canEdit: boolean;
   stripeBack?: 'return' | 'refresh';
-  navigate: (path: string) => void;
+  navigate: (path: string, options?: { replace?: boolean }) => void;
   onTeam: (change: (team: TeamSettings | null) => TeamSettings | null) => void;
 }) {
   return (
@@ -199,7 +187,7 @@ export function PlanAndPayments({
         canEdit={canEdit}
         stripeBack={stripeBack}
         onPayments={(payments) => onTeam((current) => current && { ...current, payments })}
-        onBack={() => navigate('/workspace/settings')}
+        onBack={() => navigate('/workspace/settings', { replace: true })}
       />
     </>
   );
