@@ -349,3 +349,31 @@ async function sendRequiredPayment(team: string, amount = 5000) {
   expect(onboarding.status, JSON.stringify(onboarding.body)).toBe(201);
   return apiRequest(service, apiKey, 'POST', `/onboardings/${onboarding.body.onboarding.id}/send`);
 }
+
+describe('without STRIPE_SECRET_KEY', () => {
+  it('the team sees payments offline, and connect, refresh and disconnect answer 409 payments_unavailable', async () => {
+    const offline = await startTestService({ RATE_LIMITS: 'off' });
+    try {
+      const { owner: offlineOwner } = await signUp(
+        offline,
+        'offline-owner@example.com',
+        password,
+        'Offline Co',
+      );
+      expect((await offlineOwner.call('GET', '/workspace/v1/team')).body.team.payments).toMatchObject({
+        online: false,
+        account_state: 'not_connected',
+      });
+      for (const [method, path] of [
+        ['POST', '/workspace/v1/team/stripe/connect'],
+        ['POST', '/workspace/v1/team/stripe/refresh'],
+        ['DELETE', '/workspace/v1/team/stripe'],
+      ] as const) {
+        const refused = await offlineOwner.call(method, path);
+        expect([refused.status, refused.body.code], path).toEqual([409, 'payments_unavailable']);
+      }
+    } finally {
+      await offline.stop();
+    }
+  });
+});
