@@ -50,6 +50,7 @@ describe('teams', () => {
       email_sender_name: null,
       sending_paused: false,
       payments_connected: false,
+      stripe_account_id: null,
       monthly_onboarding_limit: null,
       unpaid: false,
       new_recipient_cap: null,
