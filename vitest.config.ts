@@ -11,16 +11,19 @@ const ALL = [
 const OTHER_RUNS = ['test/containers/**', 'test/e2e/**', 'test/unit/**', 'node_modules/**'];
 
 /**
- * Files that run in a process of their own (isolate: true): the browser tests and
- * Schemathesis (a browser or a Python run each, where a fresh process costs little beside
- * them) and the payment tests. Every other file runs in one shared process, one after the
- * other (isolate: false): the service's modules are imported and evaluated once for all of
- * them instead of once per file (docs/decisions/0010-test-run-time.md). A file that changes
- * what a later one would see (a module mock, a global, a process setting) belongs here.
+ * Files that run in a process of their own (isolate: true): Schemathesis, the payment tests
+ * and the template builder's browser test (new or changing in other work; they move to the
+ * shared process once they have run green there). Every other file runs in one shared
+ * process, one after the other (isolate: false): the service's modules are imported and
+ * evaluated once for all of them instead of once per file
+ * (docs/decisions/0010-test-run-time.md). A file that changes what a later one would see (a
+ * module mock, a global, a module-level list, a process setting) belongs here.
  */
 const OWN_PROCESS = [
-  'test/browser/**/*.test.ts',
   'test/schemathesis/**/*.test.ts',
+  'test/browser/payment.test.ts',
+  'test/browser/workspace-payment*.test.ts',
+  'test/browser/workspace-template-builder.test.ts',
   'test/integration/payments/**/*.test.ts',
   'test/integration/access/stripe-connect.test.ts',
   'test/integration/portal/portal-checkout.test.ts',
