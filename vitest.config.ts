@@ -34,7 +34,7 @@ const OWN_PROCESS = [
   'test/integration/http/public-api-errors.test.ts',
 ];
 
-const shared = {
+const runOptions = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   pool: 'forks' as const,
@@ -52,7 +52,7 @@ export default defineConfig({
     projects: [
       {
         test: {
-          ...shared,
+          ...runOptions,
           name: 'shared-process',
           include: ALL,
           exclude: [...OTHER_RUNS, ...OWN_PROCESS],
@@ -62,7 +62,7 @@ export default defineConfig({
       },
       {
         test: {
-          ...shared,
+          ...runOptions,
           name: 'own-process',
           include: OWN_PROCESS,
           exclude: OTHER_RUNS,
