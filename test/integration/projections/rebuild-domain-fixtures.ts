@@ -5,6 +5,7 @@ import {
   runOnboardingCommand,
   type OnboardingOutcome,
 } from '../../../services/onboardings/onboarding-unit-of-work.ts';
+import type { OnboardingCommand, OnboardingState } from '../../../services/onboardings/decider/index.ts';
 import { reopenOnboarding } from '../../../services/onboardings/reopen-onboarding.ts';
 import type { TestService } from '../../helpers/service.ts';
 import { produceReviewLog } from './rebuild-review-fixtures.ts';
@@ -366,23 +367,58 @@ export async function produceDomainLog(
     return f.submit(steps.documents);
   };
 
-  // 1. Completed: calendar due date, PIN-less send, every kind of response, payment,
+  /** A command of the service itself on one onboarding (what Stripe's webhooks and the workspace run). */
+  const onboardingCommand = (id: string, build: (state: OnboardingState) => OnboardingCommand) =>
+    workspaceCommand((tx, metadata) => runOnboardingCommand(service.context, tx, id, build, metadata));
+  const at = () => ({ now: service.clock.now() });
+
+  // 1. Completed: calendar due date, PIN-less send, every kind of response, payment and what
+  //    Stripe tells after it (a failed Checkout, a later period, a refund, the end),
   //    countersignature; archived.
   {
     const client = clientsA[0]!;
     const id = await created(a, client.id, { due_date: deadline(14, timezoneA, 'date') });
     const f = form(await sent(a, id));
     await f.open();
+    const field_id = a.ids.fields.deposit;
+    await onboardingCommand(id, () => ({
+      type: 'RecordPaymentFailure',
+      data: { field_id, checkout_session_id: 'cs_failed', payment_intent_id: null },
+      metadata: at(),
+    }));
+    const intent = `pi_${random.int(1, 1e9)}`;
     await operator(
       `/onboardings/${id}/payments`,
       {
-        field_id: a.ids.fields.deposit,
+        field_id,
         amount_cents: 5000,
-        payment_intent_id: `pi_${random.int(1, 1e9)}`,
+        payment_intent_id: intent,
         ...(random.chance(0.5) ? { subscription_id: 'sub_1', interval: 'month' } : {}),
       },
       201,
     );
+    await tick();
+    await onboardingCommand(id, () => ({
+      type: 'RecordSubscriptionRenewal',
+      data: { field_id, subscription_id: 'sub_1', invoice_id: 'in_2', amount_cents: 5000 },
+      metadata: at(),
+    }));
+    await onboardingCommand(id, () => ({
+      type: 'RecordRefund',
+      data: {
+        field_id,
+        payment_intent_id: intent,
+        charge_id: 'ch_1',
+        amount_refunded_cents: 1000,
+        fully_refunded: false,
+      },
+      metadata: at(),
+    }));
+    await onboardingCommand(id, () => ({
+      type: 'RecordSubscriptionEnd',
+      data: { field_id, subscription_id: 'sub_1' },
+      metadata: at(),
+    }));
     const done = await complete(f, client.name);
     if (done.onboarding.status !== 'completed') throw new Error('scenario 1 did not complete');
     await operator(
@@ -416,8 +452,20 @@ export async function produceDomainLog(
       ),
     );
     await operator(`/onboardings/${id}/archive`, undefined, 200);
-    // A draft of the same client stays a draft.
-    await created(a, client.id, { due_date: deadline(20, timezoneA, randomFormat()) });
+    // A draft of the same client stays a draft, refreshed from its fixed template.
+    const draft = await created(a, client.id, { due_date: deadline(20, timezoneA, randomFormat()) });
+    await onboardingCommand(draft, (state) => ({
+      type: 'RefreshTemplate',
+      data: {
+        team_id: a.teamId,
+        member_id: admin.id,
+        template:
+          state.status === 'absent'
+            ? null
+            : { source: 'team', snapshot: { ...state.snapshot, description: 'Fixed after the draft' } },
+      },
+      metadata: at(),
+    }));
   }
 
   // 2. Patched (assigned, due date as a timestamp, then as a date, then cleared or not), then
@@ -446,6 +494,18 @@ export async function produceDomainLog(
     const token = await sent(a, id, { pin, force });
     const second = form(token, pin);
     await second.open();
+    // The deposit arrived by bank transfer: an admin marks it paid.
+    await onboardingCommand(id, () => ({
+      type: 'MarkPaid',
+      data: {
+        team_id: a.teamId,
+        field_id: a.ids.fields.deposit,
+        payment_id: randomUUID(),
+        member_id: admin.id,
+        note: 'Bank transfer received',
+      },
+      metadata: at(),
+    }));
     await second.answer(a.ids.fields.nickname, 'Second try');
     await patch(a, id, { assigned_to: admin.id });
   }
