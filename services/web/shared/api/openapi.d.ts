@@ -34826,7 +34826,7 @@ export interface operations {
                             kind: string;
                             actor: {
                                 /** @enum {string} */
-                                type: "client" | "member" | "api_key" | "service";
+                                type: "client" | "member" | "api_key" | "stripe" | "service";
                                 id: string | null;
                                 name: string | null;
                             };
