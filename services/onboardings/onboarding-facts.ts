@@ -4,7 +4,8 @@ import type { PoolClient } from '../../shared/db/pool.ts';
 import { usageMonth } from './deadlines.ts';
 import type { SendFacts } from './decider/index.ts';
 import type { TemplateSnapshot } from './onboarding-events.ts';
-import { canCollectPayments, NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
+import { NEW_RECIPIENT_WINDOW_MS } from './send-policy.ts';
+import { hasPayments } from '../access/contract/plans.ts';
 import {
   currentMember,
   TEAM_FACTS_COLUMNS,
@@ -151,7 +152,7 @@ export async function sendFacts(
   const counters = rows[0]!;
   return {
     client: client.status,
-    plan_can_collect_payments: canCollectPayments(team.plan),
+    plan_can_collect_payments: hasPayments(team.plan),
     payments_connected: team.payments_connected,
     // A team whose self-serve owner has not verified their email may not send: to the spec's
     // send checks it is a paused team (check 5, 403 sending_paused, the same text), so the

@@ -1,17 +1,8 @@
-import type { Plan } from '../access/contract/plans.ts';
-
 /**
  * The rules of sending that the spec leaves open, decided here (docs/decisions/0028-onboardings.md).
- * The monthly cap per plan is in services/access/contract/plans.ts (MONTHLY_ONBOARDING_CAPS).
+ * The monthly cap per plan and the plans that collect payments are in
+ * services/access/contract/plans.ts (MONTHLY_ONBOARDING_CAPS, hasPayments).
  */
-
-/**
- * Plans that can collect payments through a required payment field. The trial cannot
- * take real money, and plans without API access cannot either.
- */
-export const PAYMENT_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business', 'practice', 'firm']);
-
-export const canCollectPayments = (plan: Plan): boolean => PAYMENT_PLANS.has(plan);
 
 /** New recipients (clients never invited by the team before) an unpaid team may invite per 24 hours. */
 export const DEFAULT_NEW_RECIPIENT_CAP = 10;

@@ -27,11 +27,11 @@ export const hasApiAccess = (plan: Plan): boolean => API_PLANS.has(plan);
 export const hasAutomations = (plan: Plan): boolean => API_PLANS.has(plan);
 
 /**
- * Plans that may collect online payments, as the workspace shows them (the send check asks
- * services/onboardings/send-policy.ts PAYMENT_PLANS; test/unit/payment-plans.test.ts keeps
- * the two one set). The trial takes no real money.
+ * Plans that may collect payments through a required payment field: the send checks, the
+ * automation runner and the workspace all ask here (docs/decisions/0068-payments-through-stripe.md).
+ * The trial takes no real money, and plans without API access cannot either.
  */
-const PAYMENT_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business', 'practice', 'firm']);
+export const PAYMENT_PLANS: ReadonlySet<Plan> = new Set(['pro', 'business', 'practice', 'firm']);
 
 export const hasPayments = (plan: Plan): boolean => PAYMENT_PLANS.has(plan);
 
