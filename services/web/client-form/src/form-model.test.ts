@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PortalOnboarding } from './api.ts';
-import { formSteps, latestAnswers, stepHasAnswer, stepProblems, submitOrder } from './form-model.ts';
+import {
+  formSteps,
+  latestAnswers,
+  resumeStep,
+  stepHasAnswer,
+  stepProblems,
+  submitOrder,
+} from './form-model.ts';
 
 const onboarding = (over: Partial<PortalOnboarding> = {}): PortalOnboarding => ({
   id: 'o1',
@@ -130,6 +137,43 @@ describe('the form model', () => {
       ],
     });
     expect(stepHasAnswer(steps[1]!, answers, withFile)).toBe(true);
+  });
+});
+
+describe('resumeStep: where a returning client picks up', () => {
+  const field = (id: string, is_required: boolean) => ({
+    id,
+    type: 'short_text',
+    label: id,
+    sort_order: 1,
+    is_required,
+    config: {},
+  });
+  const steps = formSteps(
+    [
+      { id: 'a', title: 'A', sort_order: 1, is_optional: false, fields: [field('a1', true)] },
+      { id: 'b', title: 'B', sort_order: 2, is_optional: false, fields: [field('b1', true)] },
+      { id: 'c', title: 'C', sort_order: 3, is_optional: true, fields: [field('c1', false)] },
+      { id: 'd', title: 'D', sort_order: 4, is_optional: false, fields: [field('d1', true)] },
+    ],
+    'en-US',
+  );
+  const with_ = (...ids: string[]) => new Map<string, unknown>(ids.map((id) => [id, 'x']));
+
+  it('a fresh form opens at its first step', () => {
+    expect(resumeStep(steps, with_(), onboarding())).toBe(0);
+  });
+
+  it('steps 1 and 2 done: the first step that still needs the client', () => {
+    expect(resumeStep(steps, with_('a1', 'b1'), onboarding())).toBe(3);
+    expect(resumeStep(steps, with_('a1'), onboarding())).toBe(1);
+    expect(resumeStep(steps, with_('b1'), onboarding())).toBe(0);
+  });
+
+  it('every required answer in: the optional step not touched yet, else the Review', () => {
+    expect(resumeStep(steps, with_('a1', 'b1', 'd1'), onboarding())).toBe(2);
+    expect(resumeStep(steps, with_('a1', 'b1', 'd1'), onboarding({ submitted_step_ids: ['c'] }))).toBe(4);
+    expect(resumeStep(steps, with_('a1', 'b1', 'c1', 'd1'), onboarding())).toBe(4);
   });
 });
 

@@ -92,6 +92,25 @@ export function stepProblems(
   return problems;
 }
 
+/**
+ * Where a returning client picks up: the first step with a field that still needs them (a
+ * required answer missing or refused), else the first step they have not touched yet, else the
+ * Review (index `steps.length`). A form with nothing in it yet opens at its first step.
+ */
+export function resumeStep(
+  steps: readonly FormStep[],
+  answers: ReadonlyMap<string, unknown>,
+  onboarding: PortalOnboarding,
+): number {
+  const touched = (step: FormStep) =>
+    stepHasAnswer(step, answers, onboarding) || onboarding.submitted_step_ids.includes(step.id);
+  if (!steps.some(touched)) return 0;
+  const needed = steps.findIndex((step) => stepProblems(step, answers, onboarding).size > 0);
+  if (needed >= 0) return needed;
+  const untouched = steps.findIndex((step) => !touched(step));
+  return untouched >= 0 ? untouched : steps.length;
+}
+
 /** Whether the client gave anything in a step: an answer, a file or a signature. */
 export function stepHasAnswer(
   step: FormStep,

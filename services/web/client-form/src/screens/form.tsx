@@ -8,7 +8,14 @@ import { translationFor } from '../../../../templates/contract/field-catalogue.t
 import type { ApiError, PortalOnboarding } from '../api.ts';
 import type { FormContext } from '../fields/field-props.ts';
 import type { SaveStatus } from '../autosave.ts';
-import { formSteps, stepHasAnswer, stepProblems, visibleSteps, type FormStep } from '../form-model.ts';
+import {
+  formSteps,
+  resumeStep,
+  stepHasAnswer,
+  stepProblems,
+  visibleSteps,
+  type FormStep,
+} from '../form-model.ts';
 import type { CheckoutReturn } from '../checkout-return.ts';
 import { inReviewState, sentBack } from '../sent-back.ts';
 import { Review } from './form/review.tsx';
@@ -56,10 +63,11 @@ function FormTop(props: FormScreenProps & { name: string | undefined; saveStatus
 
 /**
  * The step the form opens at: back from Checkout, the payment's step; with answers the
- * team sent back, the first step holding one; else the first.
+ * team sent back, the first step holding one; else where the client left off (resumeStep).
  */
 function openingStep(
   steps: readonly FormStep[],
+  answers: ReadonlyMap<string, unknown>,
   onboarding: PortalOnboarding,
   checkoutReturn: CheckoutReturn | null | undefined,
 ): number {
@@ -67,12 +75,9 @@ function openingStep(
     steps.findIndex((step) => step.fields.some((field) => has(field.id)));
   const paying = checkoutReturn?.fieldId;
   const back = paying ? at((fieldId) => fieldId === paying) : -1;
-  return back >= 0
-    ? back
-    : Math.max(
-        0,
-        at((fieldId) => sentBack(onboarding).has(fieldId)),
-      );
+  if (back >= 0) return back;
+  const sentBackAt = at((fieldId) => sentBack(onboarding).has(fieldId));
+  return sentBackAt >= 0 ? sentBackAt : resumeStep(steps, answers, onboarding);
 }
 
 /** The form: one screen per step in sort_order, then Review with the final Submit. */
@@ -90,7 +95,7 @@ export function FormScreen(props: FormScreenProps) {
   const { answers, shownProblems } = form;
   // Only what the conditional rules show: hidden steps and fields are neither shown nor required.
   const steps = useMemo(() => visibleSteps(allSteps, answers, onboarding), [allSteps, answers, onboarding]);
-  const [index, setIndex] = useState(() => openingStep(steps, onboarding, props.checkoutReturn));
+  const [index, setIndex] = useState(() => openingStep(steps, answers, onboarding, props.checkoutReturn));
   const reviewState = inReviewState(onboarding);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [submitting, setSubmitting] = useState(false);
