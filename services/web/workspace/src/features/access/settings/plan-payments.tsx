@@ -30,7 +30,7 @@ export function PlanCard({ team }: { team: TeamSettings }) {
       <p>
         <strong>{t(planKey(team.plan))}</strong>
       </p>
-      <dl class="plan-includes">
+      <dl class="facts plan-includes">
         <dt>{t('settings.plan.apiAccess')}</dt>
         <dd>{yesNo(includes.api_access)}</dd>
         <dt>{t('settings.plan.automations')}</dt>
