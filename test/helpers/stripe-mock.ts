@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 
 /**
  * stripe-mock, Stripe's official API mock (a Go module; .ci/run installs the pinned version
@@ -20,16 +20,6 @@ export const STRIPE_MOCK_VERSION = 'v0.203.0';
 
 const GOBIN = process.env.GOBIN ?? path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin');
 const STRIPE_MOCK = process.env.STRIPE_MOCK_BIN ?? path.join(GOBIN, 'stripe-mock');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 export async function startStripeMock(): Promise<TestStripeMock> {
   const [httpPort, httpsPort] = [await freePort(), await freePort()];

@@ -5,7 +5,7 @@ import { api } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, DialogActions, ErrorMessage, Status } from '../../ui/index.ts';
+import { Dialog, DialogActions, ErrorMessage, NoteField, Status } from '../../ui/index.ts';
 import { listPayments, markPaid } from './api.ts';
 import {
   awaitsPayment,
@@ -281,28 +281,16 @@ function MarkPaidDialog({
       >
         <p>{t('payments.markQuestion', { amount })}</p>
         <ErrorMessage text={problem} />
-        <div class={`field${invalid ? ' field-invalid' : ''}`}>
-          <label for={id}>{t('payments.noteLabel')}</label>
-          <div id={`${id}-hint`} class="hint">
-            {t('payments.noteHint')}
-          </div>
-          {invalid ? (
-            <p id={`${id}-error`} class="field-error">
-              {invalid}
-            </p>
-          ) : null}
-          <textarea
-            id={id}
-            rows={3}
-            maxLength={NOTE_MAX}
-            required
-            autoFocus
-            value={note}
-            aria-invalid={invalid ? 'true' : undefined}
-            aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
-            onInput={(event) => setNote((event.target as HTMLTextAreaElement).value)}
-          />
-        </div>
+        <NoteField
+          id={id}
+          label={t('payments.noteLabel')}
+          hint={t('payments.noteHint')}
+          invalid={invalid}
+          rows={3}
+          maxLength={NOTE_MAX}
+          value={note}
+          onInput={setNote}
+        />
         <DialogActions action={t('payments.markPaid')} disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>

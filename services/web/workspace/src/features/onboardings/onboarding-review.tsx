@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'preact/hooks';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
-import { Dialog, ErrorMessage, Status } from '../../ui/index.ts';
+import { Dialog, ErrorMessage, NoteField, Status } from '../../ui/index.ts';
 import { AnswerVersions } from './answer-versions.tsx';
 import { countersign as countersignAnswer, listAnswers, reviewAnswer } from './api.ts';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
@@ -244,28 +244,16 @@ function ReasonDialog({
         }}
       >
         <ErrorMessage text={problem} />
-        <div class={`field${invalid ? ' field-invalid' : ''}`}>
-          <label for={id}>{t(reject ? 'review.reasonLabel' : 'review.noteLabel')}</label>
-          <div id={`${id}-hint`} class="hint">
-            {t('review.reasonHint')}
-          </div>
-          {invalid ? (
-            <p id={`${id}-error`} class="field-error">
-              {invalid}
-            </p>
-          ) : null}
-          <textarea
-            id={id}
-            rows={4}
-            maxLength={REASON_MAX}
-            required
-            autoFocus
-            value={reason}
-            aria-invalid={invalid ? 'true' : undefined}
-            aria-describedby={`${id}-hint${invalid ? ` ${id}-error` : ''}`}
-            onInput={(event) => setReason((event.target as HTMLTextAreaElement).value)}
-          />
-        </div>
+        <NoteField
+          id={id}
+          label={t(reject ? 'review.reasonLabel' : 'review.noteLabel')}
+          hint={t('review.reasonHint')}
+          invalid={invalid}
+          rows={4}
+          maxLength={REASON_MAX}
+          value={reason}
+          onInput={setReason}
+        />
         <div class="actions">
           <button type="submit" class={reject ? 'button-danger' : 'button-primary'} disabled={busy}>
             {t(reject ? 'review.sendReject' : 'review.sendRequestChanges')}
