@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'v
 import { startTestService, type TestService } from '../../helpers/service.ts';
 import { checkoutCompleted, signedStripeDelivery } from '../../helpers/stripe-events.ts';
 import { adminRequest } from '../../helpers/tenant.ts';
+import { CHECKOUTS_PER_LINK_LIMIT } from '../../../services/onboardings/portal/portal-checkout-routes.ts';
 import {
   advanceClock,
   createTenant,
@@ -319,5 +320,15 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/checkout', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 429]);
     await advanceClock(service, 60);
     expect((await checkout(token, tenant.ids.fields.deposit)).status).toBe(201);
+  });
+
+  it('60 checkouts of one link at once: the limit holds', async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => checkout(token, tenant.ids.fields.deposit)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(CHECKOUTS_PER_LINK_LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - CHECKOUTS_PER_LINK_LIMIT);
   });
 });
