@@ -1,6 +1,10 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
 import type { Onboarding } from './decider/index.ts';
+import { composeClientEmail } from './client-emails/compose.ts';
+import { OUTBOX_KIND, type ClientEmailExtras, type ClientEmailKind } from './client-emails/kinds.ts';
+
+export { CLIENT_EMAIL_KINDS, type ClientEmailKind, type SentBackAnswer } from './client-emails/kinds.ts';
 
 /**
  * What the emails to a client about its onboarding (the invite, the reminders; plain text,
@@ -39,16 +43,15 @@ export function clientEmailText(input: ClientEmailInput, message: string[]): str
 }
 
 /**
- * Writes one of these emails (`compose`: the invite or a reminder) for the onboarding as
- * it is now and queues it in the outbox inside the command's transaction. The sender is
- * the team's email sender name, else the team's name.
+ * Writes one of these emails (its `kind`, services/onboardings/client-emails/kinds.ts) for
+ * the onboarding as it is now and queues it in the outbox inside the command's transaction.
+ * The sender is the team's email sender name, else the team's name.
  */
-export async function queueClientEmail<Input extends ClientEmailInput>(
+export async function queueClientEmail<K extends ClientEmailKind>(
   tx: Pick<PoolClient, 'query'>,
   mail: {
-    kind: 'invite' | 'reminder';
-    compose: (input: Input) => { subject: string; text: string };
-    extra: Omit<Input, keyof ClientEmailInput>;
+    kind: K;
+    extra: ClientEmailExtras[K];
     publicUrl: string;
     team: { id: string; name: string; email_sender_name: string | null };
     recipient: { name: string | null; email: string };
@@ -60,16 +63,16 @@ export async function queueClientEmail<Input extends ClientEmailInput>(
   },
 ): Promise<void> {
   const fromName = mail.team.email_sender_name ?? mail.team.name;
-  const email = mail.compose({
+  const email = composeClientEmail(mail.kind, {
     publicUrl: mail.publicUrl,
     fromName,
     clientName: mail.recipient.name,
     ...onboardingEmailFacts(mail.onboarding),
     ...mail.extra,
-  } as Input);
+  });
   await queueMail(tx, {
     teamId: mail.team.id,
-    kind: mail.kind,
+    kind: OUTBOX_KIND[mail.kind],
     to: mail.recipient.email,
     fromName,
     subject: email.subject,

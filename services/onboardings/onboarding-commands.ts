@@ -3,7 +3,6 @@ import type { PoolClient } from '../../shared/db/pool.ts';
 import { DomainError } from '../../shared/commands/decider.ts';
 import { parseDeadline } from './deadlines.ts';
 import { queueClientEmail } from './client-email.ts';
-import { inviteEmail } from './invite-email.ts';
 import { hashClientToken, hashPin, issueClientToken } from './link-secrets.ts';
 import type { PlannedCreate } from './create-intents.ts';
 import type { Deadline, OnboardingEvent } from './onboarding-events.ts';
@@ -292,7 +291,6 @@ function inviteEffect(
     if (index < 0 || state.status === 'absent' || !email) return;
     await queueClientEmail(tx, {
       kind: 'invite',
-      compose: inviteEmail,
       extra: { token: invite.token },
       publicUrl: invite.publicUrl,
       team: invite.team,

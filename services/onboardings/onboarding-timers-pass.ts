@@ -14,7 +14,6 @@ import { claimDue, complete, defineWorkQueue } from '../../shared/work-queue/wor
 import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
 import type { DuePass } from '../../shared/work-queue/due-pass.ts';
-import { reminderEmail } from './reminder-email.ts';
 
 /** What firing the due onboarding timers uses. */
 export type OnboardingTimersDeps = Pick<
@@ -207,7 +206,6 @@ async function queueReminder(context: OnboardingTimersDeps, tx: PoolClient, time
   if (!recipient?.email || !team) return false;
   await queueClientEmail(tx, {
     kind: 'reminder',
-    compose: reminderEmail,
     extra: { token: await clearTokenFromInvites(tx, context.vault, state.id, tokenHash) },
     publicUrl: context.settings.PUBLIC_URL,
     team,
