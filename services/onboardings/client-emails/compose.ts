@@ -44,6 +44,11 @@ export const COMPOSERS: { [K in ClientEmailKind]: Composer<K> } = {
     text: clientEmailText(input, [
       `Thank you: ${input.fromName} has received "${input.templateName}".`,
       '',
+      ...input.steps.flatMap((step) => [
+        step.title,
+        ...step.answers.map((answer) => `- ${answer.label}: ${answer.text}`),
+        '',
+      ]),
       input.token
         ? `Your copy of what you sent: ${portalLink(input.publicUrl, input.token)}`
         : 'Your copy of what you sent is on the link of your invite email.',

@@ -32,7 +32,14 @@ export interface ClientEmailExtras {
   reminder: { token: string | undefined; message?: string | null };
   /** `fieldId`: the first answer sent back; the link opens the form there. */
   changes_requested: { token: string | undefined; answers: SentBackAnswer[]; fieldId: string };
-  completed: { token: string | undefined };
+  /** `steps`: the copy of what was sent, already in the client's words and dates (services/onboardings/submission-copy.ts). */
+  completed: { token: string | undefined; steps: CopiedStep[] };
+}
+
+/** One step of the copy of a submission: its title and each answer as text. */
+export interface CopiedStep {
+  title: string;
+  answers: { label: string; text: string }[];
 }
 
 /** The outbox kind an email is listed under (the operator's emails API knows four kinds). */
