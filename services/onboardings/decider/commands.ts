@@ -201,6 +201,17 @@ export type RejectAnswer = Meta & { type: 'RejectAnswer'; data: ReviewData & { r
 export type RequestChanges = Meta & { type: 'RequestChanges'; data: ReviewData & { reason: string } };
 export type ReviewCommand = ApproveAnswer | RejectAnswer | RequestChanges;
 export const REVIEW_REASON_MAX = 2000;
+/** How many answers one send-back names at most. */
+export const SEND_BACK_MAX = 100;
+/** A member sends several submitted answers back to the client at once, each with its reason. */
+export type SendBackAnswers = Meta & {
+  type: 'SendBackAnswers';
+  data: {
+    team_id: string;
+    member_id: string;
+    answers: { field_id: string; decision: 'reject' | 'request_changes'; reason: string }[];
+  };
+};
 
 export type ArchiveOnboarding = Meta & { type: 'ArchiveOnboarding'; data: Record<string, never> };
 export type UnarchiveOnboarding = Meta & { type: 'UnarchiveOnboarding'; data: { team_id: string } };
@@ -241,6 +252,7 @@ export type OnboardingCommand =
   | ApproveAnswer
   | RejectAnswer
   | RequestChanges
+  | SendBackAnswers
   | ArchiveOnboarding
   | UnarchiveOnboarding
   | ReopenOnboarding

@@ -7,7 +7,7 @@ import type { OnboardingCommand } from './commands.ts';
 import { create, update } from './create-update.ts';
 import { evolve, initialState } from './evolve.ts';
 import { removeFile, uploadFile } from './files.ts';
-import { review } from './review.ts';
+import { review, sendBack } from './review.ts';
 import { reopen, send } from './send-reopen.ts';
 import {
   markPaid,
@@ -91,6 +91,8 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
     case 'RejectAnswer':
     case 'RequestChanges':
       return review(command, state);
+    case 'SendBackAnswers':
+      return sendBack(command, state);
     case 'ArchiveOnboarding':
       return archive(command, state);
     case 'UnarchiveOnboarding':

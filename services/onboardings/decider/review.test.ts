@@ -265,3 +265,49 @@ describe('what the client may change after a review', () => {
     ]);
   });
 });
+
+describe('sending several answers back in one send', () => {
+  const sendBack = (
+    answers: { field_id: string; decision: 'reject' | 'request_changes'; reason: string }[],
+  ): OnboardingCommand => ({
+    type: 'SendBackAnswers',
+    data: { team_id: TEAM, member_id: MEMBER, answers },
+    metadata: { now: at(5) },
+  });
+
+  it('decides one review event per answer, each with its reason', () => {
+    const events = onboardingDecider.decide(
+      sendBack([
+        { field_id: 'f1', decision: 'reject', reason: 'Blurred' },
+        { field_id: 'f3', decision: 'request_changes', reason: 'Blurred' },
+      ]),
+      given(...done).state,
+    );
+    expect(events).toEqual([review('response_rejected', 'f1'), review('response_changes_requested', 'f3')]);
+  });
+
+  it('refuses all when one answer cannot be sent back, none, or a field named twice', () => {
+    given(...done, review('response_approved', 'f3'))
+      .when(
+        sendBack([
+          { field_id: 'f1', decision: 'reject', reason: 'Blurred' },
+          { field_id: 'f3', decision: 'reject', reason: 'Blurred' },
+        ]),
+      )
+      .thenThrows('invalid_state');
+    given(...done)
+      .when(sendBack([]))
+      .thenThrows('invalid_body');
+    given(...done)
+      .when(
+        sendBack([
+          { field_id: 'f1', decision: 'reject', reason: 'Blurred' },
+          { field_id: 'f1', decision: 'request_changes', reason: 'Blurred' },
+        ]),
+      )
+      .thenThrows('invalid_body');
+    given(...done)
+      .when(sendBack([{ field_id: 'f1', decision: 'reject', reason: ' ' }]))
+      .thenThrows('invalid_body');
+  });
+});

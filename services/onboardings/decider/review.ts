@@ -1,7 +1,7 @@
 import { DomainError } from '../../../shared/commands/decider.ts';
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import { findField } from '../template-snapshot.ts';
-import { REVIEW_REASON_MAX, type ReviewCommand } from './commands.ts';
+import { REVIEW_REASON_MAX, SEND_BACK_MAX, type ReviewCommand, type SendBackAnswers } from './commands.ts';
 import { base, ERROR_TEXTS, fail, iso, requireField, requireForApi } from './rules.ts';
 import type { FieldReview, Onboarding, OnboardingState } from './state.ts';
 
@@ -58,4 +58,31 @@ export function review(command: ReviewCommand, state: OnboardingState): Onboardi
     throw new DomainError('invalid_body', `reason must be 1 to ${REVIEW_REASON_MAX} characters`);
   }
   return [{ type: REVIEW_EVENTS[command.type], data: { ...reviewed, reason } }];
+}
+
+/**
+ * A member sends several submitted answers back to the client in one send (reject or
+ * request changes, each with its reason): one review event per answer, all or none. Each
+ * answer is checked as a single review is; a field named twice, none, or more than
+ * SEND_BACK_MAX are refused (400 invalid_body).
+ */
+export function sendBack(command: SendBackAnswers, state: OnboardingState): OnboardingEvent[] {
+  const { answers, team_id, member_id } = command.data;
+  if (answers.length === 0 || answers.length > SEND_BACK_MAX) {
+    throw new DomainError('invalid_body', `answers must name 1 to ${SEND_BACK_MAX} answers`);
+  }
+  const fieldIds = new Set(answers.map((answer) => answer.field_id));
+  if (fieldIds.size !== answers.length) {
+    throw new DomainError('invalid_body', 'answers must name each field once');
+  }
+  return answers.flatMap((answer) =>
+    review(
+      {
+        type: answer.decision === 'reject' ? 'RejectAnswer' : 'RequestChanges',
+        data: { team_id, member_id, field_id: answer.field_id, reason: answer.reason },
+        metadata: command.metadata,
+      },
+      state,
+    ),
+  );
 }
