@@ -8,7 +8,7 @@ import type { OnboardingEvent, TemplateSnapshot } from './onboarding-events.ts';
  * submitted for a field: the field's value when its step was submitted (answers, files,
  * the client's signature), counted from 1. A resubmission with an unchanged value adds no
  * version unless the field was sent back. The diff compares the version last reviewed with
- * the newest one: a word diff for text, before and after for any other value.
+ * the newest one: a word diff for text, before and after for a date and any other value.
  */
 
 export type { AnswerStatus };
@@ -124,7 +124,7 @@ function historiesOf(
           versions: state.versions,
           reviews: state.reviews,
           countersignatures: state.countersignatures,
-          diff: versionDiff(state, diffDeadline),
+          diff: versionDiff(state, field.type, diffDeadline),
         },
       ];
     }),
@@ -223,15 +223,17 @@ export function answerHistory(
 /**
  * The version last reviewed against the newest one, when a newer one exists: a word diff
  * for two texts while the history's diff budget lasts (`deadline`, performance.now()), else
- * before and after.
+ * before and after. A date is one value, never words: its diff is the date before and after
+ * (a word diff of 1842-03-15 and 1843-07-01 reads as characters, not as dates).
  */
-function versionDiff(state: FieldState, deadline: number): AnswerDiff | null {
+function versionDiff(state: FieldState, type: string, deadline: number): AnswerDiff | null {
   const reviewed = state.reviews.at(-1)?.version ?? 0;
   const newest = state.versions.at(-1);
   const before = state.versions[reviewed - 1];
   if (!before || !newest || newest.number <= reviewed) return null;
   const left = deadline - performance.now();
-  if (typeof before.value === 'string' && typeof newest.value === 'string' && left > 0) {
+  const text = typeof before.value === 'string' && typeof newest.value === 'string';
+  if (text && type !== 'date' && left > 0) {
     const changes = diffWords(before.value, newest.value, { timeout: Math.ceil(left) });
     if (changes) {
       const parts = changes.map((part) => ({ value: part.value, added: part.added, removed: part.removed }));
