@@ -19,9 +19,6 @@ const NOT_SHOWN: readonly string[] = [
   'file_removed',
   'payment.succeeded',
   'onboarding.overdue',
-  'response_approved',
-  'response_rejected',
-  'response_changes_requested',
   ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ];
 
@@ -54,7 +51,12 @@ export interface OnboardingRow {
   position: string;
   /** The revision of the onboarding's stream this row has applied, as text. */
   stream_revision: string;
+  /** jsonb as text: the answers sent back, by field id (infra/migrations/139). */
+  review_fields: string;
 }
+
+/** Where an answer the team sent back stands (infra/migrations/139_onboarding_review_state.sql). */
+export type ReviewField = 'sent_back' | 'resubmitted';
 
 export interface LinkRow {
   token_hash: string;
@@ -171,6 +173,7 @@ function createOnboarding(batch: OnboardingsBatch, event: CreatedEvent, recorded
       updated_at: data.created_at,
       position: String(recorded.position),
       stream_revision: String(recorded.revision),
+      review_fields: '{}',
     });
     batch.dirtyRows.add(key);
   }
@@ -246,6 +249,16 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
       break;
     case 'response.submitted':
       update(batch, id, { progress_pct: event.data.progress_pct, updated_at: event.data.submitted_at });
+      resubmitted(batch, id, event.data.step_id);
+      break;
+    case 'response_rejected':
+    case 'response_changes_requested':
+      changeReview(batch, id, (fields) => ({ ...fields, [event.data.field_id]: 'sent_back' }));
+      break;
+    case 'response_approved':
+      changeReview(batch, id, (fields) =>
+        Object.fromEntries(Object.entries(fields).filter(([fieldId]) => fieldId !== event.data.field_id)),
+      );
       break;
     case 'onboarding.completed':
       update(batch, id, { status: 'completed', progress_pct: 100, updated_at: event.data.completed_at });
@@ -288,18 +301,55 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
     case 'file_removed':
     case 'payment.succeeded':
     case 'onboarding.overdue':
-    case 'response_approved':
-    case 'response_rejected':
-    case 'response_changes_requested':
     case 'payment_failed':
     case 'payment_renewed':
     case 'payment_subscription_ended':
     case 'payment_refunded':
     case 'payment_marked_paid':
+    case 'onboarding_document_rendered':
       break;
     default: {
       const _exhaustive: never = event;
       break;
     }
   }
+}
+
+type ReviewFields = Record<string, ReviewField>;
+
+function changeReview(batch: OnboardingsBatch, id: string, change: (fields: ReviewFields) => ReviewFields) {
+  const row = batch.rows.get(onboardingKey(id));
+  if (!row) return;
+  update(batch, id, { review_fields: JSON.stringify(change(JSON.parse(row.review_fields) as ReviewFields)) });
+}
+
+/** Submitting a step again returns its answers sent back to the team (as the decider's evolve does). */
+function resubmitted(batch: OnboardingsBatch, id: string, stepId: string): void {
+  const row = batch.rows.get(onboardingKey(id));
+  if (!row || row.review_fields === '{}') return;
+  const snapshot = JSON.parse(row.template_snapshot) as { steps: { id: string; fields: { id: string }[] }[] };
+  const inStep = new Set(snapshot.steps.find((step) => step.id === stepId)?.fields.map((field) => field.id));
+  changeReview(batch, id, (fields) =>
+    Object.fromEntries(
+      Object.entries(fields).map(([fieldId, state]) => [
+        fieldId,
+        inStep.has(fieldId) ? 'resubmitted' : state,
+      ]),
+    ),
+  );
+}
+
+/**
+ * The review state the workspace shows beside the public status: changes_requested while
+ * an answer sent back waits on the client, awaiting_review while a resubmitted one waits
+ * on the team; null otherwise, and for an onboarding neither in progress nor completed.
+ */
+export function reviewState(
+  status: string,
+  fields: Readonly<Record<string, string>>,
+): 'changes_requested' | 'awaiting_review' | null {
+  if (status !== 'in_progress' && status !== 'completed') return null;
+  const states = Object.values(fields);
+  if (states.includes('sent_back')) return 'changes_requested';
+  return states.includes('resubmitted') ? 'awaiting_review' : null;
 }

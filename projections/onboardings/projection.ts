@@ -44,7 +44,7 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                   created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
                   archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
                   last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
-                  stream_revision::text as stream_revision
+                  stream_revision::text as stream_revision, review_fields::text as review_fields
            from ${table('onboardings')} where id = any($1::uuid[])) o), '[]'::json) as rows,
          coalesce((select json_agg(l) from (
            select token_hash, onboarding_id, team_id, send_number, issued_at::text as issued_at,
@@ -85,17 +85,17 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
            (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
             status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
             assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
-            stream_revision)
+            stream_revision, review_fields)
          select id, team_id, client_id, template_id, template_source, template_name, template_snapshot::jsonb,
                 status, progress_pct, created_at, due_date, due_date::timestamptz, due_on, due_timezone, expires_at,
                 assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
-                stream_revision
+                stream_revision, review_fields::jsonb
          from jsonb_to_recordset($1::jsonb) as r(
            id uuid, team_id uuid, client_id uuid, template_id uuid, template_source text, template_name text,
            template_snapshot text, status text, progress_pct integer, created_at timestamptz, due_date text,
            due_on text, due_timezone text, expires_at text, assigned_to uuid, archived_at timestamptz,
            client_erased_at timestamptz, send_count integer, last_sent_at timestamptz,
-           updated_at timestamptz, position bigint, stream_revision bigint)
+           updated_at timestamptz, position bigint, stream_revision bigint, review_fields text)
          on conflict (id) do update
            set status = excluded.status, progress_pct = excluded.progress_pct,
                due_date = excluded.due_date, due_at = excluded.due_at, due_on = excluded.due_on,
@@ -104,7 +104,7 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
                expires_at = excluded.expires_at, updated_at = excluded.updated_at,
                template_name = excluded.template_name, template_snapshot = excluded.template_snapshot,
-               stream_revision = excluded.stream_revision
+               stream_revision = excluded.stream_revision, review_fields = excluded.review_fields
          returning 1
        ), upserted_links as (
          insert into ${table('onboarding_links')} (token_hash, onboarding_id, team_id, send_number, issued_at, deactivated_at)

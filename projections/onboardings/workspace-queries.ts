@@ -7,6 +7,7 @@ import { countOf, parsedRows, SqlParams, type ReadClient } from '../read-client.
 import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
+import { reviewState } from './fold.ts';
 
 /**
  * The workspace's reads of onboardings: the read model (projections/onboardings/projection.ts)
@@ -44,6 +45,12 @@ export const workspaceOnboardingItem = z.object({
   send_count: z.number().int(),
   last_sent_at: z.string().nullable(),
   link: z.enum(LINK_STATES),
+  review_state: z
+    .enum(['changes_requested', 'awaiting_review'])
+    .nullable()
+    .describe(
+      'workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team',
+    ),
   client: z.object({ id: z.string().uuid(), name: z.string().nullable(), email: z.string().nullable() }),
   template: z.object({ id: z.string().uuid(), name: z.string() }),
 });
@@ -71,6 +78,7 @@ const row = z.object({
   client_email: z.string().nullable(),
   template_id: z.string(),
   template_name: z.string(),
+  review_fields: z.record(z.string()),
 });
 
 function linkState(value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem['link'] {
@@ -92,6 +100,7 @@ const toItem = (value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem 
   send_count: value.send_count,
   last_sent_at: value.last_sent_at?.toISOString() ?? null,
   link: linkState(value, now),
+  review_state: reviewState(value.status, value.review_fields),
   client: { id: value.client_id, name: value.client_name, email: value.client_email },
   template: { id: value.template_id, name: value.template_name },
 });
@@ -154,7 +163,8 @@ export async function searchOnboardings(
       row,
       `select o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
               o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
-              o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name
+              o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name,
+              o.review_fields
        ${from}
        order by o.created_at desc, o.position desc
        limit ${params.add(query.limit ?? 25)} offset ${params.add(query.offset ?? 0)}`,

@@ -41,3 +41,33 @@ describe('who the timeline names for a payment', () => {
     ]);
   });
 });
+
+describe('a resubmission on the timeline', () => {
+  it('marks the step submitted again after the team sent an answer of it back, once', () => {
+    const snapshot = {
+      name: 'T',
+      steps: [{ id: 's1', title: 'About you', fields: [{ id: 'f1', label: 'Name' }] }],
+    };
+    const submitted = (minute: number) =>
+      recorded('response.submitted', { step_id: 's1', submitted_at: `2026-11-27T10:0${minute}:00.000Z` }, {});
+    const entries = onboardingTimeline(
+      [
+        recorded('onboarding_created', { template_snapshot: snapshot }, {}),
+        submitted(1),
+        recorded(
+          'response_rejected',
+          { field_id: 'f1', step_id: 's1', reason: 'Typo' },
+          { actor_member_id: 'm1' },
+        ),
+        submitted(2),
+        submitted(3),
+      ],
+      { mails: [], deliveries: [], runs: [] },
+    );
+    expect(
+      entries
+        .filter((entry) => entry.kind === 'response.submitted')
+        .map((entry) => entry.detail['resubmitted']),
+    ).toEqual([undefined, true, undefined]);
+  });
+});

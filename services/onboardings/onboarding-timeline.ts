@@ -8,7 +8,8 @@ import { paymentCurrency } from '../templates/contract/payment-amount.ts';
  * of its events and the automation runs it triggered, oldest first (newest last), each
  * with its time and who acted: the client, a member (metadata actor_member_id), an API key,
  * or the service. Event types this file does not name (reopened, unarchived and others
- * added later) appear under their own name.
+ * added later) appear under their own name. A step submitted again with answers the team
+ * sent back (rejected or changes requested) is a resubmission: detail `resubmitted` true.
  */
 
 export type TimelineActor =
@@ -125,6 +126,25 @@ function paymentDetail(
   return detail;
 }
 
+/**
+ * Follows the answers sent back (`sentBack`, field ids): true when `event` submits a step
+ * holding one of them again (they return to the team then, as the decider's evolve does).
+ */
+function resubmits(event: RecordedEvent, snapshot: TemplateSnapshot | null, sentBack: Set<string>): boolean {
+  const data = event.data as { field_id?: string; step_id?: string };
+  if (event.type === 'response_rejected' || event.type === 'response_changes_requested') {
+    if (data.field_id) sentBack.add(data.field_id);
+  } else if (event.type === 'response_approved' && data.field_id) {
+    sentBack.delete(data.field_id);
+  } else if (event.type === 'response.submitted') {
+    const step = snapshot?.steps.find((candidate) => candidate.id === data.step_id);
+    const back = (step?.fields ?? []).filter((field) => sentBack.has(field.id));
+    for (const field of back) sentBack.delete(field.id);
+    return back.length > 0;
+  }
+  return false;
+}
+
 export function onboardingTimeline(
   events: readonly RecordedEvent[],
   { mails, deliveries, runs }: { mails: MailRow[]; deliveries: DeliveryRow[]; runs: RunRow[] },
@@ -132,17 +152,15 @@ export function onboardingTimeline(
   // Labels come from the template the onboarding followed at each event (a draft may refresh it).
   let snapshot: TemplateSnapshot | null = null;
   const entries: TimelineEntry[] = [];
+  const sentBack = new Set<string>();
   for (const event of events) {
     if (event.type === 'onboarding_created' || event.type === 'onboarding_template_refreshed') {
       snapshot = (event.data as { template_snapshot?: TemplateSnapshot }).template_snapshot ?? snapshot;
     }
     if (LEFT_OUT.has(event.type)) continue;
-    entries.push({
-      at: timeOf(event),
-      kind: event.type,
-      actor: actorOf(event),
-      detail: detailOf(event, snapshot),
-    });
+    const detail = detailOf(event, snapshot);
+    if (resubmits(event, snapshot, sentBack)) detail['resubmitted'] = true;
+    entries.push({ at: timeOf(event), kind: event.type, actor: actorOf(event), detail });
   }
   for (const mail of mails) {
     entries.push({

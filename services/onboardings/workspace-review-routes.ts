@@ -12,18 +12,24 @@ import { coded } from '../../shared/http/error-schemas.ts';
 import { binaryResponse } from '../../shared/http/openapi-3-1-schema.ts';
 import { toDomainEvent } from '../../shared/commands/handle-command.ts';
 import { answerHistory } from './answer-history.ts';
+import { memberEvidence } from './signature-evidence.ts';
 import { REVIEW_REASON_MAX } from './decider/index.ts';
 import type { OnboardingEvent } from './onboarding-events.ts';
 import { decidedEvent, runOnboardingRouteCommand } from './onboarding-route-command.ts';
 import { onboardingNotFound, openedValues, teamOnboardingEvents } from './onboarding-stream-view.ts';
 import { workspaceSchema } from '../../shared/http/route-schema.ts';
 import { sendOnboardingFile } from './file-download.ts';
+import {
+  postOnboardingsByOnboardingIdAnswersSendBackRoute,
+  sentBackEmail,
+} from './workspace-send-back-routes.ts';
 
 /*
  * Review of answers in the workspace (every role of the team):
  *
  *   GET  /onboardings/:id/answers                     every answered field: status, reason, versions, reviews, diff
  *   POST /onboardings/:id/answers/:field_id/review    {decision: approve|reject|request_changes, reason?}
+ *   POST /onboardings/:id/answers/send-back           several answers back in one send (workspace-send-back-routes.ts)
  *   POST /onboardings/:id/countersign                 {field_id}: the signed-in member countersigns
  *   GET  /onboardings/:id/files/:file_id              the uploaded file, as an attachment
  *
@@ -31,7 +37,8 @@ import { sendOnboardingFile } from './file-download.ts';
  * with the member as actor (metadata actor_member_id). Refusals: 404 target_unavailable
  * (unknown, another team's, erased client's), 404 field_not_found, 409 invalid_state (not
  * a submitted answer; not in progress or completed), 400 invalid_body (reason missing or
- * over 2000 characters).
+ * over 2000 characters). A rejection or a request for changes emails the client (one
+ * changes_requested email: sent-back-email.ts).
  */
 
 const params = z.object({ onboarding_id: z.string().uuid() });
@@ -193,7 +200,7 @@ function postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(
                 metadata: now,
               },
         onboardingNotFound,
-        undefined,
+        decision === 'approve' ? undefined : sentBackEmail(context),
         memberMetadata(request, session.memberId),
       );
       const events = await teamOnboardingEvents(context, request, onboardingId);
@@ -246,7 +253,7 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, { context }:
         context,
         request,
         onboardingId,
-        () => ({
+        async (state) => ({
           type: 'SignField',
           data: {
             field_id: request.body.field_id,
@@ -254,6 +261,8 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, { context }:
             signer_name: signer.name,
             signer_email: signer.email,
             signer: { role: 'team_member', member_id: session.memberId },
+            // The countersigner is the member: their evidence, the answers they countersign.
+            ...(state.status === 'absent' ? {} : { evidence: await memberEvidence(context, request, state) }),
           },
           metadata: { now: context.clock.now() },
         }),
@@ -303,6 +312,7 @@ export async function workspaceReviewRoutes(plain: FastifyInstance, { context }:
   const kit = workspaceReviewKit(context);
   getOnboardingsByOnboardingIdAnswersRoute(app, kit);
   postOnboardingsByOnboardingIdAnswersByFieldIdReviewRoute(app, kit);
+  postOnboardingsByOnboardingIdAnswersSendBackRoute(app, context);
   postOnboardingsByOnboardingIdCountersignRoute(app, kit);
   getOnboardingsByOnboardingIdFilesByFileIdRoute(app, kit);
 }

@@ -15,6 +15,7 @@ import {
   type Tenant,
   drain,
 } from '../portal-fixtures.ts';
+import { invites } from '../onboardings-fixtures.ts';
 
 /*
  * Review of answers in the workspace over real HTTP and PostgreSQL: a member rejects an
@@ -154,6 +155,11 @@ describe('workspace review of answers', () => {
     });
     expect(rejected.status).toBe(200);
     expect(rejected.body.answer).toMatchObject({ status: 'rejected', reason: 'Please write your full name' });
+    // The client is told in one email: the reason and the link at that answer.
+    const told = (await invites(service, onboardingId)).filter((mail) => mail.kind === 'notification');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.text).toContain('Please write your full name');
+    expect(told[0]!.text).toContain(`/f/${token}?field=${fields.fullName}`);
     expect((await responses()).find((one) => one.field_id === fields.fullName)).toMatchObject({
       status: 'rejected',
       rejection_reason: 'Please write your full name',
@@ -257,6 +263,75 @@ describe('workspace review of answers', () => {
     const after = await answerOf(fields.agreement);
     expect(after.status).toBe('submitted');
     expect(after.diff?.kind).toBe('values');
+  });
+
+  it('sends several answers back in one send: one email, the list shows Changes requested, the resubmission returns them to the team', async () => {
+    const { fields, steps } = tenant.ids;
+    const other = await sentOnboarding(service, tenant);
+    await completeForm(service, tenant, other.token, 'Grace Hopper');
+    const base = `/workspace/v1/onboardings/${other.onboardingId}`;
+    const mails = async () =>
+      (await invites(service, other.onboardingId)).filter((mail) => mail.kind === 'notification');
+    const sendBack = (answers: unknown) => member.call('POST', `${base}/answers/send-back`, { answers });
+    const reviewState = async () => (await member.call('GET', base)).body.onboarding.review_state;
+
+    // Refusals change nothing and email nobody.
+    expect((await sendBack([])).status).toBe(400);
+    const twice = { field_id: fields.fullName, decision: 'reject', reason: 'Typo' };
+    expect((await sendBack([twice, twice])).status).toBe(400);
+    expect((await sendBack([{ ...twice, field_id: fields.nickname }])).status).toBe(409);
+    expect((await stranger.call('POST', `${base}/answers/send-back`, { answers: [twice] })).status).toBe(404);
+    expect(await mails()).toHaveLength(0);
+    expect(await reviewState()).toBeNull();
+
+    const sent = await sendBack([
+      { field_id: fields.agreement, decision: 'request_changes', reason: 'Sign with your legal name' },
+      { field_id: fields.fullName, decision: 'reject', reason: 'Your full legal name, please' },
+    ]);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const [mail, ...more] = await mails();
+    expect(more).toHaveLength(0);
+    expect(mail!.text).toContain('Sign with your legal name');
+    expect(mail!.text).toContain('Your full legal name, please');
+    expect(mail!.text).toContain(`/f/${other.token}?field=${fields.fullName}`);
+
+    // The public status stays; the workspace says the onboarding waits on the client.
+    const shown = (await member.call('GET', base)).body.onboarding;
+    expect(shown).toMatchObject({ status: 'completed', review_state: 'changes_requested' });
+    const listed = (await member.call('GET', '/workspace/v1/onboardings?limit=100')).body.data as Array<{
+      id: string;
+      review_state: string | null;
+    }>;
+    expect(listed.find((one) => one.id === other.onboardingId)?.review_state).toBe('changes_requested');
+    expect(listed.find((one) => one.id === onboardingId)?.review_state).not.toBe('changes_requested');
+
+    // The completed link keeps working; fixing one step leaves the other answer waiting on the client.
+    expect((await portal(service, other.token, 'GET')).status).toBe(200);
+    await portal(service, other.token, 'PUT', `/answers/${fields.fullName}`, {
+      body: { value: 'Grace B. Hopper' },
+    });
+    expect((await portal(service, other.token, 'POST', `/steps/${steps.about}/submit`)).status).toBe(200);
+    expect(await reviewState()).toBe('changes_requested');
+    await portal(service, other.token, 'POST', `/fields/${fields.agreement}/signature`, {
+      body: { signer_name: 'Grace B. Hopper', signer_email: 'signer@example.com' },
+    });
+    expect((await portal(service, other.token, 'POST', `/steps/${steps.documents}/submit`)).status).toBe(200);
+    expect(await reviewState()).toBe('awaiting_review');
+
+    const timeline = (await member.call('GET', `${base}/timeline`)).body.entries as Array<{
+      kind: string;
+      detail: Record<string, unknown>;
+    }>;
+    expect(
+      timeline
+        .filter((entry) => entry.kind === 'response.submitted')
+        .map((entry) => entry.detail['resubmitted']),
+    ).toEqual([undefined, undefined, true, true]);
+    for (const field of [fields.fullName, fields.agreement]) {
+      const approved = await member.call('POST', `${base}/answers/${field}/review`, { decision: 'approve' });
+      expect(approved.status).toBe(200);
+    }
+    expect(await reviewState()).toBeNull();
   });
 
   it('countersigns a signature field as the signed-in member', async () => {
