@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PortalOnboarding } from './api.ts';
-import { changeable, inReviewState, sentBack, stepsToResubmit } from './sent-back.ts';
+import {
+  changeable,
+  inReviewState,
+  linkedField,
+  linkedStep,
+  sentBack,
+  stepsToResubmit,
+} from './sent-back.ts';
 
 const onboarding = (status: string, reviews: PortalOnboarding['reviews']) =>
   ({ status, reviews }) as unknown as PortalOnboarding;
@@ -37,5 +44,20 @@ describe('answers the team sent back', () => {
       { id: 's3', fields: [{ id: 'sig' }] },
     ];
     expect(stepsToResubmit(steps, onboarding('completed', reviews))).toEqual(['s1', 's3']);
+  });
+
+  it('a link ?field=<id> opens the step of that answer when the client may change it', () => {
+    const steps = [
+      { id: 's1', fields: [{ id: 'name' }] },
+      { id: 's2', fields: [{ id: 'id' }] },
+      { id: 's3', fields: [{ id: 'sig' }] },
+    ];
+    const completed = onboarding('completed', reviews);
+    expect(linkedField('?field=sig')).toBe('sig');
+    expect(linkedField('?other=1')).toBeNull();
+    expect(linkedStep(steps, completed, 'sig')).toBe(2);
+    expect(linkedStep(steps, completed, 'id')).toBe(-1);
+    expect(linkedStep(steps, completed, null)).toBe(-1);
+    expect(linkedStep(steps, onboarding('in_progress', []), 'id')).toBe(1);
   });
 });

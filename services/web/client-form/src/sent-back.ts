@@ -36,3 +36,22 @@ export function stepsToResubmit(
   const back = sentBack(onboarding);
   return steps.filter((step) => step.fields.some((field) => back.has(field.id))).map((step) => step.id);
 }
+
+/** Pure: the answer a link opens at (`/f/<token>?field=<field id>`, the changes-requested email's link), else null. */
+export function linkedField(search: string): string | null {
+  const fieldId = new URLSearchParams(search).get('field');
+  return fieldId && fieldId.length <= 100 ? fieldId : null;
+}
+
+/**
+ * Pure: the step a link's answer is in, when the client may change that answer now
+ * (sent back, or any answer not approved while the form is open); else -1.
+ */
+export function linkedStep(
+  steps: readonly { fields: readonly { id: string }[] }[],
+  onboarding: PortalOnboarding,
+  fieldId: string | null,
+): number {
+  if (!fieldId || !changeable(onboarding, fieldId)) return -1;
+  return steps.findIndex((step) => step.fields.some((field) => field.id === fieldId));
+}

@@ -17,7 +17,8 @@ import {
   type FormStep,
 } from '../form-model.ts';
 import type { CheckoutReturn } from '../checkout-return.ts';
-import { inReviewState, sentBack } from '../sent-back.ts';
+import { inReviewState, linkedField, linkedStep, sentBack } from '../sent-back.ts';
+import { focusLinkedField } from './sent-back-field.tsx';
 import { Review } from './form/review.tsx';
 import { StepCard, type Summary } from './form/step-card.tsx';
 import { StepNav } from './form/step-nav.tsx';
@@ -62,20 +63,24 @@ function FormTop(props: FormScreenProps & { name: string | undefined; saveStatus
 }
 
 /**
- * The step the form opens at: back from Checkout, the payment's step; with answers the
- * team sent back, the first step holding one; else where the client left off (resumeStep).
+ * The step the form opens at: back from Checkout, the payment's step; a link to an answer
+ * (?field=, the changes-requested email), that answer's step; with answers the team sent
+ * back, the first step holding one; else where the client left off (resumeStep).
  */
 function openingStep(
   steps: readonly FormStep[],
   answers: ReadonlyMap<string, unknown>,
   onboarding: PortalOnboarding,
   checkoutReturn: CheckoutReturn | null | undefined,
+  linked: string | null = null,
 ): number {
   const at = (has: (fieldId: string) => boolean) =>
     steps.findIndex((step) => step.fields.some((field) => has(field.id)));
   const paying = checkoutReturn?.fieldId;
   const back = paying ? at((fieldId) => fieldId === paying) : -1;
   if (back >= 0) return back;
+  const linkedAt = linkedStep(steps, onboarding, linked);
+  if (linkedAt >= 0) return linkedAt;
   const sentBackAt = at((fieldId) => sentBack(onboarding).has(fieldId));
   return sentBackAt >= 0 ? sentBackAt : resumeStep(steps, answers, onboarding);
 }
@@ -95,7 +100,11 @@ export function FormScreen(props: FormScreenProps) {
   const { answers, shownProblems } = form;
   // Only what the conditional rules show: hidden steps and fields are neither shown nor required.
   const steps = useMemo(() => visibleSteps(allSteps, answers, onboarding), [allSteps, answers, onboarding]);
-  const [index, setIndex] = useState(() => openingStep(steps, answers, onboarding, props.checkoutReturn));
+  const linked = useMemo(() => linkedField(window.location.search), []);
+  const [index, setIndex] = useState(() =>
+    openingStep(steps, answers, onboarding, props.checkoutReturn, linked),
+  );
+  useEffect(() => focusLinkedField(linked), []);
   const reviewState = inReviewState(onboarding);
   const [summary, setSummary] = useState<Summary | null>(null);
   const [submitting, setSubmitting] = useState(false);

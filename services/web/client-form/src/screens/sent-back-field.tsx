@@ -1,6 +1,15 @@
 import type { ComponentChildren } from 'preact';
 import type { Translate } from '../i18n.ts';
 import type { FieldReview } from '../sent-back.ts';
+import { fieldIds } from './form/error-summary.tsx';
+
+/** The answer a link opened at (?field=): its control takes the focus, in view. */
+export function focusLinkedField(fieldId: string | null): void {
+  if (!fieldId) return;
+  const control = document.getElementById(fieldIds(fieldId).input);
+  control?.scrollIntoView?.({ block: 'center' });
+  control?.focus();
+}
 
 /**
  * A field with the team's review beside it: the reason (rejected) or the note (changes
