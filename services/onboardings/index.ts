@@ -37,6 +37,7 @@ export { operatorOnboardingRoutes } from './operator-onboarding-routes.ts';
 export { workspaceOnboardingRoutes } from './workspace-onboarding-routes.ts';
 export { workspaceReviewRoutes } from './workspace-review-routes.ts';
 export { workspaceTimelineRoutes } from './workspace-timeline-routes.ts';
+export { workspaceSignatureRoutes } from './workspace-signature-routes.ts';
 export { workspacePaymentRoutes } from './workspace-payment-routes.ts';
 
 // Portal (/portal/v1)

@@ -174,8 +174,24 @@ export type SignatureSigned = DomainEvent<
     signer_role: 'client' | 'team_member';
     member_id: string | null;
     signed_at: string;
+    /** What stands behind the signature (docs/decisions/0079); absent on events written before. */
+    evidence?: SignatureEvidence;
   }
 >;
+
+/**
+ * A signature's evidence, left out of every public body (events feed, hooks, automation):
+ * the signer's IP address and user agent (sealed with the client's key), the consent text
+ * the signer agreed to (the field's agreement text), and the SHA-256 of the canonical bytes
+ * of the answers signed (services/onboardings/signed-answers.ts, version `answers_version`).
+ */
+export interface SignatureEvidence {
+  ip: string;
+  user_agent: string;
+  consent_text: string;
+  answers_sha256: string;
+  answers_version: number;
+}
 
 export type FileUploaded = DomainEvent<
   'file.uploaded',

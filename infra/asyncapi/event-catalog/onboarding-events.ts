@@ -148,6 +148,16 @@ export const ONBOARDING_EVENTS: EventCatalogPart = {
       signer_role: oneOfValues(['client', 'team_member']),
       member_id: nullable(uuid),
       signed_at: timestamp,
+    },
+    // Left out of every public body (events feed, hooks, automation); absent on older events.
+    {
+      evidence: object({
+        ip: ref('PersonalValue'),
+        user_agent: ref('PersonalValue'),
+        consent_text: string(),
+        answers_sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+        answers_version: integer({ minimum: 1 }),
+      }),
     }),
   },
   'file.uploaded': {

@@ -13,6 +13,7 @@ import {
   workspaceReviewRoutes,
   workspaceTimelineRoutes,
 } from '../../onboardings/index.ts';
+  workspaceSignatureRoutes,
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -69,4 +70,5 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceReviewRoutes, { context });
   await app.register(workspaceTimelineRoutes, { context });
   await app.register(workspacePaymentRoutes, { context });
+  await app.register(workspaceSignatureRoutes, { context });
 }

@@ -109,6 +109,8 @@ export type SignField = Meta & {
     signer: { role: 'client'; token_hash: string } | { role: 'team_member'; member_id: string };
     /** The signer's name and email as entered (signer_name and signer_email are sealed), for the storable check only. */
     entered?: { signer_name: string; signer_email: string };
+    /** Where the signature came from and what it signs (the decider adds the consent text). */
+    evidence?: { ip: string; user_agent: string; answers_sha256: string; answers_version: number };
   };
 };
 

@@ -3,7 +3,11 @@ import type { SignField } from './commands.ts';
 import { base, fail, iso, requireChangeable, requireExisting, requireField, requireLink } from './rules.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
 
-/** A client signs while answering; a team member countersigns an onboarding in progress or completed. */
+/**
+ * A client signs while answering; a team member countersigns an onboarding in progress or
+ * completed. The evidence the route gathered (IP, user agent, digest of the answers signed)
+ * goes into the event with the consent text: the field's agreement text as the snapshot holds it.
+ */
 export function signField(command: SignField, state: OnboardingState): OnboardingEvent[] {
   const { data, metadata } = command;
   let onboarding: Onboarding;
@@ -20,6 +24,11 @@ export function signField(command: SignField, state: OnboardingState): Onboardin
   }
   const field = requireField(onboarding, data.field_id);
   if (field.field.type !== 'signature') throw fail('field_not_found');
+  const agreement = (field.field.config as { agreement_text?: unknown } | null)?.agreement_text;
+  const evidence = data.evidence && {
+    ...data.evidence,
+    consent_text: typeof agreement === 'string' ? agreement : '',
+  };
   return [
     {
       type: 'signature.signed',
@@ -33,6 +42,7 @@ export function signField(command: SignField, state: OnboardingState): Onboardin
         signer_role: data.signer.role,
         member_id: data.signer.role === 'team_member' ? data.signer.member_id : null,
         signed_at: iso(metadata.now),
+        ...(evidence ? { evidence } : {}),
       },
     },
   ];

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { type ZodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { findResponse, responseSchema } from '../../../projections/responses/queries.ts';
-import { PIN_HEADER } from './portal-access.ts';
+import { PIN_HEADER, type PortalLink } from './portal-access.ts';
 import { decidedEvent } from '../onboarding-route-command.ts';
 import { prefersHtml } from '../../web/prefers-html.ts';
 import { clientFace, faceClientSchema, faceTeamSchema, teamFace } from './portal-face.ts';
@@ -19,11 +19,14 @@ import {
   stepParams,
   tokenParams,
 } from './portal-requests.ts';
+import { inviteeEmail, signingEvidence } from './portal-signing.ts';
 
 /* The client's form through a link: open it, autosave answers, submit steps, sign. */
 
 /** GET the form: the first open after each send records onboarding.started. */
-function openFormRoute(app: ZodApp, { context, open, run, view, now }: PortalRequests) {
+function openFormRoute(app: ZodApp, portal: PortalRequests) {
+  const { context, open, run, view, now } = portal;
+  const signerEmailOf = (link: PortalLink) => inviteeEmail(portal, link).catch(() => null);
   app.get(
     '/onboardings/:token',
     {
@@ -55,7 +58,8 @@ function openFormRoute(app: ZodApp, { context, open, run, view, now }: PortalReq
         teamFace(context.pool, teamId),
         clientFace(context.pool, teamId, clientId),
       ]);
-      return { team, client: client.client, onboarding: await view(outcome.state) };
+      const onboarding = { ...(await view(outcome.state)), signer_email: await signerEmailOf(link) };
+      return { team, client: client.client, onboarding };
     },
   );
 }
@@ -152,7 +156,8 @@ function submitStepRoute(app: ZodApp, { run, enteredValues, view, now, answering
 }
 
 /** POST a signature of a signature field. */
-function signFieldRoute(app: ZodApp, { run, seal, now, answering }: PortalRequests) {
+function signFieldRoute(app: ZodApp, portal: PortalRequests) {
+  const { run, seal, now, answering } = portal;
   app.post(
     '/onboardings/:token/fields/:field_id/signature',
     {
@@ -160,7 +165,8 @@ function signFieldRoute(app: ZodApp, { run, seal, now, answering }: PortalReques
         {
           operationId: 'portalSignField',
           summary: 'Sign a signature field (signature.signed with signer_role client)',
-          description: '201; signature.signed with signer_role `client`.',
+          description:
+            "201; signature.signed with signer_role `client`. The signer is the invitee: the email recorded (and answered) is the client's, whatever `signer_email` holds; the signature records the IP address, user agent, consent text and a SHA-256 of the answers signed (docs/decisions/0079).",
         },
         { params: fieldParams, body: signatureBody },
         { 201: z.object({ signature: signatureSchema }) },
@@ -169,7 +175,9 @@ function signFieldRoute(app: ZodApp, { run, seal, now, answering }: PortalReques
     },
     async (request, reply) => {
       const link = await answering(request);
-      const { signer_name: name, signer_email: email } = request.body;
+      const name = request.body.signer_name;
+      const email = await inviteeEmail(portal, link);
+      const evidence = await signingEvidence(portal, request, link);
       const [sealedName, sealedEmail] = [await seal(link, name), await seal(link, email)];
       const signatureId = randomUUID();
       const outcome = await run(request, link, () => ({
@@ -181,6 +189,7 @@ function signFieldRoute(app: ZodApp, { run, seal, now, answering }: PortalReques
           signer_email: opaque(sealedEmail),
           signer: { role: 'client', token_hash: link.tokenHash },
           entered: { signer_name: name, signer_email: email },
+          evidence,
         },
         metadata: now(),
       }));

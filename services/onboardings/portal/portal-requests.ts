@@ -44,6 +44,11 @@ export const portalOnboarding = z.object({
   files: z.array(formFileSchema).describe('files uploaded and not deleted, oldest first'),
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
+  signer_email: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("the email a signature records: the client's own (GET only; null when unreadable)"),
   paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
   failed_payment_field_ids: z
     .array(z.string())

@@ -14,6 +14,8 @@ import {
   uploadFile,
   type Tenant,
 } from '../portal-fixtures.ts';
+import type { SignatureSigned } from '../../../services/onboardings/onboarding-events.ts';
+import { signedAnswersSha256 } from '../../../services/onboardings/signed-answers.ts';
 
 /**
  * The client portal (operator-and-portal-api.md, Client portal API) over real HTTP and
@@ -91,6 +93,7 @@ describe('GET /portal/v1/onboardings/:token', () => {
         paid_field_ids: [],
         failed_payment_field_ids: [],
         reviews: [],
+        signer_email: expect.stringContaining('@example.com'),
       },
     });
     expect(first.body.onboarding.template_snapshot.steps[0].fields[0].id).toBe(tenant.ids.fields.fullName);
@@ -418,8 +421,49 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => 
     ]);
   });
 
+  it("Signing records the invitee's email whatever is typed, with the signature's evidence", async () => {
+    const invitee = `alan-${randomBytes(4).toString('hex')}@example.com`;
+    const { onboardingId, token } = await sentOnboarding(service, tenant, { client: { email: invitee } });
+    expect((await portal(service, token, 'GET')).body.onboarding.signer_email).toBe(invitee);
+    const name = { body: { value: 'Alan Turing' } };
+    expect((await portal(service, token, 'PUT', `/answers/${tenant.ids.fields.fullName}`, name)).status).toBe(
+      200,
+    );
+    const answer = await portal(service, token, 'POST', `/fields/${tenant.ids.fields.agreement}/signature`, {
+      body: { signer_name: 'Alan Turing', signer_email: 'wrong@example.com' },
+      headers: { 'user-agent': 'Evidence-Browser/1.0' },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.signature.signer_email).toBe(invitee);
+    const [event] = (await service.context.eventStore.readStream(`onboarding-${onboardingId}`)).filter(
+      (one) => one.type === 'signature.signed',
+    );
+    const data = event!.data as SignatureSigned['data'];
+    expect(await service.context.vault.open(data.signer_email as never)).toBe(invitee);
+    expect(JSON.stringify(data)).not.toContain('wrong@example.com');
+    const evidence = data.evidence!;
+    expect(await service.context.vault.open(evidence.user_agent as never)).toBe('Evidence-Browser/1.0');
+    expect(await service.context.vault.open(evidence.ip as never)).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+    expect(evidence.consent_text).toBe('I agree to the engagement terms.');
+    expect(evidence.answers_sha256).toBe(
+      signedAnswersSha256({
+        onboarding_id: onboardingId,
+        answers: { [tenant.ids.fields.fullName]: 'Alan Turing' },
+        files: {},
+      }),
+    );
+    // The public bodies stay as the spec shows them: no evidence in the events feed.
+    const feed = await apiRequest(service, tenant.apiKey, 'GET', '/events?type=signature.signed');
+    const item = feed.body.events.find(
+      (one: { onboarding_id: string }) => one.onboarding_id === onboardingId,
+    );
+    expect(Object.keys(item.data)).not.toContain('evidence');
+  });
+
   it('201 with the signature; signature.signed with signer_role client; name and email sealed', async () => {
-    const { onboardingId, token } = await sentOnboarding(service, tenant);
+    const { onboardingId, token } = await sentOnboarding(service, tenant, {
+      client: { email: `katherine-${randomBytes(4).toString('hex')}@example.com` },
+    });
     const answer = await portal(service, token, 'POST', `/fields/${tenant.ids.fields.agreement}/signature`, {
       body: { signer_name: '  Katherine Johnson ', signer_email: 'Katherine@Example.com' },
     });
@@ -429,7 +473,7 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => 
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         field_id: tenant.ids.fields.agreement,
         signer_name: 'Katherine Johnson',
-        signer_email: 'katherine@example.com',
+        signer_email: expect.stringMatching(/^katherine-[0-9a-f]{8}@example\.com$/),
         signer_role: 'client',
         signed_at: service.clock.now().toISOString(),
       },
@@ -444,7 +488,7 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => 
       [`onboarding-${onboardingId}`],
     );
     expect(rows[0].data).not.toContain('Katherine');
-    expect(rows[0].data).not.toContain('katherine@example.com');
+    expect(rows[0].data).not.toContain(answer.body.signature.signer_email);
     const view = await portal(service, token, 'GET');
     expect(view.body.onboarding.responses).toEqual([
       expect.objectContaining({
@@ -453,7 +497,7 @@ describe('POST /portal/v1/onboardings/:token/fields/:field_id/signature', () => 
         status: 'draft',
         value: expect.objectContaining({
           signer_name: 'Katherine Johnson',
-          signer_email: 'katherine@example.com',
+          signer_email: answer.body.signature.signer_email,
         }),
       }),
     ]);
