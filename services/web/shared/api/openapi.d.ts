@@ -964,7 +964,7 @@ export interface paths {
         put?: never;
         /**
          * Sign a signature field (signature.signed with signer_role client)
-         * @description 201; signature.signed with signer_role `client`.
+         * @description 201; signature.signed with signer_role `client`. The signer is the invitee: the email recorded (and answered) is the client's, whatever `signer_email` holds; the signature records the IP address, user agent, consent text and a SHA-256 of the answers signed (docs/decisions/0079).
          */
         post: operations["portalSignField"];
         delete?: never;
@@ -2166,6 +2166,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspace/v1/onboardings/{onboarding_id}/answers/send-back": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one or several submitted answers back to the client in one send (reject with a reason or request changes with a note): the client gets one email with the reasons and a link to the first of them */
+        post: operations["workspaceSendBackAnswers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/onboardings/{onboarding_id}/countersign": {
         parameters: {
             query?: never;
@@ -2209,6 +2226,23 @@ export interface paths {
         };
         /** The onboarding’s timeline, oldest first: created, sent, opened, submissions, reviews, reminders, hook deliveries, automation runs, completed */
         get: operations["workspaceGetTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/signatures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every signature with its evidence: signer, email, time, IP address, user agent, consent text and the SHA-256 of the answers signed */
+        get: operations["workspaceListSignatures"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2262,6 +2296,40 @@ export interface paths {
         put?: never;
         /** A draft takes its template’s latest version (after the template was fixed); nothing changes when it has it already */
         post: operations["workspaceRefreshTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client’s current link to copy (the one the latest send or reopen emailed), or null and why; whether a reminder can go now */
+        get: operations["workspaceGetClientLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the client a reminder email now, with an optional personal message (only in the email); a sent or in-progress onboarding whose link works, at most 3 in 24 hours */
+        post: operations["workspaceRemindClient"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2999,6 +3067,8 @@ export interface components {
             }[];
             /** @description steps submitted, in the order they were */
             submitted_step_ids: string[];
+            /** @description the email a signature records: the client's own (GET only; null when unreadable) */
+            signer_email?: string | null;
             /** @description payment fields whose payment the team recorded */
             paid_field_ids: string[];
             /** @description payment fields with a failed Checkout payment and no payment since: the client may try again */
@@ -12890,6 +12960,7 @@ export interface operations {
                      *         "submitted_step_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
+                     *         "signer_email": "ada@example.com",
                      *         "paid_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
@@ -13315,6 +13386,7 @@ export interface operations {
                      *         "submitted_step_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
+                     *         "signer_email": "ada@example.com",
                      *         "paid_field_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
@@ -29555,12 +29627,40 @@ export interface operations {
                      *         "phone": "example",
                      *         "notes": "example",
                      *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "locale": "example",
+                     *         "date_format": "example",
+                     *         "timezone": "example",
+                     *         "locale_chosen": true,
+                     *         "date_format_chosen": true
                      *       }
                      *     }
                      */
                     "application/json": {
-                        client: components["schemas"]["Client"];
+                        client: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            company: string | null;
+                            phone: string | null;
+                            notes: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            /** @description the client's language (the team's when not chosen) */
+                            locale: string;
+                            /** @description the client's date format (the team's when not chosen) */
+                            date_format: string;
+                            /** @description an IANA time zone name */
+                            timezone: string;
+                            /** @description false: none was chosen; the form follows the browser's language, else the team's */
+                            locale_chosen: boolean;
+                            /** @description false: none was chosen; dates follow the form's language */
+                            date_format_chosen: boolean;
+                        };
                     };
                 };
             };
@@ -29789,12 +29889,40 @@ export interface operations {
                      *         "phone": "example",
                      *         "notes": "example",
                      *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "locale": "example",
+                     *         "date_format": "example",
+                     *         "timezone": "example",
+                     *         "locale_chosen": true,
+                     *         "date_format_chosen": true
                      *       }
                      *     }
                      */
                     "application/json": {
-                        client: components["schemas"]["Client"];
+                        client: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            company: string | null;
+                            phone: string | null;
+                            notes: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            /** @description the client's language (the team's when not chosen) */
+                            locale: string;
+                            /** @description the client's date format (the team's when not chosen) */
+                            date_format: string;
+                            /** @description an IANA time zone name */
+                            timezone: string;
+                            /** @description false: none was chosen; the form follows the browser's language, else the team's */
+                            locale_chosen: boolean;
+                            /** @description false: none was chosen; dates follow the form's language */
+                            date_format_chosen: boolean;
+                        };
                     };
                 };
             };
@@ -29995,7 +30123,10 @@ export interface operations {
                  *       "company": "example",
                  *       "phone": "example",
                  *       "notes": "example",
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "locale": "en-US",
+                 *       "date_format": "MM/DD/YYYY",
+                 *       "timezone": "example"
                  *     }
                  */
                 "application/json": {
@@ -30007,6 +30138,18 @@ export interface operations {
                     custom_fields?: {
                         [key: string]: unknown;
                     } | null;
+                    /**
+                     * @description the client's language; null: none chosen (the browser's language, else the team's)
+                     * @enum {string|null}
+                     */
+                    locale?: "en-US" | "en-GB" | "es-ES" | "fr-FR" | "de-DE" | "pt-BR" | "it-IT" | "nl-NL" | "ja-JP" | null;
+                    /**
+                     * @description the client's date format; null: none chosen (the form's language's usual one)
+                     * @enum {string|null}
+                     */
+                    date_format?: "MM/DD/YYYY" | "DD/MM/YYYY" | "YYYY-MM-DD" | "DD.MM.YYYY" | null;
+                    /** @description an IANA time zone name such as Europe/Berlin */
+                    timezone?: string;
                 };
             };
         };
@@ -30028,12 +30171,40 @@ export interface operations {
                      *         "phone": "example",
                      *         "notes": "example",
                      *         "custom_fields": {},
-                     *         "created_at": "2026-01-15T09:30:00.000Z"
+                     *         "created_at": "2026-01-15T09:30:00.000Z",
+                     *         "locale": "example",
+                     *         "date_format": "example",
+                     *         "timezone": "example",
+                     *         "locale_chosen": true,
+                     *         "date_format_chosen": true
                      *       }
                      *     }
                      */
                     "application/json": {
-                        client: components["schemas"]["Client"];
+                        client: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            company: string | null;
+                            phone: string | null;
+                            notes: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            /** @description the client's language (the team's when not chosen) */
+                            locale: string;
+                            /** @description the client's date format (the team's when not chosen) */
+                            date_format: string;
+                            /** @description an IANA time zone name */
+                            timezone: string;
+                            /** @description false: none was chosen; the form follows the browser's language, else the team's */
+                            locale_chosen: boolean;
+                            /** @description false: none was chosen; dates follow the form's language */
+                            date_format_chosen: boolean;
+                        };
                     };
                 };
             };
@@ -30487,6 +30658,7 @@ export interface operations {
                      *           "send_count": 1,
                      *           "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *           "link": "not_sent",
+                     *           "review_state": "changes_requested",
                      *           "client": {
                      *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *             "name": "Ada Lovelace",
@@ -30520,6 +30692,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -30764,6 +30941,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -30796,6 +30974,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -31256,6 +31439,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -31288,6 +31472,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -31537,6 +31726,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -31569,6 +31759,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -31835,6 +32030,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -31867,6 +32063,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32119,6 +32320,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -32151,6 +32353,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32415,6 +32622,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -32447,6 +32655,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32699,6 +32912,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -32731,6 +32945,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32983,6 +33202,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -33015,6 +33235,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -34354,6 +34579,237 @@ export interface operations {
             };
         };
     };
+    workspaceSendBackAnswers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "answers": [
+                 *         {
+                 *           "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *           "decision": "reject",
+                 *           "reason": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    answers: {
+                        field_id: string;
+                        /** @enum {string} */
+                        decision: "reject" | "request_changes";
+                        /** @description the reason (reject) or the note (request changes); 1 to 2000 characters */
+                        reason: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sent_back": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the field ids sent back, as asked */
+                        sent_back: string[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); unknown field (field_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only a submitted answer can be sent back; or the onboarding is neither in progress nor completed (code invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Only a submitted answer can be sent back",
+                     *       "code": "invalid_state",
+                     *       "message": "Only a submitted answer can be sent back",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     workspaceCountersign: {
         parameters: {
             query?: never;
@@ -34906,6 +35362,250 @@ export interface operations {
                      *       "error": "Unknown onboarding, another team’s, or its client was erased",
                      *       "code": "target_unavailable",
                      *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceListSignatures: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signatures": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "label": "example",
+                     *           "signer_name": "Ada Lovelace",
+                     *           "signer_email": "ada@example.com",
+                     *           "signer_role": "client",
+                     *           "member_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "signed_at": "2026-01-15T09:30:00.000Z",
+                     *           "evidence": {
+                     *             "ip": "example",
+                     *             "user_agent": "example",
+                     *             "consent_text": "example",
+                     *             "answers_sha256": "example",
+                     *             "answers_version": 1
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        signatures: {
+                            id: string;
+                            field_id: string;
+                            /** @description the signature field's label (empty when the field is gone) */
+                            label: string;
+                            signer_name: string | null;
+                            signer_email: string | null;
+                            /** @enum {string} */
+                            signer_role: "client" | "team_member";
+                            member_id: string | null;
+                            signed_at: string;
+                            /** @description null for signatures recorded before evidence was kept */
+                            evidence: {
+                                ip: string | null;
+                                user_agent: string | null;
+                                consent_text: string;
+                                /** @description SHA-256 (hex) of the canonical bytes of the answers signed */
+                                answers_sha256: string;
+                                /** @description the version of those canonical bytes */
+                                answers_version: number;
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s or an erased client’s (code target_unavailable) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s or an erased client’s",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s or an erased client’s",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -35604,6 +36304,7 @@ export interface operations {
                      *         "send_count": 1,
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
+                     *         "review_state": "changes_requested",
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -35636,6 +36337,11 @@ export interface operations {
                             last_sent_at: string | null;
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
+                            /**
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @enum {string|null}
+                             */
+                            review_state: "changes_requested" | "awaiting_review" | null;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -35781,6 +36487,491 @@ export interface operations {
                      *       "error": "Too many attempts",
                      *       "code": "sign_in_locked",
                      *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetClientLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/onboarding",
+                     *       "reason": "not_sent",
+                     *       "pin_required": true,
+                     *       "reminders": {
+                     *         "limit": 1,
+                     *         "window_hours": 1,
+                     *         "next_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the client’s form page (PUBLIC_URL/f/<token>); null when none works */
+                        url: string | null;
+                        /**
+                         * @description why url is null: not_sent (a draft), closed (cancelled, expired, archived or erased), link_expired (its expires_at passed), link_not_kept (the invite that held it is gone: send again for a new link); null with a url
+                         * @enum {string|null}
+                         */
+                        reason: "not_sent" | "closed" | "link_expired" | "link_not_kept" | null;
+                        /** @description the link asks for the PIN the team gave the client */
+                        pin_required: boolean;
+                        reminders: {
+                            /** @description reminders a member may send in the window */
+                            limit: number;
+                            window_hours: number;
+                            /** @description when the next reminder may go (now or later); null when no reminder can go */
+                            next_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceRemindClient: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": unknown | ({
+                    /** @description a personal message, only in the email; 0 to 1000 characters */
+                    message?: string | null;
+                } | null);
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://hooks.example.com/onboarding",
+                     *       "reason": "not_sent",
+                     *       "pin_required": true,
+                     *       "reminders": {
+                     *         "limit": 1,
+                     *         "window_hours": 1,
+                     *         "next_at": "2026-01-15T09:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the client’s form page (PUBLIC_URL/f/<token>); null when none works */
+                        url: string | null;
+                        /**
+                         * @description why url is null: not_sent (a draft), closed (cancelled, expired, archived or erased), link_expired (its expires_at passed), link_not_kept (the invite that held it is gone: send again for a new link); null with a url
+                         * @enum {string|null}
+                         */
+                        reason: "not_sent" | "closed" | "link_expired" | "link_not_kept" | null;
+                        /** @description the link asks for the PIN the team gave the client */
+                        pin_required: boolean;
+                        reminders: {
+                            /** @description reminders a member may send in the window */
+                            limit: number;
+                            window_hours: number;
+                            /** @description when the next reminder may go (now or later); null when no reminder can go */
+                            next_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The team’s sending is paused (sending_paused) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The team’s sending is paused",
+                     *       "code": "sending_paused",
+                     *       "message": "The team’s sending is paused",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not sent or in progress, or its link expired (invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not sent or in progress, or its link expired",
+                     *       "code": "invalid_state",
+                     *       "message": "Not sent or in progress, or its link expired",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The client is being erased (client_erasure_pending) */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The client is being erased",
+                     *       "code": "client_erasure_pending",
+                     *       "message": "The client is being erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description 3 reminders in the last 24 hours (reminder_limit_reached; Retry-After says when the next may go) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "3 reminders in the last 24 hours",
+                     *       "code": "reminder_limit_reached",
+                     *       "message": "3 reminders in the last 24 hours",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
