@@ -26,6 +26,7 @@ export const ONBOARDING_ERROR_STATUS: Readonly<Record<string, number>> = {
   file_not_found: 404,
   invalid_state: 409,
   answer_locked: 409,
+  nothing_to_reopen: 409,
   payment_already_received: 409,
   payload_too_large: 413,
   requires_force: 409,

@@ -355,6 +355,12 @@ export type OnboardingReopened = DomainEvent<
     expires_at: string | null;
     reminders_at: string[];
     reopened_at: string;
+    /** Approved answers the member unlocked: the client may change them again (absent before decision 0077). */
+    unlocked_field_ids?: string[];
+    /** Steps the client submits again: those with an answer the client may change (absent before decision 0077). */
+    open_step_ids?: string[];
+    /** Progress with those steps open again (absent before decision 0077). */
+    progress_pct?: number;
   }
 >;
 

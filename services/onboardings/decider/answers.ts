@@ -49,7 +49,10 @@ export function saveAnswer(command: SaveAnswer, state: OnboardingState): Onboard
     : undefined;
   // The first change after a rejection or a request for changes is a new version with its
   // own response id: the reviewed version stays a response of its own (rejection_reason).
-  const newVersion = earlier?.submitted === true && isOpenReview(onboarding.reviews[field.field.id]);
+  // So is the first change after a reopen (its step open again): the version the team saw stays.
+  const newVersion =
+    earlier?.submitted === true &&
+    (isOpenReview(onboarding.reviews[field.field.id]) || !onboarding.submitted_steps.includes(field.step_id));
   const shape = answerShapeProblem(field.field, entered);
   if (shape) throw problemError(answerProblemText(field.field.label, shape), field, shape);
   return [

@@ -228,6 +228,8 @@ export type ReopenOnboarding = Meta & {
     /** A new PIN, or null to carry the previous link's PIN over. */
     pin: PinHash | null;
     facts: SendFacts;
+    /** A reopen: approved answers (field ids) the client may change again; the others stay approved. */
+    unlock_approved?: readonly string[];
   };
 };
 export type EraseClient = Meta & { type: 'EraseClient'; data: Record<string, never> };

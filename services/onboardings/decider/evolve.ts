@@ -99,7 +99,7 @@ export function evolve(state: OnboardingState, event: OnboardingEvent): Onboardi
       return { ...state, archived_at: null };
     case 'onboarding_reopened':
       return {
-        ...state,
+        ...reopenedAnswers(state, event.data),
         status: 'sent',
         token_hash: event.data.token_hash,
         pin: event.data.pin,
@@ -219,6 +219,24 @@ function submitted(state: Onboarding, event: ResponseSubmitted): Onboarding {
     ),
   );
   return { ...state, answers, submitted_steps, reviews, progress_pct: event.data.progress_pct };
+}
+
+/**
+ * A reopen (decision 0077): the unlocked answers lose their approval and the open steps are
+ * submitted again by the client. A reopen recorded before that changes neither.
+ */
+function reopenedAnswers(
+  state: Onboarding,
+  data: { unlocked_field_ids?: string[]; open_step_ids?: string[]; progress_pct?: number },
+): Onboarding {
+  const unlocked = new Set(data.unlocked_field_ids ?? []);
+  const open = new Set(data.open_step_ids ?? []);
+  return {
+    ...state,
+    reviews: Object.fromEntries(Object.entries(state.reviews).filter(([fieldId]) => !unlocked.has(fieldId))),
+    submitted_steps: state.submitted_steps.filter((stepId) => !open.has(stepId)),
+    progress_pct: data.progress_pct ?? state.progress_pct,
+  };
 }
 
 function fileRemoved(state: Onboarding, event: FileRemoved): Onboarding {

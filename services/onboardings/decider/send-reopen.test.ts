@@ -332,3 +332,124 @@ describe('send checks, in order', () => {
       .thenTypes(['onboarding.started']);
   });
 });
+
+describe('a reopen that cannot get stuck (decision 0077)', () => {
+  // One required step with one answer, one optional step without answerable fields.
+  const form = snapshot({ fields1: [field('f1', 'short_text')], fields2: [] });
+  const decided = (events: OnboardingEvent[], command: OnboardingCommand) => [
+    ...events,
+    ...onboardingDecider.decide(command, fold(onboardingDecider, events)),
+  ];
+  const submitS1 = (token = 'hash-1', minutes = 10): OnboardingCommand => ({
+    type: 'SubmitStep',
+    data: { token_hash: token, step_id: 's1', values: { f1: 'x' } },
+    metadata: { now: at(minutes) },
+  });
+  const approvedF1: OnboardingEvent = {
+    type: 'response_approved',
+    data: {
+      ...base,
+      step_id: 's1',
+      field_id: 'f1',
+      response_id: 'r-f1',
+      member_id: '66666666-6666-4666-8666-666666666666',
+      reviewed_at: at(20).toISOString(),
+    },
+  };
+  const finished = decided(
+    [created(form), sent(1, 'draft'), started(1, 'sent'), answered('f1', 's1')],
+    submitS1(),
+  );
+  const allApproved = [...finished, approvedF1];
+  const reopenUnlocking = (unlock: string[]) => {
+    const command = reopen();
+    return { ...command, data: { ...command.data, unlock_approved: unlock } } as OnboardingCommand;
+  };
+
+  it('given every answer approved, when reopened without unlocking, then 409 nothing_to_reopen in words', () => {
+    expect(finished.at(-1)?.type).toBe('onboarding.completed');
+    given(...allApproved)
+      .when(reopen())
+      .thenThrows('nothing_to_reopen');
+    try {
+      onboardingDecider.decide(reopen(), fold(onboardingDecider, allApproved));
+    } catch (error) {
+      expect((error as DomainError).message).toMatch(/choose the approved answers to unlock/);
+    }
+  });
+
+  it('given every answer approved, when the member unlocks one, then its approval is lifted and its step opens again', () => {
+    const [event] = given(...allApproved)
+      .when(reopenUnlocking(['f1']))
+      .events();
+    expect(event).toMatchObject({
+      type: 'onboarding_reopened',
+      data: { unlocked_field_ids: ['f1'], open_step_ids: ['s1'], progress_pct: 0 },
+    });
+    const state = given(...allApproved)
+      .when(reopenUnlocking(['f1']))
+      .thenState();
+    expect(state).toMatchObject({ status: 'sent', reviews: {}, submitted_steps: [], progress_pct: 0 });
+  });
+
+  it('given answers not approved, when reopened by default, then they open and approved ones stay locked', () => {
+    const two = snapshot({ fields1: [field('f1', 'short_text'), field('f3', 'short_text')], fields2: [] });
+    const events = decided(
+      [created(two), sent(1, 'draft'), started(1, 'sent'), answered('f1', 's1'), answered('f3', 's1')],
+      {
+        type: 'SubmitStep',
+        data: { token_hash: 'hash-1', step_id: 's1', values: { f1: 'x', f3: 'y' } },
+        metadata: { now: at(10) },
+      },
+    );
+    const [event] = given(...events, approvedF1)
+      .when(reopen())
+      .events();
+    expect(event).toMatchObject({ data: { unlocked_field_ids: [], open_step_ids: ['s1'] } });
+    const state = given(...events, approvedF1)
+      .when(reopen())
+      .thenState();
+    expect(state).toMatchObject({ reviews: { f1: { status: 'approved' } }, submitted_steps: [] });
+  });
+
+  it('given an unlocked reopen, when the client changes the answer and submits, then a new version and the onboarding completes', () => {
+    let events = decided(allApproved, reopenUnlocking(['f1']));
+    events = decided(events, open('hash-reopen', 61));
+    const save: OnboardingCommand = {
+      type: 'SaveAnswer',
+      data: { token_hash: 'hash-reopen', field_id: 'f1', value: 'new', response_id: 'r-new' },
+      metadata: { now: at(62) },
+    } as OnboardingCommand;
+    events = decided(events, save);
+    expect(events.at(-1)).toMatchObject({ type: 'answer_saved', data: { response_id: 'r-new' } });
+    events = decided(events, submitS1('hash-reopen', 63));
+    expect(events.slice(-2).map((event) => event.type)).toEqual([
+      'response.submitted',
+      'onboarding.completed',
+    ]);
+    expect(fold(onboardingDecider, events)).toMatchObject({ status: 'completed', progress_pct: 100 });
+  });
+
+  it('given a reopen recorded before the unlock choice (all steps still submitted), when the client submits any step, then the onboarding completes', () => {
+    const [reopened] = onboardingDecider.decide(
+      reopenUnlocking(['f1']),
+      fold(onboardingDecider, allApproved),
+    );
+    const {
+      unlocked_field_ids: _u,
+      open_step_ids: _o,
+      progress_pct: _p,
+      ...older
+    } = (reopened as Extract<OnboardingEvent, { type: 'onboarding_reopened' }>).data;
+    let events: OnboardingEvent[] = [...allApproved, { type: 'onboarding_reopened', data: older }];
+    events = decided(events, open('hash-reopen', 61));
+    events = decided(events, submitS1('hash-reopen', 63));
+    expect(events.at(-1)?.type).toBe('onboarding.completed');
+  });
+
+  it('given an unlock naming no field of the form, when reopened, then 400 invalid_body', () => {
+    given(...allApproved)
+      .when(reopenUnlocking(['nope']))
+      .thenThrows('invalid_body');
+  });
+});

@@ -2,7 +2,14 @@ import { CLOSED_STATUSES, type OnboardingEvent, type OnboardingSent } from '../o
 import { ACTIVE_CLIENT_WINDOW_MS } from '../send-policy.ts';
 import { reminderTimes } from '../contract/reminder-schedule.ts';
 import { AMOUNT_RULE_TEXT, paymentProblem } from '../../templates/contract/payment-amount.ts';
-import { fieldsNeedingAgreementText, requiredPaymentFields } from '../template-snapshot.ts';
+import { isDisplayOnly } from '../../templates/contract/field-catalogue.ts';
+import { DomainError } from '../../../shared/commands/decider.ts';
+import {
+  fieldsNeedingAgreementText,
+  findField,
+  progressPct,
+  requiredPaymentFields,
+} from '../template-snapshot.ts';
 import type { ReopenOnboarding, SendFacts, SendOnboarding } from './commands.ts';
 import { base, fail, fieldError, iso, linkExpired, requireForApi } from './rules.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
@@ -104,6 +111,39 @@ export function clientActive(onboarding: Onboarding, now: Date): boolean {
 }
 
 /**
+ * What a reopen opens (decision 0077): every answer not approved, and the approved ones the
+ * member unlocks. The steps holding such an answer are the client's to submit again; steps
+ * of approved answers only stay submitted as they are, so the last open step the client
+ * submits completes the onboarding. 409 nothing_to_reopen when the client could change
+ * nothing; 400 invalid_body when an unlocked id is not a field of the form.
+ */
+function reopening(onboarding: Onboarding, unlockApproved: readonly string[]) {
+  const unknown = unlockApproved.find((fieldId) => !findField(onboarding.snapshot, fieldId));
+  if (unknown !== undefined) {
+    throw new DomainError('invalid_body', 'unlock_approved names a field the form does not have', {
+      field_id: unknown,
+    });
+  }
+  const approved = (fieldId: string) =>
+    Object.hasOwn(onboarding.reviews, fieldId) && onboarding.reviews[fieldId]?.status === 'approved';
+  const unlocked = [...new Set(unlockApproved)].filter(approved);
+  const open_step_ids = onboarding.snapshot.steps
+    .filter((step) =>
+      step.fields.some(
+        (field) => !isDisplayOnly(field.type) && (!approved(field.id) || unlocked.includes(field.id)),
+      ),
+    )
+    .map((step) => step.id);
+  if (open_step_ids.length === 0) throw fail('nothing_to_reopen');
+  const stillSubmitted = new Set(onboarding.submitted_steps.filter((id) => !open_step_ids.includes(id)));
+  return {
+    unlocked_field_ids: unlocked,
+    open_step_ids,
+    progress_pct: progressPct(onboarding.snapshot, stillSubmitted),
+  };
+}
+
+/**
  * Reopen: only a completed, cancelled or expired onboarding (409 invalid_state otherwise),
  * not archived (404 like a send); the send checks apply, and it always counts once more
  * against the monthly limit (403 limit_reached at the limit). A link expiry already
@@ -116,6 +156,7 @@ export function reopen(command: ReopenOnboarding, state: OnboardingState): Onboa
   if (onboarding.client_erased_at !== null || facts.client === 'erased') throw fail('client_erasure_pending');
   if (facts.client === 'missing') throw fail('client_scope_missing');
   if (!CLOSED_STATUSES.has(onboarding.status)) throw fail('invalid_state', { status: onboarding.status });
+  const opened = reopening(onboarding, data.unlock_approved ?? []);
   assertSendable(onboarding, facts);
   if (facts.monthly_limit !== 'unlimited' && facts.monthly_used >= facts.monthly_limit) {
     throw fail('limit_reached');
@@ -143,6 +184,7 @@ export function reopen(command: ReopenOnboarding, state: OnboardingState): Onboa
           now,
         ),
         reopened_at: iso(now),
+        ...opened,
       },
     },
   ];
