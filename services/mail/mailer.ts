@@ -24,17 +24,19 @@ export type MailerDeps = Pick<Platform, 'clock' | 'settings' | 'pool' | 'logger'
  * over SMTP with nodemailer when SMTP_URL is set.
  *
  * - Without SMTP_URL nothing is sent: the outbox is the record and rows stay `queued`.
- * - A message is plain text: From `"<from_name>" <no-reply@<PUBLIC_URL's host>>` (the
+ * - A message is plain text, or multipart/alternative when its row has an html part (the
+ *   client emails, services/onboardings/client-emails/): From `"<from_name>" <no-reply@<PUBLIC_URL's host>>` (the
  *   host of a PUBLIC_URL that is an address or a single label becomes `localhost`), To,
- *   Subject, the text as written (line breaks kept), a Message-ID made from the outbox id
+ *   Subject, the text as written (line breaks kept) and the html, a Message-ID made from the outbox id
  *   (`<id@host>`, the same on every attempt, so a receiver can spot a repeat), and
  *   `Auto-Submitted: auto-generated` (RFC 3834).
  * - Status per message: `sent` once the server accepted it; `failed` when the server
  *   refused it for good (a 5xx reply) or after MAX_MAIL_ATTEMPTS attempts; otherwise it
  *   stays `queued` with `next_attempt_at` (service clock) 1 minute later, doubling:
  *   1, 2, 4, 8, 16, 32, 64 minutes. `attempts` and `last_error` tell the story.
- * - A sent message keeps no usable link token (./sent-mail.ts, migration 095): its text
- *   keeps a reference in place of each token, and an invite's client token is kept sealed
+ * - A sent message keeps no usable link token (./sent-mail.ts, migrations 095, 138): its
+ *   text and html keep a reference in place of each token (sealed again when the mail is
+ *   about a client), and an invite's client token is kept sealed
  *   with the client's key (link_token) for the reminders and the operator's link.
  * - `sendQueuedMail` is a due pass (the scheduler loop every few seconds, and
  *   POST /admin/v1/work/drain) over the work queue of shared/work-queue/: it claims a
@@ -57,7 +59,7 @@ const outbox = defineWorkQueue({
   due: "$row.status = 'queued' and ($row.next_attempt_at is null or $row.next_attempt_at <= $1)",
   lease: '2 minutes',
   claim: oldestFirst('$row.created_at, $row.seq'),
-  returning: 'id, team_id, kind, "to", from_name, subject, text, onboarding_id, attempts, client_id',
+  returning: 'id, team_id, kind, "to", from_name, subject, text, html, onboarding_id, attempts, client_id',
   states: { done: { status: 'sent' }, retrying: { status: 'queued' }, failed: { status: 'failed' } },
   retries: mailRetries,
 });
@@ -71,8 +73,10 @@ interface OutboxRow {
   from_name: string;
   subject: string;
   text: string;
+  /** The HTML part (client emails); null for plain-text mail. */
+  html: string | null;
   attempts: number;
-  /** The client the mail is about: "to", subject and text are sealed with its key. */
+  /** The client the mail is about: "to", subject, text and html are sealed with its key. */
   client_id: string | null;
 }
 
@@ -144,7 +148,7 @@ export const mailerPass: DuePass<MailerDeps> = {
 async function sendOne(context: MailerDeps, transport: Transporter, domain: string, sealed: OutboxRow) {
   const attemptAt = context.clock.now();
   const attempts = sealed.attempts + 1;
-  const [row] = await openTextColumns(context.vault, [sealed], ['to', 'subject', 'text']);
+  const [row] = await openTextColumns(context.vault, [sealed], ['to', 'subject', 'text', 'html']);
   if (row!.to === null || row!.subject === null || row!.text === null) {
     // The client's key is gone: the mail can never be read, let alone sent.
     const step = nextStep(mailRetries, { kind: 'stop' }, attempts, attemptAt);
@@ -158,7 +162,7 @@ async function sendOne(context: MailerDeps, transport: Transporter, domain: stri
     context,
     transport,
     domain,
-    { ...row!, to: row!.to, subject: row!.subject, text: row!.text },
+    { ...row!, to: row!.to, subject: row!.subject, text: row!.text, html: row!.html },
     attempts,
     attemptAt,
   );
@@ -178,18 +182,21 @@ async function sendOpened(
       to: row.to,
       subject: row.subject,
       text: row.text,
+      ...(row.html === null ? {} : { html: row.html }),
       messageId: `<${row.id}@${domain}>`,
       headers: { 'Auto-Submitted': 'auto-generated' },
     });
     const kept = withoutLinkTokens(row.text);
+    const keptHtml = row.html === null ? null : withoutLinkTokens(row.html).text;
+    const seal = (value: string) =>
+      row.client_id ? sealTextFor(context.vault, row.team_id, row.client_id, value) : value;
     await complete(context.pool, outbox, row.id, {
       attempts,
       columns: {
         sent_at: attemptAt,
         last_error: null,
-        text: row.client_id
-          ? await sealTextFor(context.vault, row.team_id, row.client_id, kept.text)
-          : kept.text,
+        text: await seal(kept.text),
+        html: keptHtml === null ? null : await seal(keptHtml),
         link_token: await sealedInviteToken(context, row, kept.tokens),
       },
     });

@@ -1,23 +1,15 @@
-import { clientEmailText, type ClientEmailInput } from './client-email.ts';
+import { composeClientEmail, type ComposedEmail } from './client-emails/compose.ts';
+import type { ClientEmailInput } from './client-emails/email-input.ts';
+
+export { portalLink } from './client-emails/email-input.ts';
 
 /**
- * The invite email of a send (plain text, queued in mail_outbox). The link is the form
- * page of the new token (`/f/<token>`, services/web/web-routes.ts); the PIN itself is never written in an email (./client-email.ts).
+ * The invite email of a send (queued in mail_outbox, text and HTML). The link is the form
+ * page of the new token (`/f/<token>`, services/web/web-routes.ts); the PIN itself is never
+ * written in an email (services/onboardings/client-email.ts).
  */
 export interface InviteEmailInput extends ClientEmailInput {
   token: string;
 }
 
-/** The form page of a client link (the page reads the portal API with the token). */
-export const portalLink = (publicUrl: string, token: string) => `${publicUrl.replace(/\/$/, '')}/f/${token}`;
-
-export function inviteEmail(input: InviteEmailInput): { subject: string; text: string } {
-  return {
-    subject: `${input.fromName} invited you to fill in ${input.templateName}`,
-    text: clientEmailText(input, [
-      `${input.fromName} has invited you to fill in "${input.templateName}".`,
-      '',
-      `Open your form: ${portalLink(input.publicUrl, input.token)}`,
-    ]),
-  };
-}
+export const inviteEmail = (input: InviteEmailInput): ComposedEmail => composeClientEmail('invite', input);

@@ -1,26 +1,17 @@
-import { clientEmailText, type ClientEmailInput } from './client-email.ts';
-import { portalLink } from './invite-email.ts';
+import { composeClientEmail, type ComposedEmail } from './client-emails/compose.ts';
+import type { ClientEmailInput } from './client-emails/email-input.ts';
 
 /**
- * The reminder email of a sent onboarding (plain text, queued in mail_outbox with kind
- * reminder). Like the invite it never holds the PIN (services/onboardings/client-email.ts).
+ * The reminder email of a sent onboarding (queued in mail_outbox with kind reminder, text
+ * and HTML). Like the invite it never holds the PIN (services/onboardings/client-email.ts).
  * The link is the active one; when it cannot be found (its invite was erased), the client
- * is pointed to the invite email instead.
+ * is pointed to the invite email instead. `message`: a member's own words ("Send a reminder now").
  */
 export interface ReminderEmailInput extends ClientEmailInput {
   /** The active client token, when known. */
   token: string | undefined;
+  message?: string | null;
 }
 
-export function reminderEmail(input: ReminderEmailInput): { subject: string; text: string } {
-  return {
-    subject: `Reminder: ${input.templateName} from ${input.fromName}`,
-    text: clientEmailText(input, [
-      `This is a reminder from ${input.fromName}: "${input.templateName}" is still waiting for you.`,
-      '',
-      input.token
-        ? `Open your form: ${portalLink(input.publicUrl, input.token)}`
-        : 'Open your form with the link in the invite email you received.',
-    ]),
-  };
-}
+export const reminderEmail = (input: ReminderEmailInput): ComposedEmail =>
+  composeClientEmail('reminder', input);

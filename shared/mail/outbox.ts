@@ -10,12 +10,14 @@ export interface QueuedMail {
   fromName: string;
   subject: string;
   text: string;
+  /** The HTML part, when the mail has one (client emails); sealed and kept like `text`. */
+  html?: string | null;
   onboardingId: string | null;
   /** The event that caused the mail (an invite's onboarding.sent): at most one mail per event. */
   eventId?: string | null;
   at: Date;
   /**
-   * The client the mail is about: "to", subject and text are then sealed with that client's
+   * The client the mail is about: "to", subject, text and html are then sealed with that client's
    * key (shared/privacy/sealed-columns.ts). Workspace account mails have none.
    */
   clientId?: string | null;
@@ -25,16 +27,17 @@ export interface QueuedMail {
 
 /** Queues one mail in the outbox, inside the caller's transaction (sealed when about a client); the mailer sends it. */
 export async function queueMail(tx: Pick<PoolClient, 'query'>, mail: QueuedMail): Promise<void> {
-  const plain = [mail.to, mail.subject, mail.text];
+  const html = mail.html ?? null;
+  const plain = html === null ? [mail.to, mail.subject, mail.text] : [mail.to, mail.subject, mail.text, html];
   const sealed = mail.clientId ? await sealTextsIn(tx, mail.clientId, plain) : plain;
   // The client's key is gone: its caller read the client as erased. A notification to a team
   // member (its client placeholders empty) is still written, plain; mail to the client is not.
   if (!sealed && mail.kind !== 'notification') return;
   const clientId = sealed && mail.clientId ? mail.clientId : null;
-  const [to, subject, text] = sealed ?? plain;
+  const [to, subject, text, sealedHtml] = sealed ?? plain;
   await tx.query(
-    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status, client_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    `insert into mail_outbox (id, team_id, kind, "to", from_name, subject, text, onboarding_id, event_id, created_at, status, client_id, html)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       randomUUID(),
       mail.teamId,
@@ -48,6 +51,7 @@ export async function queueMail(tx: Pick<PoolClient, 'query'>, mail: QueuedMail)
       mail.at,
       mail.held ? 'held' : 'queued',
       clientId,
+      sealedHtml ?? null,
     ],
   );
 }

@@ -4,7 +4,8 @@ import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 /**
  * A real SMTP server inside the test process (smtp-server), for the mailer tests. Plain
  * SMTP on 127.0.0.1 without STARTTLS or authentication; every accepted message is kept
- * with its envelope, its headers and its decoded text.
+ * with its envelope, its headers, its decoded text and, for multipart/alternative mail, its
+ * decoded HTML part (`text` is then the text/plain part).
  *
  *   const smtp = await startSmtpServer();
  *   const service = await startTestService({ SMTP_URL: smtp.url });
@@ -20,8 +21,10 @@ export interface ReceivedMail {
   headers: Map<string, string>;
   header(name: string): string | undefined;
   subject: string;
-  /** The text body, transfer encoding undone, CRLF as \n. */
+  /** The text body (of a multipart mail: its text/plain part), transfer encoding undone, CRLF as \n. */
   text: string;
+  /** The text/html part of a multipart mail, decoded; undefined for a single-part mail. */
+  html?: string;
 }
 
 export interface SmtpTestServer {
@@ -84,8 +87,31 @@ export async function startSmtpServer(): Promise<SmtpTestServer> {
   };
 }
 
-/** Enough of RFC 5322 / MIME for the single-part text mails nodemailer writes. */
+/** Enough of RFC 5322 / MIME for the mails nodemailer writes: single-part text, or multipart/alternative text and HTML. */
 export function parseMail(raw: string, envelope: ReceivedMail['envelope']): ReceivedMail {
+  const { headers, body } = parsePart(raw);
+  const boundary = /^multipart\/[^;]+;.*boundary="?([^";]+)"?/i.exec(headers.get('content-type') ?? '')?.[1];
+  const parts = boundary
+    ? raw
+        .split(`--${boundary}`)
+        .slice(1, -1)
+        .map((part) => parsePart(part.replace(/^\r\n/, '').replace(/\r\n$/, '')))
+    : [];
+  const partOf = (type: string) =>
+    parts.find((part) => (part.headers.get('content-type') ?? '').toLowerCase().startsWith(type));
+  return {
+    envelope,
+    raw,
+    headers,
+    header: (name) => headers.get(name.toLowerCase()),
+    subject: headers.get('subject') ?? '',
+    text: boundary ? (partOf('text/plain')?.body ?? '') : body,
+    html: boundary ? partOf('text/html')?.body : undefined,
+  };
+}
+
+/** One MIME entity: its headers and its body with the transfer encoding undone. */
+function parsePart(raw: string): { headers: Map<string, string>; body: string } {
   const split = raw.indexOf('\r\n\r\n');
   const head = split < 0 ? raw : raw.slice(0, split);
   const bodyRaw = split < 0 ? '' : raw.slice(split + 4);
@@ -104,15 +130,7 @@ export function parseMail(raw: string, envelope: ReceivedMail['envelope']): Rece
   } else {
     text = bodyRaw;
   }
-  text = text.replace(/\r\n/g, '\n');
-  return {
-    envelope,
-    raw,
-    headers,
-    header: (name) => headers.get(name.toLowerCase()),
-    subject: headers.get('subject') ?? '',
-    text,
-  };
+  return { headers, body: text.replace(/\r\n/g, '\n') };
 }
 
 /** RFC 2047 encoded words (=?UTF-8?Q?...?= and =?UTF-8?B?...?=). */

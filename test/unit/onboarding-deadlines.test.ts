@@ -115,7 +115,7 @@ describe('invite email', () => {
     });
     expect(email.subject).toBe('Acme invited you to fill in Intake');
     expect(email.text).toContain(`https://forms.example.com/f/${'a'.repeat(64)}`);
-    expect(email.text).toContain('Please complete it by 2025-03-31.');
+    expect(email.text).toContain('Please complete it by March 31, 2025.');
     expect(email.text).toContain('asks for the PIN');
   });
 });

@@ -57,7 +57,7 @@ async function sentOnboarding() {
 }
 
 describe('mailer over SMTP', () => {
-  it('the invite goes out: sender name, address, subject, plain text with the link; status sent', async () => {
+  it('the invite goes out: sender name, address, subject, text and HTML with the link; status sent', async () => {
     const before = smtp.messages.length;
     const onboardingId = await sentOnboarding();
     await drain(service);
@@ -75,13 +75,21 @@ describe('mailer over SMTP', () => {
     expect(invite.text).not.toContain(token);
     expect(invite.text).toContain(`/f/${linkReference(token)}`);
     const stored = await service.database.pool.query(
-      'select text, link_token from mail_outbox where id = $1',
+      'select text, html, link_token from mail_outbox where id = $1',
       [invite.id],
     );
     expect(JSON.stringify(stored.rows[0])).not.toContain(token);
+    // The HTML part went out with the link as a button; what is kept of it is sealed and holds a reference only.
+    expect(mail!.html).toContain(`href="${formLink('https://forms.example.com', token)}"`);
+    expect(mail!.html).toContain('<html lang="en-US"');
+    expect(stored.rows[0].html).toContain('"pd"');
+    const keptHtml = await service.context.vault.open(JSON.parse(stored.rows[0].html));
+    expect(keptHtml?.trimEnd()).toBe(
+      mail!.html!.trimEnd().replaceAll(`/f/${token}`, `/f/${linkReference(token)}`),
+    );
     expect(mail!.header('message-id')).toBe(`<${invite.id}@forms.example.com>`);
     expect(mail!.header('auto-submitted')).toBe('auto-generated');
-    expect(mail!.header('content-type')).toMatch(/^text\/plain/);
+    expect(mail!.header('content-type')).toMatch(/^multipart\/alternative/);
     expect(invite.status).toBe('sent');
   });
 

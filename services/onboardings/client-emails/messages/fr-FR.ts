@@ -1,0 +1,36 @@
+import type { EmailMessages } from './en-US.ts';
+
+/** The emails to a client in French (./en-US.ts is the source). */
+export const FR_FR: EmailMessages = {
+  'greeting.named': 'Bonjour {name},',
+  'greeting.anonymous': 'Bonjour,',
+  due: 'Merci de le remplir au plus tard le {date}.',
+  pin: 'Le formulaire demande le code PIN que {team} vous communique séparément : il ne figure jamais dans un e-mail contenant votre lien.',
+  personal: 'Ce lien est personnel : merci de ne pas transférer cet e-mail.',
+  footer: '{team} vous a envoyé cet e-mail au sujet de « {form} ».',
+  'open.button': 'Ouvrir votre formulaire',
+  'open.text': 'Ouvrir votre formulaire : {url}',
+  'open.without_link': 'Ouvrez votre formulaire avec le lien de l’e-mail d’invitation que vous avez reçu.',
+  'invite.subject': '{team} vous invite à remplir {form}',
+  'invite.intro': '{team} vous invite à remplir « {form} ».',
+  'reminder.subject': 'Rappel : {form} de {team}',
+  'reminder.intro': 'Petit rappel de {team} : « {form} » vous attend toujours.',
+  'reminder.message': 'Un message de {team} :',
+  'reopened.subject': '{team} a rouvert {form}',
+  'reopened.intro': '{team} a rouvert « {form} » pour vous.',
+  'reopened.reason': 'Pourquoi {team} l’a rouvert :',
+  'changes.subject': '{team} vous demande de modifier des réponses dans {form}',
+  'changes.intro': '{team} a examiné vos réponses à « {form} » et vous demande de modifier :',
+  'changes.rejected': 'non acceptée',
+  'changes.changes_requested': 'à modifier',
+  'changes.item': '{label} ({decision})',
+  'changes.button': 'Modifier vos réponses',
+  'changes.text': 'Modifier vos réponses : {url}',
+  'completed.subject': 'Votre copie de {form}',
+  'completed.intro': 'Merci : {team} a bien reçu « {form} ».',
+  'completed.copy': 'Ce que vous avez envoyé',
+  'completed.button': 'Voir votre copie',
+  'completed.text': 'Votre copie de ce que vous avez envoyé : {url}',
+  'completed.without_link':
+    'Votre copie de ce que vous avez envoyé se trouve sur le lien de votre e-mail d’invitation.',
+};
