@@ -28,6 +28,14 @@ export function OnboardingFacts({
     <dl class="facts">
       <dt>{t('onboardings.status')}</dt>
       <dd>{t(`onboardings.statusLabel.${onboarding.status}`)}</dd>
+      {onboarding.review_state ? (
+        <>
+          <dt>{t('onboardings.reviewStateLabel')}</dt>
+          <dd class={`review-state review-state-${onboarding.review_state}`}>
+            {t(`onboardings.reviewState.${onboarding.review_state}`)}
+          </dd>
+        </>
+      ) : null}
       <dt>{t('onboardings.template')}</dt>
       <dd>{onboarding.template.name}</dd>
       <dt>{t('onboardings.due')}</dt>

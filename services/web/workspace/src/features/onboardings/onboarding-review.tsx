@@ -6,6 +6,7 @@ import { Dialog, ErrorMessage, NoteField, Status } from '../../ui/index.ts';
 import { AnswerVersions } from './answer-versions.tsx';
 import { countersign as countersignAnswer, listAnswers, reviewAnswer } from './api.ts';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
+import { SendBackChosen } from './send-back-dialog.tsx';
 import './onboarding-review.css';
 
 type Decision = 'approve' | 'reject' | 'request_changes';
@@ -14,7 +15,8 @@ const REASON_MAX = 2000;
 /**
  * The onboarding's answers, each with its review status, the reason or note sent to the
  * client, its versions and the diff since the last review, and the review actions of a
- * submitted answer: approve, reject (reason) or request changes (note). Files download
+ * submitted answer: approve, reject (reason) or request changes (note). Several submitted
+ * answers can be chosen and sent back in one send (one email to the client). Files download
  * from here; a signature field can be countersigned by the signed-in member.
  */
 export function OnboardingReview({
@@ -33,7 +35,11 @@ export function OnboardingReview({
     answer: ReviewedAnswer;
     decision: Exclude<Decision, 'approve'>;
   } | null>(null);
+  const [chosen, setChosen] = useState<string[]>([]);
   const base = `/onboardings/${encodeURIComponent(onboardingId)}`;
+  const chosenAnswers = (answers ?? []).filter(
+    (answer) => answer.status === 'submitted' && chosen.includes(answer.field_id),
+  );
 
   const load = useCallback(async () => {
     const answer = await listAnswers(onboardingId);
@@ -91,10 +97,26 @@ export function OnboardingReview({
               onApprove={() => void decide(answer, 'approve').then(setError)}
               onAsk={(decision) => setAsking({ answer, decision })}
               onCountersign={() => void countersign(answer)}
+              chosen={chosen.includes(answer.field_id)}
+              onChoose={(on) =>
+                setChosen((current) =>
+                  on ? [...current, answer.field_id] : current.filter((id) => id !== answer.field_id),
+                )
+              }
             />
           ))}
         </ul>
       )}
+      <SendBackChosen
+        onboardingId={onboardingId}
+        answers={chosenAnswers}
+        onSent={() => {
+          setError(null);
+          setStatus(t('review.sentBack', { count: chosenAnswers.length }));
+          setChosen([]);
+          onChanged();
+        }}
+      />
       {asking ? (
         <ReasonDialog
           label={asking.answer.label}
@@ -118,16 +140,35 @@ function AnswerRow({
   onApprove,
   onAsk,
   onCountersign,
+  chosen,
+  onChoose,
 }: {
   answer: ReviewedAnswer;
   base: string;
   onApprove: () => void;
   onAsk: (decision: Exclude<Decision, 'approve'>) => void;
   onCountersign: () => void;
+  chosen: boolean;
+  onChoose: (on: boolean) => void;
 }) {
+  const chooseId = useId();
   return (
     <li class="row review-answer" data-field-id={answer.field_id}>
       <h3 class="row-title">{answer.label}</h3>
+      {answer.status === 'submitted' ? (
+        <div class="check review-choose">
+          <input
+            type="checkbox"
+            id={chooseId}
+            checked={chosen}
+            onChange={(event) => onChoose((event.target as HTMLInputElement).checked)}
+          />
+          <label for={chooseId}>
+            {t('review.choose')}
+            <span class="visually-hidden"> {answer.label}</span>
+          </label>
+        </div>
+      ) : null}
       <dl class="facts">
         <dt>{t('review.statusLabel')}</dt>
         <dd>

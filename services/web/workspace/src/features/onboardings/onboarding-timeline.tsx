@@ -25,7 +25,11 @@ function amountOf(detail: TimelineEntry['detail']): string {
 
 /** Pure: one timeline entry as a sentence (an unknown kind shows under its own name). */
 export function entryText(entry: TimelineEntry): string {
-  const key = `timeline.kind.${entry.kind}`;
+  // A step submitted again with answers the team sent back says so.
+  const key =
+    entry.detail['resubmitted'] === true
+      ? 'timeline.kind.response.resubmitted'
+      : `timeline.kind.${entry.kind}`;
   const detail = {
     step: '',
     field: '',
