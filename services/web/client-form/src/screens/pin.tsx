@@ -7,7 +7,11 @@ export interface PinError {
   values?: Record<string, unknown>;
 }
 
-/** The PIN screen of a link with a PIN: six digits, a numeric keyboard on phones. */
+/**
+ * The PIN screen of a link with a PIN: six digits, a numeric keyboard on phones. It says
+ * what the client really received: the emails never hold the PIN (the team gives it by
+ * another way), so the page points to the team, not to a message.
+ */
 export function PinScreen({
   team,
   t,
@@ -51,6 +55,7 @@ export function PinScreen({
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p id="pin-intro">{t('pin.intro', { team })}</p>
+      <p id="pin-help">{t('pin.help', { team })}</p>
       <form onSubmit={submit} noValidate>
         <div class={error ? 'field has-error' : 'field'}>
           <label for="pin">{t('pin.label')}</label>
@@ -70,7 +75,7 @@ export function PinScreen({
             required
             aria-required="true"
             aria-invalid={error ? 'true' : undefined}
-            aria-describedby={error ? 'pin-error pin-intro' : 'pin-intro'}
+            aria-describedby={error ? 'pin-error pin-intro pin-help' : 'pin-intro pin-help'}
             value={pin}
             onInput={(event) => setPin(event.currentTarget.value.replace(/\D/g, '').slice(0, 6))}
           />
