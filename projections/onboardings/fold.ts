@@ -19,6 +19,7 @@ const NOT_SHOWN: readonly string[] = [
   'file_removed',
   'payment.succeeded',
   'onboarding.overdue',
+  'client_reminded',
   ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ];
 
@@ -307,6 +308,7 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
     case 'payment_refunded':
     case 'payment_marked_paid':
     case 'onboarding_document_rendered':
+    case 'client_reminded':
       break;
     default: {
       const _exhaustive: never = event;

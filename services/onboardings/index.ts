@@ -39,6 +39,7 @@ export { workspaceReviewRoutes } from './workspace-review-routes.ts';
 export { workspaceTimelineRoutes } from './workspace-timeline-routes.ts';
 export { workspaceSignatureRoutes } from './workspace-signature-routes.ts';
 export { workspacePaymentRoutes } from './workspace-payment-routes.ts';
+export { workspaceLinkRoutes } from './workspace-link-routes.ts';
 
 // Portal (/portal/v1)
 export { portalRoutes, type PortalRouteDeps } from './portal/portal-routes.ts';

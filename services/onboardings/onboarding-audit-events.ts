@@ -224,6 +224,11 @@ export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     (data) => ({ member_id: data.member_id }),
     (data) => data.refreshed_at,
   ),
+  client_reminded: entry<'client_reminded'>(
+    'client_reminded',
+    (data) => ({ member_id: data.member_id, send_number: data.send_number, with_message: data.with_message }),
+    (data) => data.reminded_at,
+  ),
   onboarding_client_erased: entry<'onboarding_client_erased'>(
     'onboarding_client_erased',
     (data) => ({ client_id: data.client_id }),

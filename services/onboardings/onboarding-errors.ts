@@ -35,6 +35,7 @@ export const ONBOARDING_ERROR_STATUS: Readonly<Record<string, number>> = {
   onboarding_exists: 409,
   client_erasure_pending: 410,
   recipient_cap_reached: 429,
+  reminder_limit_reached: 429,
 };
 
 /** Codes whose body carries `details` (the field they name). */

@@ -364,6 +364,16 @@ export type OnboardingReopened = DomainEvent<
   }
 >;
 
+/**
+ * A member sent the client a reminder now (the workspace's "Send a reminder now"): the
+ * reminder email is queued with the event. The member's personal message stays only in the
+ * sealed email; the event says whether there was one.
+ */
+export type ClientReminded = DomainEvent<
+  'client_reminded',
+  Base & { member_id: string; send_number: number; with_message: boolean; reminded_at: string }
+>;
+
 /** The client was erased: the onboarding leaves every list and its link stops working. */
 export type OnboardingClientErased = DomainEvent<
   'onboarding_client_erased',
@@ -421,7 +431,8 @@ export type OnboardingEvent =
   | OnboardingArchived
   | OnboardingUnarchived
   | OnboardingReopened
-  | OnboardingClientErased;
+  | OnboardingClientErased
+  | ClientReminded;
 
 export type OnboardingEventType = OnboardingEvent['type'];
 
@@ -447,6 +458,7 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding_reopened',
   'onboarding_client_erased',
   'onboarding_template_refreshed',
+  'client_reminded',
   ...REVIEW_EVENT_TYPES,
   ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ] as const satisfies readonly OnboardingEventType[];

@@ -327,6 +327,17 @@ export const ONBOARDING_EVENTS: EventCatalogPart = {
       refreshed_at: timestamp,
     }),
   },
+  client_reminded: {
+    summary:
+      'A member sent the client a reminder now (internal); the personal message is only in the sealed email.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      member_id: uuid,
+      send_number: integer({ minimum: 1 }),
+      with_message: boolean,
+      reminded_at: timestamp,
+    }),
+  },
   onboarding_client_erased: {
     summary: 'The client was erased; the onboarding leaves every list and its link stops working.',
     stream: 'onboarding-<onboarding_id>',

@@ -8,12 +8,13 @@ import { workspaceRuleRoutes } from '../../automation/index.ts';
 import { workspaceClientRoutes } from '../../clients/index.ts';
 import { workspaceDeliveryRoutes, workspaceHookRoutes } from '../../hooks/index.ts';
 import {
+  workspaceLinkRoutes,
   workspaceOnboardingRoutes,
   workspacePaymentRoutes,
   workspaceReviewRoutes,
   workspaceTimelineRoutes,
-} from '../../onboardings/index.ts';
   workspaceSignatureRoutes,
+} from '../../onboardings/index.ts';
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -70,5 +71,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceReviewRoutes, { context });
   await app.register(workspaceTimelineRoutes, { context });
   await app.register(workspacePaymentRoutes, { context });
+  await app.register(workspaceLinkRoutes, { context });
   await app.register(workspaceSignatureRoutes, { context });
 }

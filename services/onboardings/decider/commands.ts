@@ -236,6 +236,24 @@ export type EraseClient = Meta & { type: 'EraseClient'; data: Record<string, nev
 export type MarkOverdue = Meta & { type: 'MarkOverdue'; data: Record<string, never> };
 export type ExpireOnboarding = Meta & { type: 'ExpireOnboarding'; data: Record<string, never> };
 
+/**
+ * A member sends the client a reminder now (the workspace). `client`: the client as the
+ * route found it; `with_message`: the member wrote a personal message (it goes only into
+ * the email).
+ */
+export type RemindClient = Meta & {
+  type: 'RemindClient';
+  data: {
+    team_id: string;
+    member_id: string;
+    client: 'active' | 'erased' | 'missing';
+    sending_paused: boolean;
+    with_message: boolean;
+  };
+};
+/** The longest personal message of a reminder. */
+export const REMINDER_MESSAGE_MAX = 1000;
+
 export type OnboardingCommand =
   | CreateOnboarding
   | UpdateOnboarding
@@ -262,4 +280,5 @@ export type OnboardingCommand =
   | ReopenOnboarding
   | EraseClient
   | MarkOverdue
-  | ExpireOnboarding;
+  | ExpireOnboarding
+  | RemindClient;

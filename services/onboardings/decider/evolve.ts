@@ -9,6 +9,7 @@ import type {
 } from '../onboarding-events.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../contract/reminder-schedule.ts';
 import { recordKey } from './payments.ts';
+import { REMINDERS_KEPT } from './remind.ts';
 import type { Onboarding, OnboardingState } from './state.ts';
 
 export const initialState = (): OnboardingState => ({ status: 'absent' });
@@ -110,6 +111,11 @@ export function evolve(state: OnboardingState, event: OnboardingEvent): Onboardi
         reminders_at: event.data.reminders_at,
         started_since_send: false,
       };
+    case 'client_reminded':
+      return {
+        ...state,
+        member_reminders_at: [...state.member_reminders_at, event.data.reminded_at].slice(-REMINDERS_KEPT),
+      };
     case 'onboarding_client_erased':
       return { ...state, client_erased_at: event.data.erased_at, token_hash: null, reminders_at: [] };
     default:
@@ -181,6 +187,7 @@ function createdState(data: OnboardingCreated['data']): Onboarding {
     payment_intents: [],
     payment_records: [],
     failed_payment_attempts: {},
+    member_reminders_at: [],
   };
 }
 

@@ -8,6 +8,7 @@ import { create, update } from './create-update.ts';
 import { evolve, initialState } from './evolve.ts';
 import { removeFile, uploadFile } from './files.ts';
 import { review, sendBack } from './review.ts';
+import { remindClient } from './remind.ts';
 import { reopen, send } from './send-reopen.ts';
 import {
   markPaid,
@@ -29,6 +30,7 @@ export { clientActive } from './send-reopen.ts';
 export { sizeText } from './files.ts';
 export { reviewStatus } from './review.ts';
 export { recordKey } from './payments.ts';
+export { nextReminderAt, REMINDER_LIMIT, REMINDER_WINDOW_HOURS } from './remind.ts';
 
 /**
  * The onboarding aggregate (spec: States and transitions). One function per command, each
@@ -105,6 +107,8 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return markOverdue(command, state);
     case 'ExpireOnboarding':
       return expire(command, state);
+    case 'RemindClient':
+      return remindClient(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown onboarding command ${JSON.stringify(unknown)}`);
@@ -127,5 +131,5 @@ export const onboardingDecider: Decider<OnboardingState, OnboardingCommand, Onbo
   decide,
   // An autosaving client makes streams of thousands of events: keep snapshots. Bump the
   // version whenever evolve or the Onboarding state's shape changes.
-  snapshot: { version: 'onboarding-3' },
+  snapshot: { version: 'onboarding-4' },
 };

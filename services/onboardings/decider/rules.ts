@@ -30,6 +30,8 @@ export const ERROR_TEXTS = {
   answer_locked: 'This answer was approved and can no longer be changed',
   not_reviewable: 'Only a submitted answer can be reviewed',
   payment_already_received: 'This payment has already been received',
+  reminder_limit_reached:
+    'Three reminders were sent to this client in the last 24 hours; the next can go later',
   nothing_to_reopen:
     'Every answer is approved, so the client could change nothing: choose the approved answers to unlock',
 } as const;

@@ -48,6 +48,8 @@ export interface Onboarding {
   payment_records: readonly string[];
   /** Checkout payments that did not go through, by field id (the next Checkout is a new attempt). */
   failed_payment_attempts: Readonly<Record<string, number>>;
+  /** When members sent the client a reminder now, oldest first (the latest few: decider/remind.ts). */
+  member_reminders_at: readonly string[];
 }
 
 export type OnboardingState = { status: 'absent' } | Onboarding;

@@ -353,6 +353,7 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
     marked_at: at,
   },
   onboarding_template_refreshed: { ...base, template_snapshot: template, member_id: id(), refreshed_at: at },
+  client_reminded: { ...base, member_id: id(), send_number: 1, with_message: true, reminded_at: at },
   response_approved: {
     ...base,
     step_id: 'step-1',

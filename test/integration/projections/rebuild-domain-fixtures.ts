@@ -508,6 +508,18 @@ export async function produceDomainLog(
     }));
     await second.answer(a.ids.fields.nickname, 'Second try');
     await patch(a, id, { assigned_to: admin.id });
+    // A member sends a reminder now (its email is queued by the route; the event is all the read models see).
+    await onboardingCommand(id, () => ({
+      type: 'RemindClient',
+      data: {
+        team_id: a.teamId,
+        member_id: admin.id,
+        client: 'active',
+        sending_paused: false,
+        with_message: random.chance(0.5),
+      },
+      metadata: at(),
+    }));
   }
 
   // 4. Expires: a link that ends in 4 days (reminder at 3 days first).
