@@ -137,7 +137,7 @@ describe('dead ends', () => {
     await expectDeadEnd(form.link, 'cancelled', text.t('dead.cancelled.title'));
   }, 60_000);
 
-  it('a completed form', async () => {
+  it('a completed form shows its copy of the answers, not an empty end', async () => {
     const form = await sent();
     const step = tenant.template.template_steps[0]!;
     const portal = (method: string, path: string, body?: unknown) =>
@@ -148,7 +148,13 @@ describe('dead ends', () => {
     });
     expect(answered.status).toBe(200);
     expect((await portal('POST', `/steps/${step.id}/submit`)).status).toBe(200);
-    await expectDeadEnd(form.link, 'completed', text.t('dead.completed.title'));
+    // Not a dead end: a completed link opens at the done screen with a copy of the answers.
+    await expectDeadEnd(form.link, 'completed-copy', text.t('done.title'), {
+      afterLoad: async (page) => {
+        await heading(page, text.t('done.copyTitle')).waitFor({ timeout: 10_000 });
+        await page.getByText('Avery Quinn').waitFor();
+      },
+    });
   }, 60_000);
 
   it('a link locked after 10 wrong PINs', async () => {
