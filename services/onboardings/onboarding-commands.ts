@@ -236,6 +236,8 @@ export async function runNewLinkCommand(
   link: {
     inviteEvent: OnboardingEvent['type'];
     command: (data: NewLinkData) => SendOnboarding | ReopenOnboarding;
+    /** A reopen's email says why (kind 'reopened'); a send's is the invite. */
+    reason?: string | null;
   },
 ): Promise<OnboardingOutcome> {
   const { team } = input;
@@ -260,6 +262,7 @@ export async function runNewLinkCommand(
     metadata,
     {
       effects: inviteEffect(link.inviteEvent, {
+        reason: link.reason,
         publicUrl: deps.publicUrl,
         team,
         token,
@@ -278,6 +281,8 @@ export async function runNewLinkCommand(
 function inviteEffect(
   eventType: OnboardingEvent['type'],
   invite: {
+    /** Set for a reopen (null: no reason given): the email is the 'reopened' kind. */
+    reason?: string | null;
     publicUrl: string;
     team: Parameters<typeof queueClientEmail>[1]['team'];
     token: string;
@@ -289,9 +294,12 @@ function inviteEffect(
     const index = events.findIndex((event) => event.type === eventType);
     const { name, email } = invite.client();
     if (index < 0 || state.status === 'absent' || !email) return;
+    const mail =
+      invite.reason === undefined
+        ? ({ kind: 'invite', extra: { token: invite.token } } as const)
+        : ({ kind: 'reopened', extra: { token: invite.token, reason: invite.reason } } as const);
     await queueClientEmail(tx, {
-      kind: 'invite',
-      extra: { token: invite.token },
+      ...mail,
       publicUrl: invite.publicUrl,
       team: invite.team,
       recipient: { name, email },

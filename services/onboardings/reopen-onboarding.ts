@@ -9,12 +9,17 @@ export interface ReopenOnboardingInput {
   onboarding_id: string;
   /** Exactly 6 digits, or undefined to carry the previous PIN over. */
   pin?: string;
+  /** Why the team reopens it, for the client (only in the sealed email). */
+  reason?: string;
+  /** Approved answers (field ids) the client may change again; answers not approved always open. */
+  unlock_approved?: string[];
 }
 
 /**
  * Reopen a completed, cancelled or expired onboarding (the workspace): a new client link
- * and its invite queued in the same transaction, like a send, under the team's send lock
- * so the monthly count cannot be passed by a concurrent send or reopen. The new token is
+ * and its 'reopened' email (with the team's reason) queued in the same transaction, like a
+ * send, under the team's send lock so the monthly count cannot be passed by a concurrent
+ * send or reopen. What opens again is the decider's (decision 0077). The new token is
  * returned once (the member never needs it; the client gets it by email).
  */
 export async function reopenOnboarding(
@@ -28,6 +33,11 @@ export async function reopenOnboarding(
   if (!team) throw new Error(`Team ${input.team_id} of a signed-in member has no read model row`);
   return runNewLinkCommand(deps, tx, { ...input, team }, now, metadata, {
     inviteEvent: 'onboarding_reopened',
-    command: (link) => ({ type: 'ReopenOnboarding', data: link, metadata: { now } }),
+    command: (link) => ({
+      type: 'ReopenOnboarding',
+      data: { ...link, unlock_approved: input.unlock_approved ?? [] },
+      metadata: { now },
+    }),
+    reason: input.reason?.trim() || null,
   });
 }

@@ -49,7 +49,8 @@ import { workspaceSchema } from '../../shared/http/route-schema.ts';
  *   PATCH /onboardings/:id                 { assigned_to?, due_on? } (null clears)
  *   POST  /onboardings/:id/send            { pin?, force? }
  *   POST  /onboardings/:id/cancel | archive | unarchive
- *   POST  /onboardings/:id/reopen          { pin? } a completed, cancelled or expired one
+ *   POST  /onboardings/:id/reopen          { pin?, reason?, unlock_approved? } a completed,
+ *                                          cancelled or expired one (decision 0077)
  */
 
 const NOT_FOUND = 'Onboarding not found';
@@ -95,7 +96,25 @@ const patchBody = z
     message: 'at least one of assigned_to, due_on is required',
   });
 const sendBody = z.object({ pin, force: z.boolean().optional() }).nullish();
-const reopenBody = z.object({ pin }).nullish();
+/** The longest reason a reopen gives the client. */
+export const REOPEN_REASON_MAX = 1000;
+const reopenBody = z
+  .object({
+    pin,
+    reason: z
+      .string()
+      .max(REOPEN_REASON_MAX, `reason must be at most ${REOPEN_REASON_MAX} characters`)
+      .optional()
+      .describe('why the team reopens it: the reopen email tells the client'),
+    unlock_approved: z
+      .array(z.string().min(1))
+      .max(500)
+      .optional()
+      .describe(
+        'approved answers (field ids) the client may change again; every answer not approved opens anyway',
+      ),
+  })
+  .nullish();
 
 const answer = z.object({ onboarding: workspaceOnboarding });
 
@@ -110,7 +129,7 @@ const commandRefusals = {
     .object({ error: z.string(), code: z.string() })
     .passthrough()
     .describe(
-      'invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required',
+      'invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer)',
     ),
   410: coded('client_erasure_pending'),
   429: coded('recipient_cap_reached'),
@@ -361,11 +380,15 @@ function postOnboardingsByIdReopenRoute(app: ZodApp, { act, explained }: Workspa
     '/onboardings/:id/reopen',
     manageOptions(
       'workspaceReopenOnboarding',
-      'Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit',
+      'Reopen a completed, cancelled or expired onboarding: a new link and an email with the reason; answers not approved and the approved ones unlocked open again; counts once more against the monthly limit',
       { body: reopenBody },
     ),
     async (request) =>
-      act(request, request.params.id, reopenOnboarding, { pin: request.body?.pin }).catch(explained(request)),
+      act(request, request.params.id, reopenOnboarding, {
+        pin: request.body?.pin,
+        reason: request.body?.reason,
+        unlock_approved: request.body?.unlock_approved,
+      }).catch(explained(request)),
   );
 }
 

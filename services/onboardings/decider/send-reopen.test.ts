@@ -447,6 +447,20 @@ describe('a reopen that cannot get stuck (decision 0077)', () => {
     expect(events.at(-1)?.type).toBe('onboarding.completed');
   });
 
+  it('given an optional answer left empty in an approved step, when reopened without unlocking, then still nothing_to_reopen', () => {
+    const withOptional = snapshot({
+      fields1: [field('f1', 'short_text'), field('f4', 'short_text', { is_required: false })],
+      fields2: [field('f2', 'short_text', { is_required: false })],
+    });
+    const events = decided(
+      [created(withOptional), sent(1, 'draft'), started(1, 'sent'), answered('f1', 's1')],
+      submitS1(),
+    );
+    given(...events, approvedF1)
+      .when(reopen())
+      .thenThrows('nothing_to_reopen');
+  });
+
   it('given an unlock naming no field of the form, when reopened, then 400 invalid_body', () => {
     given(...allApproved)
       .when(reopenUnlocking(['nope']))

@@ -111,11 +111,12 @@ export function clientActive(onboarding: Onboarding, now: Date): boolean {
 }
 
 /**
- * What a reopen opens (decision 0077): every answer not approved, and the approved ones the
- * member unlocks. The steps holding such an answer are the client's to submit again; steps
- * of approved answers only stay submitted as they are, so the last open step the client
- * submits completes the onboarding. 409 nothing_to_reopen when the client could change
- * nothing; 400 invalid_body when an unlocked id is not a field of the form.
+ * What a reopen opens (decision 0077): every answer given and not approved, and the approved
+ * ones the member unlocks. The steps holding such an answer (and required steps never
+ * submitted) are the client's to submit again; steps of approved answers only stay
+ * submitted as they are, so the last open step the client submits completes the onboarding.
+ * 409 nothing_to_reopen when no step opens (every answer approved, none unlocked); 400
+ * invalid_body when an unlocked id is not a field of the form.
  */
 function reopening(onboarding: Onboarding, unlockApproved: readonly string[]) {
   const unknown = unlockApproved.find((fieldId) => !findField(onboarding.snapshot, fieldId));
@@ -127,11 +128,16 @@ function reopening(onboarding: Onboarding, unlockApproved: readonly string[]) {
   const approved = (fieldId: string) =>
     Object.hasOwn(onboarding.reviews, fieldId) && onboarding.reviews[fieldId]?.status === 'approved';
   const unlocked = [...new Set(unlockApproved)].filter(approved);
+  const given = (fieldId: string) =>
+    Object.hasOwn(onboarding.answers, fieldId) || onboarding.fulfilled_fields.includes(fieldId);
+  const changeable = (fieldId: string) =>
+    unlocked.includes(fieldId) || (given(fieldId) && !approved(fieldId));
+  const submitted = new Set(onboarding.submitted_steps);
   const open_step_ids = onboarding.snapshot.steps
-    .filter((step) =>
-      step.fields.some(
-        (field) => !isDisplayOnly(field.type) && (!approved(field.id) || unlocked.includes(field.id)),
-      ),
+    .filter(
+      (step) =>
+        (!step.is_optional && !submitted.has(step.id)) ||
+        step.fields.some((field) => !isDisplayOnly(field.type) && changeable(field.id)),
     )
     .map((step) => step.id);
   if (open_step_ids.length === 0) throw fail('nothing_to_reopen');

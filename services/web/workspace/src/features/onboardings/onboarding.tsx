@@ -6,7 +6,6 @@ import { OnboardingFacts } from './onboarding-fields.tsx';
 import { OnboardingPayments } from './onboarding-payments.tsx';
 import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
-import { SignatureEvidence } from './signature-evidence.tsx';
 import { useOnboarding } from './use-onboarding.ts';
 
 /** One onboarding: its state and actions, its payments, the answers under review, and its timeline. */
@@ -60,7 +59,6 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
         </>
       )}
       <OnboardingReview onboardingId={id} version={version} onChanged={record.changed} />
-      <SignatureEvidence onboardingId={id} version={version} />
       <OnboardingTimeline onboardingId={id} version={version} />
     </>
   );
