@@ -181,7 +181,14 @@ describe('a new client (en-US, phone)', () => {
       }
       await atScreen('review');
       await submitForm(page, text);
-      await atScreen('done');
+      // The done screen keeps a copy of the answers; the link opened again shows the same.
+      for (const screen of ['done', 'done-reopened']) {
+        if (screen === 'done-reopened') await page.reload();
+        await heading(page, text.t('done.copyTitle')).waitFor();
+        await page.getByText('Avery Quinn').first().waitFor();
+        await page.getByText('Germany').first().waitFor();
+        await atScreen(screen);
+      }
       watch.assertClean();
     } finally {
       await context.close();
