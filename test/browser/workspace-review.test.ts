@@ -7,6 +7,7 @@ import { FILES, heading, sign, submitForm, texts, toReview, uploadFiles, waitFor
 import { answerCard, approveWithKeyboard, expectTimeline, rejectWithKeyboard } from './review-page.ts';
 import { button, field, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
 import { inPage, startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
+import { openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 
 /**
  * The review loop in Chromium: a team (signed up in the workspace), a template and a sent
@@ -15,8 +16,12 @@ import { inPage, startWorkspaceService, type WorkspaceService } from './workspac
  * only); the client sees the reason beside that field, the other answers read-only, fixes
  * only it and resubmits; the member sees the word diff between the versions and approves;
  * GET /api/v1/responses shows approved and the rejected earlier version with its reason;
- * the timeline shows each step; the member countersigns and downloads the file. axe-core
- * finds nothing at 390x844 and 1280x900 on the review panel and the form in its review state.
+ * the timeline shows each step; the member countersigns and downloads the file. The
+ * rejection emails the client the reason and a link that opens the form at that answer;
+ * the onboarding's page says it waits on the client, then that the changed answer waits
+ * for review. The member chooses two answers and sends them back in one send (one email).
+ * axe-core finds nothing at 390x844 and 1280x900 on the review panel, the send-back dialog
+ * and the form in its review state.
  */
 
 const OWNER = {
@@ -74,6 +79,15 @@ const reviewTemplate = () => ({
   ],
 });
 
+/** The changes-requested emails of an onboarding, oldest first (sealed at rest: read as the mailer does). */
+async function changeEmails(onboardingId: string): Promise<string[]> {
+  const { rows } = await service.context.pool.query<{ text: string }>(
+    `select text from mail_outbox where onboarding_id = $1 and kind = 'notification' order by created_at, seq`,
+    [onboardingId],
+  );
+  return (await openTextColumns(service.context.vault, rows, ['text'])).map((row) => row.text ?? '');
+}
+
 async function openClientForm(page: Page, link: string) {
   await page.goto(link);
   await heading(page, 'About you').first().waitFor({ timeout: TIMEOUT });
@@ -114,9 +128,20 @@ describe('review of answers in the browser', () => {
     await check('review-panel');
     await rejectWithKeyboard(member, 'Full name', REASON, () => check('reject-dialog'));
 
+    // The page says the onboarding waits on the client; the client is emailed the reason and
+    // a link that opens the form at that answer, its field focused.
+    await shown(member.getByText('Changes requested (waiting on the client)'));
+    const [email] = await changeEmails(sent.onboardingId);
+    expect(email).toContain(REASON);
+    const link = /\S+\/f\/[0-9a-f]{64}\?field=\S+/.exec(email ?? '')?.[0];
+    expect(link?.startsWith(`${service.publicUrl}/f/`)).toBe(true);
+
     // The client sees the reason beside that field; the other answers are read-only.
-    await openClientForm(client, sent.link);
+    await openClientForm(client, link!);
     await shown(client.getByText(`The team could not accept this answer: ${REASON}`));
+    expect(await client.evaluate(() => document.activeElement?.id)).toBe(
+      await field(client, 'Full name').getAttribute('id'),
+    );
     expect(await field(client, 'Company').isDisabled()).toBe(true);
     expect(await field(client, 'Full name').isDisabled()).toBe(false);
     for (const viewport of ['mobile', 'desktop'] as const) {
@@ -134,6 +159,7 @@ describe('review of answers in the browser', () => {
 
     // The member sees the versions and the word diff, then approves.
     await member.reload();
+    await shown(member.getByText('Changed answers waiting for your review'));
     const fullName = answerCard(member, 'Full name');
     await shown(fullName.getByText('Changes from version 1 to version 2'));
     expect((await fullName.locator('ins').allInnerTexts()).join(' ')).toContain('King');
@@ -166,10 +192,30 @@ describe('review of answers in the browser', () => {
       'Submitted “About you”',
       'Completed',
       `Rejected “Full name”: ${REASON}`,
+      'Resubmitted “About you” with the answers sent back',
       'Approved “Full name”',
       'Signed “Engagement letter”',
     ]);
     await check('timeline');
+
+    // Each signature with its evidence: the invitee's email whatever was typed, the member's
+    // countersignature, the IP address, the browser, the consent text and the answers' digest.
+    await member.reload();
+    const signatures = member.locator('section', {
+      has: member.getByRole('heading', { name: 'Signatures', exact: true }),
+    });
+    await shown(signatures.getByText('Ada Lovelace (Client)'));
+    await shown(signatures.getByText(`${OWNER.name} (Team member)`));
+    const invitee = (await apiRequest(service, key.apiKey, 'GET', `/clients/${sent.clientId}`)).body.client
+      .email;
+    await shown(signatures.getByText(invitee, { exact: true }));
+    expect(await signatures.getByText('ada@example.com', { exact: true }).count()).toBe(0);
+    await shown(signatures.getByText(AGREEMENT_TEXT).first());
+    expect(await signatures.locator('code').allInnerTexts()).toEqual([
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+    ]);
+    await check('signature-evidence');
 
     // The file downloads as an attachment with its name.
     const [download] = await Promise.all([
@@ -177,5 +223,28 @@ describe('review of answers in the browser', () => {
       member.getByRole('link', { name: `Download ${FILES.pdf.name}` }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(FILES.pdf.name);
+    await sendTwoBack(member, sent.onboardingId, check);
   }, 180_000);
 });
+
+/** The member chooses two answers and sends them back in one send: one more email with both reasons. */
+async function sendTwoBack(member: Page, onboardingId: string, check: (screen: string) => Promise<void>) {
+  await member.getByRole('checkbox', { name: 'Choose to send back Company' }).check();
+  await member.getByRole('checkbox', { name: 'Choose to send back ID document' }).check();
+  await button(member, 'Send back 2 chosen answers').click();
+  const dialog = member.getByRole('dialog');
+  await shown(dialog.getByRole('heading', { name: 'Send 2 answers back to the client' }));
+  await dialog.getByLabel('Decision').first().selectOption('reject');
+  await field(dialog, 'What the client should change in “Company”').fill('The registered company name');
+  await field(dialog, 'What the client should change in “ID document”').fill('A scan that is not blurred');
+  await check('send-back-dialog');
+  await button(dialog, 'Send 2 answers back').click();
+  await shown(member.getByText('2 answers sent back; the client was emailed once.'));
+  await shown(member.getByText('Changes requested (waiting on the client)'));
+  const emails = await changeEmails(onboardingId);
+  expect(emails).toHaveLength(2);
+  expect(emails[1]).toContain('The registered company name');
+  expect(emails[1]).toContain('A scan that is not blurred');
+  await member.goto(`${service.publicUrl}/workspace/onboardings`);
+  await shown(member.getByText('Changes requested (waiting on the client)'));
+}

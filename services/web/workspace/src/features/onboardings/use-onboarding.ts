@@ -87,7 +87,11 @@ export function useOnboarding(id: string) {
     setOpen,
     pending,
     version,
-    changed: () => setVersion((v) => v + 1),
+    // A review changes the onboarding's facts too (Changes requested): read it again.
+    changed: () => {
+      setVersion((v) => v + 1);
+      void load();
+    },
     act,
     archive: () => act(() => archiveOnboarding(id), t('onboardings.archivedDone')),
     unarchive: () => act(() => unarchiveOnboarding(id), t('onboardings.unarchivedDone')),
