@@ -1031,6 +1031,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/v1/onboardings/{token}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the signed PDF of the completed onboarding (the form view says document_ready), as an attachment (nosniff, no-store) */
+        get: operations["portalDownloadDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/sign-up": {
         parameters: {
             query?: never;
@@ -2072,7 +2089,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reopen a completed, cancelled or expired onboarding: a new link and invite; counts once more against the monthly limit */
+        /** Reopen a completed, cancelled or expired onboarding: a new link and an email with the reason; answers not approved and the approved ones unlocked open again; counts once more against the monthly limit */
         post: operations["workspaceReopenOnboarding"];
         delete?: never;
         options?: never;
@@ -2296,6 +2313,23 @@ export interface paths {
         put?: never;
         /** A draft takes its template’s latest version (after the template was fixed); nothing changes when it has it already */
         post: operations["workspaceRefreshTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download the signed PDF of a completed onboarding, as an attachment (nosniff, no-store) */
+        get: operations["workspaceDownloadDocument"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3041,6 +3075,10 @@ export interface components {
                 locale: string;
                 date_format: string;
                 timezone: string;
+                /** @description false: the client chose no language; the form shows the browser's language when it is one of the nine, else `locale` (the team's) */
+                locale_chosen: boolean;
+                /** @description false: the client chose no date format; dates follow the form's language */
+                date_format_chosen: boolean;
             } | null;
         };
         PortalOnboarding: {
@@ -3065,6 +3103,8 @@ export interface components {
                 signer_name: string;
                 signed_at: string;
             }[];
+            /** @description the signed PDF of the completed onboarding is ready at GET /portal/v1/onboardings/:token/document */
+            document_ready: boolean;
             /** @description steps submitted, in the order they were */
             submitted_step_ids: string[];
             /** @description the email a signature records: the client's own (GET only; null when unreadable) */
@@ -12671,7 +12711,9 @@ export interface operations {
                      *       "client": {
                      *         "locale": "example",
                      *         "date_format": "example",
-                     *         "timezone": "example"
+                     *         "timezone": "example",
+                     *         "locale_chosen": true,
+                     *         "date_format_chosen": true
                      *       }
                      *     }
                      */
@@ -12922,7 +12964,9 @@ export interface operations {
                      *       "client": {
                      *         "locale": "example",
                      *         "date_format": "example",
-                     *         "timezone": "example"
+                     *         "timezone": "example",
+                     *         "locale_chosen": true,
+                     *         "date_format_chosen": true
                      *       },
                      *       "onboarding": {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
@@ -12957,6 +13001,7 @@ export interface operations {
                      *             "signed_at": "2026-01-15T09:30:00.000Z"
                      *           }
                      *         ],
+                     *         "document_ready": true,
                      *         "submitted_step_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
@@ -12990,6 +13035,10 @@ export interface operations {
                             locale: string;
                             date_format: string;
                             timezone: string;
+                            /** @description false: the client chose no language; the form shows the browser's language when it is one of the nine, else `locale` (the team's) */
+                            locale_chosen: boolean;
+                            /** @description false: the client chose no date format; dates follow the form's language */
+                            date_format_chosen: boolean;
                         } | null;
                         onboarding: components["schemas"]["PortalOnboarding"];
                     };
@@ -13383,6 +13432,7 @@ export interface operations {
                      *             "signed_at": "2026-01-15T09:30:00.000Z"
                      *           }
                      *         ],
+                     *         "document_ready": true,
                      *         "submitted_step_ids": [
                      *           "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *         ],
@@ -14464,6 +14514,162 @@ export interface operations {
                      *       "error": "Stripe refused or did not answer",
                      *       "code": "payment_processor_unavailable",
                      *       "message": "Stripe refused or did not answer",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    portalDownloadDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the link’s 6-digit PIN, when the link has one and the request carries no link session (POST .../session) */
+                "x-onboarding-pin"?: string;
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                /** @description the client access token (64 hex characters) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF of the latest completion (every step and answer, file names, payments, signatures, and an audit page with the signature evidence and the event times); header X-Document-Sha256: its SHA-256, as recorded in onboarding_document_rendered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "*/*": string;
+                };
+            };
+            /** @description Malformed body (code invalid_body; a step with a required field unanswered names it in details) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed body",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed body",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong (code pin_required) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "code": "pin_required",
+                     *       "message": "The link has a PIN, the request carries no live link session, and X-Onboarding-Pin is missing or wrong",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, deactivated or expired link (code link_inactive); no signed PDF yet (document_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown, deactivated or expired link",
+                     *       "code": "link_inactive",
+                     *       "message": "Unknown, deactivated or expired link",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not while the onboarding is in this status, or (completed) an answer the team did not send back (code invalid_state); an answer the team approved (code answer_locked) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not while the onboarding is in this status, or",
+                     *       "code": "invalid_state",
+                     *       "message": "Not while the onboarding is in this status, or",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests from this IP address, PIN checks on this link, or wrong PINs for it (code rate_limited); header Retry-After: seconds until the window ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this IP address, PIN checks on this link, or wrong PINs for it",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
                      *       "retryable": true,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -31073,7 +31279,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -31858,7 +32064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -32162,7 +32368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -32452,7 +32658,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -32588,12 +32794,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "pin": "123456"
+                 *       "pin": "123456",
+                 *       "reason": "example",
+                 *       "unlock_approved": [
+                 *         "example"
+                 *       ]
                  *     }
                  */
                 "application/json": unknown | ({
                     /** @description exactly 6 digits; when omitted the previous link’s PIN carries over */
                     pin?: string;
+                    /** @description why the team reopens it: the reopen email tells the client */
+                    reason?: string;
+                    /** @description approved answers (field ids) the client may change again; every answer not approved opens anyway */
+                    unlock_approved?: string[];
                 } | null);
             };
         };
@@ -32754,7 +32968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -33044,7 +33258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -33334,7 +33548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details) or gallery_template_copy_required */
+            /** @description invalid_state, requires_force (exactly error, code, requires_force, retryable), agreement_text_required (details), gallery_template_copy_required or nothing_to_reopen (a reopen that could change no answer) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -36448,6 +36662,205 @@ export interface operations {
                      *       "error": "Only a draft takes its template again",
                      *       "code": "invalid_state",
                      *       "message": "Only a draft takes its template again",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceDownloadDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed PDF of the latest completion (every step and answer, file names, payments, signatures, and an audit page with the signature evidence and the event times); header X-Document-Sha256: its SHA-256, as recorded in onboarding_document_rendered */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "*/*": string;
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); no signed PDF yet (document_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
