@@ -2,6 +2,7 @@
  * The final Submit: every unsaved answer saved first, then the steps in order (in the
  * review state only the steps holding an answer sent back), each checked here before it is
  * sent; a refusal is shown beside its fields, or ends the form when the link no longer works.
+ * A reopened form always has a step to send, so it can always be finished (decision 0077).
  */
 import type { AnswerProblem } from '../../../../../templates/contract/field-catalogue.ts';
 import { ApiError, type Portal, type PortalOnboarding } from '../../api.ts';
@@ -71,6 +72,10 @@ function stepsToSubmit(submission: Submission): string[] | null {
       return null;
     }
   }
+  // Every step already in (a reopen recorded before steps opened again, or only optional
+  // steps left empty): the last step goes again as it is, so the service can complete it.
+  const last = steps.at(-1);
+  if (order.length === 0 && !submission.reviewState && last) return [last.id];
   return order;
 }
 
@@ -118,7 +123,8 @@ export async function submitForm(submission: Submission): Promise<void> {
   }
   if (latest.status === 'completed') submission.onDone(new Date().toISOString());
   else {
-    submission.setError(submission.t('errors.generic'));
+    // Something is still needed (a step the form did not show before): say so and show it.
+    submission.setError(submission.t('review.fixFirst'));
     void submission.refresh();
   }
 }
