@@ -2,7 +2,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pinHashRuns } from '../../services/onboardings/link-secrets.ts';
 import { LINK_SESSION_IDLE_SECONDS } from '../../services/onboardings/portal/portal-link-sessions.ts';
-import { expectNoAxeViolations, launchBrowser, openPage, type ViewportName } from '../helpers/browser.ts';
+import { emailTranslator } from '../../services/onboardings/client-emails/catalog.ts';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  type ViewportName,
+} from '../helpers/browser.ts';
 import { adminRequest } from '../helpers/tenant.ts';
 import { enterPin, field, heading, texts, waitForSaved } from './form-page.ts';
 import {
@@ -120,3 +127,43 @@ it('once the session has ended, a reload asks for the PIN again', async () => {
     await context.close();
   }
 }, 60_000);
+
+for (const viewport of ['mobile', 'desktop'] as ViewportName[]) {
+  it(`${viewport}: a German client's invite and PIN page say the same: the PIN comes from the team, not in the email`, async () => {
+    const form = await sendForm(service, tenant, { pin: PIN, client: { locale: 'de-DE' } });
+    secrets.tokens.push(form.token);
+    const team = 'Northwind Advisors';
+    const german = texts('de-DE');
+    const { rows } = await service.database.pool.query<{ text: string; html: string }>(
+      `select text, html from mail_outbox where onboarding_id = $1 and kind = 'invite'`,
+      [form.onboardingId],
+    );
+    const [mailText, mailHtml] = await Promise.all(
+      [rows[0]!.text, rows[0]!.html].map((sealed) => service.context.vault.open(JSON.parse(sealed))),
+    );
+    const pinLine = emailTranslator('de-DE').t('pin', { team });
+    expect(mailText).toContain(pinLine);
+    expect(mailText).not.toContain(PIN);
+    expect(mailHtml).not.toContain(PIN);
+
+    const { context, page, watch } = await openPage(browser, viewport);
+    try {
+      // The invite as a mail client shows its HTML part.
+      await page.setContent(mailHtml!);
+      await page.getByText(pinLine).waitFor();
+      await page.getByRole('link', { name: 'Formular öffnen' }).waitFor();
+      await expectNoAxeViolations(page, `invite email, de-DE (${viewport})`);
+      await screenshot(page, 'pin-session', 'invite-email-de', viewport);
+
+      await page.goto(form.link);
+      await heading(page, german.t('pin.title')).waitFor();
+      await page.getByText(german.t('pin.intro', { team })).waitFor();
+      await page.getByText(german.t('pin.help', { team })).waitFor();
+      await expectNoAxeViolations(page, `PIN page, de-DE (${viewport})`);
+      await screenshot(page, 'pin-session', 'pin-de', viewport);
+      watch.assertClean();
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+}

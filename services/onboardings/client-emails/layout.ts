@@ -3,7 +3,8 @@
  * part (nodemailer sends both as multipart/alternative). The HTML is a single-column
  * table layout with inline styles (what mail clients render alike): the team's logo (or
  * its name) on top, the team's accent colour on the top rule and the buttons (white text
- * on it: the accent keeps 4.5:1 against white), the blocks, then the footer. Every text
+ * on it: the accent keeps 4.5:1 against white), the blocks, then the footer. The team is
+ * the page's heading and the content its main landmark (read aloud like a page). Every text
  * that comes from people (names, answers, reasons, messages) is escaped.
  */
 
@@ -86,6 +87,7 @@ export function renderHtml(email: EmailDocument): string {
 <title>${escapeHtml(email.subject)}</title>
 </head>
 <body style="margin:0;padding:0;background:#f3f4f6">
+<main>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f3f4f6">
 <tr><td align="center" style="padding:24px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:#ffffff;border-top:4px solid ${accent};border-radius:8px;font-family:${FONT};color:#1f2937">
@@ -99,6 +101,7 @@ ${notes}
 </table>
 </td></tr>
 </table>
+</main>
 </body>
 </html>
 `;
@@ -107,9 +110,9 @@ ${notes}
 function header(team: EmailDocument['team'], accent: string): string {
   const name = escapeHtml(team.name);
   if (team.logoUrl) {
-    return `<img src="${escapeHtml(team.logoUrl)}" alt="${name}" height="48" style="display:block;height:48px;width:auto;max-width:240px;border:0">`;
+    return `<h1 style="margin:0"><img src="${escapeHtml(team.logoUrl)}" alt="${name}" height="48" style="display:block;height:48px;width:auto;max-width:240px;border:0"></h1>`;
   }
-  return `<p style="margin:0;font-size:20px;font-weight:700;color:${accent}">${name}</p>`;
+  return `<h1 style="margin:0;font-size:20px;line-height:1.3;font-weight:700;color:${accent}">${name}</h1>`;
 }
 
 const paragraph = (html: string) => `<p style="margin:0 0 16px">${html}</p>`;

@@ -154,7 +154,7 @@ describe('what each email says', () => {
     expect(email.text).toContain('Open your form with the link in the invite email you received.');
     expect(email.text).not.toMatch(/PIN|complete it by|https:/);
     expect(email.html).not.toContain('<img');
-    expect(email.html).toContain('>Acme &amp; Co</p>');
+    expect(email.html).toContain('>Acme &amp; Co</h1>');
     expect(email.html).toContain('border-top:4px solid #1d4ed8');
   });
 });
