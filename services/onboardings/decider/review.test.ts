@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { onboardingDecider, type OnboardingCommand, type Onboarding } from './index.ts';
+import { activeTokenHash, onboardingDecider, type OnboardingCommand, type Onboarding } from './index.ts';
 import type { OnboardingEvent } from '../onboarding-events.ts';
 import { DeciderSpecification } from '../../../test/helpers/decider-spec.ts';
 import {
@@ -309,5 +309,15 @@ describe('sending several answers back in one send', () => {
     given(...done)
       .when(sendBack([{ field_id: 'f1', decision: 'reject', reason: ' ' }]))
       .thenThrows('invalid_body');
+  });
+});
+
+describe('the link of a completed onboarding with answers sent back', () => {
+  it('keeps working past expires_at while an answer is sent back, not after', () => {
+    const expiring = (state: unknown) => ({ ...(state as Onboarding), expires_at: at(6).toISOString() });
+    const sentBack = expiring(given(...done, review('response_rejected')).state);
+    expect(activeTokenHash(sentBack, at(60))).toBe(sentBack.token_hash);
+    expect(activeTokenHash(expiring(given(...done).state), at(60))).toBeNull();
+    expect(activeTokenHash(expiring(given(...done, review('response_approved')).state), at(60))).toBeNull();
   });
 });

@@ -64,7 +64,9 @@ export function requireLink(state: OnboardingState, tokenHash: string, now: Date
 /**
  * The token hash of the onboarding's link when that link works for the client now (the
  * portal's rule): the active token of an onboarding that is not archived, not erased,
- * not cancelled or expired, and whose expires_at has not passed by the service clock.
+ * not cancelled or expired, and whose expires_at has not passed by the service clock. A
+ * completed onboarding whose team sent answers back keeps its link past expires_at: the
+ * client can always fix what the team asked for.
  */
 export function activeTokenHash(state: OnboardingState, now: Date): string | null {
   if (
@@ -74,12 +76,16 @@ export function activeTokenHash(state: OnboardingState, now: Date): string | nul
     state.client_erased_at !== null ||
     state.status === 'cancelled' ||
     state.status === 'expired' ||
-    linkExpired(state, now)
+    (linkExpired(state, now) && !sentBackAfterCompletion(state))
   ) {
     return null;
   }
   return state.token_hash;
 }
+
+/** A completed onboarding with answers the team sent back (rejected or changes requested). */
+export const sentBackAfterCompletion = (state: Onboarding) =>
+  state.status === 'completed' && Object.values(state.reviews).some(isOpenReview);
 
 export const linkExpired = (state: Onboarding, now: Date) =>
   state.expires_at !== null && now.getTime() >= Date.parse(state.expires_at);

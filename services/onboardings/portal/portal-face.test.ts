@@ -77,5 +77,8 @@ describe('linkState', () => {
     expect(stateOf({ state: onboarding({ status: 'completed', reviews: rejected, pin }) })).toBe(
       'pin_required',
     );
+    // The answers sent back can be fixed after expires_at too.
+    const past = { status: 'completed' as const, reviews: rejected, expires_at: '2030-01-10T11:00:00Z' };
+    expect(stateOf({ state: onboarding(past) })).toBe('open');
   });
 });

@@ -79,7 +79,7 @@ export interface LinkFacts {
  * The state of a link, in the order that says the most: a link that can never work again
  * (unknown, replaced by a resend, archived, client erased) is inactive; then the
  * onboarding's own end (cancelled, completed unless the team sent answers back, expired by
- * status or by expires_at); then
+ * status or by expires_at, which a completed onboarding with answers sent back outlives); then
  * whether a working link needs its PIN.
  */
 export function linkState(facts: LinkFacts): { state: LinkState; retry_after_seconds: number | null } {
@@ -95,7 +95,8 @@ export function linkState(facts: LinkFacts): { state: LinkState; retry_after_sec
     return at('completed');
   }
   if (state.status === 'expired') return at('expired');
-  if (state.expires_at !== null && facts.now.getTime() >= Date.parse(state.expires_at)) return at('expired');
+  const pastExpiry = state.expires_at !== null && facts.now.getTime() >= Date.parse(state.expires_at);
+  if (pastExpiry && state.status !== 'completed') return at('expired');
   if (state.token_hash !== facts.tokenHash) return at('inactive');
   if (state.pin === null) return at('open');
   return facts.pinLockedFor === null ? at('pin_required') : at('pin_locked', facts.pinLockedFor);
