@@ -125,8 +125,8 @@ export async function expectChoices(page: Page) {
 export async function sign(page: Page, text: Texts, signer: { name: string; email: string }) {
   await page.getByText(AGREEMENT_TEXT).waitFor({ timeout: TIMEOUT });
   await page.getByLabel(text.t('signature.typeName'), { exact: true }).fill(signer.name);
-  const email = page.getByLabel(text.t('signature.email'), { exact: true });
-  if ((await email.inputValue()) === '') await email.fill(signer.email);
+  // The email signed as is the invitee's, shown rather than asked (docs/decisions/0079).
+  await page.getByText(text.pattern('signature.signingAs')).first().waitFor({ timeout: TIMEOUT });
   await drawStroke(page, page.locator('canvas').first());
   // The drawing is autosaved as the field's draft; a draft saved after the signature hides
   // the signature from the form (the responses read model keeps one value per field), so

@@ -123,11 +123,16 @@ export function App() {
             team={teamName}
             checkoutReturn={arrival?.back ?? null}
             refresh={() => refresh(flow)}
-            onDone={(at) => setScreen({ kind: 'done', at })}
+            onDone={(at) => {
+              setScreen({ kind: 'done', at });
+              void refresh(flow);
+            }}
             onFatal={(error) => failed(flow, error, false)}
           />
         ) : null}
-        {screen.kind === 'done' ? <Done team={teamName} date={formats.date(screen.at)} t={t} /> : null}
+        {screen.kind === 'done' ? (
+          <Done {...{ team: teamName, at: screen.at, onboarding, token, t, formats }} locale={text.locale} />
+        ) : null}
       </main>
     </>
   );

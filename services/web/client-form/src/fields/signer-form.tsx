@@ -1,7 +1,9 @@
 /**
- * The signer's part of a signature field: the typed name (the signature) and email, an
- * optional drawing (the field's draft answer, {drawing: path data}, autosaved like any
- * answer), and Sign. Enter in the name or email signs, as in a form of its own.
+ * The signer's part of a signature field: the typed name (the signature), the email it is
+ * signed as (the invitee's own, shown, not asked: docs/decisions/0079; asked only when the
+ * portal does not name it), an optional drawing (the field's draft answer, {drawing: path
+ * data}, autosaved like any answer), and Sign. Enter in the name or email signs, as in a
+ * form of its own.
  */
 import { useState } from 'preact/hooks';
 import { answerProblem, type AnswerProblem } from '../../../../templates/contract/field-catalogue.ts';
@@ -20,9 +22,13 @@ function drawingOf(value: unknown): string | null {
 }
 
 /** The signer's name and email, their problems, and the signing itself. */
-function useSigner({ field, portal, refresh, t, formats }: FieldProps, ids: { name: string; email: string }) {
+function useSigner(
+  { field, portal, refresh, t, formats, onboarding }: FieldProps,
+  ids: { name: string; email: string },
+) {
+  const invitee = onboarding.signer_email ?? null;
   const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(invitee ?? '');
   const [nameProblem, setNameProblem] = useState<AnswerProblem | null>(null);
   const [emailProblem, setEmailProblem] = useState<AnswerProblem | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -65,7 +71,19 @@ function useSigner({ field, portal, refresh, t, formats }: FieldProps, ids: { na
     setEmail(text);
     setEmailProblem(null);
   };
-  return { name, email, nameProblem, emailProblem, failure, signing, sign, signOnEnter, typeName, typeEmail };
+  return {
+    invitee,
+    name,
+    email,
+    nameProblem,
+    emailProblem,
+    failure,
+    signing,
+    sign,
+    signOnEnter,
+    typeName,
+    typeEmail,
+  };
 }
 
 export function SignerForm(props: FieldProps) {
@@ -96,27 +114,33 @@ export function SignerForm(props: FieldProps) {
         />
         <ErrorText id={ids.error} problem={signer.nameProblem ?? problem} t={t} formats={formats} />
       </div>
-      <div class="field__control">
-        <label class="field__label" for={emailId}>
-          {t('signature.email')}
-        </label>
-        <input
-          id={emailId}
-          class="field__input signature__email"
-          type="email"
-          autocomplete="email"
-          inputMode="email"
-          spellcheck={false}
-          maxLength={254}
-          value={signer.email}
-          aria-required="true"
-          aria-invalid={signer.emailProblem ? 'true' : undefined}
-          aria-describedby={describedBy(signer.emailProblem && emailErrorId)}
-          onKeyDown={signer.signOnEnter}
-          onInput={(event) => signer.typeEmail(event.currentTarget.value)}
-        />
-        <ErrorText id={emailErrorId} problem={signer.emailProblem} t={t} formats={formats} />
-      </div>
+      {signer.invitee !== null ? (
+        <p class="signature__email" id={emailId}>
+          {t('signature.signingAs', { email: signer.invitee })}
+        </p>
+      ) : (
+        <div class="field__control">
+          <label class="field__label" for={emailId}>
+            {t('signature.email')}
+          </label>
+          <input
+            id={emailId}
+            class="field__input signature__email"
+            type="email"
+            autocomplete="email"
+            inputMode="email"
+            spellcheck={false}
+            maxLength={254}
+            value={signer.email}
+            aria-required="true"
+            aria-invalid={signer.emailProblem ? 'true' : undefined}
+            aria-describedby={describedBy(signer.emailProblem && emailErrorId)}
+            onKeyDown={signer.signOnEnter}
+            onInput={(event) => signer.typeEmail(event.currentTarget.value)}
+          />
+          <ErrorText id={emailErrorId} problem={signer.emailProblem} t={t} formats={formats} />
+        </div>
+      )}
       {field.config?.allow_drawing !== false ? (
         <SignaturePad
           path={drawingOf(value)}
