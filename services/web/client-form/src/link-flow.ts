@@ -18,7 +18,7 @@ export type Screen =
   | { kind: 'pin'; error: PinError | null }
   | { kind: 'dead'; state: DeadEndKind; retryAfterSeconds: number | null }
   | { kind: 'form' }
-  | { kind: 'done'; at: string };
+  | { kind: 'done'; at: string | null };
 
 /** What the way through a link reads and sets: the page's state. */
 export interface LinkFlow {
@@ -97,7 +97,9 @@ export async function openForm(flow: LinkFlow, fromPinScreen: boolean): Promise<
     }
     flow.setOnboarding(answer.onboarding);
     const { status } = answer.onboarding;
-    if (status === 'completed' && !inReviewState(answer.onboarding)) deadEnd(flow, 'completed');
+    // A completed form opens at its copy of the answers (the done screen), not an empty end.
+    if (status === 'completed' && !inReviewState(answer.onboarding))
+      flow.setScreen({ kind: 'done', at: null });
     else if (status === 'cancelled' || status === 'expired') deadEnd(flow, status);
     else flow.setScreen({ kind: 'form' });
     return null;
@@ -144,7 +146,12 @@ export async function start(flow: LinkFlow): Promise<void> {
   adoptFace(flow, next);
   const { state, retry_after_seconds: retryAfter, session } = next.link;
   // A live link session opens the form without the PIN, even while wrong PINs lock the link.
-  if (state === 'open' || (session && (state === 'pin_required' || state === 'pin_locked'))) {
+  // A completed link opens too: its done screen shows the copy (after the PIN, when it has one).
+  if (
+    state === 'open' ||
+    state === 'completed' ||
+    (session && (state === 'pin_required' || state === 'pin_locked'))
+  ) {
     await openForm(flow, false);
   } else if (state === 'pin_required') flow.setScreen({ kind: 'pin', error: null });
   else deadEnd(flow, state, retryAfter);

@@ -7,6 +7,7 @@ import { OnboardingPayments } from './onboarding-payments.tsx';
 import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
 import { useOnboarding } from './use-onboarding.ts';
+import { SignatureEvidence } from './signature-evidence.tsx';
 
 /** One onboarding: its state and actions, its payments, the answers under review, and its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
@@ -61,5 +62,6 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
       <OnboardingReview onboardingId={id} version={version} onChanged={record.changed} />
       <OnboardingTimeline onboardingId={id} version={version} />
     </>
+      <SignatureEvidence onboardingId={id} version={version} />
   );
 }
