@@ -105,4 +105,46 @@ describe('clients fold', () => {
     foldClient(batch, updated);
     expect(batch.rows.get(CLIENT.toLowerCase())).toMatchObject({ name: null, email: null });
   });
+
+  it('keeps whether the client chose its language and date format, and applies a change of them', () => {
+    const batch = foldClient(emptyBatch(), created);
+    expect(batch.rows.get(CLIENT.toLowerCase())).toMatchObject({
+      locale_chosen: true,
+      date_format_chosen: true,
+    });
+    const unchosen = recorded(
+      'e4',
+      'client.created',
+      {
+        ...(created.data as object),
+        client_id: CLIENT.replace('0001', '0002'),
+        locale_chosen: false,
+        date_format_chosen: false,
+      },
+      11n,
+    );
+    const changed = recorded(
+      'e5',
+      'client.updated',
+      {
+        client_id: CLIENT.replace('0001', '0002'),
+        team_id: 'team-1',
+        changes: {},
+        settings: { locale: 'de-DE', locale_chosen: true, timezone: 'Europe/Berlin' },
+        updated_at: '2026-01-15T00:00:00Z',
+      },
+      16n,
+    );
+    foldClient(batch, unchosen);
+    const key = CLIENT.replace('0001', '0002').toLowerCase();
+    expect(batch.rows.get(key)).toMatchObject({ locale_chosen: false, date_format_chosen: false });
+    foldClient(batch, changed);
+    expect(batch.rows.get(key)).toMatchObject({
+      locale: 'de-DE',
+      locale_chosen: true,
+      date_format: 'YYYY-MM-DD',
+      date_format_chosen: false,
+      timezone: 'Europe/Berlin',
+    });
+  });
 });

@@ -23,6 +23,9 @@ export interface ClientRow {
   locale: string;
   date_format: string;
   timezone: string;
+  /** Whether the client chose its language and date format (docs/decisions/0078). */
+  locale_chosen: boolean;
+  date_format_chosen: boolean;
   created_at: string;
   erased_at: string | null;
   position: string;
@@ -72,6 +75,8 @@ export function foldClient(batch: ClientsBatch, recorded: RecordedEvent): Client
         locale: data.locale,
         date_format: data.date_format,
         timezone: data.timezone,
+        locale_chosen: data.locale_chosen ?? true,
+        date_format_chosen: data.date_format_chosen ?? true,
         created_at: data.created_at,
         erased_at: null,
         position: String(recorded.position),
@@ -88,6 +93,13 @@ export function foldClient(batch: ClientsBatch, recorded: RecordedEvent): Client
         if (field in opened) row[field] = opened[field] ?? null;
       }
       if ('custom_fields' in opened) row.custom_fields = opened.custom_fields ?? '{}';
+      const settings = event.data.settings ?? {};
+      for (const field of ['locale', 'date_format', 'timezone'] as const) {
+        if (settings[field] !== undefined) row[field] = settings[field];
+      }
+      for (const field of ['locale_chosen', 'date_format_chosen'] as const) {
+        if (settings[field] !== undefined) row[field] = settings[field];
+      }
       batch.dirty.add(key);
       break;
     }

@@ -61,7 +61,8 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
     ];
     const loaded = await client.query<ClientRow>(
       `select id, team_id, name, email, company, phone, notes, custom_fields::text as custom_fields,
-              locale, date_format, timezone, created_at::text as created_at, erased_at::text as erased_at,
+              locale, date_format, timezone, locale_chosen, date_format_chosen,
+              created_at::text as created_at, erased_at::text as erased_at,
               position::text as position
        from ${table('clients')} where id = any($1::uuid[])`,
       [ids],
@@ -83,17 +84,19 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
     await client.query(
       `insert into ${table('clients')}
          (id, team_id, name, email, email_hash, company, phone, notes, custom_fields,
-          locale, date_format, timezone, created_at, erased_at, position)
+          locale, date_format, timezone, locale_chosen, date_format_chosen, created_at, erased_at, position)
        select id, team_id, name, email, email_hash, company, phone, notes, custom_fields::jsonb,
-              locale, date_format, timezone, created_at, erased_at, position
+              locale, date_format, timezone, locale_chosen, date_format_chosen, created_at, erased_at, position
        from jsonb_to_recordset($1::jsonb) as r(
          id uuid, team_id uuid, name text, email text, email_hash text, company text, phone text, notes text,
          custom_fields text, locale text, date_format text, timezone text,
-         created_at timestamptz, erased_at timestamptz, position bigint)
+         locale_chosen boolean, date_format_chosen boolean, created_at timestamptz, erased_at timestamptz, position bigint)
        on conflict (id) do update
          set name = excluded.name, email = excluded.email, email_hash = excluded.email_hash,
              company = excluded.company,
              phone = excluded.phone, notes = excluded.notes, custom_fields = excluded.custom_fields,
+             locale = excluded.locale, date_format = excluded.date_format, timezone = excluded.timezone,
+             locale_chosen = excluded.locale_chosen, date_format_chosen = excluded.date_format_chosen,
              erased_at = excluded.erased_at`,
       [JSON.stringify(written.map((row, index) => ({ ...row, email_hash: emailHashes[index] })))],
     );

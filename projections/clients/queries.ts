@@ -140,3 +140,34 @@ export async function listClients(
   ]);
   return { clients: (await openClients(vault, rows)).map(toResource), total };
 }
+
+/**
+ * A client's language, date format and time zone, and whether the client chose the first
+ * two (docs/decisions/0078): the workspace shows and edits them; the public API's client
+ * keeps them input-only.
+ */
+export const clientSettingsSchema = z.object({
+  locale: z.string().describe("the client's language (the team's when not chosen)"),
+  date_format: z.string().describe("the client's date format (the team's when not chosen)"),
+  timezone: z.string().describe('an IANA time zone name'),
+  locale_chosen: z
+    .boolean()
+    .describe("false: none was chosen; the form follows the browser's language, else the team's"),
+  date_format_chosen: z.boolean().describe("false: none was chosen; dates follow the form's language"),
+});
+export type ClientSettings = z.infer<typeof clientSettingsSchema>;
+
+/** The settings of a team's client; undefined when unknown or another team's. */
+export async function clientSettings(
+  db: ReadClient,
+  teamId: string,
+  id: string,
+): Promise<ClientSettings | undefined> {
+  return parsedRow(
+    db,
+    clientSettingsSchema,
+    `select locale, date_format, timezone, locale_chosen, date_format_chosen from clients
+     where id = $1 and team_id = $2`,
+    [id, teamId],
+  );
+}

@@ -1,7 +1,14 @@
 import { DomainError, type Decider, unhandledEvent, unknownCommand } from '../../shared/commands/decider.ts';
 import { assertStorable } from '../../shared/validation/safe-text.ts';
 import { findShortLink, stringsIn } from './short-links.ts';
-import type { ClientCreated, ClientEvent, ClientInput, ClientUpdated, Sealed } from './client-events.ts';
+import type {
+  ClientCreated,
+  ClientEvent,
+  ClientInput,
+  ClientSettingsChange,
+  ClientUpdated,
+  Sealed,
+} from './client-events.ts';
 
 /**
  * A client of a team. Creating is idempotent per client id: creating a client that
@@ -48,7 +55,7 @@ export type EraseClient = {
 /** The fields a team edits on a client; undefined: unchanged. */
 export type ClientChanges = Partial<
   Pick<ClientInput, 'name' | 'email' | 'company' | 'phone' | 'notes' | 'custom_fields'>
->;
+> & { settings?: ClientSettingsChange };
 
 /**
  * A change of a client's details. The caller has already reserved a new email for this
@@ -93,7 +100,8 @@ export function assertNoShortLinks(data: Pick<ClientInput, (typeof CLIENT_FACING
 function create(command: CreateClient, state: ClientState): ClientEvent[] {
   assertNoShortLinks(command.data);
   if (state.status !== 'absent') return [];
-  const { locale, date_format, timezone, client_id, team_id } = command.data;
+  const { locale, date_format, timezone, client_id, team_id, locale_chosen, date_format_chosen } =
+    command.data;
   return [
     {
       type: 'client.created',
@@ -104,6 +112,8 @@ function create(command: CreateClient, state: ClientState): ClientEvent[] {
         locale,
         date_format,
         timezone,
+        ...(locale_chosen === undefined ? {} : { locale_chosen }),
+        ...(date_format_chosen === undefined ? {} : { date_format_chosen }),
         created_at: command.metadata.now.toISOString(),
       },
     },
@@ -121,7 +131,8 @@ function update(command: UpdateClient, state: ClientState): ClientEvent[] {
     notes: changes.notes ?? null,
     custom_fields: changes.custom_fields ?? {},
   });
-  if (Object.keys(command.sealed).length === 0) return [];
+  const settings = changes.settings && Object.keys(changes.settings).length > 0 ? changes.settings : null;
+  if (Object.keys(command.sealed).length === 0 && !settings) return [];
   if (changes.email !== undefined && !sameSealed(command.data.expected_email, state.email)) {
     throw new DomainError('client_changed', 'The client was changed at the same time; reload and try again');
   }
@@ -132,6 +143,7 @@ function update(command: UpdateClient, state: ClientState): ClientEvent[] {
         client_id: state.clientId,
         team_id: state.teamId,
         changes: command.sealed,
+        ...(settings ? { settings } : {}),
         updated_at: command.metadata.now.toISOString(),
       },
     },

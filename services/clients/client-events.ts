@@ -20,6 +20,25 @@ export interface ClientInput {
   locale: string;
   date_format: string;
   timezone: string;
+  /**
+   * False when the request named no locale (or date format) and the team's was taken
+   * (docs/decisions/0078): the form then follows the browser's language and dates follow
+   * the form's language. Absent in events from before: chosen.
+   */
+  locale_chosen?: boolean;
+  date_format_chosen?: boolean;
+}
+
+/**
+ * A change of a client's language, date format or time zone (the workspace's client page);
+ * a locale or date format the team clears is the team's again, not chosen.
+ */
+export interface ClientSettingsChange {
+  locale?: string;
+  date_format?: string;
+  timezone?: string;
+  locale_chosen?: boolean;
+  date_format_chosen?: boolean;
 }
 
 /** The personal fields, as they are kept in events (custom_fields as JSON text). */
@@ -84,6 +103,8 @@ export type ClientUpdated = DomainEvent<
     client_id: string;
     team_id: string;
     changes: Partial<SealedDetails>;
+    /** The language, date format or time zone that changed (not personal data, not sealed). */
+    settings?: ClientSettingsChange;
     /** Only in events from before docs/decisions/0016 (an unkeyed sha256): never written now. */
     email_hash?: string | null;
     updated_at: string;

@@ -55,6 +55,8 @@ export async function clientInput(
     locale: body.locale ?? defaults.locale,
     date_format: body.date_format ?? defaults.date_format,
     timezone: body.timezone ?? defaults.timezone,
+    locale_chosen: body.locale !== undefined,
+    date_format_chosen: body.date_format !== undefined,
   };
 }
 

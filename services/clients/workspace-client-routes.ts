@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { IANAZone } from 'luxon';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
 import { DomainError } from '../../shared/commands/decider.ts';
@@ -10,9 +11,19 @@ import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
 import type { ClientChanges } from './client-decider.ts';
+import type { ClientSettingsChange } from './client-events.ts';
+import { DATE_FORMATS, LOCALES } from '../../shared/i18n/locales.ts';
+import { teamById } from '../../projections/teams/queries.ts';
 import { eraseClientData } from './client-erasure.ts';
 import { clientsKit, createClientBody, type ClientsKit } from './clients-routes.ts';
-import { clientSchema, listClients, type ClientResource } from '../../projections/clients/queries.ts';
+import {
+  clientSchema,
+  clientSettings,
+  clientSettingsSchema,
+  listClients,
+  type ClientResource,
+  type ClientSettings,
+} from '../../projections/clients/queries.ts';
 import { clientInput, createClient } from './create-client.ts';
 import { queryTokens } from './client-search-index.ts';
 import { EMAIL_TAKEN, updateClient } from './update-client.ts';
@@ -24,10 +35,13 @@ import { workspaceSchema } from '../../shared/http/route-schema.ts';
  *   GET   /clients?q=&limit=&offset=   search in name, email and company; newest first
  *   POST  /clients                     create (an email already used in the team: 409 email_taken)
  *   GET   /clients/:id
- *   PATCH /clients/:id                 change name, email, company, phone, notes, custom_fields
+ *   PATCH /clients/:id                 change name, email, company, phone, notes, custom_fields,
+ *                                      locale, date_format, timezone (null: the team's, not chosen)
  *   POST  /clients/:id/erase           the operator's erasure (client-erasure.ts)
  *
- * The same commands as POST /api/v1/clients and the operator's erase.
+ * The same commands as POST /api/v1/clients and the operator's erase. A client here also
+ * shows its language, date format and time zone, and whether it chose the first two
+ * (docs/decisions/0078); the public API's client keeps them input-only.
  */
 
 const NOT_FOUND = 'Client not found';
@@ -60,20 +74,76 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-const EDITABLE = ['name', 'email', 'company', 'phone', 'notes', 'custom_fields'] as const;
+const EDITABLE = [
+  'name',
+  'email',
+  'company',
+  'phone',
+  'notes',
+  'custom_fields',
+  'locale',
+  'date_format',
+  'timezone',
+] as const;
 
 const patchBody = createClientBody
   .pick({ name: true, email: true, company: true, phone: true, notes: true, custom_fields: true })
   .partial()
+  .extend({
+    locale: z
+      .enum(LOCALES)
+      .nullable()
+      .optional()
+      .describe("the client's language; null: none chosen (the browser's language, else the team's)"),
+    date_format: z
+      .enum(DATE_FORMATS)
+      .nullable()
+      .optional()
+      .describe("the client's date format; null: none chosen (the form's language's usual one)"),
+    timezone: z
+      .string()
+      .refine((value) => IANAZone.isValidZone(value), {
+        message: 'timezone must be a valid IANA time zone name',
+      })
+      .optional()
+      .describe('an IANA time zone name such as Europe/Berlin'),
+  })
   .refine((body) => EDITABLE.some((field) => body[field] !== undefined), {
-    message: 'at least one of name, email, company, phone, notes, custom_fields is required',
+    message: `at least one of ${EDITABLE.join(', ')} is required`,
   });
+
+/** A client as the workspace shows it: the public client with its settings. */
+const workspaceClientSchema = clientSchema.merge(clientSettingsSchema);
 
 const listQuery = offsetPaginationQuery.extend({
   q: z.string().max(200).optional().describe('words found in the name, email or company (case-insensitive)'),
 });
 
 const idParams = z.object({ id: z.string().uuid().describe('client id (uuid)') });
+
+/**
+ * The language, date format and time zone of `body` that differ from the client's now; a
+ * cleared locale or date format is the team's again (`team`), not chosen.
+ */
+function changedSettings(
+  current: ClientSettings,
+  team: { locale: string; date_format: string },
+  body: z.output<typeof patchBody>,
+): ClientSettingsChange | undefined {
+  const change: ClientSettingsChange = {};
+  if (body.locale !== undefined) {
+    const [locale, chosen] = body.locale === null ? [team.locale, false] : [body.locale, true];
+    if (locale !== current.locale) change.locale = locale;
+    if (chosen !== current.locale_chosen) change.locale_chosen = chosen;
+  }
+  if (body.date_format !== undefined) {
+    const [format, chosen] = body.date_format === null ? [team.date_format, false] : [body.date_format, true];
+    if (format !== current.date_format) change.date_format = format;
+    if (chosen !== current.date_format_chosen) change.date_format_chosen = chosen;
+  }
+  if (body.timezone !== undefined && body.timezone !== current.timezone) change.timezone = body.timezone;
+  return Object.keys(change).length > 0 ? change : undefined;
+}
 
 /** The fields of `body` whose value differs from the client's now (only those are changed). */
 function changedFields(current: ClientResource, body: z.output<typeof patchBody>): ClientChanges {
@@ -98,6 +168,15 @@ function changedFields(current: ClientResource, body: z.output<typeof patchBody>
 
 /** The workspace face's clients kit (clients-routes.ts): its deps and a team's client by id. */
 type WorkspaceClientsKit = ClientsKit<WorkspaceDeps>;
+
+/** A team's client with its settings, as the workspace shows it; undefined when not found. */
+async function workspaceClient(kit: WorkspaceClientsKit, teamId: string, id: string) {
+  const [client, settings] = await Promise.all([
+    kit.findClient(teamId, id),
+    clientSettings(kit.context.readPool, teamId, id),
+  ]);
+  return client && settings ? { ...client, ...settings } : undefined;
+}
 
 /** GET /clients */
 function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
@@ -131,7 +210,7 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** POST /clients */
 function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, findClient } = kit;
+  const { context } = kit;
   app.post(
     '/clients',
     {
@@ -141,7 +220,7 @@ function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
         'Create a client (the rules of POST /api/v1/clients; a used email is refused)',
         { body: createClientBody },
         {
-          201: z.object({ client: clientSchema }),
+          201: z.object({ client: workspaceClientSchema }),
           409: coded('Another client of the team has this email (code email_taken)'),
           422: coded('A short link in client-facing text (code link_blocked)'),
         },
@@ -156,7 +235,7 @@ function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       );
       if (!outcome.created) throw codedError(409, 'email_taken', EMAIL_TAKEN);
       await awaitReadModels(context, outcome.position);
-      const client = await findClient(session.teamId, outcome.clientId);
+      const client = await workspaceClient(kit, session.teamId, outcome.clientId);
       if (!client) throw readModelsLagging();
       return reply.status(201).send({ client });
     },
@@ -165,7 +244,6 @@ function postClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** GET /clients/:id */
 function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { findClient } = kit;
   app.get(
     '/clients/:id',
     {
@@ -175,13 +253,13 @@ function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
         'A client of the team',
         { params: idParams },
         {
-          200: z.object({ client: clientSchema }),
+          200: z.object({ client: workspaceClientSchema }),
           404: coded('Unknown, erased or another team’s'),
         },
       ),
     },
     async (request) => {
-      const client = await findClient(signedIn(request).teamId, request.params.id);
+      const client = await workspaceClient(kit, signedIn(request).teamId, request.params.id);
       if (!client) throw notFound();
       return { client };
     },
@@ -190,7 +268,7 @@ function getClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
 
 /** PATCH /clients/:id */
 function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
-  const { context, findClient } = kit;
+  const { context } = kit;
   app.patch(
     '/clients/:id',
     {
@@ -200,7 +278,7 @@ function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
         "Change a client's details (only the fields given; an email another client has is refused)",
         { params: idParams, body: patchBody },
         {
-          200: z.object({ client: clientSchema }),
+          200: z.object({ client: workspaceClientSchema }),
           404: coded('Unknown, erased or another team’s (code client_not_found)'),
           409: coded(
             'Another client has this email (email_taken), or a simultaneous change won (client_changed)',
@@ -211,19 +289,21 @@ function patchClientsByIdRoute(app: ZodApp, kit: WorkspaceClientsKit) {
     },
     async (request) => {
       const session = signedIn(request);
-      const current = await findClient(session.teamId, request.params.id);
+      const current = await workspaceClient(kit, session.teamId, request.params.id);
       if (!current) throw notFound();
+      const team = (await teamById(context.readPool, session.teamId)) ?? current;
+      const settings = changedSettings(current, team, request.body);
       const outcome = await refusing(() =>
         updateClient(
           context,
           { team_id: session.teamId, client_id: current.id },
-          changedFields(current, request.body),
+          { ...changedFields(current, request.body), ...(settings ? { settings } : {}) },
           context.clock.now(),
           memberMetadata(request, session.memberId),
         ),
       );
       await awaitReadModels(context, outcome.position);
-      const client = await findClient(session.teamId, current.id);
+      const client = await workspaceClient(kit, session.teamId, current.id);
       if (!client) throw notFound();
       return { client };
     },

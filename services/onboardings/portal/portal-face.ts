@@ -42,7 +42,19 @@ export const faceTeamSchema = z
   .nullable();
 
 export const faceClientSchema = z
-  .object({ locale: z.string(), date_format: z.string(), timezone: z.string() })
+  .object({
+    locale: z.string(),
+    date_format: z.string(),
+    timezone: z.string(),
+    locale_chosen: z
+      .boolean()
+      .describe(
+        "false: the client chose no language; the form shows the browser's language when it is one of the nine, else `locale` (the team's)",
+      ),
+    date_format_chosen: z
+      .boolean()
+      .describe("false: the client chose no date format; dates follow the form's language"),
+  })
   .nullable();
 
 export const faceSchema = z.object({
@@ -125,16 +137,25 @@ export async function clientFace(
     locale: string;
     date_format: string;
     timezone: string;
+    locale_chosen: boolean;
+    date_format_chosen: boolean;
     erased: boolean;
   }>(
-    `select locale, date_format, timezone, client_is_erased(erased_at, email) as erased
+    `select locale, date_format, timezone, locale_chosen, date_format_chosen,
+            client_is_erased(erased_at, email) as erased
      from clients where id = $1 and team_id = $2`,
     [clientId, teamId],
   );
   const row = rows[0];
   if (!row || row.erased) return { client: null, erased: row?.erased === true };
   return {
-    client: { locale: row.locale, date_format: row.date_format, timezone: row.timezone },
+    client: {
+      locale: row.locale,
+      date_format: row.date_format,
+      timezone: row.timezone,
+      locale_chosen: row.locale_chosen,
+      date_format_chosen: row.date_format_chosen,
+    },
     erased: false,
   };
 }

@@ -120,12 +120,64 @@ describe('workspace clients', () => {
 
     // In the events feed as an internal event, naming the changed fields only.
     const { rows } = await service.context.pool.query(
-      `select type, data from audit_events where team_id = $1 and type = 'client_updated'`,
-      [teamId],
+      `select type, data from audit_events
+       where team_id = $1 and type = 'client_updated' and data->>'client_id' = $2`,
+      [teamId, client.id],
     );
     expect(rows).toEqual([
       { type: 'client_updated', data: { client_id: client.id, changed: ['company', 'email', 'name'] } },
     ]);
+  });
+
+  it("sets a client's language, date format and time zone; none given is the team's, not chosen", async () => {
+    const plain = await create(member, { name: 'Emmy Noether', email: 'emmy@example.com' });
+    expect(plain).toMatchObject({
+      locale: 'en-US',
+      date_format: 'MM/DD/YYYY',
+      timezone: 'UTC',
+      locale_chosen: false,
+      date_format_chosen: false,
+    });
+    const chosen = await create(member, {
+      name: 'Kiyoshi Ito',
+      email: 'kiyoshi@example.com',
+      locale: 'ja-JP',
+      date_format: 'YYYY-MM-DD',
+      timezone: 'Asia/Tokyo',
+    });
+    expect(chosen).toMatchObject({ locale: 'ja-JP', locale_chosen: true, date_format_chosen: true });
+
+    const edited = await member.call('PATCH', `/workspace/v1/clients/${plain.id}`, {
+      locale: 'de-DE',
+      date_format: 'DD.MM.YYYY',
+      timezone: 'Europe/Berlin',
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.client).toMatchObject({
+      locale: 'de-DE',
+      date_format: 'DD.MM.YYYY',
+      timezone: 'Europe/Berlin',
+      locale_chosen: true,
+      date_format_chosen: true,
+    });
+    const cleared = await member.call('PATCH', `/workspace/v1/clients/${plain.id}`, { locale: null });
+    expect(cleared.body.client).toMatchObject({
+      locale: 'en-US',
+      locale_chosen: false,
+      date_format: 'DD.MM.YYYY',
+    });
+    const unsupported = await member.call('PATCH', `/workspace/v1/clients/${plain.id}`, { locale: 'sv-SE' });
+    expect(unsupported.status).toBe(400);
+    const badZone = await member.call('PATCH', `/workspace/v1/clients/${plain.id}`, {
+      timezone: 'Mars/Base',
+    });
+    expect(badZone.status).toBe(400);
+
+    // The public API's client keeps them input-only.
+    const key = await createApiKey(service, teamId, ['clients:read']);
+    const publicGet = await apiRequest(service, key.apiKey, 'GET', `/clients/${plain.id}`);
+    expect(Object.keys(publicGet.body.client)).not.toContain('locale');
+    expect(Object.keys(publicGet.body.client)).not.toContain('locale_chosen');
   });
 
   it('of two updates racing to one email exactly one wins', async () => {
