@@ -3,9 +3,11 @@ import type { Member } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { validPin } from '../clients/record-problems.ts';
 import type { OnboardingView } from '../clients/records.ts';
-import { Dialog, DialogActions, ErrorMessage, Field, Select } from '../../ui/index.ts';
+import { CheckGroup, Dialog, DialogActions, ErrorMessage, Field, Select } from '../../ui/index.ts';
+import { listAnswers } from './api.ts';
 import { DueOnField, memberOptions } from './onboarding-fields.tsx';
-import type { OnboardingRecord } from './use-onboarding.ts';
+import type { ReviewedAnswer } from './review-types.ts';
+import type { OnboardingRecord, ReopenChoice } from './use-onboarding.ts';
 
 /** The action buttons an onboarding's state allows; the dialogs they open ask first. */
 export function ActionButtons({ record }: { record: OnboardingRecord }) {
@@ -63,12 +65,11 @@ export function ActionDialogs({ record, name }: { record: OnboardingRecord; name
       />
     );
   }
-  if (open === 'reopen') {
+  if (open === 'reopen' && record.onboarding) {
     return (
-      <PinDialog
+      <ReopenDialog
+        id={record.onboarding.id}
         title={t('onboardings.reopenTitle', { name })}
-        question={t('onboardings.reopenQuestion')}
-        confirm={t('onboardings.reopenYes')}
         error={error}
         onClose={close}
         onConfirm={reopen}
@@ -117,7 +118,103 @@ export function ActionDialogs({ record, name }: { record: OnboardingRecord; name
   return null;
 }
 
-/** Send, resend or reopen: an optional new PIN, then the action. */
+/** The longest reason the reopen email carries (the API's limit). */
+const REASON_MAX = 1000;
+
+/**
+ * Reopen (decision 0077): which answers open again (every answer not approved; approved ones
+ * only when chosen here), an optional reason the email tells the client, an optional new PIN.
+ */
+function ReopenDialog(props: {
+  id: string;
+  title: string;
+  error: string | null;
+  onClose: () => void;
+  onConfirm: (choice: ReopenChoice) => Promise<void>;
+}) {
+  const [answers, setAnswers] = useState<ReviewedAnswer[] | null>(null);
+  const [unlock, setUnlock] = useState<string[]>([]);
+  const [reason, setReason] = useState('');
+  const [pin, setPin] = useState('');
+  const [pinError, setPinError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void listAnswers(props.id).then((answer) => setAnswers(answer.ok ? answer.data.answers : []));
+  }, [props.id]);
+  const approved = (answers ?? []).filter((answer) => answer.status === 'approved');
+  const opening = (answers ?? []).filter((answer) => answer.status !== 'approved');
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    if (!validPin(pin)) return setPinError(t('onboardings.pinInvalid'));
+    setPinError(null);
+    setBusy(true);
+    await props.onConfirm({ pin: pin.trim(), reason: reason.trim(), unlock });
+    setBusy(false);
+  };
+  return (
+    <Dialog title={props.title} onClose={props.onClose}>
+      <form onSubmit={submit} noValidate>
+        <ErrorMessage text={props.error} />
+        <p>{t('onboardings.reopenQuestion')}</p>
+        {answers === null ? <p>{t('onboardings.reopenReading')}</p> : null}
+        {opening.length > 0 ? (
+          <>
+            <p>{t('onboardings.reopenOpens')}</p>
+            <ul class="reopen-opens">
+              {opening.map((answer) => (
+                <li key={answer.field_id}>{answer.label}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+        {answers !== null && opening.length === 0 && approved.length > 0 ? (
+          <p>{t('onboardings.reopenAllApproved')}</p>
+        ) : null}
+        {approved.length > 0 ? (
+          <CheckGroup
+            legend={t('onboardings.reopenUnlock')}
+            idPrefix="reopen-unlock"
+            errorId="reopen-unlock-error"
+            error={null}
+            options={approved.map((answer) => ({ value: answer.field_id, label: answer.label }))}
+            chosen={unlock}
+            onChosen={(fieldId, on) =>
+              setUnlock((now) => (on ? [...now, fieldId] : now.filter((one) => one !== fieldId)))
+            }
+          />
+        ) : null}
+        <div class="field">
+          <label for="reopen-reason">{t('onboardings.reopenReason')}</label>
+          <div id="reopen-reason-hint" class="hint">
+            {t('onboardings.reopenReasonHint')}
+          </div>
+          <textarea
+            id="reopen-reason"
+            rows={3}
+            maxLength={REASON_MAX}
+            value={reason}
+            aria-describedby="reopen-reason-hint"
+            onInput={(event) => setReason((event.target as HTMLTextAreaElement).value)}
+          />
+        </div>
+        <Field
+          label={t('onboardings.pin')}
+          hint={t('onboardings.pinHint')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={6}
+          value={pin}
+          onValue={setPin}
+          error={pinError}
+        />
+        <DialogActions action={t('onboardings.reopenYes')} disabled={busy} onCancel={props.onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** Send or resend: an optional new PIN, then the action. */
 function PinDialog({
   title,
   question,

@@ -16,6 +16,13 @@ import { allowedActions, type OnboardingView } from '../clients/records.ts';
 
 type Open = 'send' | 'force' | 'cancel' | 'reopen' | { pin: string } | null;
 
+/** What a reopen asks: a new PIN (empty keeps it), the reason for the client, approved answers to unlock. */
+export interface ReopenChoice {
+  pin: string;
+  reason: string;
+  unlock: string[];
+}
+
 /**
  * One onboarding as its page reads and changes it: the record, the team's members to assign,
  * the dialog open, and the actions (each shows what it did and reads everything again).
@@ -71,9 +78,17 @@ export function useOnboarding(id: string) {
     setOpen(answer.ok && pin ? { pin } : null);
   };
 
-  const reopen = async (pin: string) => {
-    const body = pin ? { pin } : {};
+  const reopen = async ({ pin, reason, unlock }: ReopenChoice) => {
+    const body = {
+      ...(pin ? { pin } : {}),
+      ...(reason ? { reason } : {}),
+      ...(unlock.length > 0 ? { unlock_approved: unlock } : {}),
+    };
     const answer = await act(() => reopenOnboarding(id, body), t('onboardings.reopened'));
+    // Nothing could change: say what to do in the dialog, which stays open.
+    if (!answer.ok && answer.problem.code === 'nothing_to_reopen') {
+      return setError(t('onboardings.nothingToReopen'));
+    }
     setOpen(answer.ok && pin ? { pin } : null);
   };
 
