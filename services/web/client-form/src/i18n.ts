@@ -5,7 +5,13 @@
  */
 import { pickLocale as pickSupported, type Messages } from '../../shared/i18n/translate.ts';
 import { dateFormatOf, formatDate, formatTime, parseDate } from './dates.ts';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../../../../shared/i18n/locales.ts';
+import {
+  DEFAULT_LOCALE,
+  isLocale,
+  LOCALES,
+  USUAL_DATE_FORMAT,
+  type Locale,
+} from '../../../../shared/i18n/locales.ts';
 
 /** The nine locales and their names are the service's (shared/i18n/locales.ts). */
 export {
@@ -54,11 +60,17 @@ export async function loadMessages(locale: Locale): Promise<Messages> {
   return loadMessages(DEFAULT_LOCALE);
 }
 
+/**
+ * The page's formats. Dates are in the client's date format; a client that chose none (or
+ * no client: the builder's preview) reads dates as the page's language usually writes them.
+ */
 export function createFormats(
   locale: string,
-  client: { date_format: string; timezone: string } | null,
+  client: { date_format: string; timezone: string; date_format_chosen?: boolean } | null,
 ): Formats {
-  const dateFormat = dateFormatOf(client?.date_format);
+  const usual = isLocale(locale) ? USUAL_DATE_FORMAT[locale] : undefined;
+  const dateFormat =
+    client && client.date_format_chosen !== false ? dateFormatOf(client.date_format) : dateFormatOf(usual);
   const timeZone = client?.timezone ?? 'UTC';
   const numbers = new Intl.NumberFormat(locale);
   return {

@@ -10,6 +10,7 @@ import { applyAccent } from './branding.ts';
 import { isLocale, pickLocale, type Locale } from './i18n.ts';
 import type { DeadEndKind } from './screens/dead-end.tsx';
 import type { PinError } from './screens/pin.tsx';
+import { formLocale } from './form-locale.ts';
 import { inReviewState } from './sent-back.ts';
 import { storedLanguage } from './storage.ts';
 
@@ -36,14 +37,17 @@ function deadEnd(flow: LinkFlow, state: DeadEndKind, retryAfterSeconds: number |
   flow.setScreen({ kind: 'dead', state, retryAfterSeconds });
 }
 
-/** The page's language: the one chosen on this link before, else the client's, else en-US. */
+/**
+ * The page's language: the one chosen on this link before, else the client's, else the
+ * browser's when it is one of the nine, else the team's (./form-locale.ts).
+ */
 function adoptFace(flow: LinkFlow, next: Face) {
   flow.setFace(next);
   applyAccent(next.team?.accent_color);
   flow.setLocale((current) => {
     if (current) return current;
     const chosen = flow.token ? storedLanguage(flow.token) : null;
-    return isLocale(chosen) ? chosen : pickLocale(next.client?.locale);
+    return isLocale(chosen) ? chosen : formLocale(next.client, navigator.languages ?? [navigator.language]);
   });
 }
 
