@@ -403,7 +403,8 @@ describe('Send webhook', () => {
         ...common,
         field_id: signatureField,
         signer_name: 'Ada Lovelace',
-        signer_email: 'ada@example.com',
+        // The invitee's email, whatever was typed (docs/decisions/0079).
+        signer_email: oneTime.data.client_email,
         signer_role: 'client',
         signature_id: signed.body.signature?.id ?? expect.any(String),
       }),
