@@ -7,6 +7,7 @@ import type { paths } from '../../../../shared/api/openapi.d.ts';
 import { api, type ApiBody } from '../../api.ts';
 
 type ClientBody = ApiBody<'/workspace/v1/clients', 'post'>;
+type ClientChanges = ApiBody<'/workspace/v1/clients/{id}', 'patch'>;
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
@@ -20,7 +21,7 @@ export const getClient = (id: string) => call(api.GET('/workspace/v1/clients/{id
 
 export const addClient = (body: ClientBody) => call(api.POST('/workspace/v1/clients', { body }));
 
-export const updateClient = (id: string, body: ClientBody) =>
+export const updateClient = (id: string, body: ClientChanges) =>
   call(api.PATCH('/workspace/v1/clients/{id}', { ...byId(id), body }));
 
 export const eraseClient = (id: string) => call(api.POST('/workspace/v1/clients/{id}/erase', byId(id)));

@@ -3,7 +3,7 @@ import { eraseClient, getClient, updateClient } from './api.ts';
 import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
-import type { ClientView } from './records.ts';
+import type { ClientDetails } from './records.ts';
 import {
   Dialog,
   DialogActions,
@@ -18,7 +18,7 @@ import { checkClient, clientBody, ClientFields, clientValues } from './clients.t
 
 /** One client: edit the details, or erase the client (asked twice). */
 export function ClientScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
-  const [client, setClient] = useState<ClientView | null | undefined>(undefined);
+  const [client, setClient] = useState<ClientDetails | null | undefined>(undefined);
   const [values, setValues] = useState(clientValues());
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
@@ -121,7 +121,7 @@ function ConfirmEraseDialog({
   onClose,
   onConfirmed,
 }: {
-  client: ClientView;
+  client: ClientDetails;
   onClose: () => void;
   onConfirmed: () => Promise<void>;
 }) {

@@ -3,7 +3,7 @@ import { addClient, listClients } from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ApiAnswer } from '../../api.ts';
-import type { ClientView } from './records.ts';
+import type { ClientDetails, ClientView } from './records.ts';
 import {
   Dialog,
   DialogActions,
@@ -16,6 +16,12 @@ import {
   useFieldCheck,
 } from '../../ui/index.ts';
 import { fieldErrors } from '../../validation.ts';
+import {
+  ClientSettingsFields,
+  settingsBody,
+  settingsValues,
+  type SettingsValues,
+} from './client-settings.tsx';
 
 const PAGE = 20;
 
@@ -103,15 +109,20 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
   );
 }
 
-/** The client's details as a form: add (empty) or edit (filled). */
+/**
+ * The client's details as a form: add (empty) or edit (filled), with the client's language,
+ * date format and time zone (`adding`: the time zone may be left to the team's).
+ */
 export function ClientFields({
   values,
   onValues,
   errors,
+  adding = false,
 }: {
   values: ClientValues;
   onValues: (values: ClientValues) => void;
   errors: Record<string, string>;
+  adding?: boolean;
 }) {
   const set = (field: keyof ClientValues) => (value: string) => onValues({ ...values, [field]: value });
   return (
@@ -134,11 +145,16 @@ export function ClientFields({
       <Field label={t('clients.company')} value={values.company} onValue={set('company')} />
       <Field label={t('clients.phone')} type="tel" value={values.phone} onValue={set('phone')} />
       <Field label={t('clients.notes')} value={values.notes} onValue={set('notes')} />
+      <ClientSettingsFields
+        values={values}
+        onValues={(next) => onValues({ ...values, ...next })}
+        adding={adding}
+      />
     </>
   );
 }
 
-export interface ClientValues {
+export interface ClientValues extends SettingsValues {
   name: string;
   email: string;
   company: string;
@@ -146,12 +162,13 @@ export interface ClientValues {
   notes: string;
 }
 
-export const clientValues = (client?: ClientView): ClientValues => ({
+export const clientValues = (client?: ClientView & Partial<ClientDetails>): ClientValues => ({
   name: client?.name ?? '',
   email: client?.email ?? '',
   company: client?.company ?? '',
   phone: client?.phone ?? '',
   notes: client?.notes ?? '',
+  ...settingsValues(client),
 });
 
 /** The API body of the form's values: empty optional fields are null. */
@@ -161,6 +178,7 @@ export const clientBody = (values: ClientValues) => ({
   company: values.company.trim() || null,
   phone: values.phone.trim() || null,
   notes: values.notes.trim() || null,
+  ...settingsBody(values),
 });
 
 export const checkClient = (values: ClientValues) =>
@@ -193,7 +211,7 @@ function AddClientDialog({
     <Dialog title={t('clients.addTitle')} onClose={onClose}>
       <form ref={fields.form} onSubmit={submit} noValidate>
         <ErrorMessage text={error} />
-        <ClientFields values={values} onValues={setValues} errors={fields.errors} />
+        <ClientFields values={values} onValues={setValues} errors={fields.errors} adding />
         <DialogActions action={t('clients.create')} disabled={busy} onCancel={onClose} />
       </form>
     </Dialog>

@@ -2,8 +2,11 @@
 import type { paths } from '../../../../shared/api/openapi.d.ts';
 import type { ApiAnswer } from '../../api.ts';
 
-/** A client of the team (GET /workspace/v1/clients/{id}). */
-export type ClientView = ApiAnswer<'/workspace/v1/clients/{id}', 'get'>['client'];
+/** A client of the team as the list answers it (GET /workspace/v1/clients). */
+export type ClientView = ApiAnswer<'/workspace/v1/clients', 'get'>['data'][number];
+
+/** A client with its language, date format and time zone (GET /workspace/v1/clients/{id}). */
+export type ClientDetails = ApiAnswer<'/workspace/v1/clients/{id}', 'get'>['client'];
 
 /** An onboarding as the list answers it; the page's answers (GET, PATCH, actions) carry more. */
 export type OnboardingView = ApiAnswer<'/workspace/v1/onboardings', 'get'>['data'][number];
