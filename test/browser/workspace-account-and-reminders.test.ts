@@ -14,6 +14,7 @@ import {
   submitSignIn,
   TIMEOUT,
 } from './workspace-page.ts';
+import { createTemplate } from '../helpers/tenant.ts';
 import {
   emailedLink,
   inPage,
@@ -28,7 +29,10 @@ import {
  * dates follow; a member sees it read-only and the server refuses them (403); the owner turns
  * two-factor sign-in on with a code computed here (otpauth), signs out, and signs in again
  * with a wrong code (refused in words) and a right one, then turns it off after confirming
- * the password. Every screen passes axe-core at 390x844 and 1280x900.
+ * the password. On an onboarding's page the team copies the client's link (read back from
+ * the clipboard) and sends a reminder now with a personal message, with the keyboard alone;
+ * the timeline names who, and past the limit the refusal is said in words. Every screen
+ * passes axe-core at 390x844 and 1280x900.
  */
 
 const OWNER = {
@@ -255,5 +259,91 @@ describe('the reminder schedule and two-factor set-up', () => {
     await submitSignIn(page, OWNER.email, OWNER.password);
     await shown(button(page, 'Sign out'));
     expect(await navigation(page).getByRole('link', { name: 'Your account' }).count()).toBe(1);
+  });
+
+  it('the client’s link is copied, and a reminder with a message goes with the keyboard; past the limit it is refused in words', async () => {
+    const { page } = await openPage(browser, 'mobile', {
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
+    const at = screens(page, 'workspace-client-link');
+    await page.goto(`${service.publicUrl}/workspace/sign-up`);
+    await signUp(page, {
+      team: 'Harbour Ledger',
+      name: 'Lena Link',
+      email: 'lena.link@example.com',
+      password: 'a long link passphrase 5521',
+    });
+    const me = (await inPage(page, 'GET', '/workspace/v1/me')).body as {
+      team: { id: string };
+      csrf_token: string;
+    };
+    const headers = { 'x-csrf-token': me.csrf_token };
+    const template = await createTemplate(service, me.team.id, { name: 'Year-end intake' });
+    const client = await inPage(page, 'POST', '/workspace/v1/clients', {
+      body: { name: 'Ada Lovelace', email: 'ada.link@example.com' },
+      headers,
+    });
+    const created = await inPage(page, 'POST', '/workspace/v1/onboardings', {
+      body: { client_id: (client.body as { client: { id: string } }).client.id, template_id: template.id },
+      headers,
+    });
+    const onboardingId = (created.body as { onboarding: { id: string } }).onboarding.id;
+    expect(
+      (await inPage(page, 'POST', `/workspace/v1/onboardings/${onboardingId}/send`, { body: {}, headers }))
+        .status,
+    ).toBe(200);
+
+    await page.goto(`${service.publicUrl}/workspace/onboardings/${onboardingId}`);
+    await shown(page.getByRole('heading', { level: 2, name: 'The client’s link' }));
+    const link = field(page, 'Link to the client’s form');
+    await expect
+      .poll(() => link.inputValue(), { timeout: TIMEOUT })
+      .toMatch(new RegExp(`^${service.publicUrl}/f/[0-9a-f]{64}$`));
+    await button(page, 'Copy link').click();
+    await shown(page.getByRole('status').getByText('Link copied.'));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.inputValue());
+    await at('link');
+
+    // Keyboard only: open the dialog, write a message, send.
+    await button(page, 'Send a reminder now').focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect
+      .poll(() => focusedElement(page), { timeout: TIMEOUT })
+      .toMatchObject({ label: 'Personal message (optional)' });
+    await page.keyboard.type('Only the bank statements are missing. Thank you!');
+    await at('remind-dialog');
+    await page.keyboard.press('Tab');
+    expect(await focusedElement(page)).toMatchObject({ label: 'Send reminder' });
+    await page.keyboard.press('Enter');
+    await shown(page.getByRole('status').getByText('Reminder sent. The email is on its way.'));
+    await shown(page.locator('li[data-kind="client_reminded"]').getByText('by Lena Link'));
+    await expect.poll(() => dialog.count(), { timeout: TIMEOUT }).toBe(0);
+
+    // Two more go; the fourth within 24 hours is refused in words and the dialog stays.
+    for (let sent = 0; sent < 2; sent++) {
+      expect(
+        (
+          await inPage(page, 'POST', `/workspace/v1/onboardings/${onboardingId}/remind`, {
+            body: {},
+            headers,
+          })
+        ).status,
+      ).toBe(201);
+    }
+    await button(page, 'Send a reminder now').click();
+    await button(dialog, 'Send reminder').click();
+    await shown(
+      dialog
+        .getByRole('alert')
+        .getByText(
+          /Three reminders were sent to this client in the last 24 hours\. Try again in about 24 hours\./,
+        ),
+    );
+    await at('remind-limit');
+    await button(dialog, 'Cancel').click();
+    await page.reload();
+    await shown(page.getByText(/3 reminders were sent in the last 24 hours\. The next can go after/));
+    await at('link-waiting');
   });
 });

@@ -1,6 +1,7 @@
 import { t } from '../../i18n.ts';
 import { ErrorMessage, Link, ScreenHeading, Status } from '../../ui/index.ts';
 import { ActionButtons, ActionDialogs, AssignAndDue } from './onboarding-actions.tsx';
+import { ClientLink } from './client-link.tsx';
 import { refreshTemplate } from './api.ts';
 import { OnboardingFacts } from './onboarding-fields.tsx';
 import { OnboardingPayments } from './onboarding-payments.tsx';
@@ -9,7 +10,7 @@ import { OnboardingTimeline } from './onboarding-timeline.tsx';
 import { useOnboarding } from './use-onboarding.ts';
 import { SignatureEvidence } from './signature-evidence.tsx';
 
-/** One onboarding: its state and actions, its payments, the answers under review, and its timeline. */
+/** One onboarding: its state and actions, the client's link, its payments, the answers under review, its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
   const record = useOnboarding(id);
   const { onboarding, allowed, members, status, error, version, change } = record;
@@ -50,6 +51,7 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
             ) : null}
           </section>
           <ActionDialogs record={record} name={name} />
+          <ClientLink onboardingId={id} version={version} onChanged={record.changed} />
           <OnboardingPayments
             onboardingId={id}
             version={version}
