@@ -38,7 +38,7 @@ function SignatureFacts({ signature }: { signature: Signature }) {
   const { evidence } = signature;
   const role = t(`signatures.role.${signature.signer_role}`);
   return (
-    <li class="signature-evidence" data-signature={signature.id}>
+    <li class="signature-evidence" data-signature={signature.id} style={{ marginBottom: '1.5rem' }}>
       <h3>{t('signatures.signer', { name: readable(signature.signer_name), role })}</h3>
       <dl style={{ margin: 0 }}>
         <dt style={TERM}>{t('signatures.field')}</dt>
