@@ -2,6 +2,7 @@ import type { PoolClient } from '../../shared/db/pool.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { logoUrl } from '../access/index.ts';
 import type { Onboarding } from './decider/index.ts';
+import { emailLocale } from './client-emails/catalog.ts';
 import { composeClientEmail } from './client-emails/compose.ts';
 import { onboardingEmailFacts, type EmailBrand } from './client-emails/email-input.ts';
 import { OUTBOX_KIND, type ClientEmailExtras, type ClientEmailKind } from './client-emails/kinds.ts';
@@ -87,7 +88,7 @@ export async function queueClientEmail<K extends ClientEmailKind>(
     publicUrl: mail.publicUrl,
     fromName,
     clientName: mail.recipient.name,
-    ...onboardingEmailFacts(mail.onboarding),
+    ...onboardingEmailFacts(mail.onboarding, emailLocale(audience.locale)),
     ...audience,
     ...mail.extra,
   });

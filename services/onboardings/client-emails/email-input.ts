@@ -32,11 +32,20 @@ export interface EmailBrand {
   accentColor: string | null;
 }
 
-/** The onboarding's part of an email's input, as the onboarding is now. */
+/** The form's name in `locale` when its template translates it (`translations[locale].name`), else its name. */
+export function formName(snapshot: Onboarding['snapshot'], locale: string | null | undefined): string {
+  const translations = snapshot.translations as Record<string, { name?: unknown } | null> | null;
+  const translated =
+    locale && translations && typeof translations === 'object' ? translations[locale]?.name : null;
+  return typeof translated === 'string' && translated.trim() ? translated : snapshot.name;
+}
+
+/** The onboarding's part of an email's input, as the onboarding is now (the form named in `locale`). */
 export const onboardingEmailFacts = (
   onboarding: Onboarding,
+  locale?: string | null,
 ): Pick<ClientEmailInput, 'templateName' | 'dueDate' | 'dueOn' | 'pinRequired'> => ({
-  templateName: onboarding.snapshot.name,
+  templateName: formName(onboarding.snapshot, locale),
   dueDate: onboarding.due?.due_date ?? null,
   dueOn: onboarding.due?.due_on ?? null,
   pinRequired: onboarding.pin !== null,

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpServer, type SmtpTestServer } from '../../helpers/smtp.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { adminRequest } from '../../helpers/tenant.ts';
+import { adminRequest, apiRequest, updateTeam } from '../../helpers/tenant.ts';
 import { advance, drain, minutes, startOutboundService } from '../automation-fixtures.ts';
 import {
   createOnboarding,
   createTenant,
   latestToken,
   sendOnboarding,
+  twoStepTemplate,
   type Tenant,
 } from '../onboardings-fixtures.ts';
 import { formLink } from '../../helpers/client-link.ts';
@@ -91,6 +92,45 @@ describe('mailer over SMTP', () => {
     expect(mail!.header('auto-submitted')).toBe('auto-generated');
     expect(mail!.header('content-type')).toMatch(/^multipart\/alternative/);
     expect(invite.status).toBe('sent');
+  });
+
+  it("a client's email looks like the team's and reads in the client's language: logo, accent, form name, due date", async () => {
+    const branded = await createTenant(service, {
+      name: 'Brandt GmbH',
+      locale: 'en-US',
+      template: { ...twoStepTemplate(), translations: { 'de-DE': { name: 'Steuerunterlagen' } } },
+    });
+    await updateTeam(service, branded.teamId, {
+      accent_color: '#7c2d12',
+      logo: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    } as never);
+    const client = await apiRequest(service, branded.apiKey, 'POST', '/clients', {
+      body: { name: 'Greta Klein', email: 'greta.klein@example.com', locale: 'de-DE' },
+    });
+    const { id } = await createOnboarding(
+      service,
+      { ...branded, clientId: client.body.client.id },
+      {
+        due_date: '2026-12-05',
+      },
+    );
+    const before = smtp.messages.length;
+    expect((await sendOnboarding(service, branded, id)).status).toBe(200);
+    await drain(service);
+    const [mail] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(mail!.subject).toBe('Brandt GmbH lädt Sie ein, Steuerunterlagen auszufüllen');
+    expect(mail!.text).toContain('Hallo Greta Klein,');
+    expect(mail!.text).toContain('Bitte füllen Sie es bis zum 5. Dezember 2026 aus.');
+    expect(mail!.html).toContain('<html lang="de-DE"');
+    expect(mail!.html).toMatch(
+      new RegExp(
+        `<img src="https://forms\\.example\\.com/brand/${branded.teamId}/logo\\?v=[0-9a-f]{12}" alt="Brandt GmbH"`,
+      ),
+    );
+    expect(mail!.html).toContain('background:#7c2d12');
+    expect(mail!.html).toContain(
+      `href="${formLink('https://forms.example.com', await latestToken(service, id))}"`,
+    );
   });
 
   it('the reminder goes out when its timer falls due (3 days after the send)', async () => {
