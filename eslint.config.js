@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
  * - shared/ imports no feature (nothing of services/ or projections/);
  * - a feature imports another feature only through its index.ts or its contract/ folder
  *   (services/app/, the composition, too);
- * - the web apps import of the server only contract/ files and shared/i18n/locales.ts.
+ * - the web apps import of the server only contract/ files, shared/i18n/locales.ts and
+ *   shared/i18n/human-date.ts (pure: dates as people read them).
  */
 const FEATURES = [
   'access',
@@ -76,8 +77,9 @@ const webRule = (depth) => ({
             message: 'The web apps import of the server only contract/ files.',
           },
           {
-            regex: `^${up(depth + 1)}(?!\\.\\./|shared/i18n/locales\\.ts$)`,
-            message: 'The web apps import of the server only contract/ files and shared/i18n/locales.ts.',
+            regex: `^${up(depth + 1)}(?!\\.\\./|shared/i18n/(?:locales|human-date)\\.ts$)`,
+            message:
+              'The web apps import of the server only contract/ files, shared/i18n/locales.ts and shared/i18n/human-date.ts.',
           },
         ],
       },

@@ -7,8 +7,9 @@ import { startWorkspaceService, type WorkspaceService } from './workspace-servic
 /**
  * Clients in Chromium: a member adds a client with the keyboard alone, adds a second one,
  * searches, edits a client (a used email refused in words), and erases one, asked twice
- * (a dialog naming the client, then typing its email). Every screen and dialog passes
- * axe-core at 390x844 and 1280x900.
+ * (a dialog naming the client, then typing its email); sets a client's language, date
+ * format and time zone when adding and editing. Every screen and dialog passes axe-core at
+ * 390x844 and 1280x900.
  */
 
 const OWNER = {
@@ -117,4 +118,53 @@ describe('the workspace clients', () => {
     expect(rows).toHaveLength(1);
     await at('after-erase');
   }, 180_000);
+
+  it("sets a client's language, date format and time zone when adding and editing", async () => {
+    const { page } = await openPage(browser, 'desktop');
+    const at = screens(page, 'workspace-clients-settings');
+    await page.goto(`${service.publicUrl}/workspace/sign-up`);
+    await signUp(page, { ...OWNER, email: 'cleo.settings@example.com', team: 'Harbor Settings' });
+    await openSection(page, 'Clients');
+    await button(page, 'Add a client').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill('Emmy Noether');
+    await dialog.getByLabel('Email', { exact: true }).fill('emmy@example.com');
+    await dialog.getByLabel('Language').selectOption('de-DE');
+    await dialog.getByLabel('Date format').selectOption('DD.MM.YYYY');
+    await dialog.getByLabel('Time zone').selectOption('Europe/Berlin');
+    await at('add-settings');
+    await button(dialog, 'Add client').click();
+    await shown(page.getByRole('status').getByText('Emmy Noether was added.'));
+    const stored = async () =>
+      (
+        await service.context.pool.query(
+          `select locale, date_format, timezone, locale_chosen, date_format_chosen from clients
+           order by created_at desc, position desc limit 1`,
+        )
+      ).rows[0];
+    await expect.poll(stored, { timeout: TIMEOUT }).toMatchObject({
+      locale: 'de-DE',
+      date_format: 'DD.MM.YYYY',
+      timezone: 'Europe/Berlin',
+      locale_chosen: true,
+    });
+
+    // Editing: the language goes back to not chosen (the browser's, else the team's).
+    await page.getByRole('link', { name: 'Emmy Noether' }).click();
+    await shown(page.getByRole('heading', { level: 1, name: 'Emmy Noether' }));
+    expect(await field(page, 'Language').inputValue()).toBe('de-DE');
+    expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
+    await field(page, 'Language').selectOption('');
+    await field(page, 'Time zone').selectOption('Asia/Tokyo');
+    await button(page, 'Save changes').click();
+    await shown(page.getByRole('status').getByText('Changes saved.'));
+    await at('edited-settings');
+    await expect.poll(stored, { timeout: TIMEOUT }).toMatchObject({
+      locale: 'en-US',
+      locale_chosen: false,
+      date_format: 'DD.MM.YYYY',
+      date_format_chosen: true,
+      timezone: 'Asia/Tokyo',
+    });
+  }, 120_000);
 });
