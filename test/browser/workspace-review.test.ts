@@ -139,7 +139,7 @@ describe('review of answers in the browser', () => {
     // The client sees the reason beside that field; the other answers are read-only.
     await openClientForm(client, link!);
     await shown(client.getByText(`The team could not accept this answer: ${REASON}`));
-    expect(await client.evaluate(() => document.activeElement?.id)).toBe(
+    expect(await client.evaluate('document.activeElement && document.activeElement.id')).toBe(
       await field(client, 'Full name').getAttribute('id'),
     );
     expect(await field(client, 'Company').isDisabled()).toBe(true);
