@@ -12,6 +12,7 @@ import { codedError } from '../../shared/http/api-error.ts';
 import { onboardingStreamId, type OnboardingEvent, type PaymentSucceeded } from './onboarding-events.ts';
 import type { Platform } from '../../shared/app-deps.ts';
 import { clearTokenFromInvites } from './client-link.ts';
+import { memberEvidence } from './signature-evidence.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
 import {
   decidedEvent,
@@ -258,6 +259,8 @@ function postOnboardingsByOnboardingIdCountersignRoute(app: ZodApp, { context, r
           signer_name: signer.name,
           signer_email: signer.email,
           signer: { role: 'team_member', member_id: memberId },
+          // The operator's request on the member's behalf: its IP, user agent and the answers then.
+          evidence: await memberEvidence(context, request, state),
         },
       });
       const signed = decidedEvent(outcome, 'signature.signed', 'SignField');

@@ -206,6 +206,16 @@ describe('POST /admin/v1/onboardings/:id/countersign', () => {
     });
     const event = (await feed('signature.signed')).find((item) => item.onboarding_id === onboardingId)!;
     expect(event.data).toMatchObject({ signer_role: 'team_member', member_id: member.id });
+    // The countersignature keeps its evidence (docs/decisions/0079); the feed leaves it out.
+    expect(event.data).not.toHaveProperty('evidence');
+    const recorded = (await service.context.eventStore.readStream(`onboarding-${onboardingId}`)).find(
+      (one) => one.type === 'signature.signed',
+    )!;
+    expect((recorded.data as { evidence?: unknown }).evidence).toMatchObject({
+      consent_text: 'I agree to the engagement terms.',
+      answers_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      answers_version: 1,
+    });
     // A countersignature is not the client's response.
     expect((await portal(service, token, 'GET')).body.onboarding.responses).toEqual([]);
   });
