@@ -12,7 +12,12 @@ import {
   type HookDeliveriesConsumerDeps,
 } from '../hooks/index.ts';
 import { mailerPass } from '../mail/index.ts';
-import { heldInvitesConsumer, onboardingTimersPass, pendingAppendsPass } from '../onboardings/index.ts';
+import {
+  heldInvitesConsumer,
+  onboardingDocumentsPass,
+  onboardingTimersPass,
+  pendingAppendsPass,
+} from '../onboardings/index.ts';
 import type { ServiceContext } from './context.ts';
 import { retentionPass } from './retention-pass.ts';
 
@@ -20,7 +25,7 @@ import { retentionPass } from './retention-pass.ts';
  * Every due pass of the service, in the order the scheduler loop and POST
  * /admin/v1/work/drain run them (shared/work-queue/due-pass.ts): onboarding timers, the
  * appends a crash left pending, hook deliveries due, the automation queue (on its 5-minute
- * passes), the mailer (only with SMTP_URL), so that mail an action queues goes out in the
+ * passes), the signed PDFs of completed onboardings (with their confirmation emails), the mailer (only with SMTP_URL), so that mail an action queues goes out in the
  * same round; then retention and the client search index.
  */
 export const duePasses: DuePass<ServiceContext>[] = [
@@ -28,6 +33,7 @@ export const duePasses: DuePass<ServiceContext>[] = [
   pendingAppendsPass,
   hookDeliveriesPass,
   automationQueuePass,
+  onboardingDocumentsPass,
   mailerPass,
   retentionPass,
   clientSearchIndexPass,

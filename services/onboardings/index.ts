@@ -20,6 +20,7 @@ export { DEFAULT_NEW_RECIPIENT_CAP } from './send-policy.ts';
 export { heldInvitesConsumer } from './held-invites-consumer.ts';
 export { onboardingTimersPass } from './onboarding-timers-pass.ts';
 export { pendingAppendsPass } from './pending-appends-pass.ts';
+export { onboardingDocumentsPass } from './documents/documents-pass.ts';
 
 // Public API (/api/v1)
 export {
@@ -39,6 +40,7 @@ export { workspaceReviewRoutes } from './workspace-review-routes.ts';
 export { workspaceTimelineRoutes } from './workspace-timeline-routes.ts';
 export { workspaceSignatureRoutes } from './workspace-signature-routes.ts';
 export { workspacePaymentRoutes } from './workspace-payment-routes.ts';
+export { workspaceDocumentRoutes } from './documents/document-routes.ts';
 export { workspaceLinkRoutes } from './workspace-link-routes.ts';
 
 // Portal (/portal/v1)

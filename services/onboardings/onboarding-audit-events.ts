@@ -229,6 +229,11 @@ export const ONBOARDING_AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
     (data) => ({ member_id: data.member_id, send_number: data.send_number, with_message: data.with_message }),
     (data) => data.reminded_at,
   ),
+  onboarding_document_rendered: entry<'onboarding_document_rendered'>(
+    'onboarding_document_rendered',
+    (data) => ({ document_id: data.document_id, completed_at: data.completed_at, sha256: data.sha256 }),
+    (data) => data.rendered_at,
+  ),
   onboarding_client_erased: entry<'onboarding_client_erased'>(
     'onboarding_client_erased',
     (data) => ({ client_id: data.client_id }),

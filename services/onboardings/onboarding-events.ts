@@ -374,6 +374,22 @@ export type ClientReminded = DomainEvent<
   Base & { member_id: string; send_number: number; with_message: boolean; reminded_at: string }
 >;
 
+/**
+ * The signed PDF of a completed onboarding was rendered and stored (services/onboardings/
+ * documents/): `sha256` of its bytes, `completed_at` of the completion it copies. An internal
+ * event: not public, no hook; in the events feed under this name.
+ */
+export type OnboardingDocumentRendered = DomainEvent<
+  'onboarding_document_rendered',
+  Base & {
+    document_id: string;
+    completed_at: string;
+    sha256: string;
+    size_bytes: number;
+    rendered_at: string;
+  }
+>;
+
 /** The client was erased: the onboarding leaves every list and its link stops working. */
 export type OnboardingClientErased = DomainEvent<
   'onboarding_client_erased',
@@ -432,7 +448,8 @@ export type OnboardingEvent =
   | OnboardingUnarchived
   | OnboardingReopened
   | OnboardingClientErased
-  | ClientReminded;
+  | ClientReminded
+  | OnboardingDocumentRendered;
 
 export type OnboardingEventType = OnboardingEvent['type'];
 
@@ -459,6 +476,7 @@ export const ONBOARDING_EVENT_TYPES = [
   'onboarding_client_erased',
   'onboarding_template_refreshed',
   'client_reminded',
+  'onboarding_document_rendered',
   ...REVIEW_EVENT_TYPES,
   ...PAYMENT_LIFECYCLE_EVENT_TYPES,
 ] as const satisfies readonly OnboardingEventType[];

@@ -1,6 +1,7 @@
 import type { PoolClient } from '../../shared/db/pool.ts';
 import { sealBytesIn } from '../../shared/privacy/sealed-columns.ts';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
+import { deleteClientDocuments } from './documents/document-store.ts';
 
 /**
  * Files clients upload to a file field of an onboarding (table onboarding_files,
@@ -61,12 +62,16 @@ export async function deleteOnboardingFile(
   await tx.query('delete from onboarding_files where id = $1 and onboarding_id = $2', [fileId, onboardingId]);
 }
 
-/** Deletes every file of a client (erasure); returns how many were deleted. */
+/**
+ * Deletes every file of a client (erasure), the signed PDFs of its onboardings with them;
+ * returns how many uploaded files were deleted.
+ */
 export async function deleteClientFiles(
   db: Pick<PoolClient, 'query'>,
   teamId: string,
   clientId: string,
 ): Promise<number> {
+  await deleteClientDocuments(db, teamId, clientId);
   const result = await db.query('delete from onboarding_files where team_id = $1 and client_id = $2', [
     teamId,
     clientId,

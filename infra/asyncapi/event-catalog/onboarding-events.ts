@@ -140,25 +140,28 @@ export const ONBOARDING_EVENTS: EventCatalogPart = {
   'signature.signed': {
     summary: "A signature was recorded, the client's or a team member's (public event).",
     stream: 'onboarding-<onboarding_id>',
-    data: extend('OnboardingBase', {
-      ...fieldOf,
-      signature_id: nonEmpty,
-      signer_name: ref('PersonalValue'),
-      signer_email: ref('PersonalValue'),
-      signer_role: oneOfValues(['client', 'team_member']),
-      member_id: nullable(uuid),
-      signed_at: timestamp,
-    },
-    // Left out of every public body (events feed, hooks, automation); absent on older events.
-    {
-      evidence: object({
-        ip: ref('PersonalValue'),
-        user_agent: ref('PersonalValue'),
-        consent_text: string(),
-        answers_sha256: string({ pattern: '^[0-9a-f]{64}$' }),
-        answers_version: integer({ minimum: 1 }),
-      }),
-    }),
+    data: extend(
+      'OnboardingBase',
+      {
+        ...fieldOf,
+        signature_id: nonEmpty,
+        signer_name: ref('PersonalValue'),
+        signer_email: ref('PersonalValue'),
+        signer_role: oneOfValues(['client', 'team_member']),
+        member_id: nullable(uuid),
+        signed_at: timestamp,
+      },
+      // Left out of every public body (events feed, hooks, automation); absent on older events.
+      {
+        evidence: object({
+          ip: ref('PersonalValue'),
+          user_agent: ref('PersonalValue'),
+          consent_text: string(),
+          answers_sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+          answers_version: integer({ minimum: 1 }),
+        }),
+      },
+    ),
   },
   'file.uploaded': {
     summary: 'The client uploaded a file (public event).',
@@ -336,6 +339,18 @@ export const ONBOARDING_EVENTS: EventCatalogPart = {
       send_number: integer({ minimum: 1 }),
       with_message: boolean,
       reminded_at: timestamp,
+    }),
+  },
+  onboarding_document_rendered: {
+    summary:
+      'The signed PDF of the completed onboarding was rendered and stored with its SHA-256 (internal); the confirmation email is queued with it.',
+    stream: 'onboarding-<onboarding_id>',
+    data: extend('OnboardingBase', {
+      document_id: uuid,
+      completed_at: timestamp,
+      sha256: string({ pattern: '^[0-9a-f]{64}$' }),
+      size_bytes: integer({ minimum: 1 }),
+      rendered_at: timestamp,
     }),
   },
   onboarding_client_erased: {

@@ -9,6 +9,7 @@ import { workspaceClientRoutes } from '../../clients/index.ts';
 import { workspaceDeliveryRoutes, workspaceHookRoutes } from '../../hooks/index.ts';
 import {
   workspaceLinkRoutes,
+  workspaceDocumentRoutes,
   workspaceOnboardingRoutes,
   workspacePaymentRoutes,
   workspaceReviewRoutes,
@@ -70,7 +71,8 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(teamSettingsRoutes, { context });
   await app.register(workspaceReviewRoutes, { context });
   await app.register(workspaceTimelineRoutes, { context });
-  await app.register(workspacePaymentRoutes, { context });
-  await app.register(workspaceLinkRoutes, { context });
   await app.register(workspaceSignatureRoutes, { context });
+  await app.register(workspacePaymentRoutes, { context });
+  await app.register(workspaceDocumentRoutes, { context });
+  await app.register(workspaceLinkRoutes, { context });
 }

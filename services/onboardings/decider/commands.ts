@@ -190,6 +190,12 @@ export type RefreshTemplate = Meta & {
   };
 };
 
+/** The due pass stored the signed PDF of the onboarding's latest completion (services/onboardings/documents/). */
+export type RecordDocument = Meta & {
+  type: 'RecordDocument';
+  data: { document_id: string; completed_at: string; sha256: string; size_bytes: number };
+};
+
 /** A member's review of one submitted answer (the workspace; the member is the actor). */
 interface ReviewData {
   team_id: string;
@@ -281,4 +287,5 @@ export type OnboardingCommand =
   | EraseClient
   | MarkOverdue
   | ExpireOnboarding
-  | RemindClient;
+  | RemindClient
+  | RecordDocument;

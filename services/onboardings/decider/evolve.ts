@@ -90,6 +90,8 @@ export function evolve(state: OnboardingState, event: OnboardingEvent): Onboardi
       return paymentRecorded(state, event);
     case 'onboarding_template_refreshed':
       return { ...state, snapshot: event.data.template_snapshot };
+    case 'onboarding_document_rendered':
+      return state;
     case 'onboarding.overdue':
       return { ...state, overdue_recorded: true };
     case 'onboarding_expired':

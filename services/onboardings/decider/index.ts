@@ -20,6 +20,7 @@ import {
   refreshTemplate,
 } from './payments.ts';
 import { signField } from './signing.ts';
+import { recordDocument } from './documents.ts';
 import type { OnboardingState } from './state.ts';
 import { expire, markOverdue } from './timers.ts';
 
@@ -109,6 +110,8 @@ function decide(command: OnboardingCommand, state: OnboardingState): OnboardingE
       return expire(command, state);
     case 'RemindClient':
       return remindClient(command, state);
+    case 'RecordDocument':
+      return recordDocument(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`Unknown onboarding command ${JSON.stringify(unknown)}`);

@@ -27,13 +27,14 @@ export const ERROR_TEXTS = {
   field_not_found: 'Field not found',
   step_not_found: 'Step not found',
   file_not_found: 'File not found',
+  document_not_found: 'The signed copy of this onboarding is not ready yet',
   answer_locked: 'This answer was approved and can no longer be changed',
   not_reviewable: 'Only a submitted answer can be reviewed',
   payment_already_received: 'This payment has already been received',
-  reminder_limit_reached:
-    'Three reminders were sent to this client in the last 24 hours; the next can go later',
   nothing_to_reopen:
     'Every answer is approved, so the client could change nothing: choose the approved answers to unlock',
+  reminder_limit_reached:
+    'Three reminders were sent to this client in the last 24 hours; the next can go later',
 } as const;
 
 export const fail = (code: keyof typeof ERROR_TEXTS, details?: Record<string, unknown>) =>

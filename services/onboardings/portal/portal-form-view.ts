@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Platform } from '../../../shared/app-deps.ts';
 import { isSealed } from '../../../shared/privacy/personal-data-vault.ts';
 import { onboardingStreamId } from '../onboarding-events.ts';
+import { documentReady } from '../documents/document-store.ts';
 
 /**
  * The files and signatures of an onboarding as the client's form page lists them
@@ -13,6 +14,7 @@ import { onboardingStreamId } from '../onboarding-events.ts';
  * for every portal request) and opened with the client's key (cached by the vault).
  * Signatures: the client's signature.signed events of the same stream (the newest per
  * field), without the signer's email; a draft drawing saved after signing cannot hide them.
+ * `document_ready`: the signed PDF of the completion is stored (services/onboardings/documents/).
  */
 
 export type FormViewDeps = Pick<Platform, 'pool' | 'eventStore' | 'vault'>;
@@ -36,11 +38,11 @@ export const formSignatureSchema = z.object({
 export type FormFile = z.infer<typeof formFileSchema>;
 export type FormSignature = z.infer<typeof formSignatureSchema>;
 
-/** Files and the client's signatures, from one read of the onboarding's stream. */
+/** Files and the client's signatures, from one read of the onboarding's stream; whether the signed PDF is ready. */
 export async function formAttachments(
   context: FormViewDeps,
   onboardingId: string,
-): Promise<{ files: FormFile[]; signatures: FormSignature[] }> {
+): Promise<{ files: FormFile[]; signatures: FormSignature[]; document_ready: boolean }> {
   const { rows } = await context.pool.query<{
     id: string;
     field_id: string;
@@ -94,5 +96,5 @@ export async function formAttachments(
       signed_at: signature.signed_at,
     });
   }
-  return { files, signatures };
+  return { files, signatures, document_ready: await documentReady(context.pool, onboardingId) };
 }

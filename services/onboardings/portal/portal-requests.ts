@@ -43,6 +43,11 @@ export const portalOnboarding = z.object({
   responses: z.array(responseSchema),
   files: z.array(formFileSchema).describe('files uploaded and not deleted, oldest first'),
   signatures: z.array(formSignatureSchema).describe("the client's signatures, the newest per field"),
+  document_ready: z
+    .boolean()
+    .describe(
+      'the signed PDF of the completed onboarding is ready at GET /portal/v1/onboardings/:token/document',
+    ),
   submitted_step_ids: z.array(z.string()).describe('steps submitted, in the order they were'),
   signer_email: z
     .string()

@@ -8,6 +8,7 @@ import { portalFormRoutes } from './portal-form-routes.ts';
 import type { PinAttempts } from './portal-pin-attempts.ts';
 import { portalRequests, type PortalRouteDeps } from './portal-requests.ts';
 import { portalSessionRoutes } from './portal-session-routes.ts';
+import { portalDocumentRoutes } from '../documents/document-routes.ts';
 
 export type { PortalRouteDeps } from './portal-requests.ts';
 
@@ -47,4 +48,5 @@ export async function portalRoutes(
   portalFormRoutes(app, portal);
   portalFileRoutes(app, portal);
   portalCheckoutRoutes(app, portal, { limiter, publicUrl });
+  portalDocumentRoutes(app, portal);
 }

@@ -354,6 +354,14 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
   },
   onboarding_template_refreshed: { ...base, template_snapshot: template, member_id: id(), refreshed_at: at },
   client_reminded: { ...base, member_id: id(), send_number: 1, with_message: true, reminded_at: at },
+  onboarding_document_rendered: {
+    ...base,
+    document_id: id(),
+    completed_at: at,
+    sha256: 'ab'.repeat(32),
+    size_bytes: 20480,
+    rendered_at: at,
+  },
   response_approved: {
     ...base,
     step_id: 'step-1',
