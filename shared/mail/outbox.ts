@@ -31,8 +31,9 @@ export async function queueMail(tx: Pick<PoolClient, 'query'>, mail: QueuedMail)
   const plain = html === null ? [mail.to, mail.subject, mail.text] : [mail.to, mail.subject, mail.text, html];
   const sealed = mail.clientId ? await sealTextsIn(tx, mail.clientId, plain) : plain;
   // The client's key is gone: its caller read the client as erased. A notification to a team
-  // member (its client placeholders empty) is still written, plain; mail to the client is not.
-  if (!sealed && mail.kind !== 'notification') return;
+  // member (its client placeholders empty) is still written, plain; mail to the client is not
+  // (a client email listed as a notification, changes requested or completed, has an html part).
+  if (!sealed && (mail.kind !== 'notification' || html !== null)) return;
   const clientId = sealed && mail.clientId ? mail.clientId : null;
   const [to, subject, text, sealedHtml] = sealed ?? plain;
   await tx.query(
