@@ -70,6 +70,12 @@ describe('GET /portal/v1/onboardings/:token/face', () => {
     }
   });
 
+  it("a client created without a language or date format takes the team's, marked as not chosen", async () => {
+    const { token } = await sentOnboarding(service, tenant);
+    const answer = await face(token);
+    expect(answer.body.client).toMatchObject({ locale_chosen: false, date_format_chosen: false });
+  });
+
   it('an open link: the team as the page shows it and the client settings; nothing is recorded', async () => {
     const { onboardingId, token } = await sentOnboarding(service, tenant, {
       client: { locale: 'fr-FR', timezone: 'Europe/Paris', date_format: 'DD/MM/YYYY' } as never,
@@ -80,7 +86,13 @@ describe('GET /portal/v1/onboardings/:token/face', () => {
     expect(answer.body).toEqual({
       link: { state: 'open', retry_after_seconds: null, session: false },
       team: northwind,
-      client: { locale: 'fr-FR', date_format: 'DD/MM/YYYY', timezone: 'Europe/Paris' },
+      client: {
+        locale: 'fr-FR',
+        date_format: 'DD/MM/YYYY',
+        timezone: 'Europe/Paris',
+        locale_chosen: true,
+        date_format_chosen: true,
+      },
     });
     expect(await streamTypes(onboardingId)).toEqual(before);
     expect(before).not.toContain('onboarding.started');
