@@ -29,6 +29,17 @@ describe('parseDate', () => {
     expect(parseDate(' 2026-03-09 ', 'DD.MM.YYYY')).toBe('2026-03-09');
   });
 
+  it('takes / . - and spaces as separators, and a year first in every format', () => {
+    expect(parseDate('23.06.1990', 'DD.MM.YYYY')).toBe('1990-06-23');
+    expect(parseDate('23/06/1990', 'DD.MM.YYYY')).toBe('1990-06-23');
+    expect(parseDate('23-06-1990', 'DD/MM/YYYY')).toBe('1990-06-23');
+    expect(parseDate('1990/06/23', 'YYYY-MM-DD')).toBe('1990-06-23');
+    expect(parseDate('1990.6.23', 'YYYY-MM-DD')).toBe('1990-06-23');
+    expect(parseDate('1990/06/23', 'MM/DD/YYYY')).toBe('1990-06-23');
+    expect(parseDate('06 23 1990', 'MM/DD/YYYY')).toBe('1990-06-23');
+    expect(parseDate('23/06/1912', 'DD/MM/YYYY')).toBe('1912-06-23');
+  });
+
   it('refuses dates that do not exist or do not fit the format', () => {
     expect(parseDate('31/02/2026', 'DD/MM/YYYY')).toBeNull();
     expect(parseDate('13/01/2026', 'MM/DD/YYYY')).toBeNull();
