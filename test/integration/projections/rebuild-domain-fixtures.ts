@@ -5,6 +5,7 @@ import {
   runOnboardingCommand,
   type OnboardingOutcome,
 } from '../../../services/onboardings/onboarding-unit-of-work.ts';
+import { makeDocument } from '../../../services/onboardings/documents/documents-pass.ts';
 import type { OnboardingCommand, OnboardingState } from '../../../services/onboardings/decider/index.ts';
 import { reopenOnboarding } from '../../../services/onboardings/reopen-onboarding.ts';
 import type { TestService } from '../../helpers/service.ts';
@@ -421,6 +422,8 @@ export async function produceDomainLog(
     }));
     const done = await complete(f, client.name);
     if (done.onboarding.status !== 'completed') throw new Error('scenario 1 did not complete');
+    // The signed PDF of the completion (the documents pass's work for one onboarding).
+    if (!(await makeDocument(service.context, id))) throw new Error('scenario 1 made no document');
     await operator(
       `/onboardings/${id}/countersign`,
       { field_id: a.ids.fields.agreement, member_id: admin.id },
