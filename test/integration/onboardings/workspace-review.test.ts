@@ -347,6 +347,34 @@ describe('workspace review of answers', () => {
     ).toBeDefined();
   });
 
+  it('lists each signature with its evidence for the team (no-store); another team finds nothing', async () => {
+    const path = `/workspace/v1/onboardings/${onboardingId}/signatures`;
+    const answer = await member.call('GET', path, undefined, { 'user-agent': 'Review-Test/1.0' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const signatures = answer.body.signatures as Array<Record<string, unknown>>;
+    // The client's signatures (signed again on a resubmission), then the member's countersignature.
+    expect(new Set(signatures.map((one) => one['signer_role']))).toEqual(new Set(['client', 'team_member']));
+    for (const signature of signatures) {
+      expect(signature).toMatchObject({
+        label: expect.any(String),
+        signer_email: expect.stringContaining('@'),
+        evidence: {
+          ip: expect.stringMatching(/127\.0\.0\.1|::1/),
+          user_agent: expect.any(String),
+          consent_text: expect.any(String),
+          answers_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+          answers_version: 1,
+        },
+      });
+    }
+    expect(signatures.at(-1)).toMatchObject({
+      signer_role: 'team_member',
+      signer_email: 'review-member@example.com',
+    });
+    expect((await stranger.call('GET', path)).status).toBe(404);
+  });
+
   it('shows the timeline oldest first with who acted', async () => {
     const answer = await member.call('GET', `/workspace/v1/onboardings/${onboardingId}/timeline`);
     expect(answer.status).toBe(200);
