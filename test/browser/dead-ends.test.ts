@@ -10,7 +10,7 @@ import {
 } from '../helpers/browser.ts';
 import { adminRequest, apiRequest, request } from '../helpers/tenant.ts';
 import { advanceClock, drain } from '../integration/portal-fixtures.ts';
-import { TEAM_NAME, heading, texts } from './form-page.ts';
+import { TEAM_NAME, enterPin, heading, texts } from './form-page.ts';
 import {
   createFormTenant,
   expectLogFreeOf,
@@ -137,20 +137,24 @@ describe('dead ends', () => {
     await expectDeadEnd(form.link, 'cancelled', text.t('dead.cancelled.title'));
   }, 60_000);
 
-  it('a completed form shows its copy of the answers, not an empty end', async () => {
-    const form = await sent();
+  it('a completed form shows its copy of the answers after its PIN, not an empty end', async () => {
+    const form = await sent({ pin: PIN });
     const step = tenant.template.template_steps[0]!;
     const portal = (method: string, path: string, body?: unknown) =>
-      request(service, method, `/portal/v1/onboardings/${form.token}${path}`, { body });
+      request(service, method, `/portal/v1/onboardings/${form.token}${path}`, {
+        body,
+        headers: { 'x-onboarding-pin': PIN },
+      });
     expect((await portal('GET', '')).status).toBe(200);
     const answered = await portal('PUT', `/answers/${fieldId(tenant.template, 'Full name')}`, {
       value: 'Avery Quinn',
     });
     expect(answered.status).toBe(200);
     expect((await portal('POST', `/steps/${step.id}/submit`)).status).toBe(200);
-    // Not a dead end: a completed link opens at the done screen with a copy of the answers.
+    // Not a dead end: after the PIN, a completed link opens at the done screen with the copy.
     await expectDeadEnd(form.link, 'completed-copy', text.t('done.title'), {
       afterLoad: async (page) => {
+        await enterPin(page, text, PIN);
         await heading(page, text.t('done.copyTitle')).waitFor({ timeout: 10_000 });
         await page.getByText('Avery Quinn').waitFor();
       },
