@@ -33,6 +33,7 @@ let token: string;
 let otherToken: string;
 
 const NAME = 'Ada 山田';
+const PIN = '246810';
 
 const download = (path: string, cookie = '') =>
   fetch(`${service.url}${path}`, { headers: cookie ? { cookie } : {} });
@@ -76,7 +77,7 @@ beforeAll(async () => {
     ids: formIds(template),
   };
   ({ onboardingId, token } = await sentOnboarding(service, tenant, { client: { name: NAME } }));
-  ({ token: otherToken } = await sentOnboarding(service, tenant));
+  ({ token: otherToken } = await sentOnboarding(service, tenant, { send: { pin: PIN } }));
   await completeForm(service, tenant, token, NAME);
 }, 90_000);
 afterAll(async () => {
@@ -153,13 +154,17 @@ describe('the signed PDF of a completed onboarding', () => {
     expect(audit).toContain('SHA-256 of the answers signed');
   });
 
-  it('refuses others: another team (404 target_unavailable), signed out (401), another link (404)', async () => {
+  it('refuses others: another team (404 target_unavailable), signed out (401), another link (its PIN, then 404)', async () => {
     const path = `/workspace/v1/onboardings/${onboardingId}/document`;
     const foreign = await download(path, stranger.cookie);
     expect(foreign.status).toBe(404);
     expect(((await foreign.json()) as { code: string }).code).toBe('target_unavailable');
     expect((await download(path)).status).toBe(401);
-    const other = await portal(service, otherToken, 'GET', '/document');
+    // Another link (with a PIN): its PIN first, then only its own onboarding's document.
+    const locked = await portal(service, otherToken, 'GET', '/document');
+    expect(locked.status).toBe(401);
+    expect(locked.body.code).toBe('pin_required');
+    const other = await portal(service, otherToken, 'GET', '/document', { pin: PIN });
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('document_not_found');
   });
