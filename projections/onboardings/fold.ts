@@ -281,6 +281,8 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
         last_sent_at: data.reopened_at,
         expires_at: data.expires_at,
         updated_at: data.reopened_at,
+        // A reopen since 2026-11-28 says how far the form stands once its steps are open again.
+        ...(data.progress_pct === undefined ? {} : { progress_pct: data.progress_pct }),
       });
       replaceLink(batch, id, data.team_id, data.token_hash, data.send_number, data.reopened_at);
       break;

@@ -301,7 +301,9 @@ describe('the reminder schedule and two-factor set-up', () => {
       .toMatch(new RegExp(`^${service.publicUrl}/f/[0-9a-f]{64}$`));
     await button(page, 'Copy link').click();
     await shown(page.getByRole('status').getByText('Link copied.'));
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.inputValue());
+    // The page's clipboard, read in the browser (the test's own types know no DOM).
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()');
+    expect(copied).toBe(await link.inputValue());
     await at('link');
 
     // Keyboard only: open the dialog, write a message, send.

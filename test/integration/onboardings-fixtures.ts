@@ -115,7 +115,7 @@ export async function invites(service: TestService, onboardingId: string) {
     text: string;
     status: string;
     created_at: Date;
-  }>(`select * from mail_outbox where onboarding_id = $1 order by created_at, id`, [onboardingId]);
+  }>(`select * from mail_outbox where onboarding_id = $1 order by created_at, seq`, [onboardingId]);
   // Sealed with the client's key at rest: read as the mailer reads them.
   const opened = await openTextColumns(service.context.vault, rows, ['to', 'subject', 'text']);
   return opened.map((row) => ({
