@@ -44,8 +44,11 @@ export interface SubmissionRecord {
   trail: { what: string; at: string }[];
 }
 
-/** What an event adds to the audit page's list of times (null: not listed). */
-function trailLine(event: OnboardingEvent): { what: string; at: string } | null {
+/** What an event adds to the audit page's list of times (null: not listed); `name`: a step's or field's title. */
+function trailLine(
+  event: OnboardingEvent,
+  name: (id: string) => string,
+): { what: string; at: string } | null {
   switch (event.type) {
     case 'onboarding.sent':
       return { what: `Link sent (send ${event.data.send_number})`, at: event.data.sent_at };
@@ -54,15 +57,15 @@ function trailLine(event: OnboardingEvent): { what: string; at: string } | null 
     case 'onboarding.started':
       return { what: 'Form opened by the client', at: event.data.started_at };
     case 'response.submitted':
-      return { what: `Step "${event.data.step_id}" submitted`, at: event.data.submitted_at };
+      return { what: `Step "${name(event.data.step_id)}" submitted`, at: event.data.submitted_at };
     case 'signature.signed':
-      return { what: `Signature of field "${event.data.field_id}"`, at: event.data.signed_at };
+      return { what: `"${name(event.data.field_id)}" signed`, at: event.data.signed_at };
     case 'file.uploaded':
-      return { what: `File uploaded to field "${event.data.field_id}"`, at: event.data.uploaded_at };
+      return { what: `File uploaded to "${name(event.data.field_id)}"`, at: event.data.uploaded_at };
     case 'payment.succeeded':
-      return { what: `Payment for field "${event.data.field_id}"`, at: event.data.paid_at };
+      return { what: `Payment for "${name(event.data.field_id)}"`, at: event.data.paid_at };
     case 'payment_marked_paid':
-      return { what: `Payment for field "${event.data.field_id}" marked as paid`, at: event.data.marked_at };
+      return { what: `Payment for "${name(event.data.field_id)}" marked as paid`, at: event.data.marked_at };
     case 'onboarding.completed':
       return { what: 'Onboarding completed', at: event.data.completed_at };
     default:
@@ -80,10 +83,13 @@ async function streamFacts(deps: RecordDeps, onboarding: Onboarding, events: rea
   const signatures = new Map<string, SignatureTrail>();
   const payments: SubmissionFacts['payments'][number][] = [];
   const trail: SubmissionRecord['trail'] = [];
-  const label = (fieldId: string) => findField(onboarding.snapshot, fieldId)?.field.label ?? fieldId;
+  const label = (id: string) =>
+    findField(onboarding.snapshot, id)?.field.label ??
+    onboarding.snapshot.steps.find((step) => step.id === id)?.title ??
+    id;
   for (const recorded of events) {
     const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
-    const line = trailLine(event);
+    const line = trailLine(event, label);
     if (line) trail.push(line);
     if (event.type === 'file.uploaded' && onboarding.files[event.data.file_id]) {
       files.push({ field_id: event.data.field_id, file_name: (await open(event.data.file_name)) ?? 'file' });

@@ -151,6 +151,7 @@ describe('the signed PDF of a completed onboarding', () => {
     expect(audit).toContain(AUDIT_TITLE);
     expect(audit).toContain('Engagement letter');
     expect(audit).toContain('Onboarding completed');
+    expect(audit).toContain('Step "About you" submitted');
     expect(audit).toContain('SHA-256 of the answers signed');
   });
 
