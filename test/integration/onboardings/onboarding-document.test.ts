@@ -3,7 +3,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_TITLE } from '../../../services/onboardings/documents/render-pdf.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
-import { createApiKey, createTemplate, type Team } from '../../helpers/tenant.ts';
+import { adminRequest, createApiKey, createTemplate, type Team } from '../../helpers/tenant.ts';
 import { Browser, signUp } from '../workspace-fixtures.ts';
 import {
   completeForm,
@@ -31,6 +31,7 @@ let stranger: Browser;
 let onboardingId: string;
 let token: string;
 let otherToken: string;
+let clientId: string;
 
 const NAME = 'Ada 山田';
 const PIN = '246810';
@@ -76,7 +77,11 @@ beforeAll(async () => {
     template,
     ids: formIds(template),
   };
-  ({ onboardingId, token } = await sentOnboarding(service, tenant, { client: { name: NAME } }));
+  ({
+    onboardingId,
+    token,
+    client: { id: clientId },
+  } = await sentOnboarding(service, tenant, { client: { name: NAME } }));
   ({ token: otherToken } = await sentOnboarding(service, tenant, { send: { pin: PIN } }));
   await completeForm(service, tenant, token, NAME);
 }, 90_000);
@@ -168,5 +173,18 @@ describe('the signed PDF of a completed onboarding', () => {
     const other = await portal(service, otherToken, 'GET', '/document', { pin: PIN });
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('document_not_found');
+  });
+
+  it('is erased with the client, like its uploaded files', async () => {
+    const erased = await adminRequest(service, 'POST', `/teams/${tenant.teamId}/clients/${clientId}/erase`);
+    expect(erased.status).toBe(202);
+    const { rowCount } = await service.database.pool.query(
+      'select 1 from onboarding_documents where onboarding_id = $1',
+      [onboardingId],
+    );
+    expect(rowCount).toBe(0);
+    expect((await download(`/workspace/v1/onboardings/${onboardingId}/document`, owner.cookie)).status).toBe(
+      404,
+    );
   });
 });
