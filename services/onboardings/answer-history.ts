@@ -232,9 +232,9 @@ function versionDiff(state: FieldState, type: string, deadline: number): AnswerD
   const before = state.versions[reviewed - 1];
   if (!before || !newest || newest.number <= reviewed) return null;
   const left = deadline - performance.now();
-  const text = typeof before.value === 'string' && typeof newest.value === 'string';
-  if (text && type !== 'date' && left > 0) {
-    const changes = diffWords(before.value, newest.value, { timeout: Math.ceil(left) });
+  const [from, to] = [before.value, newest.value];
+  if (typeof from === 'string' && typeof to === 'string' && type !== 'date' && left > 0) {
+    const changes = diffWords(from, to, { timeout: Math.ceil(left) });
     if (changes) {
       const parts = changes.map((part) => ({ value: part.value, added: part.added, removed: part.removed }));
       return { kind: 'words', from: before.number, to: newest.number, parts };
