@@ -11,8 +11,8 @@ import { inPage, startWorkspaceService, type WorkspaceService } from './workspac
  * Dates for the client in Chromium (docs/decisions/0078): a de-DE client types 23.06.1990
  * and a ja-JP client 1990/06/23, each in the date field of the real form (one at 390x844,
  * one at 1280x900); both are stored as 1990-06-23, and the member's review shows each as
- * its client reads it ("23. Juni 1990", "1990年6月23日"). axe-core finds nothing on the
- * date step and on the review at both sizes.
+ * its client reads it ("23. Juni 1990", "1990年6月23日"). A client without a chosen language
+ * sees the browser's. axe-core finds nothing on the date step and on the review at both sizes.
  */
 
 const OWNER = {
@@ -114,5 +114,15 @@ describe('dates in the client’s own format', () => {
       await shown(answer.getByText(READ[locale]));
       await check('review');
     }
+
+    // A client without a chosen language sees the form in the browser's (de-AT: Deutsch), its
+    // dates as German writes them.
+    const unchosen = await sendForm(service, tenant);
+    const { page: client, context } = await openPage(browser, 'mobile', { locale: 'de-AT' });
+    await client.goto(unchosen.link);
+    await heading(client, 'About you').first().waitFor({ timeout: TIMEOUT });
+    expect(await client.getAttribute('html', 'lang')).toMatch(/^de/);
+    await shown(client.getByText(texts('de-DE').t('field.dateHint', { format: 'DD.MM.YYYY' })));
+    await context.close();
   }, 120_000);
 });
