@@ -7,8 +7,8 @@ import { OnboardingFacts } from './onboarding-fields.tsx';
 import { OnboardingPayments } from './onboarding-payments.tsx';
 import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
-import { useOnboarding } from './use-onboarding.ts';
 import { SignatureEvidence } from './signature-evidence.tsx';
+import { useOnboarding } from './use-onboarding.ts';
 
 /** One onboarding: its state and actions, the client's link, its payments, the answers under review, its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
@@ -62,8 +62,8 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
         </>
       )}
       <OnboardingReview onboardingId={id} version={version} onChanged={record.changed} />
+      <SignatureEvidence onboardingId={id} version={version} />
       <OnboardingTimeline onboardingId={id} version={version} />
     </>
-      <SignatureEvidence onboardingId={id} version={version} />
   );
 }
