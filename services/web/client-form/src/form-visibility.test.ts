@@ -77,6 +77,7 @@ const onboarding = (over: Partial<PortalOnboarding> = {}): PortalOnboarding => (
   paid_field_ids: [],
   failed_payment_field_ids: [],
   reviews: [],
+  document_ready: false,
   ...over,
 });
 

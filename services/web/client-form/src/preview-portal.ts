@@ -54,6 +54,8 @@ export class PreviewPortal implements Portal {
       paid_field_ids: [...this.paid],
       failed_payment_field_ids: [],
       reviews: [],
+      // The preview never completes into a stored document.
+      document_ready: false,
     };
   }
 
