@@ -129,7 +129,7 @@ export async function eraseClientData(
     for (const step of CLIENT_ERASURE_STEPS) await step(tx, { teamId, clientId, email, onboardingIds });
     await tx.query(
       `update mail_outbox
-       set "to" = '', subject = $4, text = $4,
+       set "to" = '', subject = $4, text = $4, html = null,
            -- A held invite (EventStoreDB, before its append) is never released to an erased client.
            status = case when status in ('queued', 'held') then 'failed' else status end
        where team_id = $1 and (onboarding_id = any($2::uuid[]) or client_id = $5

@@ -121,7 +121,10 @@ export const AUDIT_EVENT_TYPES: Record<string, AuditEventMapping> = {
   'client.updated': entry<ClientUpdated['data']>({
     name: 'client_updated',
     teamId: (data) => data.team_id,
-    details: (data) => ({ client_id: data.client_id, changed: Object.keys(data.changes).sort() }),
+    details: (data) => ({
+      client_id: data.client_id,
+      changed: [...Object.keys(data.changes), ...Object.keys(data.settings ?? {})].sort(),
+    }),
     occurredAt: (data) => data.updated_at,
   }),
   'client.erased': entry<ClientErased['data']>({

@@ -74,7 +74,13 @@ describe('GET /portal/v1/onboardings/:token', () => {
     expect(first.headers.get('x-request-id')).toBeTruthy();
     expect(first.body).toEqual({
       team: { display_name: expect.any(String), logo_url: null, accent_color: null },
-      client: { locale: expect.any(String), date_format: expect.any(String), timezone: expect.any(String) },
+      client: {
+        locale: expect.any(String),
+        date_format: expect.any(String),
+        timezone: expect.any(String),
+        locale_chosen: expect.any(Boolean),
+        date_format_chosen: expect.any(Boolean),
+      },
       onboarding: {
         id: onboardingId,
         status: 'in_progress',

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { Dialog, ErrorMessage, NoteField, Status } from '../../ui/index.ts';
-import { AnswerVersions } from './answer-versions.tsx';
+import { AnswerVersions, answerText, useClientReading } from './answer-versions.tsx';
 import { countersign as countersignAnswer, listAnswers, reviewAnswer } from './api.ts';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
 import { SendBackChosen } from './send-back-dialog.tsx';
@@ -225,6 +225,8 @@ function AnswerRow({
 }
 
 function AnswerValue({ answer, base }: { answer: ReviewedAnswer; base: string }) {
+  // A date reads as the client reads it, like its versions and diff.
+  const reading = useClientReading();
   const files = filesOf(answer.value);
   if (files.length > 0) {
     return (
@@ -242,7 +244,7 @@ function AnswerValue({ answer, base }: { answer: ReviewedAnswer; base: string })
   if (answer.type === 'signature' && answer.value && typeof answer.value === 'object') {
     return <>{t('review.signedBy', { name: valueText(answer.value, t('review.empty')) })}</>;
   }
-  return <>{valueText(answer.value, t('review.empty'))}</>;
+  return <>{answerText(answer.type, answer.value, t('review.empty'), reading)}</>;
 }
 
 /** Asks the reason of a rejection or the note of a request for changes (required, at most 2000 characters). */
