@@ -22,7 +22,7 @@ export function displayAnswer(
     case 'signature': {
       const signature = (onboarding.signatures ?? []).find((candidate) => candidate.field_id === field.id);
       return signature
-        ? t('signature.signed', { name: signature.signer_name, date: formats.date(signature.signed_at) })
+        ? t('signature.signed', { name: signature.signer_name, date: formats.longDate(signature.signed_at) })
         : t('review.notSigned');
     }
     case 'payment': {
@@ -48,7 +48,7 @@ export function displayAnswer(
     case 'number':
       return typeof value === 'number' ? formats.number(value) : String(value);
     case 'date':
-      return typeof value === 'string' ? formats.date(value) : String(value);
+      return typeof value === 'string' ? formats.longDate(value) : String(value);
     case 'single_choice':
     case 'dropdown':
       return labelOf(String(value));

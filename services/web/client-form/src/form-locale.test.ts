@@ -28,5 +28,8 @@ describe('the form language', () => {
     expect(createFormats('ja-JP', unchosen).parseDate('1990/06/23')).toBe('1990-06-23');
     expect(createFormats('de-DE', unchosen).parseDate('23.06.1990')).toBe('1990-06-23');
     expect(createFormats('en-US', null).datePattern).toBe('MM/DD/YYYY');
+    // Answers read back (the review, the done screen's copy) are dates as people read them.
+    expect(createFormats('de-DE', unchosen).longDate('1990-06-23')).toBe('23. Juni 1990');
+    expect(createFormats('ja-JP', chosen).longDate('1990-06-23')).toBe('1990年6月23日');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { pickLocale as pickSupported, type Messages } from '../../shared/i18n/translate.ts';
 import { dateFormatOf, formatDate, formatTime, parseDate } from './dates.ts';
+import { humanDate } from '../../../../shared/i18n/human-date.ts';
 import {
   DEFAULT_LOCALE,
   isLocale,
@@ -27,6 +28,8 @@ export { createTranslate, type Messages, type Translate } from '../../shared/i18
 export interface Formats {
   /** An ISO instant or a YYYY-MM-DD date in the client's date format (and timezone for instants). */
   date(isoOrYmd: string): string;
+  /** The same date as people read it in the page's language ("23. Juni 1990"): answers read back, not typed. */
+  longDate(isoOrYmd: string): string;
   /** An ISO instant as the client's date and the time of day in their timezone. */
   dateTime(iso: string): string;
   number(n: number): string;
@@ -75,6 +78,7 @@ export function createFormats(
   const numbers = new Intl.NumberFormat(locale);
   return {
     date: (value) => formatDate(value, dateFormat, timeZone),
+    longDate: (value) => humanDate(value, locale, timeZone),
     dateTime: (value) => {
       const time = formatTime(value, locale, timeZone);
       return time ? `${formatDate(value, dateFormat, timeZone)} ${time}` : value;

@@ -84,7 +84,7 @@ export function Done(props: DoneProps) {
         <span id="screen-title">{title}</span>
       </ScreenHeading>
       <p>{t('done.body', { team })}</p>
-      {at ? <p class="muted">{t('done.when', { date: formats.date(at) })}</p> : null}
+      {at ? <p class="muted">{t('done.when', { date: formats.longDate(at) })}</p> : null}
       {documentReady && token ? (
         <p>
           <a
