@@ -16,6 +16,7 @@ export const TEAM_EVENT_TYPES = [
   'team.updated',
   'team.member_added',
   'team.member_role_changed',
+  'team.member_locale_chosen',
   'team.member_removed',
 ] as const;
 
@@ -68,6 +69,7 @@ export type TeamChange =
       row: { id: string; team_id: string; name: string; email: string; role: string; created_at: string };
     }
   | { kind: 'member_role_changed'; id: string; role: string }
+  | { kind: 'member_locale_chosen'; id: string; locale: string | null }
   | { kind: 'member_removed'; id: string; removed_at: string };
 
 export function foldTeam(changes: TeamChange[], recorded: RecordedEvent): TeamChange[] {
@@ -105,6 +107,9 @@ export function foldTeam(changes: TeamChange[], recorded: RecordedEvent): TeamCh
     }
     case 'team.member_role_changed':
       changes.push({ kind: 'member_role_changed', id: event.data.member_id, role: event.data.role });
+      break;
+    case 'team.member_locale_chosen':
+      changes.push({ kind: 'member_locale_chosen', id: event.data.member_id, locale: event.data.locale });
       break;
     case 'team.member_removed':
       changes.push({ kind: 'member_removed', id: event.data.member_id, removed_at: event.data.removed_at });

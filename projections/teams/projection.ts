@@ -48,6 +48,12 @@ export const teamProjection = readModelProjection<TeamChange[]>({
             change.role,
           ]);
           break;
+        case 'member_locale_chosen':
+          await client.query(`update ${table('team_members')} set locale = $2 where id = $1`, [
+            change.id,
+            change.locale,
+          ]);
+          break;
         case 'member_removed':
           await client.query(`update ${table('team_members')} set removed_at = $2 where id = $1`, [
             change.id,

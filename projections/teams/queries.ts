@@ -74,12 +74,21 @@ export async function teamOfStripeAccount(db: ReadClient, accountId: string): Pr
 export async function teamSummary(
   db: ReadClient,
   teamId: string,
-): Promise<{ id: string; name: string; plan: string } | undefined> {
-  const { rows } = await db.query<{ id: string; name: string; plan: string }>(
-    'select id, name, plan from teams where id = $1',
+): Promise<{ id: string; name: string; plan: string; locale: string } | undefined> {
+  const { rows } = await db.query<{ id: string; name: string; plan: string; locale: string }>(
+    'select id, name, plan, locale from teams where id = $1',
     [teamId],
   );
   return rows[0];
+}
+
+/** The language a member chose (team.member_locale_chosen); null: they read the team's. */
+export async function memberLocale(db: ReadClient, memberId: string): Promise<string | null> {
+  const { rows } = await db.query<{ locale: string | null }>(
+    'select locale from team_members where id = $1',
+    [memberId],
+  );
+  return rows[0]?.locale ?? null;
 }
 
 /** Whether the team has a row. */

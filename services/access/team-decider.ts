@@ -2,6 +2,7 @@ import { DomainError, type Decider } from '../../shared/commands/decider.ts';
 import { assertInt4, assertStorable } from '../../shared/validation/safe-text.ts';
 import { DEFAULT_REMINDER_SCHEDULE } from '../onboardings/contract/reminder-schedule.ts';
 import type { MemberRole } from './contract/roles.ts';
+import type { Locale } from '../../shared/i18n/locales.ts';
 import { NOT_CONNECTED } from './stripe-account-state.ts';
 import type {
   ApiKeySlotTaken,
@@ -22,7 +23,9 @@ export interface TeamState {
         TeamStripeAccount &
         Partial<TeamBranding> & { id: string; created_at: string; updated_at: string })
     | null;
-  members: Readonly<Record<string, { email: string; role: MemberRole; removed: boolean }>>;
+  members: Readonly<
+    Record<string, { email: string; role: MemberRole; removed: boolean; locale?: Locale | null }>
+  >;
   /** Slots taken by API keys; released when a key is revoked. */
   apiKeys: Readonly<Record<string, { expires_at: string | null; released: boolean }>>;
   /** Invitations sent, by id; a revoked one is gone (its acceptance is the route's table). */
@@ -38,6 +41,7 @@ export type TeamCommand = (
   | { type: 'ResendInvitation'; data: { invitation_id: string } }
   | { type: 'RevokeInvitation'; data: { invitation_id: string } }
   | { type: 'ChangeMemberRole'; data: { member_id: string; role: MemberRole } }
+  | { type: 'ChooseMemberLocale'; data: { member_id: string; locale: Locale | null } }
   /** keep_an_owner: refuse to remove the team's last owner (the workspace sets it; 409 last_owner). */
   | { type: 'RemoveMember'; data: { member_id: string; keep_an_owner?: boolean } }
   | { type: 'TakeApiKeySlot'; data: { api_key_id: string; expires_at: string | null } }
@@ -196,6 +200,22 @@ function changeMemberRole(
   ];
 }
 
+function chooseMemberLocale(
+  command: Extract<TeamCommand, { type: 'ChooseMemberLocale' }>,
+  state: TeamState,
+): TeamEvent[] {
+  const team = requireTeam(state);
+  const { member_id, locale } = command.data;
+  const member = currentMember(state, member_id);
+  if ((member.locale ?? null) === locale) return [];
+  return [
+    {
+      type: 'team.member_locale_chosen',
+      data: { team_id: team.id, member_id, locale, chosen_at: command.metadata.now.toISOString() },
+    },
+  ];
+}
+
 function removeMember(
   command: Extract<TeamCommand, { type: 'RemoveMember' }>,
   state: TeamState,
@@ -282,6 +302,8 @@ function decide(command: TeamCommand, state: TeamState): TeamEvent[] {
       return resendOrRevokeInvitation(command, state);
     case 'ChangeMemberRole':
       return changeMemberRole(command, state);
+    case 'ChooseMemberLocale':
+      return chooseMemberLocale(command, state);
     case 'RemoveMember':
       return removeMember(command, state);
     case 'TakeApiKeySlot':
@@ -337,6 +359,8 @@ function evolve(state: TeamState, event: TeamEvent): TeamState {
     }
     case 'team.member_role_changed':
       return withMember(state, event.data.member_id, { role: event.data.role });
+    case 'team.member_locale_chosen':
+      return withMember(state, event.data.member_id, { locale: event.data.locale });
     case 'team.member_removed':
       return withMember(state, event.data.member_id, { removed: true });
     case 'team.api_key_slot_taken':

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../shared/commands/decider.ts';
-import type { DateFormat } from '../../shared/i18n/locales.ts';
+import type { DateFormat, Locale } from '../../shared/i18n/locales.ts';
 import type { LogoType } from './contract/logo-limits.ts';
 import type { MemberRole } from './contract/roles.ts';
 import type { ReminderRule } from '../onboardings/contract/reminder-schedule.ts';
@@ -90,6 +90,15 @@ export type MemberRoleChanged = DomainEvent<
   { team_id: string; member_id: string; role: MemberRole; changed_at: string }
 >;
 
+/**
+ * A member chose the language of their workspace and of the emails it sends them (null: the
+ * team's language again).
+ */
+export type MemberLocaleChosen = DomainEvent<
+  'team.member_locale_chosen',
+  { team_id: string; member_id: string; locale: Locale | null; chosen_at: string }
+>;
+
 export type MemberRemoved = DomainEvent<
   'team.member_removed',
   { team_id: string; member_id: string; removed_at: string }
@@ -118,6 +127,7 @@ export type TeamEvent =
   | InvitationResent
   | InvitationRevoked
   | MemberRoleChanged
+  | MemberLocaleChosen
   | MemberRemoved
   | ApiKeySlotTaken
   | ApiKeySlotReleased;

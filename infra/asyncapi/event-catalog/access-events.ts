@@ -1,7 +1,7 @@
 import { SCOPES } from '../../../services/access/contract/scopes.ts';
 import { PLANS } from '../../../services/access/contract/plans.ts';
 import { MEMBER_ROLES } from '../../../services/access/contract/roles.ts';
-import { DATE_FORMATS } from '../../../shared/i18n/locales.ts';
+import { DATE_FORMATS, LOCALES } from '../../../shared/i18n/locales.ts';
 import { STRIPE_ACCOUNT_STATES } from '../../../services/access/stripe-account-state.ts';
 import {
   arrayOf,
@@ -114,6 +114,10 @@ export const ACCESS_EVENTS: EventCatalogPart = {
     role: oneOfValues(MEMBER_ROLES),
     changed_at: timestamp,
   }),
+  'team.member_locale_chosen': teamEvent(
+    "A member chose the language of their workspace and of its emails to them (null: the team's).",
+    { member_id: uuid, locale: nullable(oneOfValues(LOCALES)), chosen_at: timestamp },
+  ),
   'team.member_removed': teamEvent('A member left the team.', { member_id: uuid, removed_at: timestamp }),
   'team.api_key_slot_taken': teamEvent("An API key took one of the team's key slots.", {
     api_key_id: uuid,

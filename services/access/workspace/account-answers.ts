@@ -1,4 +1,4 @@
-import { teamSummary } from '../../../projections/teams/queries.ts';
+import { memberLocale, teamSummary } from '../../../projections/teams/queries.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type PoolClient } from '../../../shared/db/pool.ts';
@@ -29,8 +29,17 @@ export const RESET_LINK_SECONDS = 30 * 60;
 export const email = z.string().trim().toLowerCase().pipe(z.string().email().max(320));
 export const password = z.string().max(1024);
 
-const memberView = z.object({ id: z.string().uuid(), name: z.string(), email: z.string(), role: z.string() });
-const teamView = z.object({ id: z.string().uuid(), name: z.string(), plan: z.string() });
+const memberView = z.object({
+  id: z.string().uuid(),
+  name: z.string(),
+  email: z.string(),
+  role: z.string(),
+  locale: z
+    .string()
+    .nullable()
+    .describe("the language the member chose for the workspace and its emails; null: the team's"),
+});
+const teamView = z.object({ id: z.string().uuid(), name: z.string(), plan: z.string(), locale: z.string() });
 export const signedInView = z.object({
   member: memberView,
   team: teamView,
@@ -126,8 +135,9 @@ export async function answerSignedIn(
 ) {
   setSessionCookie(reply, request, context.settings.PUBLIC_URL, session.id);
   const team = await teamOf(context.pool, member.team_id);
+  const locale = await memberLocale(context.pool, member.id);
   return reply.status(status).send({
-    member: { id: member.id, name: member.name, email: member.email, role: member.role },
+    member: { id: member.id, name: member.name, email: member.email, role: member.role, locale },
     team,
     role: member.role,
     csrf_token: session.csrfToken,

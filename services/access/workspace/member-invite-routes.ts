@@ -174,7 +174,13 @@ export function acceptInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
       setSessionCookie(reply, request, context.settings.PUBLIC_URL, session.id);
       const team = (await teamSummary(context.pool, invitation.team_id))!;
       return reply.status(201).send({
-        member: { id: memberId, name: request.body.name, email: invitation.email, role: invitation.role },
+        member: {
+          id: memberId,
+          name: request.body.name,
+          email: invitation.email,
+          role: invitation.role,
+          locale: null,
+        },
         team,
         role: invitation.role,
         csrf_token: session.csrfToken,

@@ -8,6 +8,7 @@ import { SECRET_ANSWER } from '../../../shared/http/secret-answer.ts';
 import { teamOf, signedInView, success } from './account-answers.ts';
 import { reauthenticateRoute, signInKit, signInRoute, type SignInKit } from './sign-in-routes.ts';
 import { workspaceSchema } from '../../../shared/http/route-schema.ts';
+import { memberLocale } from '../../../projections/teams/queries.ts';
 
 /** Sign-in and out, the signed-in member, ending every session, re-authentication. */
 export async function sessionRoutes(
@@ -39,7 +40,13 @@ function meRoute(app: ZodApp, { context }: SignInKit) {
     async (request) => {
       const session = signedIn(request);
       return {
-        member: { id: session.memberId, name: session.name, email: session.email, role: session.role },
+        member: {
+          id: session.memberId,
+          name: session.name,
+          email: session.email,
+          role: session.role,
+          locale: await memberLocale(context.pool, session.memberId),
+        },
         team: await teamOf(context.pool, session.teamId),
         role: session.role,
         csrf_token: session.csrfToken,

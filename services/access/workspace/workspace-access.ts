@@ -1,3 +1,4 @@
+import { memberLocaleRoutes } from './member-locale-routes.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { sessionRequired } from '../../../shared/http/workspace-request.ts';
@@ -102,6 +103,7 @@ export async function accessWorkspaceRoutes(app: FastifyInstance, { context }: {
   );
   await app.register(accountRoutes, { context, throttle });
   await app.register(memberRoutes, { context });
+  await app.register(memberLocaleRoutes, { context });
   await app.register(invitationRoutes, { context });
   await app.register(recoveryCodeRoutes, { context });
   await app.register(passwordChangeRoutes, { context });

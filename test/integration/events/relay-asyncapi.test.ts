@@ -112,6 +112,7 @@ const SAMPLES: { [Type in DocumentedEventType]: DataOf<Type> } = {
   'team.invitation_resent': { team_id, invitation_id: id(), email: 'ada@example.com', resent_at: at },
   'team.invitation_revoked': { team_id, invitation_id: id(), email: 'ada@example.com', revoked_at: at },
   'team.member_role_changed': { team_id, member_id: id(), role: 'owner', changed_at: at },
+  'team.member_locale_chosen': { team_id, member_id: id(), locale: 'de-DE', chosen_at: at },
   'team.member_removed': { team_id, member_id: id(), removed_at: at },
   'team.api_key_slot_taken': { team_id, api_key_id: id(), expires_at: null, taken_at: at },
   'team.api_key_slot_released': { team_id, api_key_id: id(), released_at: at },

@@ -1290,6 +1290,23 @@ export interface paths {
         patch: operations["workspaceChangeMemberRole"];
         trace?: never;
     };
+    "/workspace/v1/me/locale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Choose the language of one's workspace and emails (null: the team's) */
+        put: operations["workspaceChooseMyLocale"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/invitations/{invitation_id}/resend": {
         parameters: {
             query?: never;
@@ -3138,12 +3155,15 @@ export interface components {
                 name: string;
                 email: string;
                 role: string;
+                /** @description the language the member chose for the workspace and its emails; null: the team's */
+                locale: string | null;
             };
             team: {
                 /** Format: uuid */
                 id: string;
                 name: string;
                 plan: string;
+                locale: string;
             };
             role: string;
             /** @description send it as X-CSRF-Token on every non-GET request */
@@ -14949,12 +14969,14 @@ export interface operations {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
                      *         "email": "ada@example.com",
-                     *         "role": "example"
+                     *         "role": "example",
+                     *         "locale": "example"
                      *       },
                      *       "team": {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
-                     *         "plan": "example"
+                     *         "plan": "example",
+                     *         "locale": "example"
                      *       },
                      *       "role": "example",
                      *       "csrf_token": "example"
@@ -15162,12 +15184,14 @@ export interface operations {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
                      *         "email": "ada@example.com",
-                     *         "role": "example"
+                     *         "role": "example",
+                     *         "locale": "example"
                      *       },
                      *       "team": {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
-                     *         "plan": "example"
+                     *         "plan": "example",
+                     *         "locale": "example"
                      *       },
                      *       "role": "example",
                      *       "csrf_token": "example"
@@ -17948,12 +17972,14 @@ export interface operations {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
                      *         "email": "ada@example.com",
-                     *         "role": "example"
+                     *         "role": "example",
+                     *         "locale": "example"
                      *       },
                      *       "team": {
                      *         "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *         "name": "Ada Lovelace",
-                     *         "plan": "example"
+                     *         "plan": "example",
+                     *         "locale": "example"
                      *       },
                      *       "role": "example",
                      *       "csrf_token": "example"
@@ -18387,6 +18413,228 @@ export interface operations {
                             /** @enum {string} */
                             role: "owner" | "admin" | "member";
                         };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceChooseMyLocale: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "locale": "en-US"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description the workspace's language for this member and of the emails it sends them; null: the team's
+                     * @enum {string|null}
+                     */
+                    locale: "en-US" | "en-GB" | "es-ES" | "fr-FR" | "de-DE" | "pt-BR" | "it-IT" | "nl-NL" | "ja-JP" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "locale": "en-US"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description the workspace's language for this member and of the emails it sends them; null: the team's
+                         * @enum {string|null}
+                         */
+                        locale: "en-US" | "en-GB" | "es-ES" | "fr-FR" | "de-DE" | "pt-BR" | "it-IT" | "nl-NL" | "ja-JP" | null;
                     };
                 };
             };

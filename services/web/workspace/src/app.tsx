@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call } from '../../shared/api/client.ts';
 import { api, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
-import { t } from './i18n.ts';
+import { speak, t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
 import { ActivityScreen } from './features/events/activity.tsx';
 import { AutomationsScreen } from './features/automation/automations.tsx';
@@ -74,14 +74,17 @@ function useSession(navigate: Navigate) {
   const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    void call(api.GET('/workspace/v1/me')).then((answer) => {
+    void call(api.GET('/workspace/v1/me')).then(async (answer) => {
       if (answer.ok) setCsrfToken(answer.data.csrf_token);
+      // A member reads the workspace in their language, else their team's; before sign-in, the browser's.
+      await speak(answer.ok ? (answer.data.member.locale ?? answer.data.team.locale) : navigator.language);
       setMe(answer.ok ? answer.data : null);
     });
   }, []);
   const signedIn = useCallback(
-    (who: SignedIn) => {
+    async (who: SignedIn) => {
       setCsrfToken(who.csrf_token);
+      await speak(who.member.locale ?? who.team.locale);
       setMe(who);
       setNotice(null);
       navigate('/workspace/members');

@@ -1,12 +1,18 @@
-/** Pure: an ISO instant as a US date (in UTC, the unit of key expiry). */
+import { currentLocale } from './i18n.ts';
+
+/** An ISO instant as a date in the workspace's language (in UTC, the unit of key expiry). */
 export function formatDate(iso: string | null): string {
   if (!iso) return '';
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(iso),
+  );
 }
 
-/** Pure: an ISO instant as date and time in the viewer's timezone. */
+/** An ISO instant as date and time in the workspace's language and the viewer's timezone. */
 export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
 }
 
 /** Pure: today's date in UTC as YYYY-MM-DD (the earliest expiry date). */

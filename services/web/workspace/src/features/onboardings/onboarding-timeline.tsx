@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiAnswer } from '../../api.ts';
 import { formatDateTime } from '../../dates.ts';
-import { LOCALE, t } from '../../i18n.ts';
+import { currentLocale, t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
 import { ErrorMessage } from '../../ui/index.ts';
 import { getTimeline } from './api.ts';
@@ -19,7 +19,7 @@ function amountOf(detail: TimelineEntry['detail']): string {
   const amount = detail['amount_cents'];
   const currency = detail['currency'];
   return typeof amount === 'number' && typeof currency === 'string'
-    ? formatAmount(amount, currency, LOCALE)
+    ? formatAmount(amount, currency, currentLocale())
     : '';
 }
 

@@ -6,6 +6,7 @@ import { groupedKey, qrSvg, sixDigits } from './two-factor.ts';
 import { ErrorMessage, Field, ScreenHeading, Status, useAction, useFieldCheck } from '../../../ui/index.ts';
 import { confirmTwoFactor, getTwoFactor, startTwoFactor, turnOffTwoFactor, type Session } from '../api.ts';
 import { ChangePassword } from './change-password.tsx';
+import { LanguageChoice } from './language-choice.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
 
 type TwoFactor =
@@ -20,6 +21,7 @@ export function AccountScreen({ me }: { me: Session }) {
     <>
       <ScreenHeading>{t('account.title')}</ScreenHeading>
       <p>{t('account.signedInAs', { name: me.member.name, email: me.member.email })}</p>
+      <LanguageChoice me={me} />
       <TwoFactorSection />
       <ChangePassword />
     </>

@@ -1,5 +1,5 @@
 import { listInvitations, resendInvitation, revokeInvitation, type PendingInvitation } from './api.ts';
-import { t } from '../../../i18n.ts';
+import { currentLocale, t } from '../../../i18n.ts';
 import { ConfirmDialog, ErrorMessage, Status } from '../../../ui/index.ts';
 import { RowButton, Rows } from '../../../ui/rows.tsx';
 import { useList } from '../../../ui/use-list.ts';
@@ -7,7 +7,7 @@ import { useList } from '../../../ui/use-list.ts';
 type Open = { kind: 'resend' | 'revoke'; invitation: PendingInvitation };
 
 const day = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+  new Date(iso).toLocaleDateString(currentLocale(), { year: 'numeric', month: 'short', day: 'numeric' });
 
 /**
  * Pending invitations (owners and admins): who was invited, when it was last sent and until

@@ -17,7 +17,7 @@ import {
   STRIPE_CURRENCIES,
 } from '../../../../../../templates/contract/stripe-currencies.ts';
 import { Field, Select } from '../../../ui/index.ts';
-import { LOCALE, t } from '../../../i18n.ts';
+import { currentLocale, t } from '../../../i18n.ts';
 import type { BuilderField } from '../template-model.ts';
 import { NumberInput } from './builder-inputs.tsx';
 
@@ -26,7 +26,7 @@ type SetConfig = (key: string, value: unknown) => void;
 /** The currency's name in the workspace's language ("Euro"), or the code where the browser has none. */
 function currencyName(code: string): string {
   try {
-    return new Intl.DisplayNames([LOCALE], { type: 'currency' }).of(code.toUpperCase()) ?? code;
+    return new Intl.DisplayNames([currentLocale()], { type: 'currency' }).of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }
