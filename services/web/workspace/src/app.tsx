@@ -3,6 +3,7 @@ import { call } from '../../shared/api/client.ts';
 import { api, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { speak, t } from './i18n.ts';
 import { isPublic, pathOf, routeOf, type Route } from './router.ts';
+import { mayLeave } from './leave-guard.ts';
 import { ActivityScreen } from './features/events/activity.tsx';
 import { AutomationsScreen } from './features/automation/automations.tsx';
 import { ForgotPasswordScreen, ResetPasswordScreen } from './features/access/password-reset.tsx';
@@ -31,6 +32,7 @@ type Navigate = (path: string, options?: { replace?: boolean }) => void;
 export function App() {
   const [route, setRoute] = useState<Route>(() => routeOf(location.pathname));
   const navigate = useCallback<Navigate>((path, { replace = false } = {}) => {
+    if (!mayLeave(path)) return;
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
     setRoute(routeOf(path));
