@@ -17,6 +17,8 @@ import {
   workspaceSignatureRoutes,
 } from '../../onboardings/index.ts';
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
+import { batchApproveRoutes } from '../../onboardings/review/batch-approve-routes.ts';
+import { clientHubRoutes } from '../../clients/client-hub-routes.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -67,9 +69,11 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceRuleRoutes, { context });
   await app.register(workspaceTemplateRoutes, { context });
   await app.register(workspaceClientRoutes, { context });
+  await app.register(clientHubRoutes, { context });
   await app.register(workspaceOnboardingRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
   await app.register(workspaceReviewRoutes, { context });
+  await app.register(batchApproveRoutes, { context });
   await app.register(workspaceTimelineRoutes, { context });
   await app.register(workspaceSignatureRoutes, { context });
   await app.register(workspacePaymentRoutes, { context });

@@ -1869,6 +1869,40 @@ export interface paths {
         patch: operations["workspaceUpdateAutomationRule"];
         trace?: never;
     };
+    "/workspace/v1/automation-rules/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A rule's action rendered for a sample onboarding, as a real run renders it */
+        post: operations["workspacePreviewAutomationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/automation-rules/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test of a rule's action: an email to yourself, or the sample webhook to its URL */
+        post: operations["workspaceTestAutomationRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspace/v1/templates": {
         parameters: {
             query?: never;
@@ -2004,6 +2038,23 @@ export interface paths {
         put?: never;
         /** Erase a client's personal data (as the operator's erase): its onboardings leave every list and their links stop working */
         post: operations["workspaceEraseClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/clients/{id}/hub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The client as a hub: their onboardings with status and waiting for review, their files, payments and activity */
+        get: operations["workspaceClientHub"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2245,6 +2296,23 @@ export interface paths {
         get: operations["workspaceDownloadFile"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/{onboarding_id}/answers/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve several submitted answers in one request (approve all, approve a step): each still waiting is approved once; the others are skipped */
+        post: operations["workspaceApproveAnswers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -27780,6 +27848,483 @@ export interface operations {
             };
         };
     };
+    workspacePreviewAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger": "onboarding.completed",
+                 *       "action": {
+                 *         "type": "send_email",
+                 *         "subject": "example",
+                 *         "body": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    trigger: "onboarding.completed" | "payment.succeeded" | "signature.signed" | "onboarding.overdue";
+                    action: components["schemas"]["AutomationAction"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "preview": {
+                     *         "kind": "email",
+                     *         "to": "example",
+                     *         "from_name": "Ada Lovelace",
+                     *         "subject": "example",
+                     *         "text": "example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        preview: {
+                            /** @enum {string} */
+                            kind: "email";
+                            to: string;
+                            from_name: string;
+                            subject: string;
+                            text: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "webhook";
+                            url: string;
+                            body: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "onboarding";
+                            to: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceTestAutomationRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger": "onboarding.completed",
+                 *       "action": {
+                 *         "type": "send_email",
+                 *         "subject": "example",
+                 *         "body": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    trigger: "onboarding.completed" | "payment.succeeded" | "signature.signed" | "onboarding.overdue";
+                    action: components["schemas"]["AutomationAction"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sent": {
+                     *         "kind": "email",
+                     *         "to": "example"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sent: {
+                            /** @enum {string} */
+                            kind: "email";
+                            to: string;
+                        } | {
+                            /** @enum {string} */
+                            kind: "webhook";
+                            url: string;
+                            status: number | null;
+                            outcome: string;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     workspaceListTemplates: {
         parameters: {
             query?: never;
@@ -30961,6 +31506,309 @@ export interface operations {
                      *       "error": "Unknown, already erased or another team’s",
                      *       "code": "client_not_found",
                      *       "message": "Unknown, already erased or another team’s",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceClientHub: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "onboardings": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "template_name": "Ada Lovelace",
+                     *           "status": "draft",
+                     *           "review_state": "changes_requested",
+                     *           "awaiting_review": true,
+                     *           "answers_awaiting": 1,
+                     *           "progress_pct": 1,
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "due_at": "2026-01-15T09:30:00.000Z",
+                     *           "archived": true
+                     *         }
+                     *       ],
+                     *       "files": [
+                     *         {
+                     *           "onboarding_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "file_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "file_name": "Ada Lovelace",
+                     *           "field_label": "example",
+                     *           "content_type": "example",
+                     *           "size_bytes": 1,
+                     *           "uploaded_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "payments": [
+                     *         {
+                     *           "onboarding_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "field_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "label": "example",
+                     *           "status": "unpaid",
+                     *           "amount_cents": 1,
+                     *           "currency": "example",
+                     *           "paid_at": "2026-01-15T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "activity": [
+                     *         {
+                     *           "onboarding_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "template_name": "Ada Lovelace",
+                     *           "at": "example",
+                     *           "kind": "example",
+                     *           "actor": {
+                     *             "type": "client",
+                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "detail": {}
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        onboardings: {
+                            id: string;
+                            template_name: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
+                            /** @enum {string|null} */
+                            review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted wait for the team (the list’s filter) */
+                            awaiting_review: boolean;
+                            answers_awaiting: number;
+                            progress_pct: number;
+                            created_at: string;
+                            due_at: string | null;
+                            archived: boolean;
+                        }[];
+                        files: {
+                            onboarding_id: string;
+                            file_id: string;
+                            file_name: string | null;
+                            field_label: string;
+                            content_type: string;
+                            size_bytes: number;
+                            uploaded_at: string;
+                        }[];
+                        payments: {
+                            onboarding_id: string;
+                            field_id: string;
+                            label: string;
+                            /** @enum {string} */
+                            status: "unpaid" | "paid" | "marked_paid" | "failed" | "refunded" | "partially_refunded" | "subscription_ended";
+                            amount_cents: number | null;
+                            currency: string;
+                            paid_at: string | null;
+                        }[];
+                        /** @description newest first */
+                        activity: {
+                            onboarding_id: string;
+                            template_name: string;
+                            at: string;
+                            kind: string;
+                            actor: {
+                                /** @enum {string} */
+                                type: "client" | "member" | "api_key" | "stripe" | "service";
+                                id: string | null;
+                                name: string | null;
+                            };
+                            detail: {
+                                [key: string]: string | number | boolean | ("null" | null);
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown client, another team’s, or erased (code client_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown client, another team’s, or erased",
+                     *       "code": "client_not_found",
+                     *       "message": "Unknown client, another team’s, or erased",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -35614,6 +36462,233 @@ export interface operations {
                      *       "error": "Not in this state",
                      *       "code": "invalid_state",
                      *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceApproveAnswers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path: {
+                onboarding_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "field_ids": [
+                 *         "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the answers to approve, as the member sees them waiting (one step’s or all) */
+                    field_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "approved": [
+                     *         "example"
+                     *       ],
+                     *       "skipped": [
+                     *         "example"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description the field ids approved by this request */
+                        approved: string[];
+                        /** @description the field ids that no longer waited for review */
+                        skipped: string[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown onboarding, another team’s, or its client was erased (code target_unavailable); unknown field (field_not_found) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "code": "target_unavailable",
+                     *       "message": "Unknown onboarding, another team’s, or its client was erased",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The onboarding is neither in progress nor completed (code invalid_state) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The onboarding is neither in progress nor completed",
+                     *       "code": "invalid_state",
+                     *       "message": "The onboarding is neither in progress nor completed",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
