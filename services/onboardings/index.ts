@@ -42,6 +42,8 @@ export { workspaceSignatureRoutes } from './workspace-signature-routes.ts';
 export { workspacePaymentRoutes } from './workspace-payment-routes.ts';
 export { workspaceDocumentRoutes } from './documents/document-routes.ts';
 export { workspaceLinkRoutes } from './workspace-link-routes.ts';
+export { batchApproveRoutes } from './review/batch-approve-routes.ts';
+export { clientHubRoutes } from './client-hub/client-hub-routes.ts';
 
 // Portal (/portal/v1)
 export { portalRoutes, type PortalRouteDeps } from './portal/portal-routes.ts';

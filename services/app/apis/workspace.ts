@@ -8,6 +8,8 @@ import { workspaceRuleRoutes } from '../../automation/index.ts';
 import { workspaceClientRoutes } from '../../clients/index.ts';
 import { workspaceDeliveryRoutes, workspaceHookRoutes } from '../../hooks/index.ts';
 import {
+  batchApproveRoutes,
+  clientHubRoutes,
   workspaceLinkRoutes,
   workspaceDocumentRoutes,
   workspaceOnboardingRoutes,
@@ -17,8 +19,6 @@ import {
   workspaceSignatureRoutes,
 } from '../../onboardings/index.ts';
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
-import { batchApproveRoutes } from '../../onboardings/review/batch-approve-routes.ts';
-import { clientHubRoutes } from '../../clients/client-hub-routes.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

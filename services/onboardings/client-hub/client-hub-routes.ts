@@ -1,25 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { zodApp } from '../../shared/http/zod-app.ts';
-import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
-import { signedIn } from '../../shared/http/workspace-request.ts';
-import { codedError } from '../../shared/http/api-error.ts';
-import { coded } from '../../shared/http/error-schemas.ts';
-import { workspaceSchema } from '../../shared/http/route-schema.ts';
-import { toDomainEvent } from '../../shared/commands/handle-command.ts';
-import { memberNames } from '../../projections/teams/queries.ts';
-import { reviewState } from '../../projections/onboardings/fold.ts';
+import { zodApp } from '../../../shared/http/zod-app.ts';
+import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
+import { signedIn } from '../../../shared/http/workspace-request.ts';
+import { codedError } from '../../../shared/http/api-error.ts';
+import { coded } from '../../../shared/http/error-schemas.ts';
+import { workspaceSchema } from '../../../shared/http/route-schema.ts';
+import { toDomainEvent } from '../../../shared/commands/handle-command.ts';
+import { memberNames } from '../../../projections/teams/queries.ts';
+import { reviewState } from '../../../projections/onboardings/fold.ts';
 import {
   answersAwaitingReviewSql,
   awaitingReviewSql,
-} from '../../projections/onboardings/awaiting-review.ts';
-import { ONBOARDING_STATUSES, onboardingStreamId } from '../onboardings/onboarding-events.ts';
-import type { OnboardingEvent } from '../onboardings/onboarding-events.ts';
-import { openedValues } from '../onboardings/onboarding-stream-view.ts';
-import { currentSnapshot, paymentsOf, PAYMENT_VIEW_STATUSES } from '../onboardings/payments-view.ts';
-import { onboardingTimeline } from '../onboardings/onboarding-timeline.ts';
-import { timelineSources } from '../onboardings/timeline-sources.ts';
-import { clientFiles, type HubFile } from './hub/client-files.ts';
+} from '../../../projections/onboardings/awaiting-review.ts';
+import { ONBOARDING_STATUSES, onboardingStreamId } from '../onboarding-events.ts';
+import type { OnboardingEvent } from '../onboarding-events.ts';
+import { openedValues } from '../onboarding-stream-view.ts';
+import { currentSnapshot, paymentsOf, PAYMENT_VIEW_STATUSES } from '../payments-view.ts';
+import { onboardingTimeline } from '../onboarding-timeline.ts';
+import { timelineSources } from '../timeline-sources.ts';
+import { clientFiles, type HubFile } from './client-files.ts';
 
 /*
  * GET /clients/:id/hub (workspace, every role): the client as a hub (decision 0090) — the

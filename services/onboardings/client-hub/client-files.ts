@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../../shared/event-store/event-store.ts';
-import type { OnboardingEvent, TemplateSnapshot } from '../../onboardings/onboarding-events.ts';
+import type { OnboardingEvent, TemplateSnapshot } from '../onboarding-events.ts';
 
 /** One file a client uploaded, as the client hub lists it. */
 export interface HubFile {
