@@ -1,7 +1,7 @@
 import { openedBody } from './webhook-body.ts';
 import { queueMail } from '../../shared/mail/outbox.ts';
 import { inTransaction } from '../../shared/db/pool.ts';
-import { fillPlaceholders } from './placeholders.ts';
+import { renderEmail, renderNotification } from './rendering.ts';
 import { currentMember, teamWithOwner } from '../../projections/teams/queries.ts';
 import { teamEmailVerified } from '../access/index.ts';
 import { safePost } from '../../shared/net/safe-http.ts';
@@ -81,8 +81,7 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
       kind: 'automation',
       to,
       fromName: from,
-      subject: oneLine(fillPlaceholders(subject, values)),
-      text: fillPlaceholders(body, values),
+      ...renderEmail({ subject, body }, values),
       onboardingId: run.onboarding_id,
       clientId: facts.client_id,
       at: context.clock.now(),
@@ -90,14 +89,6 @@ export async function sendEmail(context: ActionDeps, run: QueuedRun, finish: Fin
     await finish(tx, { kind: 'succeeded', status: null });
   });
 }
-
-export const notificationSubject = (teamName: string) => `[${teamName}] Workflow notification`;
-
-/** The body of Notify team member: the heading, the message, a line naming the rule's team. */
-export const notificationText = (teamName: string, message: string) =>
-  ['Workflow notification', '', message, '', `Sent by an automation rule of the team ${teamName}.`].join(
-    '\n',
-  );
 
 /**
  * Notify team member: emailed from the service itself (SERVICE_SENDER_NAME) to the member,
@@ -121,8 +112,7 @@ export async function notifyMember(context: ActionDeps, run: QueuedRun, finish: 
       kind: 'notification',
       to,
       fromName: SERVICE_SENDER_NAME,
-      subject: notificationSubject(team.name),
-      text: notificationText(team.name, fillPlaceholders(message, values)),
+      ...renderNotification(team.name, message, values),
       onboardingId: run.onboarding_id,
       clientId: facts.client_id,
       at: context.clock.now(),
@@ -159,6 +149,3 @@ async function heldMailRun(tx: Parameters<FinishRun>[0], run: QueuedRun, finish:
   }
   return { team, facts };
 }
-
-/** A subject is one line: line breaks a placeholder brought in become spaces. */
-const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();

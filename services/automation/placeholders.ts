@@ -30,6 +30,22 @@ export function fillPlaceholders(text: string, values: PlaceholderValues): strin
   );
 }
 
+/** Anything written as a placeholder: `{{` and `}}` around one name, whatever its spelling. */
+const WRITTEN = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+export const isPlaceholder = (name: string): name is Placeholder =>
+  (PLACEHOLDERS as readonly string[]).includes(name);
+
+/**
+ * The placeholders written in `text` that do not exist (`{{client.name}}`, `{{ Client_Name }}`),
+ * each once, as typed. Checked when a rule is saved: an unknown one would reach the reader as
+ * typed, since fillPlaceholders leaves it alone.
+ */
+export function unknownPlaceholders(text: string): string[] {
+  const unknown = [...text.matchAll(WRITTEN)].filter((match) => !isPlaceholder(match[1]!)).map((m) => m[0]);
+  return [...new Set(unknown)];
+}
+
 const LUXON_FORMATS: Record<string, string> = {
   'MM/DD/YYYY': 'MM/dd/yyyy',
   'DD/MM/YYYY': 'dd/MM/yyyy',

@@ -18,6 +18,8 @@ import {
   type Rule,
 } from './automation-rules.ts';
 import { PLACEHOLDERS } from './placeholders.ts';
+import { checkPlaceholders } from './placeholder-check.ts';
+import { ruleTrialRoutes } from './rule-trial-routes.ts';
 import { workspaceSchema } from '../../shared/http/route-schema.ts';
 
 /*
@@ -30,6 +32,10 @@ import { workspaceSchema } from '../../shared/http/route-schema.ts';
  *   GET    /automation-rules/:id             { rule }
  *   PATCH  /automation-rules/:id             { rule }  (name, action, enabled)
  *   DELETE /automation-rules/:id             { success }
+ *   POST   /automation-rules/preview, /test  the rule dialog's preview and test send (./rule-trial-routes.ts)
+ *
+ * Saving refuses a text with a placeholder that does not exist (422 unknown_placeholder,
+ * ./placeholder-check.ts); the operator API keeps the spec's rule (left as typed).
  *
  * The view adds to the operator's: action.member_status ('current' | 'former') for Notify
  * team member, action.template_status ('current' | 'deleted') for Create new onboarding.
@@ -178,6 +184,7 @@ function createRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     },
     async (request, reply) => {
       const session = signedIn(request);
+      checkPlaceholders(request.body.action);
       const { rule, team } = await createRule(
         context,
         session.teamId,
@@ -206,6 +213,7 @@ function patchRuleRoute(app: ZodApp, kit: WorkspaceRulesKit) {
     async (request) => {
       const session = signedIn(request);
       const current = await readRule(context, session.teamId, request.params.id);
+      if (request.body.action) checkPlaceholders(request.body.action);
       const switchingOffOnly =
         request.body.name === undefined &&
         request.body.action === undefined &&
@@ -270,4 +278,5 @@ export async function workspaceRuleRoutes(plain: FastifyInstance, { context }: {
   createRuleRoute(app, kit);
   patchRuleRoute(app, kit);
   deleteRuleRoute(app, kit);
+  ruleTrialRoutes(app, context);
 }
