@@ -18,3 +18,9 @@ export const updateRule = (id: string, body: Body<'/workspace/v1/automation-rule
   call(api.PATCH('/workspace/v1/automation-rules/{id}', { ...byId(id), body }));
 
 export const deleteRule = (id: string) => call(api.DELETE('/workspace/v1/automation-rules/{id}', byId(id)));
+
+export const previewRule = (body: Body<'/workspace/v1/automation-rules/preview', 'post'>) =>
+  call(api.POST('/workspace/v1/automation-rules/preview', { body }));
+
+export const testRule = (body: Body<'/workspace/v1/automation-rules/test', 'post'>) =>
+  call(api.POST('/workspace/v1/automation-rules/test', { body }));

@@ -4,7 +4,18 @@ import { listMembers } from '../access/members/api.ts';
 import { listTemplates, type TemplateChoice } from '../templates/api.ts';
 import { createRule, updateRule } from './api.ts';
 import { t } from '../../i18n.ts';
-import { actionOf, draftOf, requiredOf, type Placeholder, type Rule, type RuleDraft } from './rules.ts';
+import {
+  actionOf,
+  draftOf,
+  placeholderErrors,
+  recipientText,
+  requiredOf,
+  type Placeholder,
+  type Rule,
+  type RuleDraft,
+} from './rules.ts';
+import { PlaceholderList, usePlaceholderInsert } from './placeholder-list.tsx';
+import { RuleTrial } from './rule-trial.tsx';
 import {
   AUTOMATION_ACTION_TYPES,
   AUTOMATION_TRIGGERS,
@@ -56,7 +67,11 @@ export function RuleDialog({
         : createRule({ name: draft.name.trim(), trigger: draft.trigger, action, enabled: draft.enabled }),
     );
     if (answer === undefined) return;
-    if (!answer.ok) return fail(answer.problem);
+    if (!answer.ok) {
+      const refused = placeholderErrors(answer.problem, t);
+      if (refused) return (setError(null), void fields.check(refused));
+      return fail(answer.problem);
+    }
     onDone(t(rule ? 'automations.saved' : 'automations.created', { name: draft.name.trim() }));
   };
 
@@ -95,6 +110,9 @@ export function RuleDialog({
           onValue={(type) => set({ type: type as RuleDraft['type'] })}
           options={AUTOMATION_ACTION_TYPES.map((value) => ({ value, label: t(`action.${value}`) }))}
         />
+        <p class="hint" id="rule-recipient">
+          <strong>{t('automations.recipient')}</strong> {recipientText(draft, members, t)}
+        </p>
         <ActionFields
           rule={rule}
           draft={draft}
@@ -104,6 +122,7 @@ export function RuleDialog({
           templates={templates}
           placeholders={placeholders}
         />
+        <RuleTrial draft={draft} onFieldErrors={(found) => void fields.check(found)} />
         {rule ? null : (
           <div class="field check">
             <label>
@@ -148,6 +167,7 @@ function ActionFields({
   placeholders: Placeholder[];
 }) {
   const placeholdersId = useId();
+  const { ids, setTarget, insert } = usePlaceholderInsert(draft, set);
   const former = rule?.action.type === 'notify_member' && rule.action.member_status === 'former';
   const deletedTemplate =
     rule?.action.type === 'create_onboarding' && rule.action.template_status === 'deleted';
@@ -157,6 +177,8 @@ function ActionFields({
       {draft.type === 'send_email' ? (
         <>
           <TextField
+            id={ids.subject}
+            onFocus={() => setTarget('subject')}
             label={t('automations.subject')}
             value={draft.subject}
             onValue={(subject) => set({ subject })}
@@ -165,6 +187,8 @@ function ActionFields({
             error={errors.subject}
           />
           <TextField
+            id={ids.body}
+            onFocus={() => setTarget('body')}
             label={t('automations.body')}
             multiline
             value={draft.body}
@@ -227,6 +251,8 @@ function ActionFields({
             ]}
           />
           <TextField
+            id={ids.message}
+            onFocus={() => setTarget('message')}
             label={t('automations.message')}
             multiline
             value={draft.message}
@@ -237,29 +263,15 @@ function ActionFields({
           />
         </>
       ) : null}
-      {texts ? <PlaceholderList id={placeholdersId} placeholders={placeholders} /> : null}
+      {texts ? <PlaceholderList id={placeholdersId} placeholders={placeholders} onInsert={insert} /> : null}
     </>
-  );
-}
-
-/** The placeholders a rule's texts may hold, each with what it stands for. */
-function PlaceholderList({ id, placeholders }: { id: string; placeholders: Placeholder[] }) {
-  return (
-    <div id={id} class="hint">
-      <p>{t('automations.placeholders')}</p>
-      <ul>
-        {placeholders.map((item) => (
-          <li key={item.name}>
-            <code>{item.placeholder}</code> {item.description}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 
 /** A labelled text (one line or several) described by the placeholder list and its error. */
 function TextField({
+  id,
+  onFocus,
   label,
   value,
   onValue,
@@ -268,6 +280,8 @@ function TextField({
   describedBy,
   error,
 }: {
+  id: string;
+  onFocus: () => void;
   label: string;
   value: string;
   onValue: (value: string) => void;
@@ -276,10 +290,10 @@ function TextField({
   describedBy: string;
   error?: string | null;
 }) {
-  const id = useId();
   const common = {
     id,
     value,
+    onFocus,
     maxLength,
     required: true,
     'aria-invalid': error ? ('true' as const) : undefined,

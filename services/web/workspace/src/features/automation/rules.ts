@@ -2,7 +2,8 @@
 import { hasAutomations as planHasAutomations, isPlan } from '../../../../../access/contract/plans.ts';
 import type { AutomationActionType, AutomationTrigger } from '../../../../../automation/contract/rules.ts';
 import type { components } from '../../../../shared/api/openapi.d.ts';
-import type { ApiAnswer, ApiBody } from '../../api.ts';
+import type { ApiAnswer, ApiBody, Member } from '../../api.ts';
+import type { Translate } from '../../i18n.ts';
 
 export type Trigger = AutomationTrigger;
 export type ActionType = AutomationActionType;
@@ -80,4 +81,59 @@ export function requiredOf(draft: RuleDraft): Record<string, { kind: 'required';
   return Object.fromEntries(
     Object.entries(fields).map(([name, value]) => [name, { kind: 'required' as const, value }]),
   );
+}
+
+/** The form's text fields by the API's field paths of a refused placeholder. */
+const TEXT_FIELDS: Record<string, string> = {
+  '/action/subject': 'subject',
+  '/action/body': 'body',
+  '/action/message': 'message',
+};
+
+interface PlaceholderIssue {
+  path: string;
+  unknown: string[];
+}
+
+/**
+ * Pure: the fields a refusal of unknown placeholders (422 unknown_placeholder) names, each
+ * with a sentence naming the unknown ones and the placeholders that exist; null for any
+ * other problem.
+ */
+export function placeholderErrors(
+  problem: { code: string; details: unknown },
+  t: Translate,
+): Record<string, string> | null {
+  if (problem.code !== 'unknown_placeholder') return null;
+  const details = problem.details as { issues?: PlaceholderIssue[]; placeholders?: string[] } | null;
+  const known = (details?.placeholders ?? []).join(', ');
+  const errors: Record<string, string> = {};
+  for (const issue of details?.issues ?? []) {
+    const field = TEXT_FIELDS[issue.path];
+    if (!field) continue;
+    errors[field] = t('automations.unknownPlaceholder', {
+      count: issue.unknown.length,
+      unknown: issue.unknown.join(', '),
+      known,
+    });
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/** Pure: who receives the action, in words (what ./services/automation/actions.ts really does). */
+export function recipientText(draft: RuleDraft, members: Member[], t: Translate): string {
+  switch (draft.type) {
+    case 'send_email':
+      return t('automations.recipientClient');
+    case 'notify_member': {
+      const member = members.find((candidate) => candidate.id === draft.member);
+      return member
+        ? t('automations.recipientMember', { name: member.name, email: member.email })
+        : t('automations.recipientMemberUnchosen');
+    }
+    case 'send_webhook':
+      return t('automations.recipientWebhook');
+    case 'create_onboarding':
+      return t('automations.recipientOnboarding');
+  }
 }
