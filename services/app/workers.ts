@@ -12,6 +12,7 @@ import {
   type HookDeliveriesConsumerDeps,
 } from '../hooks/index.ts';
 import { mailerPass } from '../mail/index.ts';
+import { notificationDigestsPass, notificationsConsumer } from '../notifications/index.ts';
 import {
   heldInvitesConsumer,
   onboardingDocumentsPass,
@@ -34,6 +35,7 @@ export const duePasses: DuePass<ServiceContext>[] = [
   hookDeliveriesPass,
   automationQueuePass,
   onboardingDocumentsPass,
+  notificationDigestsPass,
   mailerPass,
   retentionPass,
   clientSearchIndexPass,
@@ -51,5 +53,6 @@ export async function startConsumers(
 ): Promise<void> {
   await context.consumers.start(hookDeliveriesConsumer(context));
   await context.consumers.start(automationRulesConsumer(context));
+  await context.consumers.start(notificationsConsumer(context));
   if (context.eventStore.kind === 'eventstoredb') await context.consumers.start(heldInvitesConsumer);
 }

@@ -18,6 +18,8 @@ import {
   workspaceTimelineRoutes,
   workspaceSignatureRoutes,
 } from '../../onboardings/index.ts';
+import { homeRoutes } from '../../home/index.ts';
+import { notificationRoutes } from '../../notifications/index.ts';
 import { workspaceTemplateRoutes } from '../../templates/index.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -79,4 +81,6 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspacePaymentRoutes, { context });
   await app.register(workspaceDocumentRoutes, { context });
   await app.register(workspaceLinkRoutes, { context });
+  await app.register(notificationRoutes, { context });
+  await app.register(homeRoutes, { context });
 }
