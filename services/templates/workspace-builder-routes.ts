@@ -22,6 +22,14 @@ import {
   type TemplateRow,
 } from '../../projections/templates/queries.ts';
 import { workspaceSchema } from '../../shared/http/route-schema.ts';
+import { memberLocale, teamSummary } from '../../projections/teams/queries.ts';
+import {
+  STARTERS,
+  starterById,
+  starterContent,
+  starterGalleryItem,
+  starterLocale,
+} from './starters/index.ts';
 
 /*
  * The workspace's template builder (/workspace/v1; every role may, with the member as the
@@ -33,7 +41,8 @@ import { workspaceSchema } from '../../shared/http/route-schema.ts';
  *                                        (409 template_changed when someone saved in between)
  *   POST   /templates/:id/duplicate       201 { template }  a copy named "Copy of <name>"
  *   DELETE /templates/:id                 { success }
- *   GET    /gallery-templates             { data: [gallery template] }  shared starting templates
+ *   GET    /gallery-templates             { data: [gallery template] }  the built-in starters
+ *                                        (./starters) in the member's language, then shared ones
  *   POST   /gallery-templates/:id/copy    201 { template }  a copy in the team, to edit
  *
  * A bad definition answers 400 invalid_body naming the step or field and changes nothing;
@@ -297,21 +306,32 @@ function getGalleryTemplatesRoute(app: ZodApp, kit: BuilderKit) {
         { 200: z.object({ data: z.array(galleryItemSchema) }) },
       ),
     },
-    async () => {
-      const rows = await galleryTemplates(context.readPool);
+    async (request) => {
+      // The built-in starters first, in the member's language (else the team's), then any
+      // gallery templates an operator added (docs/decisions/0093-built-in-starter-templates.md).
+      const session = signedIn(request);
+      const [rows, chosen, team] = await Promise.all([
+        galleryTemplates(context.readPool),
+        memberLocale(context.readPool, session.memberId),
+        teamSummary(context.readPool, session.teamId),
+      ]);
+      const locale = starterLocale(chosen ?? team?.locale);
       return {
-        data: rows.map((row) => {
-          const content = row.snapshot;
-          return {
-            id: row.id,
-            name: content.name,
-            description: content.description,
-            vertical: content.vertical,
-            step_count: content.steps.length,
-            field_count: content.steps.reduce((sum, step) => sum + step.fields.length, 0),
-            sample_agreement_text: agreementTextBlockers(content).length > 0,
-          };
-        }),
+        data: [
+          ...STARTERS.map((starter) => starterGalleryItem(starter, locale)),
+          ...rows.map((row) => {
+            const content = row.snapshot;
+            return {
+              id: row.id,
+              name: content.name,
+              description: content.description,
+              vertical: content.vertical,
+              step_count: content.steps.length,
+              field_count: content.steps.reduce((sum, step) => sum + step.fields.length, 0),
+              sample_agreement_text: agreementTextBlockers(content).length > 0,
+            };
+          }),
+        ],
       };
     },
   );
@@ -332,6 +352,13 @@ function postGalleryTemplatesByIdCopyRoute(app: ZodApp, kit: BuilderKit) {
       ),
     },
     async (request, reply) => {
+      const starter = starterById(request.params.id);
+      if (starter) {
+        // A starter is copied in the team's language, the other eight as its translations.
+        const team = await teamSummary(context.readPool, signedIn(request).teamId);
+        const content = starterContent(starter, starterLocale(team?.locale));
+        return reply.status(201).send(await create(request, content));
+      }
       const row = await galleryTemplate(context.readPool, request.params.id);
       if (!row) throw notFound();
       return reply.status(201).send(await create(request, withFreshIds(row.snapshot)));
