@@ -1998,7 +1998,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search the team's clients (name, email, company), newest first */
+        /** Search the team's clients (name, email, company), newest first, each with their latest onboarding */
         get: operations["workspaceListClients"];
         put?: never;
         /** Create a client (the rules of POST /api/v1/clients; a used email is refused) */
@@ -2068,7 +2068,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's onboardings, newest first, with filters */
+        /** The team's onboardings matching the search and filters, one page in the chosen order, with the total */
         get: operations["workspaceListOnboardings"];
         put?: never;
         /** Create a draft onboarding for a client from a template */
@@ -2193,6 +2193,40 @@ export interface paths {
         put?: never;
         /** Take an archived onboarding back into the list */
         post: operations["workspaceUnarchiveOnboarding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a reminder, archive or assign each of up to 500 onboardings, each with its single action's checks; the answer lists what was done and each refusal with its code and words (another team's or an unknown id: target_unavailable) */
+        post: operations["workspaceBulkOnboardings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/onboardings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The CSV (text/csv, UTF-8, CRLF) of every onboarding the list’s search and filters match, in its order: not only one page; cells that start like a formula are prefixed with an apostrophe */
+        get: operations["workspaceExportOnboardings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2449,6 +2483,75 @@ export interface paths {
         put?: never;
         /** Send the client a reminder email now, with an optional personal message (only in the email); a sent or in-progress onboarding whose link works, at most 3 in 24 hours */
         post: operations["workspaceRemindClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your notifications, newest first, a page at a time, with the unread count */
+        get: operations["workspaceListNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark some of your notifications (ids) or all of them read */
+        post: operations["workspaceMarkNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/me/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How you hear of each kind of news: email (and in the app), in_app, or off */
+        get: operations["workspaceGetNotificationPreferences"];
+        /** Choose how you hear of each kind of news (every kind at once) */
+        put: operations["workspacePutNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspace/v1/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What needs the team: answers awaiting review, changes requested, overdue, due this week, recently completed and drafts (the signed-in member’s first), the month’s usage and figures per template */
+        get: operations["workspaceGetHome"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3257,6 +3360,12 @@ export interface components {
             expires_at: string | null;
             created_at: string;
             revoked_at: string | null;
+            /** @description the secret's first characters (cos_ and 8 more); null for an older key */
+            key_prefix: string | null;
+            /** @description the creating member's name; null: created through the operator API */
+            created_by: string | null;
+            /** @description when the key last authenticated a request, to the minute */
+            last_used_at: string | null;
         };
         WorkspaceTeam: {
             /** Format: uuid */
@@ -20594,7 +20703,10 @@ export interface operations {
                      *           "status": "active",
                      *           "expires_at": "2026-01-15T09:30:00.000Z",
                      *           "created_at": "2026-01-15T09:30:00.000Z",
-                     *           "revoked_at": "2026-01-15T09:30:00.000Z"
+                     *           "revoked_at": "2026-01-15T09:30:00.000Z",
+                     *           "key_prefix": "example",
+                     *           "created_by": "example",
+                     *           "last_used_at": "2026-01-15T09:30:00.000Z"
                      *         }
                      *       ]
                      *     }
@@ -20830,7 +20942,10 @@ export interface operations {
                      *         "status": "active",
                      *         "expires_at": "2026-01-15T09:30:00.000Z",
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "revoked_at": "2026-01-15T09:30:00.000Z"
+                     *         "revoked_at": "2026-01-15T09:30:00.000Z",
+                     *         "key_prefix": "example",
+                     *         "created_by": "example",
+                     *         "last_used_at": "2026-01-15T09:30:00.000Z"
                      *       },
                      *       "secret": "example"
                      *     }
@@ -20867,7 +20982,10 @@ export interface operations {
                      *         "status": "active",
                      *         "expires_at": "2026-01-15T09:30:00.000Z",
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "revoked_at": "2026-01-15T09:30:00.000Z"
+                     *         "revoked_at": "2026-01-15T09:30:00.000Z",
+                     *         "key_prefix": "example",
+                     *         "created_by": "example",
+                     *         "last_used_at": "2026-01-15T09:30:00.000Z"
                      *       },
                      *       "secret": "example"
                      *     }
@@ -21091,7 +21209,10 @@ export interface operations {
                      *         "status": "active",
                      *         "expires_at": "2026-01-15T09:30:00.000Z",
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "revoked_at": "2026-01-15T09:30:00.000Z"
+                     *         "revoked_at": "2026-01-15T09:30:00.000Z",
+                     *         "key_prefix": "example",
+                     *         "created_by": "example",
+                     *         "last_used_at": "2026-01-15T09:30:00.000Z"
                      *       },
                      *       "secret": "example"
                      *     }
@@ -21127,7 +21248,10 @@ export interface operations {
                      *         "status": "active",
                      *         "expires_at": "2026-01-15T09:30:00.000Z",
                      *         "created_at": "2026-01-15T09:30:00.000Z",
-                     *         "revoked_at": "2026-01-15T09:30:00.000Z"
+                     *         "revoked_at": "2026-01-15T09:30:00.000Z",
+                     *         "key_prefix": "example",
+                     *         "created_by": "example",
+                     *         "last_used_at": "2026-01-15T09:30:00.000Z"
                      *       },
                      *       "secret": "example"
                      *     }
@@ -30378,14 +30502,44 @@ export interface operations {
                      *           "phone": "example",
                      *           "notes": "example",
                      *           "custom_fields": {},
-                     *           "created_at": "2026-01-15T09:30:00.000Z"
+                     *           "created_at": "2026-01-15T09:30:00.000Z",
+                     *           "latest_onboarding": {
+                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "status": "draft",
+                     *             "awaiting_review": true,
+                     *             "template_name": "Ada Lovelace",
+                     *             "created_at": "2026-01-15T09:30:00.000Z"
+                     *           }
                      *         }
                      *       ],
                      *       "total": 1
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Client"][];
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            company: string | null;
+                            phone: string | null;
+                            notes: string | null;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            /** @description the client’s latest onboarding, or null when they have none */
+                            latest_onboarding: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                status: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
+                                awaiting_review: boolean;
+                                template_name: string;
+                                created_at: string;
+                            } | null;
+                        }[];
                         total: number;
                     };
                 };
@@ -31917,14 +32071,20 @@ export interface operations {
     workspaceListOnboardings: {
         parameters: {
             query?: {
-                limit?: number;
-                offset?: number;
+                /** @description words of the client’s name or email (each a word start), or part of the template’s name */
+                q?: string;
+                /** @description awaiting_review: answers the client submitted wait on the team */
+                review?: "awaiting_review";
+                sort?: "created" | "due" | "status" | "client";
+                dir?: "asc" | "desc";
                 status?: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
                 /** @description a member id, or unassigned */
                 assignee?: string | "unassigned";
                 /** @description overdue: due date passed and still open; week: due within the next 7 days; none: no due date */
                 due?: "overdue" | "week" | "none";
                 archived?: "hide" | "only";
+                limit?: number;
+                offset?: number;
             };
             header?: {
                 /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
@@ -31961,6 +32121,7 @@ export interface operations {
                      *           "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *           "link": "not_sent",
                      *           "review_state": "changes_requested",
+                     *           "answers_awaiting_review": 1,
                      *           "client": {
                      *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *             "name": "Ada Lovelace",
@@ -31995,10 +32156,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32244,6 +32407,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -32277,10 +32441,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -32742,6 +32908,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -32775,10 +32942,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -33029,6 +33198,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -33062,10 +33232,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -33333,6 +33505,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -33366,10 +33539,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -33623,6 +33798,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -33656,10 +33832,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -33933,6 +34111,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -33966,10 +34145,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -34223,6 +34404,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -34256,10 +34438,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -34513,6 +34697,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -34546,10 +34731,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -34716,6 +34903,459 @@ export interface operations {
                      *       "error": "recipient_cap_reached",
                      *       "code": "rate_limited",
                      *       "message": "recipient_cap_reached",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceBulkOnboardings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "action": "remind",
+                 *       "ids": [
+                 *         "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                 *       ],
+                 *       "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                 *       "message": "example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    action: "remind" | "archive" | "assign";
+                    ids: string[];
+                    /**
+                     * Format: uuid
+                     * @description assign: a current member id; null unassigns
+                     */
+                    assigned_to?: string | null;
+                    /** @description remind: a personal message, only in the email */
+                    message?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "done": [
+                     *         "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *       ],
+                     *       "refused": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "code": "example",
+                     *           "error": "example"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        done: string[];
+                        refused: {
+                            /** Format: uuid */
+                            id: string;
+                            code: string;
+                            error: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceExportOnboardings: {
+        parameters: {
+            query?: {
+                /** @description words of the client’s name or email (each a word start), or part of the template’s name */
+                q?: string;
+                /** @description awaiting_review: answers the client submitted wait on the team */
+                review?: "awaiting_review";
+                sort?: "created" | "due" | "status" | "client";
+                dir?: "asc" | "desc";
+                status?: "draft" | "sent" | "in_progress" | "completed" | "cancelled" | "expired";
+                /** @description a member id, or unassigned */
+                assignee?: string | "unassigned";
+                /** @description overdue: due date passed and still open; week: due within the next 7 days; none: no due date */
+                due?: "overdue" | "week" | "none";
+                archived?: "hide" | "only";
+            };
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv: a header row, then one row per onboarding */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example example */
+                    "*/*": string;
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }
@@ -37842,6 +38482,7 @@ export interface operations {
                      *         "last_sent_at": "2026-01-15T09:30:00.000Z",
                      *         "link": "not_sent",
                      *         "review_state": "changes_requested",
+                     *         "answers_awaiting_review": 1,
                      *         "client": {
                      *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
                      *           "name": "Ada Lovelace",
@@ -37875,10 +38516,12 @@ export interface operations {
                             /** @enum {string} */
                             link: "not_sent" | "active" | "completed" | "inactive";
                             /**
-                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team
+                             * @description workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)
                              * @enum {string|null}
                              */
                             review_state: "changes_requested" | "awaiting_review" | null;
+                            /** @description answers the client submitted that wait on the team */
+                            answers_awaiting_review: number;
                             client: {
                                 /** Format: uuid */
                                 id: string;
@@ -38708,6 +39351,1488 @@ export interface operations {
                      *       "error": "3 reminders in the last 24 hours",
                      *       "code": "reminder_limit_reached",
                      *       "message": "3 reminders in the last 24 hours",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceListNotifications: {
+        parameters: {
+            query?: {
+                page?: number;
+            };
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "kind": "completed",
+                     *           "onboarding_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *           "client_name": "Ada Lovelace",
+                     *           "template_name": "Ada Lovelace",
+                     *           "occurred_at": "2026-01-15T09:30:00.000Z",
+                     *           "read": true
+                     *         }
+                     *       ],
+                     *       "unread_count": 1,
+                     *       "total": 1,
+                     *       "page": 1,
+                     *       "page_size": 1
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "completed" | "resubmitted" | "signed" | "paid" | "overdue";
+                            /** Format: uuid */
+                            onboarding_id: string;
+                            client_name: string | null;
+                            template_name: string;
+                            /** @description ISO 8601 */
+                            occurred_at: string;
+                            read: boolean;
+                        }[];
+                        unread_count: number;
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceMarkNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ids": [
+                 *         "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    ids: string[];
+                } | {
+                    /** @enum {boolean} */
+                    all: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "unread_count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        unread_count: number;
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "preferences": {
+                     *         "completed": "email",
+                     *         "resubmitted": "email",
+                     *         "signed": "email",
+                     *         "paid": "email",
+                     *         "overdue": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        preferences: {
+                            /** @enum {string} */
+                            completed: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            resubmitted: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            signed: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            paid: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            overdue: "email" | "in_app" | "off";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspacePutNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "preferences": {
+                 *         "completed": "email",
+                 *         "resubmitted": "email",
+                 *         "signed": "email",
+                 *         "paid": "email",
+                 *         "overdue": "email"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    preferences: {
+                        /** @enum {string} */
+                        completed: "email" | "in_app" | "off";
+                        /** @enum {string} */
+                        resubmitted: "email" | "in_app" | "off";
+                        /** @enum {string} */
+                        signed: "email" | "in_app" | "off";
+                        /** @enum {string} */
+                        paid: "email" | "in_app" | "off";
+                        /** @enum {string} */
+                        overdue: "email" | "in_app" | "off";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "preferences": {
+                     *         "completed": "email",
+                     *         "resubmitted": "email",
+                     *         "signed": "email",
+                     *         "paid": "email",
+                     *         "overdue": "email"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        preferences: {
+                            /** @enum {string} */
+                            completed: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            resubmitted: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            signed: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            paid: "email" | "in_app" | "off";
+                            /** @enum {string} */
+                            overdue: "email" | "in_app" | "off";
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Server error; retryable */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Server error",
+                     *       "code": "internal_error",
+                     *       "message": "Server error",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable for a moment (code service_unavailable); retryable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Service unavailable for a moment",
+                     *       "code": "service_unavailable",
+                     *       "message": "Service unavailable for a moment",
+                     *       "retryable": true,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    workspaceGetHome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your id for this request, kept when it is 1 to 128 visible ASCII characters and not shaped like a secret (64 hex digits, cos_… or whsec_…; else the service makes one); it comes back in the X-Request-Id header and in error bodies. */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sections": {
+                     *         "awaiting_review": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "changes_requested": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "overdue": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "due_this_week": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "recently_completed": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         },
+                     *         "drafts": {
+                     *           "total": 1,
+                     *           "items": [
+                     *             {
+                     *               "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "status": "example",
+                     *               "client": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace",
+                     *                 "email": "ada@example.com"
+                     *               },
+                     *               "template": {
+                     *                 "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *                 "name": "Ada Lovelace"
+                     *               },
+                     *               "due_at": "2026-01-15T09:30:00.000Z",
+                     *               "updated_at": "2026-01-15T09:30:00.000Z",
+                     *               "assigned_to": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *               "assignee_name": "Ada Lovelace",
+                     *               "assigned_to_me": true,
+                     *               "answers_awaiting_review": 1
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "usage": {
+                     *         "month": "example",
+                     *         "used": 1,
+                     *         "limit": 1
+                     *       },
+                     *       "templates": [
+                     *         {
+                     *           "template": {
+                     *             "id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21",
+                     *             "name": "Ada Lovelace"
+                     *           },
+                     *           "sent": 1,
+                     *           "completed": 1,
+                     *           "median_seconds_to_complete": 1
+                     *         }
+                     *       ],
+                     *       "counts": {
+                     *         "templates": 1,
+                     *         "clients": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        sections: {
+                            awaiting_review: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                            changes_requested: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                            overdue: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                            due_this_week: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                            recently_completed: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                            drafts: {
+                                total: number;
+                                items: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    status: string;
+                                    client: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string | null;
+                                        email: string | null;
+                                    };
+                                    template: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        name: string;
+                                    };
+                                    /** @description ISO 8601 */
+                                    due_at: string | null;
+                                    /** @description ISO 8601: the last change (completed: when it completed) */
+                                    updated_at: string;
+                                    /** Format: uuid */
+                                    assigned_to: string | null;
+                                    assignee_name: string | null;
+                                    assigned_to_me: boolean;
+                                    answers_awaiting_review: number;
+                                }[];
+                            };
+                        };
+                        usage: {
+                            /** @description YYYY-MM in the team’s time zone */
+                            month: string;
+                            used: number;
+                            limit: number | "unlimited";
+                        };
+                        templates: {
+                            template: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            /** @description first sent this month */
+                            sent: number;
+                            /** @description completed this month */
+                            completed: number;
+                            /** @description from first send to completion, of those completed this month */
+                            median_seconds_to_complete: number | null;
+                        }[];
+                        counts: {
+                            templates: number;
+                            clients: number;
+                        };
+                    };
+                };
+            };
+            /** @description Malformed request (code invalid_body; details.issues names each problem) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Malformed request",
+                     *       "code": "invalid_body",
+                     *       "message": "Malformed request",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No live session (code session_required), or wrong credentials when signing in */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "No live session",
+                     *       "code": "session_required",
+                     *       "message": "No live session",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused: missing or wrong X-CSRF-Token (csrf_token_invalid), another site (cross_site_request), the role may not (forbidden), or a re-authentication is due (reauthentication_required) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Refused: missing or wrong X-CSRF-Token",
+                     *       "code": "csrf_token_invalid",
+                     *       "message": "Refused: missing or wrong X-CSRF-Token",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found in this team */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not found in this team",
+                     *       "code": "not_found",
+                     *       "message": "Not found in this team",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not in this state (for example last_owner, key_limit_reached) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not in this state",
+                     *       "code": "invalid_state",
+                     *       "message": "Not in this state",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (code payload_too_large) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Body too large",
+                     *       "code": "payload_too_large",
+                     *       "message": "Body too large",
+                     *       "retryable": false,
+                     *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts (sign_in_locked, sign_in_rate_limited) or requests (rate_limited); header Retry-After */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many attempts",
+                     *       "code": "sign_in_locked",
+                     *       "message": "Too many attempts",
                      *       "retryable": false,
                      *       "request_id": "3f6c1c1e-8a4b-4c7e-9d2a-5b1e0f7a9c21"
                      *     }

@@ -1,7 +1,6 @@
 /**
- * Notifications' public face for the shell: the bell with the unread count and its list.
- * (Filled in by the notifications work; the shell mounts it beside the account menu.)
+ * Notifications' public face: the bell the shell mounts in the header (unread count and the
+ * newest notifications), and the choices per kind that Your account shows.
  */
-export function NotificationBell(): null {
-  return null;
-}
+export { NotificationBell } from './notification-bell.tsx';
+export { NotificationPreferences } from './notification-preferences.tsx';

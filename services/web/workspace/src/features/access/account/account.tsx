@@ -8,6 +8,7 @@ import { confirmTwoFactor, getTwoFactor, startTwoFactor, turnOffTwoFactor, type 
 import { ChangePassword } from './change-password.tsx';
 import { LanguageChoice } from './language-choice.tsx';
 import { RecoveryCodes } from './recovery-codes.tsx';
+import { NotificationPreferences } from '../../notifications/index.ts';
 
 type TwoFactor =
   | { state: 'loading' }
@@ -22,6 +23,7 @@ export function AccountScreen({ me }: { me: Session }) {
       <ScreenHeading>{t('account.title')}</ScreenHeading>
       <p>{t('account.signedInAs', { name: me.member.name, email: me.member.email })}</p>
       <LanguageChoice me={me} />
+      <NotificationPreferences />
       <TwoFactorSection />
       <ChangePassword />
     </>
