@@ -8,6 +8,9 @@ import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 import { reviewState } from './fold.ts';
+import { answersAwaitingReviewSql, awaitingReviewSql } from './awaiting-review.ts';
+import { matchesSearch, queryTokens } from '../../services/clients/client-search-index.ts';
+import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 
 /**
  * The workspace's reads of onboardings: the read model (projections/onboardings/projection.ts)
@@ -30,6 +33,14 @@ export const LINK_STATES = ['not_sent', 'active', 'completed', 'inactive'] as co
 
 const OPEN = ['draft', 'sent', 'in_progress'];
 
+/** The list's orders: created, due (none last), status (in lifecycle order), client (by name). */
+export const LIST_SORTS = ['created', 'due', 'status', 'client'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+/** The review filter: answers the client sent wait on the team (awaiting-review.ts). */
+export const REVIEW_FILTERS = ['awaiting_review'] as const;
+/** Client names are sealed: sorting by client opens the names of at most this many matching rows. */
+export const CLIENT_SORT_MAX = 5000;
+
 export const workspaceOnboardingItem = z.object({
   id: z.string().uuid(),
   status: z.enum(ONBOARDING_STATUSES),
@@ -49,8 +60,9 @@ export const workspaceOnboardingItem = z.object({
     .enum(['changes_requested', 'awaiting_review'])
     .nullable()
     .describe(
-      'workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client sent again wait on the team',
+      'workspace only, beside the public status: changes_requested while answers sent back wait on the client; awaiting_review while answers the client submitted wait on the team (projections/onboardings/awaiting-review.ts)',
     ),
+  answers_awaiting_review: z.number().int().describe('answers the client submitted that wait on the team'),
   client: z.object({ id: z.string().uuid(), name: z.string().nullable(), email: z.string().nullable() }),
   template: z.object({ id: z.string().uuid(), name: z.string() }),
 });
@@ -79,6 +91,8 @@ const row = z.object({
   template_id: z.string(),
   template_name: z.string(),
   review_fields: z.record(z.string()),
+  awaiting_review: z.boolean(),
+  answers_awaiting_review: z.number(),
 });
 
 function linkState(value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem['link'] {
@@ -100,7 +114,14 @@ const toItem = (value: z.infer<typeof row>, now: Date): WorkspaceOnboardingItem 
   send_count: value.send_count,
   last_sent_at: value.last_sent_at?.toISOString() ?? null,
   link: linkState(value, now),
-  review_state: reviewState(value.status, value.review_fields),
+  // "Changes requested" as the page folds it; "waiting for review" the one SQL definition.
+  review_state:
+    reviewState(value.status, value.review_fields) === 'changes_requested'
+      ? 'changes_requested'
+      : value.awaiting_review
+        ? 'awaiting_review'
+        : null,
+  answers_awaiting_review: value.answers_awaiting_review,
   client: { id: value.client_id, name: value.client_name, email: value.client_email },
   template: { id: value.template_id, name: value.template_name },
 });
@@ -113,10 +134,23 @@ export interface SearchQuery {
   assignee?: string;
   due?: (typeof DUE_FILTERS)[number];
   archived?: 'hide' | 'only';
+  /** Client name or email (blind index tokens, client-search-index.ts) or template name. */
+  q?: string;
+  review?: (typeof REVIEW_FILTERS)[number];
+  sort?: ListSort;
+  dir?: 'asc' | 'desc';
+  /** Only these onboardings (the bulk actions' selection). */
+  ids?: readonly string[];
 }
 
 /** The conditions of a search, their values numbered in `params`. */
-function searchConditions(params: SqlParams, teamId: string, at: string, query: SearchQuery): string[] {
+function searchConditions(
+  params: SqlParams,
+  teamId: string,
+  at: string,
+  query: SearchQuery,
+  tokens: string[],
+): string[] {
   const conditions = [
     `o.team_id = ${params.add(teamId)}`,
     'o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)',
@@ -124,7 +158,18 @@ function searchConditions(params: SqlParams, teamId: string, at: string, query: 
   if (query.id) conditions.push(`o.id = ${params.add(query.id)}`);
   else if (query.archived === 'only') conditions.push('o.archived_at is not null');
   else conditions.push('o.archived_at is null');
+  if (query.ids) conditions.push(`o.id = any(${params.add(query.ids)}::uuid[])`);
   if (query.status) conditions.push(`o.status = ${params.add(query.status)}`);
+  if (query.review === 'awaiting_review') conditions.push(awaitingReviewSql('o'));
+  const text = query.q?.trim();
+  if (text) {
+    // The client's words through the blind index (sealed at rest), or the template's name.
+    const template = `o.template_name ilike ${params.add(`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)}`;
+    const client = tokens.length
+      ? `exists (select 1 from clients where clients.id = o.client_id and ${matchesSearch(params, teamId, tokens)})`
+      : 'false';
+    conditions.push(`(${template} or ${client})`);
+  }
   if (query.assignee === 'unassigned') conditions.push('o.assigned_to is null');
   else if (query.assignee) conditions.push(`o.assigned_to = ${params.add(query.assignee)}`);
   if (query.due === 'none') conditions.push('o.due_at is null');
@@ -142,39 +187,109 @@ function searchConditions(params: SqlParams, teamId: string, at: string, query: 
   return conditions;
 }
 
+/** The client index's tokens of a search's words (none without words): searchOnboardings' `tokens`. */
+export const searchTokens = async (
+  vault: Pick<PersonalDataVault, 'teamIndexKey'>,
+  teamId: string,
+  q: string | undefined,
+): Promise<string[]> => (q?.trim() ? queryTokens(vault, teamId, q) : []);
+
+const STATUS_ORDER = ['draft', 'sent', 'in_progress', 'completed', 'expired', 'cancelled'];
+
+/** The SQL order of a sort other than client's. */
+function orderBy(params: SqlParams, sort: ListSort, dir: 'asc' | 'desc'): string {
+  const way = dir === 'asc' ? 'asc' : 'desc';
+  if (sort === 'due') return `o.due_at ${way} nulls last, o.created_at desc, o.position desc`;
+  if (sort === 'status') {
+    return `array_position(${params.add(STATUS_ORDER)}::text[], o.status) ${way}, o.created_at desc, o.position desc`;
+  }
+  return `o.created_at ${way}, o.position ${way}`;
+}
+
+const FROM = `
+    from onboardings o
+    join clients c on c.id = o.client_id and c.team_id = o.team_id
+    left join team_members m on m.id = o.assigned_to and m.team_id = o.team_id`;
+
+const COLUMNS = `o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
+       o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
+       o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name,
+       o.review_fields, ${awaitingReviewSql('o')} as awaiting_review,
+       ${answersAwaitingReviewSql('o')} as answers_awaiting_review`;
+
+const byClient = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/**
+ * The page's ids ordered by the client's name (sealed at rest, so opened here): the matching
+ * rows' names, at most CLIENT_SORT_MAX, sorted with a collator (docs/decisions/0086).
+ */
+async function idsByClient(
+  db: ReadClient,
+  vault: ClientOpener,
+  where: string,
+  values: unknown[],
+  query: SearchQuery,
+): Promise<string[]> {
+  const head = z.object({
+    id: z.string(),
+    client_name: z.string().nullable(),
+    client_email: z.string().nullable(),
+  });
+  const rows = await parsedRows(
+    db,
+    head,
+    `select o.id, c.name as client_name, c.email as client_email ${FROM} where ${where}
+     order by o.created_at desc, o.position desc limit ${CLIENT_SORT_MAX}`,
+    values,
+  );
+  const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
+  const name = (row: (typeof opened)[number]) => row.client_name ?? row.client_email ?? '';
+  opened.sort((a, b) => byClient.compare(name(a), name(b)) * (query.dir === 'desc' ? -1 : 1));
+  const from = query.offset ?? 0;
+  return opened.slice(from, from + (query.limit ?? 25)).map((row) => row.id);
+}
+
+/**
+ * The team's onboardings matching `query`, one page in its order, with the total. `tokens`
+ * are the client index's tokens of `query.q` (queryTokens of client-search-index.ts).
+ */
 export async function searchOnboardings(
   db: ReadClient,
   vault: ClientOpener,
   teamId: string,
   now: Date,
   query: SearchQuery,
+  tokens: string[] = [],
 ) {
   const params = new SqlParams();
-  const where = searchConditions(params, teamId, now.toISOString(), query).join(' and ');
+  const where = searchConditions(params, teamId, now.toISOString(), query, tokens).join(' and ');
   const whereValues = [...params.values];
-  const from = `
-    from onboardings o
-    join clients c on c.id = o.client_id and c.team_id = o.team_id
-    left join team_members m on m.id = o.assigned_to and m.team_id = o.team_id
-    where ${where}`;
-  const [rows, total] = await Promise.all([
-    parsedRows(
+  const sort = query.sort ?? 'created';
+  const total = countOf(db, `select count(*)::int as count ${FROM} where ${where}`, whereValues);
+  let rows: z.infer<typeof row>[];
+  if (sort === 'client') {
+    const ids = await idsByClient(db, vault, where, whereValues, query);
+    const found = await parsedRows(
       db,
       row,
-      `select o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
-              o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
-              o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name,
-              o.review_fields
-       ${from}
-       order by o.created_at desc, o.position desc
+      `select ${COLUMNS} ${FROM} where o.team_id = $1 and o.id = any($2::uuid[])`,
+      [teamId, ids],
+    );
+    const at = new Map(ids.map((id, index) => [id, index]));
+    rows = found.sort((a, b) => (at.get(a.id) ?? 0) - (at.get(b.id) ?? 0));
+  } else {
+    rows = await parsedRows(
+      db,
+      row,
+      `select ${COLUMNS} ${FROM} where ${where}
+       order by ${orderBy(params, sort, query.dir ?? 'desc')}
        limit ${params.add(query.limit ?? 25)} offset ${params.add(query.offset ?? 0)}`,
       params.values,
-    ),
-    countOf(db, `select count(*)::int as count ${from}`, whereValues),
-  ]);
+    );
+  }
   // The client's name and email are sealed at rest (shared/privacy/sealed-columns.ts).
   const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
-  return { data: opened.map((value) => toItem(value, now)), total };
+  return { data: opened.map((value) => toItem(value, now)), total: await total };
 }
 
 /** This month's count (first sends and reopens, in the team's time zone) and the plan's limit. */

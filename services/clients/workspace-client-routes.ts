@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { latestOnboardingSchema, latestOnboardings } from '../../projections/clients/latest-onboarding.ts';
 import { IANAZone } from 'luxon';
 import { type ZodApp, zodApp } from '../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -187,10 +188,13 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       config: { workspace: { action: 'clients.read' } },
       schema: workspaceSchema(
         'workspaceListClients',
-        "Search the team's clients (name, email, company), newest first",
+        "Search the team's clients (name, email, company), newest first, each with their latest onboarding",
         { querystring: listQuery },
         {
-          200: z.object({ data: z.array(clientSchema), total: z.number().int() }),
+          200: z.object({
+            data: z.array(clientSchema.extend({ latest_onboarding: latestOnboardingSchema })),
+            total: z.number().int(),
+          }),
         },
       ),
     },
@@ -203,7 +207,15 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       if (searching && tokens.length === 0) return { data: [], total: 0 };
       const match = searching ? { searchTokens: tokens } : undefined;
       const page = await listClients(context.readPool, context.vault, teamId, { limit, offset, match });
-      return { data: page.clients, total: page.total };
+      const latest = await latestOnboardings(
+        context.readPool,
+        teamId,
+        page.clients.map((client) => client.id),
+      );
+      return {
+        data: page.clients.map((client) => ({ ...client, latest_onboarding: latest.get(client.id) ?? null })),
+        total: page.total,
+      };
     },
   );
 }

@@ -190,6 +190,52 @@ function withRetryAfter(error: unknown, state: OnboardingState | undefined, now:
   });
 }
 
+/**
+ * "Send a reminder now" on one of the member's team's onboardings: the decider's RemindClient
+ * (its limit decided under the stream's lock) with the email queued in the same transaction;
+ * refusals thrown as the API answers them. The route and the list's bulk reminder share it.
+ */
+export async function remindClient(
+  context: WorkspaceDeps,
+  request: FastifyRequest,
+  onboardingId: string,
+  message: string | null,
+) {
+  const session = signedIn(request);
+  await teamOnboardingEvents(context, request, onboardingId);
+  let client: Awaited<ReturnType<typeof clientFacts>> = { status: 'missing', name: null, email: null };
+  let seen: OnboardingState | undefined;
+  return answeringRefusals(onboardingErrors, () =>
+    inCommandTransaction(context, (tx) =>
+      runOnboardingCommand(
+        context,
+        tx,
+        onboardingId,
+        async (state) => {
+          seen = state;
+          if (state.status !== 'absent') client = await clientFacts(tx, session.teamId, state.client_id);
+          const team = await teamFacts(tx, session.teamId);
+          return {
+            type: 'RemindClient',
+            data: {
+              team_id: session.teamId,
+              member_id: session.memberId,
+              client: client.status,
+              sending_paused: team?.sending_paused ?? false,
+              with_message: message !== null,
+            },
+            metadata: { now: context.clock.now() },
+          };
+        },
+        memberMetadata(request, session.memberId),
+        { effects: reminderEffect(context, () => client, message) },
+      ),
+    ),
+  ).catch((error: unknown) => {
+    throw withRetryAfter(error, seen, context.clock.now());
+  });
+}
+
 /** POST /onboardings/:onboarding_id/remind */
 function postRemindRoute(app: ZodApp, context: WorkspaceDeps) {
   app.post(
@@ -213,41 +259,12 @@ function postRemindRoute(app: ZodApp, context: WorkspaceDeps) {
       ),
     },
     async (request, reply) => {
-      const { onboarding_id: onboardingId } = request.params;
-      const session = signedIn(request);
-      await teamOnboardingEvents(context, request, onboardingId);
-      const message = request.body?.message || null;
-      let client: Awaited<ReturnType<typeof clientFacts>> = { status: 'missing', name: null, email: null };
-      let seen: OnboardingState | undefined;
-      const outcome = await answeringRefusals(onboardingErrors, () =>
-        inCommandTransaction(context, (tx) =>
-          runOnboardingCommand(
-            context,
-            tx,
-            onboardingId,
-            async (state) => {
-              seen = state;
-              if (state.status !== 'absent') client = await clientFacts(tx, session.teamId, state.client_id);
-              const team = await teamFacts(tx, session.teamId);
-              return {
-                type: 'RemindClient',
-                data: {
-                  team_id: session.teamId,
-                  member_id: session.memberId,
-                  client: client.status,
-                  sending_paused: team?.sending_paused ?? false,
-                  with_message: message !== null,
-                },
-                metadata: { now: context.clock.now() },
-              };
-            },
-            memberMetadata(request, session.memberId),
-            { effects: reminderEffect(context, () => client, message) },
-          ),
-        ),
-      ).catch((error: unknown) => {
-        throw withRetryAfter(error, seen, context.clock.now());
-      });
+      const outcome = await remindClient(
+        context,
+        request,
+        request.params.onboarding_id,
+        request.body?.message || null,
+      );
       await awaitReadModels(context, outcome.position);
       if (outcome.state.status === 'absent') throw onboardingNotFound();
       return reply.status(201).send(await linkOf(context, context.pool, outcome.state));

@@ -22,16 +22,17 @@ import {
   type OnboardingRef,
 } from './onboarding-commands.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
-import { ONBOARDING_STATUSES } from './onboarding-events.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
 import type { ArchiveOnboarding, UnarchiveOnboarding } from './decider/index.ts';
 import { getOnboarding } from '../../projections/onboardings/queries.ts';
 import { explainUnverified } from '../access/index.ts';
 import { reopenOnboarding } from './reopen-onboarding.ts';
+import { workspaceListBulkRoutes } from './workspace-list-bulk-routes.ts';
+import { listFilters } from './workspace-list-query.ts';
 import {
-  DUE_FILTERS,
   onboardingUsage,
   searchOnboardings,
+  searchTokens,
   workspaceOnboarding,
   workspaceOnboardingItem,
 } from '../../projections/onboardings/workspace-queries.ts';
@@ -66,19 +67,9 @@ const calendarDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'due_on must be a date (YYYY-MM-DD)')
   .describe('a calendar date: the end of that day in the team’s time zone');
 
-const listQuery = z.object({
+const listQuery = listFilters.extend({
   limit: z.coerce.number().int().min(1).max(100).default(25),
   offset: z.coerce.number().int().min(0).default(0),
-  status: z.enum(ONBOARDING_STATUSES).optional(),
-  assignee: z
-    .union([z.string().uuid(), z.literal('unassigned')])
-    .optional()
-    .describe('a member id, or unassigned'),
-  due: z
-    .enum(DUE_FILTERS)
-    .optional()
-    .describe('overdue: due date passed and still open; week: due within the next 7 days; none: no due date'),
-  archived: z.enum(['hide', 'only']).default('hide'),
 });
 
 const idParams = z.object({ id: z.string().uuid().describe('onboarding id (uuid)') });
@@ -236,19 +227,23 @@ function getOnboardingsRoute(app: ZodApp, { context }: WorkspaceOnboardingKit) {
       config: { workspace: { action: 'onboardings.read' } },
       schema: workspaceSchema(
         'workspaceListOnboardings',
-        "The team's onboardings, newest first, with filters",
+        "The team's onboardings matching the search and filters, one page in the chosen order, with the total",
         { querystring: listQuery },
         { 200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }) },
       ),
     },
-    async (request) =>
-      searchOnboardings(
+    async (request) => {
+      const { teamId } = signedIn(request);
+      const tokens = await searchTokens(context.vault, teamId, request.query.q);
+      return searchOnboardings(
         context.readPool,
         context.vault,
-        signedIn(request).teamId,
+        teamId,
         context.clock.now(),
         request.query,
-      ),
+        tokens,
+      );
+    },
   );
 }
 
@@ -430,4 +425,5 @@ export async function workspaceOnboardingRoutes(
   postOnboardingsByIdCancelRoute(app, kit);
   postOnboardingsByIdReopenRoute(app, kit);
   postOnboardingsByIdLifecycleRoutes(app, kit);
+  workspaceListBulkRoutes(app, context);
 }
