@@ -1,54 +1,35 @@
 import { useEffect, useState } from 'preact/hooks';
-import { eraseClient, getClient, updateClient } from './api.ts';
+import { eraseClient, getClient } from './api.ts';
 import { formatDate } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import type { ClientDetails } from './records.ts';
-import {
-  Dialog,
-  DialogActions,
-  ErrorMessage,
-  Field,
-  Link,
-  ScreenHeading,
-  Status,
-  useFieldCheck,
-} from '../../ui/index.ts';
-import { checkClient, clientBody, ClientFields, clientValues } from './clients.tsx';
+import { Dialog, DialogActions, ErrorMessage, Field, Link, ScreenHeading, Status } from '../../ui/index.ts';
+import { ClientHub } from './hub/client-hub.tsx';
+import { EditDetailsDialog } from './hub/edit-details-dialog.tsx';
+import { NewOnboardingDialog } from '../onboardings/new-onboarding-dialog.tsx';
 
-/** One client: edit the details, or erase the client (asked twice). */
+/**
+ * One client as a hub (decision 0090): New onboarding for them (the client given and
+ * fixed), their onboardings with status and answers waiting for review, files, payments
+ * and activity; Edit details in a dialog, and Erase (asked twice) at the end.
+ */
 export function ClientScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
   const [client, setClient] = useState<ClientDetails | null | undefined>(undefined);
-  const [values, setValues] = useState(clientValues());
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [erasing, setErasing] = useState<'ask' | 'confirm' | null>(null);
-  const fields = useFieldCheck();
+  const [editing, setEditing] = useState(false);
+  const [creating, setCreating] = useState(false);
 
   useEffect(() => {
     void getClient(id).then((answer) => {
       if (answer.ok) {
         setClient(answer.data.client);
-        setValues(clientValues(answer.data.client));
       } else if (answer.problem.status === 404 || answer.problem.status === 400) setClient(null);
       else setError(recordProblem(answer.problem, t));
     });
   }, [id]);
-
-  const save = async (event: Event) => {
-    event.preventDefault();
-    if (busy || !client || !fields.check(checkClient(values))) return;
-    setBusy(true);
-    setStatus(null);
-    const answer = await updateClient(client.id, clientBody(values));
-    setBusy(false);
-    if (!answer.ok) return setError(recordProblem(answer.problem, t));
-    setError(null);
-    setClient(answer.data.client);
-    setValues(clientValues(answer.data.client));
-    setStatus(t('clients.saved'));
-  };
 
   const erase = async () => {
     if (!client) return;
@@ -76,18 +57,37 @@ export function ClientScreen({ id, navigate }: { id: string; navigate: (path: st
         <p>{t('clients.notFound')}</p>
       ) : (
         <>
-          <p>{t('clients.since', { date: formatDate(client.created_at) })}</p>
-          <section class="section" aria-labelledby="client-details">
-            <h2 id="client-details">{t('clients.details')}</h2>
-            <form ref={fields.form} onSubmit={save} noValidate>
-              <ClientFields values={values} onValues={setValues} errors={fields.errors} />
-              <div class="actions">
-                <button type="submit" class="button-primary" disabled={busy}>
-                  {t('clients.save')}
-                </button>
-              </div>
-            </form>
-          </section>
+          <p>
+            {client.email} · {t('clients.since', { date: formatDate(client.created_at) })}
+          </p>
+          <div class="actions">
+            <button type="button" class="button-primary" onClick={() => setCreating(true)}>
+              {t('clients.hub.newOnboarding')}
+            </button>
+            <button type="button" class="button-secondary" onClick={() => setEditing(true)}>
+              {t('clients.hub.editDetails')}
+            </button>
+          </div>
+          <ClientHub clientId={client.id} version={0} navigate={navigate} />
+          {editing ? (
+            <EditDetailsDialog
+              client={client}
+              onClose={() => setEditing(false)}
+              onSaved={(saved) => {
+                setClient(saved);
+                setEditing(false);
+                setError(null);
+                setStatus(t('clients.saved'));
+              }}
+            />
+          ) : null}
+          {creating ? (
+            <NewOnboardingDialog
+              client={{ id: client.id, name: client.name, email: client.email }}
+              onClose={() => setCreating(false)}
+              onCreated={(onboardingId) => navigate(`/workspace/onboardings/${onboardingId}`)}
+            />
+          ) : null}
           <section class="section" aria-labelledby="client-erase">
             <h2 id="client-erase">{t('clients.erase')}</h2>
             <p>{t('clients.eraseExplain', { name: client.name })}</p>

@@ -5,28 +5,54 @@ import { validPin } from '../clients/record-problems.ts';
 import type { OnboardingView } from '../clients/records.ts';
 import { CheckGroup, Dialog, DialogActions, ErrorMessage, Field, Select } from '../../ui/index.ts';
 import { listAnswers } from './api.ts';
+import { RemindDialog } from './remind-dialog.tsx';
 import { DueOnField, memberOptions } from './onboarding-fields.tsx';
 import type { ReviewedAnswer } from './review-types.ts';
 import type { OnboardingRecord, ReopenChoice } from './use-onboarding.ts';
 
-/** The action buttons an onboarding's state allows; the dialogs they open ask first. */
-export function ActionButtons({ record }: { record: OnboardingRecord }) {
-  const { allowed, setOpen, archive, unarchive } = record;
-  if (!allowed) return null;
+/**
+ * The action buttons an onboarding's state allows; the dialogs they open ask first. The one
+ * primary action follows the state (decision 0089): Review while answers wait for the team,
+ * Send a reminder while the team waits on the client, Send for a draft; Reopen is only ever
+ * a secondary action of a completed one.
+ */
+export function ActionButtons({ record, waiting }: { record: OnboardingRecord; waiting: number }) {
+  const { allowed, setOpen, archive, unarchive, onboarding } = record;
+  const [reminding, setReminding] = useState(false);
+  if (!allowed || !onboarding) return null;
+  const waitsOnClient =
+    waiting === 0 &&
+    onboarding.archived_at === null &&
+    (onboarding.status === 'sent' || onboarding.status === 'in_progress');
+  const primary = waiting > 0 ? 'review' : waitsOnClient ? 'remind' : 'send';
   return (
     <div class="actions">
+      {primary === 'review' ? (
+        <button type="button" class="button-primary" onClick={toReview}>
+          {t('review.primaryReview', { count: waiting })}
+        </button>
+      ) : null}
+      {primary === 'remind' ? (
+        <button type="button" class="button-primary" onClick={() => setReminding(true)}>
+          {t('onboardings.remindPrimary')}
+        </button>
+      ) : null}
       {allowed.send ? (
         <button type="button" class="button-primary" onClick={() => setOpen('send')}>
           {t('onboardings.send')}
         </button>
       ) : null}
       {allowed.resend ? (
-        <button type="button" class="button-primary" onClick={() => setOpen('send')}>
+        <button
+          type="button"
+          class={primary === 'send' ? 'button-primary' : 'button-secondary'}
+          onClick={() => setOpen('send')}
+        >
           {t('onboardings.resend')}
         </button>
       ) : null}
       {allowed.reopen ? (
-        <button type="button" class="button-primary" onClick={() => setOpen('reopen')}>
+        <button type="button" class="button-secondary" onClick={() => setOpen('reopen')}>
           {t('onboardings.reopen')}
         </button>
       ) : null}
@@ -45,8 +71,27 @@ export function ActionButtons({ record }: { record: OnboardingRecord }) {
           {t('onboardings.unarchive')}
         </button>
       ) : null}
+      {reminding ? (
+        <RemindDialog
+          onboardingId={onboarding.id}
+          onClose={() => setReminding(false)}
+          onSent={() => {
+            setReminding(false);
+            record.changed();
+          }}
+        />
+      ) : null}
     </div>
   );
+}
+
+/** Moves the member to the answers: the review's heading, focused so the keyboard goes on from there. */
+function toReview() {
+  const heading = document.getElementById('review-title');
+  if (!heading) return;
+  heading.setAttribute('tabindex', '-1');
+  heading.scrollIntoView({ block: 'start' });
+  heading.focus();
 }
 
 /** The dialog open on the onboarding's page: send, reopen, force a send, cancel, or the PIN shown once. */

@@ -1,80 +1,47 @@
-import { useCallback, useEffect, useId, useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { formatDateTime } from '../../dates.ts';
-import { t } from '../../i18n.ts';
-import { problemMessage } from '../../problems.ts';
+import { currentLocale, t } from '../../i18n.ts';
 import { Dialog, ErrorMessage, NoteField, Status } from '../../ui/index.ts';
 import { AnswerVersions, answerText, useClientReading } from './answer-versions.tsx';
-import { countersign as countersignAnswer, listAnswers, reviewAnswer } from './api.ts';
+import { formatAmount, type OnboardingPayment } from './payments-model.ts';
+import { useReview, type Decision } from './review/use-review.ts';
+import { FilePreview } from './review/file-preview.tsx';
+import { groupByStep, type StepGroup, type StepTitle } from './review/steps.ts';
+import type { ComponentChildren } from 'preact';
 import { filesOf, valueText, type ReviewedAnswer } from './review-types.ts';
 import { SendBackChosen } from './send-back-dialog.tsx';
 import './onboarding-review.css';
 
-type Decision = 'approve' | 'reject' | 'request_changes';
 const REASON_MAX = 2000;
 
 /**
- * The onboarding's answers, each with its review status, the reason or note sent to the
- * client, its versions and the diff since the last review, and the review actions of a
- * submitted answer: approve, reject (reason) or request changes (note). Several submitted
- * answers can be chosen and sent back in one send (one email to the client). Files download
- * from here; a signature field can be countersigned by the signed-in member.
+ * The onboarding's answers grouped by the form's steps, each step with its progress
+ * (approved of total) and Approve step, and Approve all above them (decision 0089); each
+ * answer with its review status, the reason or note sent to the client, its versions and
+ * the diff since the last review, and the review actions of a submitted answer: approve,
+ * reject (reason) or request changes (note). Several submitted answers can be chosen and
+ * sent back in one send (one email to the client); Approve step and Approve all leave the
+ * chosen ones out. Images preview inline, PDFs open in a tab; a payment field shows its
+ * payment; a signature field can be countersigned by the signed-in member.
  */
 export function OnboardingReview({
   onboardingId,
   version,
+  steps,
   onChanged,
+  onWaiting,
 }: {
   onboardingId: string;
   version: number;
+  steps: StepTitle[];
   onChanged: () => void;
+  /** How many answers wait for the team (the page's primary action follows it). */
+  onWaiting?: (count: number) => void;
 }) {
-  const [answers, setAnswers] = useState<ReviewedAnswer[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const [asking, setAsking] = useState<{
-    answer: ReviewedAnswer;
-    decision: Exclude<Decision, 'approve'>;
-  } | null>(null);
-  const [chosen, setChosen] = useState<string[]>([]);
+  const review = useReview(onboardingId, version, onChanged, onWaiting);
+  const { answers, payments, busy, error, setError, status, setStatus, asking, setAsking } = review;
+  const { chosen, setChosen, chosenAnswers, decide, approveMany, countersign } = review;
   const base = `/onboardings/${encodeURIComponent(onboardingId)}`;
-  const chosenAnswers = (answers ?? []).filter(
-    (answer) => answer.status === 'submitted' && chosen.includes(answer.field_id),
-  );
-
-  const load = useCallback(async () => {
-    const answer = await listAnswers(onboardingId);
-    if (answer.ok) setAnswers(answer.data.answers);
-    else setError(problemMessage(answer.problem, t));
-  }, [onboardingId]);
-  useEffect(() => {
-    void load();
-  }, [load, version]);
-
-  async function decide(answer: ReviewedAnswer, decision: Decision, reason?: string): Promise<string | null> {
-    const outcome = await reviewAnswer(
-      onboardingId,
-      answer.field_id,
-      reason === undefined ? { decision } : { decision, reason },
-    );
-    if (!outcome.ok) return problemMessage(outcome.problem, t);
-    const done = {
-      approve: 'review.approved',
-      reject: 'review.rejected',
-      request_changes: 'review.changesRequested',
-    };
-    setError(null);
-    setStatus(t(done[decision], { label: answer.label }));
-    onChanged();
-    return null;
-  }
-
-  async function countersign(answer: ReviewedAnswer) {
-    const outcome = await countersignAnswer(onboardingId, answer.field_id);
-    if (!outcome.ok) return setError(problemMessage(outcome.problem, t));
-    setError(null);
-    setStatus(t('review.countersignDone', { label: answer.label }));
-    onChanged();
-  }
 
   return (
     <section class="section" aria-labelledby="review-title">
@@ -88,35 +55,60 @@ export function OnboardingReview({
       ) : answers.length === 0 ? (
         <p>{t('review.none')}</p>
       ) : (
-        <ul class="rows review-answers">
-          {answers.map((answer) => (
-            <AnswerRow
-              key={answer.field_id}
-              answer={answer}
-              base={base}
-              onApprove={() => void decide(answer, 'approve').then(setError)}
-              onAsk={(decision) => setAsking({ answer, decision })}
-              onCountersign={() => void countersign(answer)}
-              chosen={chosen.includes(answer.field_id)}
-              onChoose={(on) =>
-                setChosen((current) =>
-                  on ? [...current, answer.field_id] : current.filter((id) => id !== answer.field_id),
+        <>
+          <ApproveAll
+            waiting={approvable(answers, chosen)}
+            busy={busy}
+            onApprove={() => void approveMany(answers)}
+          />
+          <SendBackChosen
+            onboardingId={onboardingId}
+            answers={chosenAnswers}
+            onSent={() => {
+              setError(null);
+              setStatus(t('review.sentBack', { count: chosenAnswers.length }));
+              setChosen([]);
+              onChanged();
+            }}
+          />
+          {groupByStep(answers, steps).map((group) => (
+            <StepSection
+              key={group.id}
+              group={group}
+              busy={busy}
+              approvable={approvable(group.answers, chosen)}
+              onApproveStep={() => void approveMany(group.answers)}
+            >
+              {group.answers.map((answer) => (
+                <AnswerRow
+                  key={answer.field_id}
+                  answer={answer}
+                  base={base}
+                  payment={payments.find((one) => one.field_id === answer.field_id) ?? null}
+                  onApprove={() => void decide(answer, 'approve').then(setError)}
+                  onAsk={(decision) => setAsking({ answer, decision })}
+                  onCountersign={() => void countersign(answer)}
+                  chosen={chosen.includes(answer.field_id)}
+                  onChoose={(on) =>
+                    setChosen((current) =>
+                      on ? [...current, answer.field_id] : current.filter((id) => id !== answer.field_id),
+                    )
+                  }
+                />
+              ))}
+              {payments
+                .filter(
+                  (payment) =>
+                    payment.step_id === group.id &&
+                    !group.answers.some((answer) => answer.field_id === payment.field_id),
                 )
-              }
-            />
+                .map((payment) => (
+                  <PaymentRow key={payment.field_id} payment={payment} />
+                ))}
+            </StepSection>
           ))}
-        </ul>
+        </>
       )}
-      <SendBackChosen
-        onboardingId={onboardingId}
-        answers={chosenAnswers}
-        onSent={() => {
-          setError(null);
-          setStatus(t('review.sentBack', { count: chosenAnswers.length }));
-          setChosen([]);
-          onChanged();
-        }}
-      />
       {asking ? (
         <ReasonDialog
           label={asking.answer.label}
@@ -133,10 +125,80 @@ export function OnboardingReview({
   );
 }
 
+/** One step of the review: its title, progress (approved of total) and Approve step, then its answers. */
+function StepSection({
+  group,
+  busy,
+  approvable: count,
+  onApproveStep,
+  children,
+}: {
+  group: StepGroup<ReviewedAnswer>;
+  busy: boolean;
+  approvable: number;
+  onApproveStep: () => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <section class="review-step" aria-labelledby={`review-step-${group.id}`}>
+      <div class="review-step-head">
+        <h3 id={`review-step-${group.id}`} class="review-step-title">
+          {group.title}
+        </h3>
+        <span class="review-step-progress">
+          {t('review.stepProgress', { approved: group.approved, total: group.total })}
+        </span>
+        {count > 0 ? (
+          <button type="button" class="button-secondary" disabled={busy} onClick={onApproveStep}>
+            {t('review.approveStep', { count })}
+            <span class="visually-hidden"> {group.title}</span>
+          </button>
+        ) : null}
+      </div>
+      <ul class="rows review-answers">{children}</ul>
+    </section>
+  );
+}
+
+/** Pure: how many answers Approve would approve (waiting, not chosen to send back). */
+const approvable = (answers: readonly ReviewedAnswer[], chosen: readonly string[]) =>
+  answers.filter((answer) => answer.status === 'submitted' && !chosen.includes(answer.field_id)).length;
+
+/** Approve all: every answer still waiting that is not chosen to send back. */
+function ApproveAll({ waiting, busy, onApprove }: { waiting: number; busy: boolean; onApprove: () => void }) {
+  if (waiting === 0) return null;
+  return (
+    <div class="actions review-approve-all">
+      <button type="button" class="button-primary" disabled={busy} onClick={onApprove}>
+        {t('review.approveAll', { count: waiting })}
+      </button>
+    </div>
+  );
+}
+
+/** A payment field of the step, shown among its answers (paid, marked as paid, refunded…). */
+function PaymentRow({ payment }: { payment: OnboardingPayment }) {
+  return (
+    <li class="row review-answer" data-field-id={payment.field_id}>
+      <h4 class="row-title">{payment.label}</h4>
+      <dl class="facts">
+        <dt>{t('review.payment')}</dt>
+        <dd>
+          {payment.amount_cents === null
+            ? ''
+            : `${formatAmount(payment.amount_cents, payment.currency, currentLocale())} · `}
+          {t(`payments.status.${payment.status}`)}
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
 /** One answer under review: its status, value, reason or note, countersignatures, versions and actions. */
 function AnswerRow({
   answer,
   base,
+  payment,
   onApprove,
   onAsk,
   onCountersign,
@@ -145,6 +207,7 @@ function AnswerRow({
 }: {
   answer: ReviewedAnswer;
   base: string;
+  payment: OnboardingPayment | null;
   onApprove: () => void;
   onAsk: (decision: Exclude<Decision, 'approve'>) => void;
   onCountersign: () => void;
@@ -154,7 +217,7 @@ function AnswerRow({
   const chooseId = useId();
   return (
     <li class="row review-answer" data-field-id={answer.field_id}>
-      <h3 class="row-title">{answer.label}</h3>
+      <h4 class="row-title">{answer.label}</h4>
       {answer.status === 'submitted' ? (
         <div class="check review-choose">
           <input
@@ -180,6 +243,17 @@ function AnswerRow({
         <dd class="review-value">
           <AnswerValue answer={answer} base={base} />
         </dd>
+        {payment ? (
+          <>
+            <dt>{t('review.payment')}</dt>
+            <dd>
+              {payment.amount_cents === null
+                ? ''
+                : `${formatAmount(payment.amount_cents, payment.currency, currentLocale())} · `}
+              {t(`payments.status.${payment.status}`)}
+            </dd>
+          </>
+        ) : null}
         {answer.reason ? (
           <>
             <dt>{t(answer.status === 'rejected' ? 'review.reason' : 'review.note')}</dt>
@@ -233,16 +307,22 @@ function AnswerValue({ answer, base }: { answer: ReviewedAnswer; base: string })
       <ul class="plain">
         {files.map((file) => (
           <li key={file.file_id}>
-            <a href={`/workspace/v1${base}/files/${encodeURIComponent(file.file_id)}`} download>
-              {t('review.download', { name: file.file_name ?? 'file' })}
-            </a>
+            <FilePreview
+              href={`/workspace/v1${base}/files/${encodeURIComponent(file.file_id)}`}
+              file={file}
+            />
           </li>
         ))}
       </ul>
     );
   }
   if (answer.type === 'signature' && answer.value && typeof answer.value === 'object') {
-    return <>{t('review.signedBy', { name: valueText(answer.value, t('review.empty')) })}</>;
+    return (
+      <>
+        {t('review.signedBy', { name: valueText(answer.value, t('review.empty')) })}{' '}
+        <a href="#signatures-title">{t('review.seeEvidence')}</a>
+      </>
+    );
   }
   return <>{answerText(answer.type, answer.value, t('review.empty'), reading)}</>;
 }

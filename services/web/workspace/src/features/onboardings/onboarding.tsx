@@ -9,11 +9,18 @@ import { OnboardingReview } from './onboarding-review.tsx';
 import { OnboardingTimeline } from './onboarding-timeline.tsx';
 import { SignatureEvidence } from './signature-evidence.tsx';
 import { useOnboarding } from './use-onboarding.ts';
+import { snapshotSteps } from './review/steps.ts';
+import { useMemo, useState } from 'preact/hooks';
 
 /** One onboarding: its state and actions, the client's link, its payments, the answers under review, its timeline. */
 export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path: string) => void }) {
   const record = useOnboarding(id);
   const { onboarding, allowed, members, status, error, version, change } = record;
+  // Answers waiting for the team: the primary action is then Review (decision 0089).
+  const [waiting, setWaiting] = useState(0);
+  // The page's record is read with GET /onboardings/{id}, which carries the template snapshot.
+  const snapshot = (onboarding as { template_snapshot?: unknown } | null | undefined)?.template_snapshot;
+  const steps = useMemo(() => snapshotSteps(snapshot), [snapshot]);
   if (onboarding === undefined) return <p class="loading">{t('app.loading')}</p>;
   const name = onboarding?.client.name ?? onboarding?.client.email ?? '';
   return (
@@ -45,7 +52,7 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
           </OnboardingFacts>
           <section class="section" aria-labelledby="onboarding-actions">
             <h2 id="onboarding-actions">{t('onboardings.actions')}</h2>
-            <ActionButtons record={record} />
+            <ActionButtons record={record} waiting={waiting} />
             {allowed.edit ? (
               <AssignAndDue onboarding={onboarding} members={members} onChange={change} />
             ) : null}
@@ -61,7 +68,13 @@ export function OnboardingScreen({ id, navigate }: { id: string; navigate: (path
           />
         </>
       )}
-      <OnboardingReview onboardingId={id} version={version} onChanged={record.changed} />
+      <OnboardingReview
+        onboardingId={id}
+        version={version}
+        steps={steps}
+        onChanged={record.changed}
+        onWaiting={setWaiting}
+      />
       <SignatureEvidence onboardingId={id} version={version} />
       <OnboardingTimeline onboardingId={id} version={version} />
     </>

@@ -14,6 +14,8 @@ export type ReviewedAnswer = ApiAnswer<
 export interface UploadedFile {
   file_id: string;
   file_name: string | null;
+  /** Read from the bytes at upload: the review previews images inline. */
+  content_type?: string;
 }
 
 /** Pure: the files of a file field's value (an array of uploaded files), else none. */
