@@ -163,7 +163,6 @@ describe('the client as a hub and the quick review', () => {
       expect.objectContaining({ label: 'Nickname', status: 'approved' }),
     ]);
 
-    lap("The client's page");
     // The client's page: onboardings with status, the file, the payment, the activity.
     await page.getByRole('link', { name: 'Ada Lovelace', exact: true }).click();
     await shown(page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }));
