@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call } from '../../shared/api/client.ts';
 import { api, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { speak, t } from './i18n.ts';
-import { isPublic, pathOf, routeOf, type Route } from './router.ts';
+import { afterSignIn, isPublic, pathOf, routeOf, signInPath, type Route } from './router.ts';
 import { mayLeave } from './leave-guard.ts';
 import { ActivityScreen } from './features/events/activity.tsx';
 import { AutomationsScreen } from './features/automation/automations.tsx';
@@ -23,9 +23,12 @@ import { ClientsScreen } from './features/clients/clients.tsx';
 import { ClientScreen } from './features/clients/client.tsx';
 import { TemplatesScreen } from './features/templates/templates.tsx';
 import { TemplateBuilderScreen } from './features/templates/builder/template-builder.tsx';
+import { HomeScreen } from './features/home/index.ts';
 import { ScreenHeading } from './ui/index.ts';
 
 const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
+/** Where a signed-in member lands: after sign-in, at the root, from a screen not for them. */
+const HOME = pathOf({ screen: 'home' });
 type Navigate = (path: string, options?: { replace?: boolean }) => void;
 
 /** The workspace: who is signed in (GET /me), the current screen, and the screens. */
@@ -48,7 +51,7 @@ export function App() {
     document.title = `${t(`title.${route.screen}`)} · ${t('app.name')}`;
   }, [route]);
 
-  if (me === 'loading' || route.screen === 'home') {
+  if (me === 'loading' || (route.screen === 'home' && !me)) {
     return (
       <main id="main" class="main">
         <p class="loading" role="status">
@@ -89,7 +92,8 @@ function useSession(navigate: Navigate) {
       await speak(who.member.locale ?? who.team.locale);
       setMe(who);
       setNotice(null);
-      navigate('/workspace/members');
+      // Back to the page asked for before sign-in (router.ts: same-origin team pages only).
+      navigate(afterSignIn(location.search));
     },
     [navigate],
   );
@@ -113,12 +117,13 @@ function useSession(navigate: Navigate) {
 function useRouteGuard(me: SignedIn | null | 'loading', route: Route, navigate: Navigate) {
   useEffect(() => {
     if (me === 'loading') return;
-    if (route.screen === 'home') {
-      navigate(me ? '/workspace/members' : '/workspace/sign-in', { replace: true });
-    } else if (!me && !isPublic(route) && route.screen !== 'not-found') {
+    if (!me && route.screen === 'home') {
       navigate('/workspace/sign-in', { replace: true });
+    } else if (!me && !isPublic(route) && route.screen !== 'not-found') {
+      // Signed out on a team page: sign in, then come back to it.
+      navigate(signInPath(`${location.pathname}${location.search}`), { replace: true });
     } else if (me && (route.screen === 'sign-in' || route.screen === 'sign-up')) {
-      navigate('/workspace/members', { replace: true });
+      navigate(HOME, { replace: true });
     } else if (
       me &&
       (route.screen === 'integrations' ||
@@ -127,7 +132,7 @@ function useRouteGuard(me: SignedIn | null | 'loading', route: Route, navigate: 
         route.screen === 'automations') &&
       !managers(me)
     ) {
-      navigate('/workspace/members', { replace: true });
+      navigate(HOME, { replace: true });
     }
   }, [me, route, navigate]);
 }
@@ -188,7 +193,9 @@ function TeamScreen({
 }) {
   return (
     <>
-      {route.screen === 'members' ? (
+      {route.screen === 'home' ? (
+        <HomeScreen me={me} navigate={navigate} />
+      ) : route.screen === 'members' ? (
         <MembersScreen me={me} onLeft={() => signedOut(t('members.left'))} />
       ) : route.screen === 'integrations' ? (
         <IntegrationsScreen />

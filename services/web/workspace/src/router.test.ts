@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { humanizeType } from './features/events/audit.ts';
-import { pathOf, routeOf } from './router.ts';
+import { afterSignIn, pathOf, returnPath, routeOf, signInPath } from './router.ts';
 
 describe('routeOf', () => {
   it('knows the screens and the emailed links', () => {
@@ -47,5 +47,43 @@ describe('humanizeType', () => {
   it('turns event types into words', () => {
     expect(humanizeType('MemberInvited')).toBe('Member invited');
     expect(humanizeType('api_key.created')).toBe('Api key created');
+  });
+});
+
+describe('returning after sign-in', () => {
+  it('returns to a team page of this origin, with its query', () => {
+    expect(afterSignIn(`?next=${encodeURIComponent('/workspace/onboardings/o-1')}`)).toBe(
+      '/workspace/onboardings/o-1',
+    );
+    expect(returnPath('/workspace/onboardings?status=sent')).toBe('/workspace/onboardings?status=sent');
+    expect(signInPath('/workspace/clients/c-1')).toBe(
+      `/workspace/sign-in?next=${encodeURIComponent('/workspace/clients/c-1')}`,
+    );
+  });
+
+  it('is never an open redirect: other origins, odd paths and public screens lead Home', () => {
+    for (const next of [
+      'https://evil.example/workspace/members',
+      '//evil.example/workspace/members',
+      '/workspace/..//evil.example',
+      '/\\evil.example',
+      '/workspace/\\\\evil.example',
+      'javascript:alert(1)',
+      '/elsewhere',
+      '/workspace/sign-in',
+      '/workspace/reset-password/t',
+      '/workspace/nope',
+      '',
+    ]) {
+      expect(afterSignIn(`?next=${encodeURIComponent(next)}`), next).toBe('/workspace');
+    }
+    expect(afterSignIn('')).toBe('/workspace');
+    expect(signInPath('https://evil.example/')).toBe('/workspace/sign-in');
+  });
+
+  it('reads /workspace/home as Home', () => {
+    expect(routeOf('/workspace/home')).toEqual({ screen: 'home' });
+    expect(routeOf('/workspace/sign-in?next=%2Fworkspace%2Fclients')).toEqual({ screen: 'sign-in' });
+    expect(pathOf({ screen: 'home' })).toBe('/workspace');
   });
 });

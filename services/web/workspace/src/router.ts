@@ -24,6 +24,7 @@ export type Route =
   | { screen: 'not-found' };
 
 const SIMPLE = [
+  'home',
   'sign-in',
   'sign-up',
   'forgot-password',
@@ -42,9 +43,10 @@ const SIMPLE = [
 /** Screens of one record: /workspace/<list>/<id>. */
 const RECORDS = { onboardings: 'onboarding', clients: 'client', templates: 'template' } as const;
 
-/** Pure: the route of a path (/ and /workspace are home). */
+/** Pure: the route of a path (/, /workspace and /workspace/home are home). */
 export function routeOf(pathname: string): Route {
-  const path = pathname.replace(/\/+$/, '');
+  // A query or fragment (sign-in's ?next=, a list's filters) does not change the screen.
+  const path = pathname.replace(/[?#].*$/, '').replace(/\/+$/, '');
   if (path === '' || path === '/workspace') return { screen: 'home' };
   const parts = path.split('/').slice(1);
   if (parts[0] !== 'workspace') return { screen: 'not-found' };
@@ -94,4 +96,40 @@ export function isPublic(route: Route): boolean {
   return ['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'invitation', 'verify-email'].includes(
     route.screen,
   );
+}
+
+/** The sign-in screen's query parameter naming the page to return to. */
+const NEXT = 'next';
+/** Stands for this origin while a path is checked: only a path under it is ours. */
+const SAME = 'https://workspace.invalid';
+
+/**
+ * Pure: `requested` as a page to return to after sign-in, or null. Only a path of this
+ * origin under /workspace/ that shows a team screen qualifies: never another origin
+ * (`//evil.example`, `https:`, a backslash), never a public or unknown screen, so the
+ * parameter cannot become an open redirect.
+ */
+export function returnPath(requested: string | null | undefined): string | null {
+  if (!requested || !requested.startsWith('/workspace/') || /[\\\s]/.test(requested)) return null;
+  let url: URL;
+  try {
+    url = new URL(requested, SAME);
+  } catch {
+    return null;
+  }
+  if (url.origin !== SAME || requested.startsWith('//')) return null;
+  const route = routeOf(url.pathname);
+  if (route.screen === 'not-found' || route.screen === 'home' || isPublic(route)) return null;
+  return `${url.pathname}${url.search}`;
+}
+
+/** Pure: the sign-in page that returns to `requested` (plain sign-in when it may not). */
+export function signInPath(requested: string): string {
+  const back = returnPath(requested);
+  return back ? `/workspace/sign-in?${NEXT}=${encodeURIComponent(back)}` : '/workspace/sign-in';
+}
+
+/** Pure: where sign-in leads, from the sign-in page's query: the page asked for, else Home. */
+export function afterSignIn(search: string): string {
+  return returnPath(new URLSearchParams(search).get(NEXT)) ?? pathOf({ screen: 'home' });
 }
