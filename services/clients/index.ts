@@ -19,3 +19,4 @@ export { clientErasureRoutes } from './client-erasure-routes.ts';
 
 // Workspace API (/workspace/v1)
 export { workspaceClientRoutes } from './workspace-client-routes.ts';
+export { clientImportRoutes } from './import/index.ts';

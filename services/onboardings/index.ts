@@ -44,6 +44,7 @@ export { workspaceDocumentRoutes } from './documents/document-routes.ts';
 export { workspaceLinkRoutes } from './workspace-link-routes.ts';
 export { batchApproveRoutes } from './review/batch-approve-routes.ts';
 export { clientHubRoutes } from './client-hub/client-hub-routes.ts';
+export { bulkSendRoutes } from './bulk-send/index.ts';
 
 // Portal (/portal/v1)
 export { portalRoutes, type PortalRouteDeps } from './portal/portal-routes.ts';

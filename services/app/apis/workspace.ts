@@ -5,10 +5,11 @@ import { codedError } from '../../../shared/http/api-error.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
 import { accessWorkspaceRoutes, teamSettingsRoutes, workspaceAccessCheck } from '../../access/index.ts';
 import { workspaceRuleRoutes } from '../../automation/index.ts';
-import { workspaceClientRoutes } from '../../clients/index.ts';
+import { clientImportRoutes, workspaceClientRoutes } from '../../clients/index.ts';
 import { workspaceDeliveryRoutes, workspaceHookRoutes } from '../../hooks/index.ts';
 import {
   batchApproveRoutes,
+  bulkSendRoutes,
   clientHubRoutes,
   workspaceLinkRoutes,
   workspaceDocumentRoutes,
@@ -71,6 +72,8 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   await app.register(workspaceRuleRoutes, { context });
   await app.register(workspaceTemplateRoutes, { context });
   await app.register(workspaceClientRoutes, { context });
+  await app.register(clientImportRoutes, { context });
+  await app.register(bulkSendRoutes, { context });
   await app.register(clientHubRoutes, { context });
   await app.register(workspaceOnboardingRoutes, { context });
   await app.register(teamSettingsRoutes, { context });
