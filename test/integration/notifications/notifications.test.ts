@@ -175,6 +175,29 @@ describe('notifications', () => {
     expect(theirs.body.preferences.completed).toBe('email');
   });
 
+  it('an onboarding that goes overdue tells its assignee', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      apiRequest(service, tenant.apiKey, method, `/onboardings${path}`, { body });
+    const dueDate = new Date(service.clock.now().getTime() + 3_600_000).toISOString();
+    const created = await api('POST', '', {
+      template_id: tenant.templateId,
+      client_id: tenant.clientId,
+      due_date: dueDate,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.onboarding.id as string;
+    expect((await api('PATCH', `/${id}`, { assigned_to: member.memberId })).status).toBe(200);
+    expect((await api('POST', `/${id}/send`)).status).toBe(200);
+    await advance(service, minutes(90));
+    await drain(service);
+    const [newest] = (await bell(member.browser)).data;
+    expect(newest).toMatchObject({ kind: 'overdue', onboarding_id: id });
+    const mails = mailsTo('member@notify.example').length;
+    await advance(service, minutes(3));
+    expect(mailsTo('member@notify.example').at(-1)!.text).toContain(`Overdue: Tax intake`);
+    expect(mailsTo('member@notify.example')).toHaveLength(mails + 1);
+  });
+
   it('a redelivery of every event and a rebuild of the read models notify and email nothing again', async () => {
     const count = async () =>
       (await service.database.pool.query<{ n: number }>('select count(*)::int as n from notifications'))
