@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from '../helpers/browser.ts';
 import { adminRequest, createTemplate, request, updateTeam } from '../helpers/tenant.ts';
-import { button, field, openSection, screens, shown, signUp, TIMEOUT } from './workspace-page.ts';
+import { button, field, openSection, screens, shown, signUp } from './workspace-page.ts';
 import { inPage, startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
 
 /**
@@ -68,9 +68,11 @@ describe('the workspace onboardings', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog');
     await shown(dialog.getByLabel('Template', { exact: true }));
-    await expect
-      .poll(() => dialog.getByLabel('Client', { exact: true }).inputValue(), { timeout: TIMEOUT })
-      .not.toBe('');
+    // No client is chosen for the member (decision 0090): pick one, keyboard only.
+    expect(await dialog.getByRole('radio', { checked: true }).count()).toBe(0);
+    await dialog.getByRole('radio', { name: /Ada Lovelace/ }).focus();
+    await page.keyboard.press('Space');
+    await shown(button(dialog, 'Create draft for Ada Lovelace'));
     await at('new-dialog');
     await dialog.getByLabel('Due date (optional)').fill('2030-01-31');
     await dialog.getByLabel('Due date (optional)').focus();

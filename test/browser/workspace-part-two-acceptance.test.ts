@@ -160,12 +160,10 @@ async function createAndSend(page: Page, at: (screen: string) => Promise<void>):
   await openSection(page, 'Onboardings');
   await shown(page.getByText('0 of 2 onboardings this month'));
   await button(page, 'New onboarding').click();
-  await dialog
-    .getByLabel('Client', { exact: true })
-    .selectOption({ label: `${CLIENT.name} (${CLIENT.email})` });
+  await dialog.getByRole('radio', { name: `${CLIENT.name} (${CLIENT.email})` }).check();
   await dialog.getByLabel('Template', { exact: true }).selectOption({ label: 'Client intake' });
   await at('new-onboarding-dialog');
-  await button(dialog, 'Create draft').click();
+  await button(dialog, `Create draft for ${CLIENT.name}`).click();
   await shown(page.getByRole('heading', { level: 1, name: `${CLIENT.name}: Client intake` }));
   const onboardingId = page.url().split('/').at(-1)!;
   await button(page, 'Send').click();

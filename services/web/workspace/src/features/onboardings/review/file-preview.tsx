@@ -12,29 +12,21 @@ const INLINE_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/we
 
 /**
  * A file answer previewed where the team reviews it (decision 0089): an image inline as an
- * <img> with its name as the alt text, a PDF as a link that opens it in a new tab, any file
- * with its download link. Bytes come from the authenticated download route on the same
- * origin (img-src 'self'; no <object> or <iframe>, which the CSP's object-src 'none' forbids).
+ * <img> with its name as the alt text, from the authenticated download route on the same
+ * origin (img-src 'self'); every file, a PDF too, with its download link. The route answers
+ * as an attachment under a sandboxing CSP, so a PDF is not shown in place (Chrome's viewer
+ * refuses a sandboxed document) and no <object> or <iframe> is used (object-src 'none').
  */
 export function FilePreview({ href, file }: { href: string; file: PreviewFile }) {
   const name = file.file_name ?? 'file';
-  const type = file.content_type ?? '';
   return (
     <figure class="file-preview">
-      {INLINE_IMAGES.has(type) ? (
-        <a href={href} target="_blank" rel="noopener">
+      {INLINE_IMAGES.has(file.content_type ?? '') ? (
+        <a href={href} download>
           <img src={href} alt={t('review.previewAlt', { name })} loading="lazy" class="file-preview-image" />
         </a>
       ) : null}
       <figcaption>
-        {type === 'application/pdf' ? (
-          <>
-            <a href={href} target="_blank" rel="noopener">
-              {t('review.openPdf', { name })}
-            </a>{' '}
-            ·{' '}
-          </>
-        ) : null}
         <a href={href} download>
           {t('review.download', { name })}
         </a>
