@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import { addClient, listClients } from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
+import { ImportClientsAction } from './import/import-button.tsx';
 import type { ApiAnswer } from '../../api.ts';
 import type { ClientDetails, ClientView } from './records.ts';
 import {
@@ -52,6 +53,7 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
       <Status text={status} />
       <ErrorMessage text={error} />
       <ListAction label={t('clients.add')} onClick={() => setAdding(true)} />
+      <ImportClientsAction onImported={() => void load(searched, offset)} />
       <form
         role="search"
         class="search-form"
