@@ -14,6 +14,8 @@ create table notifications (
   client_id uuid,
   template_name text not null,
   event_id uuid not null,
+  -- The event's position in the global log: orders notifications of one moment as they happened.
+  position bigint not null,
   occurred_at timestamptz not null,
   created_at timestamptz not null,
   in_app boolean not null,
@@ -22,6 +24,6 @@ create table notifications (
   emailed_at timestamptz,
   unique (member_id, event_id)
 );
-create index notifications_member_newest on notifications (team_id, member_id, created_at desc, id desc)
+create index notifications_member_newest on notifications (team_id, member_id, created_at desc, position desc)
   where in_app;
 create index notifications_email_pending on notifications (member_id, created_at) where email_state = 'pending';

@@ -60,7 +60,7 @@ async function sendDigest(context: DigestDeps, memberId: string): Promise<boolea
     const { rows: pending } = await tx.query<PendingRow>(
       `select id, kind, onboarding_id, template_name from notifications
        where member_id = $1 and email_state = 'pending'
-       order by created_at, id for update skip locked`,
+       order by created_at, position for update skip locked`,
       [memberId],
     );
     if (pending.length === 0) return false;

@@ -47,7 +47,7 @@ export async function listNotifications(
     db.query<Row>(
       `select id, kind, onboarding_id, client_id, template_name, occurred_at, read_at from notifications
        where team_id = $1 and member_id = $2 and in_app
-       order by created_at desc, id desc limit $3 offset $4`,
+       order by created_at desc, position desc limit $3 offset $4`,
       [...scope, NOTIFICATIONS_PAGE_SIZE, (page - 1) * NOTIFICATIONS_PAGE_SIZE],
     ),
     db.query<{ total: number; unread: number }>(

@@ -42,8 +42,8 @@ export function notificationsConsumer(context: NotificationsConsumerDeps): Event
       for (const recipient of recipients) {
         await tx.query(
           `insert into notifications (id, team_id, member_id, kind, onboarding_id, client_id, template_name,
-             event_id, occurred_at, created_at, in_app, email_state)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true, $11)
+             event_id, position, occurred_at, created_at, in_app, email_state)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, true, $12)
            on conflict (member_id, event_id) do nothing`,
           [
             randomUUID(),
@@ -54,6 +54,7 @@ export function notificationsConsumer(context: NotificationsConsumerDeps): Event
             at.client_id,
             at.snapshot.name,
             event.id,
+            String(event.position),
             event.recordedAt,
             now,
             recipient.channel === 'email' ? 'pending' : 'none',

@@ -79,6 +79,8 @@ async function complete(assignee: string | null): Promise<string> {
   expect((await portal('PUT', `/answers/${about!.fieldIds[0]}`, { value: 'Grace' })).status).toBe(200);
   const submitted = await portal('POST', `/steps/${about!.stepId}/submit`);
   expect(submitted.body.onboarding.status).toBe('completed');
+  // The consumer has written the notifications before the test moves the clock.
+  await drain(service);
   return id;
 }
 
@@ -175,6 +177,27 @@ describe('notifications', () => {
     expect(theirs.body.preferences.completed).toBe('email');
   });
 
+  it('answers sent back and resubmitted tell the assignee', async () => {
+    const id = await complete(member.memberId);
+    const [about] = await templateIds(service, tenant, tenant.templateId);
+    const fieldId = about!.fieldIds[0]!;
+    const sent = await member.browser.call('POST', `/workspace/v1/onboardings/${id}/answers/send-back`, {
+      answers: [{ field_id: fieldId, decision: 'reject', reason: 'Your full legal name, please' }],
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const token = await latestToken(service, id);
+    const portal = (method: string, path: string, body?: unknown) =>
+      request(service, method, `/portal/v1/onboardings/${token}${path}`, { body });
+    expect((await portal('PUT', `/answers/${fieldId}`, { value: 'Grace B. Hopper' })).status).toBe(200);
+    expect((await portal('POST', `/steps/${about!.stepId}/submit`)).status).toBe(200);
+    await drain(service);
+    const { data } = await bell(member.browser);
+    expect(data.filter((entry) => entry.onboarding_id === id).map((entry) => entry.kind)).toEqual([
+      'resubmitted',
+      'completed',
+    ]);
+  });
+
   it('an onboarding that goes overdue tells its assignee', async () => {
     const api = (method: string, path: string, body?: unknown) =>
       apiRequest(service, tenant.apiKey, method, `/onboardings${path}`, { body });
@@ -192,10 +215,9 @@ describe('notifications', () => {
     await drain(service);
     const [newest] = (await bell(member.browser)).data;
     expect(newest).toMatchObject({ kind: 'overdue', onboarding_id: id });
-    const mails = mailsTo('member@notify.example').length;
     await advance(service, minutes(3));
-    expect(mailsTo('member@notify.example').at(-1)!.text).toContain(`Overdue: Tax intake`);
-    expect(mailsTo('member@notify.example')).toHaveLength(mails + 1);
+    // Its digest (the clock passed the due time, then the quiet window) says so.
+    expect(mailsTo('member@notify.example').at(-1)!.text).toContain('Overdue: Tax intake');
   });
 
   it('a redelivery of every event and a rebuild of the read models notify and email nothing again', async () => {
