@@ -17,7 +17,8 @@ import { inPage, startWorkspaceService, type WorkspaceService } from './workspac
 /**
  * The client as a hub, the new-onboarding dialog and the quick review, in Chromium at
  * 1280x900 and 390x844 (one page, resized), axe-core on every new screen:
- * - the onboarding page's primary action is Review while answers wait; an image answer
+ * - the onboarding page's primary action is Review while answers wait (Reopen secondary),
+ *   Send a reminder while the team waits on the client; an image answer
  *   previews inline; the answers are grouped by step with each step's progress;
  * - keyboard only: one answer chosen to send back, Approve step approves the rest of its
  *   step, and the chosen one goes back rejected with its reason in one send;
@@ -109,7 +110,9 @@ describe('the client as a hub and the quick review', () => {
     const sent = await sendForm(service, tenant, {
       client: { name: 'Ada Lovelace', email: 'ada.lovelace@example.com' },
     });
-    await sendForm(service, tenant, { client: { name: 'Grace Hopper', email: 'grace@example.com' } });
+    const grace = await sendForm(service, tenant, {
+      client: { name: 'Grace Hopper', email: 'grace@example.com' },
+    });
     const fields = await clientCompletes(tenant, sent.token);
     const paid = await inPage(
       page,
@@ -124,6 +127,7 @@ describe('the client as a hub and the quick review', () => {
     const review = button(page, /^Review \d+ answers$/);
     await shown(review);
     expect(await review.getAttribute('class')).toBe('button-primary');
+    expect(await button(page, 'Reopen').getAttribute('class')).toBe('button-secondary');
     const preview = page.getByRole('img', { name: 'Preview of passport-scan.png' });
     await shown(preview);
     // The bytes arrived and decoded: an image, not a broken icon.
@@ -196,5 +200,10 @@ describe('the client as a hub and the quick review', () => {
     await check(page, 'new-onboarding-dialog');
     await button(fresh, 'Create draft for Grace Hopper').click();
     await shown(page.getByRole('heading', { name: 'Grace Hopper: Client onboarding pack' }));
+
+    // Waiting on the client: the primary action is a reminder.
+    await page.goto(`${service.publicUrl}/workspace/onboardings/${grace.onboardingId}`);
+    await shown(button(page, 'Send a reminder'));
+    expect(await button(page, 'Send a reminder').getAttribute('class')).toBe('button-primary');
   }, 60_000);
 });
