@@ -173,6 +173,9 @@ describe('the client as a hub and the quick review', () => {
     const onboardings = page.locator('section', { has: page.getByRole('heading', { name: 'Onboardings' }) });
     await shown(onboardings.getByRole('link', { name: 'Client onboarding pack' }));
     await shown(onboardings.getByText('Changes requested (waiting on the client)'));
+    for (const name of ['Files', 'Payments', 'Activity']) {
+      await shown(page.getByRole('heading', { name, exact: true, level: 2 }));
+    }
     await shown(page.getByRole('link', { name: 'Download passport-scan.png' }));
     await shown(page.getByText('Deposit: $50.00'));
     await shown(page.locator('ol.timeline li', { hasText: 'Completed' }));

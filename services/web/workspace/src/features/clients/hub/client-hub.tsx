@@ -101,7 +101,7 @@ export function ClientHub({
 function HubPayments({ payments, names }: { payments: Hub['payments']; names: Map<string, string> }) {
   return (
     <section class="section" aria-labelledby="hub-payments">
-      <h2 id="hub-payments">{t('clients.payments')}</h2>
+      <h2 id="hub-payments">{t('clients.hub.payments')}</h2>
       {payments.length === 0 ? (
         <p>{t('clients.hub.noPayments')}</p>
       ) : (
@@ -130,7 +130,7 @@ function HubPayments({ payments, names }: { payments: Hub['payments']; names: Ma
 function HubActivity({ activity }: { activity: Hub['activity'] }) {
   return (
     <section class="section" aria-labelledby="hub-activity">
-      <h2 id="hub-activity">{t('clients.activity')}</h2>
+      <h2 id="hub-activity">{t('clients.hub.activity')}</h2>
       {activity.length === 0 ? (
         <p>{t('clients.hub.noActivity')}</p>
       ) : (
