@@ -9,6 +9,8 @@ import {
   openSection,
   screens,
   shown,
+  openMenu,
+  signedIn,
   signOut,
   signUp,
   submitSignIn,
@@ -174,7 +176,7 @@ describe('the reminder schedule and two-factor set-up', () => {
       .getByRole('button', { name: /accept|join|create account/i })
       .first()
       .click();
-    await shown(button(member.page, 'Sign out'));
+    await signedIn(member.page);
     await openSection(member.page, 'Settings');
     await shown(member.page.getByRole('heading', { level: 2, name: 'Reminder schedule' }));
     await expect.poll(() => previewItems(member.page), { timeout: TIMEOUT }).toHaveLength(2);
@@ -197,7 +199,7 @@ describe('the reminder schedule and two-factor set-up', () => {
     const at = screens(page, 'workspace-two-factor');
     await page.goto(`${service.publicUrl}/workspace/sign-in`);
     await submitSignIn(page, OWNER.email, OWNER.password);
-    await shown(button(page, 'Sign out'));
+    await signedIn(page);
 
     await openSection(page, 'Your account');
     await shown(page.getByRole('heading', { level: 1, name: 'Your account' }));
@@ -238,7 +240,7 @@ describe('the reminder schedule and two-factor set-up', () => {
     await at('sign-in-wrong-code');
     await signInCode.fill(codeNow(secret));
     await button(page, 'Sign in').click();
-    await shown(button(page, 'Sign out'));
+    await signedIn(page);
 
     // Switching off asks for the password first.
     await openSection(page, 'Your account');
@@ -257,7 +259,8 @@ describe('the reminder schedule and two-factor set-up', () => {
     // Signing in asks only for the password again.
     await signOut(page);
     await submitSignIn(page, OWNER.email, OWNER.password);
-    await shown(button(page, 'Sign out'));
+    await signedIn(page);
+    await openMenu(page);
     expect(await navigation(page).getByRole('link', { name: 'Your account' }).count()).toBe(1);
   });
 

@@ -1,6 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, VIEWPORTS } from '../helpers/browser.ts';
+import {
+  expectNoAxeViolations,
+  focusedElement,
+  launchBrowser,
+  openPage,
+  VIEWPORTS,
+} from '../helpers/browser.ts';
 import { createApiKey, createTemplate, type Team } from '../helpers/tenant.ts';
 import { completeForm, formIds, formTemplate, sentOnboarding } from '../integration/portal-fixtures.ts';
 import { button, navigation, shown, signIn, signUp, TIMEOUT } from './workspace-page.ts';
@@ -100,7 +106,8 @@ describe('Home and the navigation', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Escape');
     await expect(menu.getAttribute('aria-expanded')).resolves.toBe('false');
-    await expect(menu.evaluate((element) => element === document.activeElement)).resolves.toBe(true);
+    const focused = await focusedElement(page);
+    expect(focused).toMatchObject({ tag: 'button', label: 'Menu', visible: true });
     await expect(navigation(page).getByRole('link', { name: 'Onboardings' }).isVisible()).resolves.toBe(
       false,
     );

@@ -11,6 +11,7 @@ import {
   screens,
   shown,
   signIn,
+  signedIn,
   signOut,
   submitSignIn,
   TIMEOUT,
@@ -173,7 +174,7 @@ describe('pending invitations and recovery codes', () => {
     await recoveryField.fill(codes[0]!);
     await at('sign-in-recovery-code');
     await button(page, 'Sign in').click();
-    await shown(button(page, 'Sign out'));
+    await signedIn(page);
     await secrets.addSession(context, page);
 
     await openSection(page, 'Your account');

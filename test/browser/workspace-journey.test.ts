@@ -10,6 +10,7 @@ import {
   screens,
   shown,
   signIn,
+  signedIn,
   signOut,
   signUp,
   TIMEOUT,
@@ -161,7 +162,7 @@ describe('the team workspace', () => {
         .getByRole('button', { name: /accept|join|create account/i })
         .first()
         .click();
-      await shown(button(member.page, 'Sign out'));
+      await signedIn(member.page);
       await secrets.addSession(member.context, member.page);
       await atMember('member-home');
 
@@ -172,8 +173,8 @@ describe('the team workspace', () => {
           .count(),
       ).resolves.toBe(0);
       await member.page.goto(`${service.publicUrl}/workspace/integrations`);
-      await member.page.waitForURL(/\/workspace\/members$/, { timeout: TIMEOUT });
-      await shown(button(member.page, 'Sign out'));
+      await member.page.waitForURL(/\/workspace$/, { timeout: TIMEOUT });
+      await signedIn(member.page);
       await expect(button(member.page, 'Create key').count()).resolves.toBe(0);
       const me = (await inPage(member.page, 'GET', '/workspace/v1/me')).body as {
         csrf_token: string;

@@ -78,7 +78,7 @@ export async function verifyEmail(page: Page, email: string, atScreen?: (screen:
   await shown(page.getByText('Your email address is verified'));
   if (atScreen) await atScreen('verify-email-done');
   await page.goto(back);
-  await shown(button(page, 'Sign out'));
+  await signedIn(page);
 }
 
 /** The sign-in form: email, password, Sign in (waits for nothing: the caller reads the outcome). */
@@ -91,16 +91,27 @@ export async function submitSignIn(page: Page, email: string, password: string) 
 
 export async function signIn(page: Page, email: string, password: string) {
   await submitSignIn(page, email, password);
-  await shown(button(page, 'Sign out'));
+  await signedIn(page);
+}
+
+/** Waits for the signed-in workspace: its navigation (a sidebar, or a Menu button on a phone). */
+export const signedIn = (page: Page) => shown(page.getByRole('navigation', { name: 'Workspace' }));
+
+/** On a phone, opens the navigation's menu (the sidebar of a wide screen is always open). */
+export async function openMenu(page: Page) {
+  const menu = button(page, 'Menu');
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
 }
 
 export async function signOut(page: Page) {
+  await openMenu(page);
   await button(page, 'Sign out').click();
   await shown(button(page, 'Sign in'));
 }
 
 /** Opens a section of the workspace by its link in the navigation. */
 export async function openSection(page: Page, name: string | RegExp) {
+  await openMenu(page);
   await navigation(page).getByRole('link', { name }).first().click();
 }
 
