@@ -159,7 +159,8 @@ describe('review of answers in the browser', () => {
 
     // The member sees the versions and the word diff, then approves.
     await member.reload();
-    await shown(member.getByText('Changed answers waiting for your review'));
+    // The onboarding's review state (the list's one definition of waiting for review).
+    await shown(member.locator('dd.review-state-awaiting_review', { hasText: 'Waiting for review' }));
     const fullName = answerCard(member, 'Full name');
     await shown(fullName.getByText('Changes from version 1 to version 2'));
     expect((await fullName.locator('ins').allInnerTexts()).join(' ')).toContain('King');
