@@ -38,6 +38,9 @@ export function MappingPreview({
         ))}
       </fieldset>
       {shown.length > 0 ? (
+        <p>{t('clientsImport.previewCaption', { shown: shown.length, total: preview.clients.length })}</p>
+      ) : null}
+      {shown.length > 0 ? (
         <div
           class="import-table"
           role="region"
@@ -45,10 +48,7 @@ export function MappingPreview({
           tabIndex={0}
           style="overflow-x:auto"
         >
-          <table class="list-table" style="min-width:40rem;overflow-wrap:normal;word-break:normal">
-            <caption style="text-align:start">
-              {t('clientsImport.previewCaption', { shown: shown.length, total: preview.clients.length })}
-            </caption>
+          <table class="import-preview" style="min-width:40rem;overflow-wrap:normal;word-break:normal">
             <thead>
               <tr>
                 <th scope="col">{t('clientsImport.row')}</th>
