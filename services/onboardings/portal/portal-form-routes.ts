@@ -20,6 +20,8 @@ import {
   tokenParams,
 } from './portal-requests.ts';
 import { inviteeEmail, signingEvidence } from './portal-signing.ts';
+import { prefillAnswers } from './portal-prefill.ts';
+import { findClient } from '../../../projections/clients/queries.ts';
 
 /* The client's form through a link: open it, autosave answers, submit steps, sign. */
 
@@ -58,7 +60,13 @@ function openFormRoute(app: ZodApp, portal: PortalRequests) {
         teamFace(context.pool, teamId),
         clientFace(context.pool, teamId, clientId),
       ]);
-      const onboarding = { ...(await view(outcome.state)), signer_email: await signerEmailOf(link) };
+      const seen = await view(outcome.state);
+      const prefill = prefillAnswers(
+        outcome.state.snapshot,
+        new Set(seen.responses.map((response) => response.field_id)),
+        await findClient(context.readPool, context.vault, teamId, clientId),
+      );
+      const onboarding = { ...seen, signer_email: await signerEmailOf(link), prefill };
       return { team, client: client.client, onboarding };
     },
   );

@@ -54,6 +54,12 @@ export const portalOnboarding = z.object({
     .nullable()
     .optional()
     .describe("the email a signature records: the client's own (GET only; null when unreadable)"),
+  prefill: z
+    .record(z.string())
+    .optional()
+    .describe(
+      "GET only: answers the form starts from the client record (a field's config.prefill), by field id, for fields not answered yet; the form autosaves them when it opens",
+    ),
   paid_field_ids: z.array(z.string()).describe('payment fields whose payment the team recorded'),
   failed_payment_field_ids: z
     .array(z.string())

@@ -107,6 +107,38 @@ export function isDisplayOnly(type: string): boolean {
 
 const configOf = (field: { config: Record<string, unknown> | null }) => field.config ?? {};
 
+/**
+ * Where a field's answer may start from the client record (`config.prefill`): the client's
+ * name into a short text, the client's email into a short text or an email field. The
+ * portal fills it in the first time the form opens, when the field has no answer yet.
+ */
+export const PREFILL_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  short_text: ['client_name', 'client_email'],
+  email: ['client_email'],
+};
+
+export type PrefillSource = 'client_name' | 'client_email';
+
+/** The client-record value a field starts from, or null (no config.prefill, or not one its type takes). */
+export function prefillSource(field: {
+  type: string;
+  config: Record<string, unknown> | null;
+}): PrefillSource | null {
+  const source = configOf(field).prefill;
+  return typeof source === 'string' && (PREFILL_SOURCES[field.type] ?? []).includes(source)
+    ? (source as PrefillSource)
+    : null;
+}
+
+function prefillProblems(type: string, config: Record<string, unknown>, problems: string[]) {
+  if (config.prefill === undefined) return;
+  const allowed = PREFILL_SOURCES[type] ?? [];
+  if (allowed.length === 0) problems.push(`config.prefill is not taken by a ${type} field`);
+  else if (typeof config.prefill !== 'string' || !allowed.includes(config.prefill)) {
+    problems.push(`config.prefill must be one of ${allowed.join(', ')}`);
+  }
+}
+
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
@@ -223,6 +255,7 @@ export function fieldConfigProblems(field: {
   if (typeof config !== 'object' || Array.isArray(config)) return ['config must be an object'];
   optionalString(config, 'help_text', 1000, problems);
   optionalString(config, 'placeholder', 200, problems);
+  prefillProblems(field.type, config, problems);
   if (isDisplayOnly(field.type) || field.type === 'payment') {
     if (field.is_required && isDisplayOnly(field.type)) problems.push(`a ${field.type} cannot be required`);
   }

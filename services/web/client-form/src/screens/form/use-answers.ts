@@ -91,6 +91,12 @@ export function useAnswers(options: {
     });
   }, [onboarding.responses]);
 
+  // The first open fills what the template prefills from the client record (the service sends
+  // only fields not answered yet) and saves it like a typed answer: the client sees and may change it.
+  useEffect(() => {
+    for (const [fieldId, value] of Object.entries(onboarding.prefill ?? {})) change(fieldId, value);
+  }, []);
+
   function change(fieldId: string, value: unknown) {
     touched.current.add(fieldId);
     setAnswers((current) => new Map(current).set(fieldId, value));

@@ -162,11 +162,28 @@ export function newField(type: FieldType, id: string, label: string): BuilderFie
     id,
     type,
     label,
-    is_required: !isDisplayOnly(type),
+    // Optional until the author says otherwise: a new field asks, it does not demand.
+    is_required: false,
     config,
     conditional_rules: null,
     translations: null,
   };
+}
+
+/** A copy of `field` with its own id and `label`, placed by the caller (after the original). */
+export function duplicateField(field: BuilderField, id: string, label: string): BuilderField {
+  return { ...structuredClone(field), id, label };
+}
+
+/**
+ * `field` added to `step`: right after the open field when it is in this step, else at the end.
+ * Returns the index it went to.
+ */
+export function insertField(step: BuilderStep, field: BuilderField, afterId: string | null): number {
+  const after = afterId === null ? -1 : step.fields.findIndex((candidate) => candidate.id === afterId);
+  const at = after >= 0 ? after + 1 : step.fields.length;
+  step.fields.splice(at, 0, field);
+  return at;
 }
 
 export function newStep(id: string, title: string): BuilderStep {

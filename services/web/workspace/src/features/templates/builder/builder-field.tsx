@@ -1,7 +1,7 @@
-import { isDisplayOnly } from '../../../../../../templates/contract/field-catalogue.ts';
+import { isDisplayOnly, PREFILL_SOURCES } from '../../../../../../templates/contract/field-catalogue.ts';
 import { t } from '../../../i18n.ts';
 import type { BuilderField, Translations } from '../template-model.ts';
-import { Field } from '../../../ui/index.ts';
+import { FieldFrame, Select } from '../../../ui/index.ts';
 import { FieldConfigEditor } from './builder-field-config.tsx';
 import { Check, Problems } from './builder-inputs.tsx';
 import { RuleEditor, type RuleCandidate } from './builder-rule.tsx';
@@ -59,6 +59,11 @@ export function DragHandle({ id, moves }: { id: string; moves: MoveControls }) {
   );
 }
 
+/**
+ * One field as a card: collapsed it shows its label, type and whether it is required; the
+ * builder keeps one card open at a time (`open`, `onToggle`). Problems show beside the label
+ * input (aria-describedby) and, collapsed, under the card's heading.
+ */
 export function FieldCard({
   field,
   typeName,
@@ -66,7 +71,10 @@ export function FieldCard({
   locale,
   candidates,
   moves,
+  open,
+  onToggle,
   onChange,
+  onDuplicate,
   onRemove,
 }: {
   field: BuilderField;
@@ -75,14 +83,18 @@ export function FieldCard({
   locale: string;
   candidates: RuleCandidate[];
   moves: MoveControls;
+  open: boolean;
+  onToggle: () => void;
   onChange: (change: (field: BuilderField) => void) => void;
+  onDuplicate: () => void;
   onRemove: () => void;
 }) {
   const name = field.label || typeName;
   const headingId = `field-heading-${field.id}`;
+  const bodyId = `field-body-${field.id}`;
   return (
     <li
-      class={`builder-field${problems?.length ? ' builder-invalid' : ''}`}
+      class={`builder-field${problems?.length ? ' builder-invalid' : ''}${open ? ' builder-open' : ''}`}
       id={`field-${field.id}`}
       onDragOver={(event) => event.preventDefault()}
       onDrop={moves.onDrop}
@@ -90,17 +102,82 @@ export function FieldCard({
       <div class="builder-card-top">
         <DragHandle id={field.id} moves={moves} />
         <h3 id={headingId} class="builder-card-title">
-          {name} <span class="builder-type">({typeName})</span>
+          <button
+            type="button"
+            class="builder-toggle"
+            id={`toggle-${field.id}`}
+            aria-expanded={open}
+            aria-controls={open ? bodyId : undefined}
+            onClick={onToggle}
+          >
+            {name} <span class="builder-type">({typeName})</span>
+          </button>
         </h3>
+        {isDisplayOnly(field.type) ? null : (
+          <span class={`builder-badge${field.is_required ? ' builder-badge-required' : ''}`}>
+            {field.is_required ? t('builder.badgeRequired') : t('builder.badgeOptional')}
+          </span>
+        )}
       </div>
-      <Problems id={`problems-${field.id}`} messages={problems} />
-      <Field
+      {open ? null : <Problems id={`problems-${field.id}`} messages={problems} />}
+      {open ? (
+        <FieldBody
+          field={field}
+          bodyId={bodyId}
+          name={name}
+          problems={problems}
+          locale={locale}
+          candidates={candidates}
+          moves={moves}
+          onChange={onChange}
+          onDuplicate={onDuplicate}
+          onRemove={onRemove}
+        />
+      ) : null}
+    </li>
+  );
+}
+
+/** The open card's inputs: label, required, prefill, config, show-when rule, translations, actions. */
+function FieldBody({
+  field,
+  bodyId,
+  name,
+  problems,
+  locale,
+  candidates,
+  moves,
+  onChange,
+  onDuplicate,
+  onRemove,
+}: {
+  field: BuilderField;
+  bodyId: string;
+  name: string;
+  problems: string[] | undefined;
+  locale: string;
+  candidates: RuleCandidate[];
+  moves: MoveControls;
+  onChange: (change: (field: BuilderField) => void) => void;
+  onDuplicate: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div id={bodyId} class="builder-field-body">
+      <FieldFrame
         id={`f-${field.id}-label`}
         label={isDisplayOnly(field.type) ? t('builder.title') : t('builder.label')}
-        value={field.label}
-        onValue={(value) => onChange((draft) => (draft.label = value))}
-        maxLength={1000}
-      />
+      >
+        <Problems id={`problems-${field.id}`} messages={problems} />
+        <input
+          id={`f-${field.id}-label`}
+          value={field.label}
+          maxLength={1000}
+          aria-invalid={problems?.length ? 'true' : undefined}
+          aria-describedby={problems?.length ? `problems-${field.id}` : undefined}
+          onInput={(event) => onChange((draft) => (draft.label = (event.target as HTMLInputElement).value))}
+        />
+      </FieldFrame>
       {isDisplayOnly(field.type) ? null : (
         <Check
           id={`f-${field.id}-required`}
@@ -109,6 +186,7 @@ export function FieldCard({
           onChecked={(on) => onChange((draft) => (draft.is_required = on))}
         />
       )}
+      <PrefillChoice field={field} onChange={onChange} />
       <FieldConfigEditor
         field={field}
         set={(key, value) =>
@@ -147,6 +225,14 @@ export function FieldCard({
         <MoveButtons id={field.id} name={name} moves={moves} />
         <button
           type="button"
+          class="button-secondary"
+          aria-label={t('builder.duplicateField', { name })}
+          onClick={onDuplicate}
+        >
+          {t('builder.duplicate')}
+        </button>
+        <button
+          type="button"
           class="button-danger"
           aria-label={t('builder.removeField', { name })}
           onClick={onRemove}
@@ -154,6 +240,36 @@ export function FieldCard({
           {t('builder.remove')}
         </button>
       </div>
-    </li>
+    </div>
+  );
+}
+
+/** "Prefill from the client's name/email" for the fields that take it (config.prefill). */
+function PrefillChoice({
+  field,
+  onChange,
+}: {
+  field: BuilderField;
+  onChange: (change: (field: BuilderField) => void) => void;
+}) {
+  const sources = PREFILL_SOURCES[field.type];
+  if (!sources) return null;
+  const value = typeof field.config.prefill === 'string' ? field.config.prefill : '';
+  return (
+    <Select
+      id={`f-${field.id}-prefill`}
+      label={t('builder.prefill')}
+      value={value}
+      onValue={(next) =>
+        onChange((draft) => {
+          if (next) draft.config.prefill = next;
+          else delete draft.config.prefill;
+        })
+      }
+      options={[
+        { value: '', label: t('builder.prefillNone') },
+        ...sources.map((source) => ({ value: source, label: t(`builder.prefill.${source}`) })),
+      ]}
+    />
   );
 }

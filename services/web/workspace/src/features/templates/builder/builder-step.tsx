@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { FIELD_TYPES, type FieldType } from '../../../../../../templates/contract/field-catalogue.ts';
 import { t } from '../../../i18n.ts';
-import { newField, type BuilderField, type BuilderStep, type BuilderTemplate } from '../template-model.ts';
+import {
+  duplicateField,
+  insertField,
+  newField,
+  type BuilderField,
+  type BuilderStep,
+  type BuilderTemplate,
+} from '../template-model.ts';
 import { Field, Select } from '../../../ui/index.ts';
 import { DragHandle, FieldCard, MoveButtons, type MoveControls } from './builder-field.tsx';
 import { Check, Problems } from './builder-inputs.tsx';
@@ -24,7 +31,19 @@ export function ruleCandidates(
     }));
 }
 
-/** One step of the builder: its title, optional, show-when rules, translations, moves and its fields. */
+/** The heading's name of a step: its title, numbered once ("Step 2" stays "Step 2", not "Step 2: Step 2"). */
+export function stepHeading(title: string, number: number): string {
+  const own = title.trim();
+  const plain = t('builder.newStepTitle', { number });
+  if (own === '' || own.toLowerCase() === plain.toLowerCase()) return plain;
+  return t('builder.stepHeading', { number, name: own });
+}
+
+/**
+ * One step of the builder: its heading (a toggle for the step's own settings: title, optional,
+ * show-when rule, translations, moves), its field cards (one open at a time, `openId`), and
+ * the palette that adds a field after the open card or at the end.
+ */
 export function StepCard({
   step,
   stepIndex,
@@ -34,6 +53,8 @@ export function StepCard({
   moves,
   fieldMoves,
   announce,
+  openId,
+  setOpenId,
 }: {
   step: BuilderStep;
   stepIndex: number;
@@ -43,10 +64,20 @@ export function StepCard({
   moves: MoveControls;
   fieldMoves: (step: BuilderStep, field: BuilderField, index: number) => MoveControls;
   announce: (text: string) => void;
+  openId: string | null;
+  setOpenId: (id: string | null) => void;
 }) {
-  const { update, changeStep, changeField, shownProblems } = state;
+  const { changeStep, changeField, shownProblems } = state;
   const problems = state.problems!;
   const stepName = step.title || t('builder.untitledStep');
+  const settingsKey = `step:${step.id}`;
+  const settingsOpen = openId === settingsKey;
+  const toggle = (key: string) => setOpenId(openId === key ? null : key);
+  const openField = step.fields.some((field) => field.id === openId) ? openId : null;
+  const added = (field: BuilderField) => {
+    setOpenId(field.id);
+    setTimeout(() => document.getElementById(`f-${field.id}-label`)?.focus(), 0);
+  };
   return (
     <li
       id={`step-${step.id}`}
@@ -58,56 +89,32 @@ export function StepCard({
         <div class="builder-card-top">
           <DragHandle id={step.id} moves={moves} />
           <h2 id={`step-heading-${step.id}`} class="builder-card-title">
-            {t('builder.stepHeading', { number: stepIndex + 1, name: stepName })}
+            <button
+              type="button"
+              class="builder-toggle"
+              id={`toggle-step-${step.id}`}
+              aria-expanded={settingsOpen}
+              aria-controls={settingsOpen ? `step-body-${step.id}` : undefined}
+              onClick={() => toggle(settingsKey)}
+            >
+              {stepHeading(step.title, stepIndex + 1)}
+            </button>
           </h2>
         </div>
         <Problems id={`problems-${step.id}`} messages={shownProblems(step.id, problems.steps[step.id])} />
-        <Field
-          id={`s-${step.id}-title`}
-          label={t('builder.stepTitle')}
-          value={step.title}
-          maxLength={1000}
-          onValue={(value) => changeStep(step.id, (draft) => (draft.title = value))}
-        />
-        <Check
-          id={`s-${step.id}-optional`}
-          label={t('builder.stepOptional')}
-          checked={step.is_optional}
-          onChecked={(on) => changeStep(step.id, (draft) => (draft.is_optional = on))}
-        />
-        <RuleEditor
-          idPrefix={`s-${step.id}-rule`}
-          rules={step.conditional_rules}
-          candidates={ruleCandidates(template, (field) => step.fields.some((own) => own.id === field.id))}
-          onChange={(rules) => changeStep(step.id, (draft) => (draft.conditional_rules = rules))}
-        />
-        {locale ? (
-          <TranslationInputs
-            idPrefix={`s-${step.id}`}
+        {settingsOpen ? (
+          <StepSettings
+            step={step}
+            stepName={stepName}
+            state={state}
+            template={template}
             locale={locale}
-            translations={step.translations}
-            keys={[{ key: 'title', label: t('builder.stepTitle'), original: step.title }]}
-            onChange={(translations) => changeStep(step.id, (draft) => (draft.translations = translations))}
+            moves={moves}
+            announce={announce}
           />
         ) : null}
-        <div class="actions">
-          <MoveButtons id={step.id} name={stepName} moves={moves} />
-          <button
-            type="button"
-            class="button-danger"
-            aria-label={t('builder.removeStep', { name: stepName })}
-            onClick={() => {
-              update((draft) => (draft.steps = draft.steps.filter((candidate) => candidate.id !== step.id)));
-              announce(t('builder.removed', { name: stepName }));
-              document.getElementById('steps-heading')?.focus();
-            }}
-          >
-            {t('builder.removeStepShort')}
-          </button>
-        </div>
-        <h3 class="builder-fields-title">{t('builder.fields')}</h3>
         {step.fields.length === 0 ? <p class="hint">{t('builder.noFields')}</p> : null}
-        <ol class="builder-fields">
+        <ol class="builder-fields" aria-label={t('builder.fieldsOf', { step: stepName })}>
           {step.fields.map((field, fieldIndex) => (
             <FieldCard
               key={field.id}
@@ -117,7 +124,19 @@ export function StepCard({
               locale={locale}
               candidates={ruleCandidates(template, (other) => other.id === field.id)}
               moves={fieldMoves(step, field, fieldIndex)}
+              open={openId === field.id}
+              onToggle={() => toggle(field.id)}
               onChange={(change) => changeField(step.id, field.id, change)}
+              onDuplicate={() => {
+                const copy = duplicateField(
+                  field,
+                  crypto.randomUUID(),
+                  t('builder.copyOf', { name: field.label || typeName(field.type) }),
+                );
+                changeStep(step.id, (draft) => insertField(draft, copy, field.id));
+                announce(t('builder.duplicated', { name: field.label || typeName(field.type) }));
+                added(copy);
+              }}
               onRemove={() => {
                 changeStep(
                   step.id,
@@ -133,9 +152,9 @@ export function StepCard({
           stepId={step.id}
           onAdd={(type) => {
             const field = newField(type, crypto.randomUUID(), typeName(type));
-            changeStep(step.id, (draft) => draft.fields.push(field));
+            changeStep(step.id, (draft) => insertField(draft, field, openField));
             announce(t('builder.added', { name: typeName(type), step: stepName }));
-            setTimeout(() => document.getElementById(`f-${field.id}-label`)?.focus(), 0);
+            added(field);
           }}
         />
       </section>
@@ -143,6 +162,75 @@ export function StepCard({
   );
 }
 
+/** A step's own settings (its open card): title, optional, show-when rule, translations, moves, remove. */
+function StepSettings({
+  step,
+  stepName,
+  state,
+  template,
+  locale,
+  moves,
+  announce,
+}: {
+  step: BuilderStep;
+  stepName: string;
+  state: BuilderState;
+  template: BuilderTemplate;
+  locale: string;
+  moves: MoveControls;
+  announce: (text: string) => void;
+}) {
+  const { update, changeStep } = state;
+  return (
+    <div id={`step-body-${step.id}`} class="builder-step-body">
+      <Field
+        id={`s-${step.id}-title`}
+        label={t('builder.stepTitle')}
+        value={step.title}
+        maxLength={1000}
+        onValue={(value) => changeStep(step.id, (draft) => (draft.title = value))}
+      />
+      <Check
+        id={`s-${step.id}-optional`}
+        label={t('builder.stepOptional')}
+        checked={step.is_optional}
+        onChecked={(on) => changeStep(step.id, (draft) => (draft.is_optional = on))}
+      />
+      <RuleEditor
+        idPrefix={`s-${step.id}-rule`}
+        rules={step.conditional_rules}
+        candidates={ruleCandidates(template, (field) => step.fields.some((own) => own.id === field.id))}
+        onChange={(rules) => changeStep(step.id, (draft) => (draft.conditional_rules = rules))}
+      />
+      {locale ? (
+        <TranslationInputs
+          idPrefix={`s-${step.id}`}
+          locale={locale}
+          translations={step.translations}
+          keys={[{ key: 'title', label: t('builder.stepTitle'), original: step.title }]}
+          onChange={(translations) => changeStep(step.id, (draft) => (draft.translations = translations))}
+        />
+      ) : null}
+      <div class="actions">
+        <MoveButtons id={step.id} name={stepName} moves={moves} />
+        <button
+          type="button"
+          class="button-danger"
+          aria-label={t('builder.removeStep', { name: stepName })}
+          onClick={() => {
+            update((draft) => (draft.steps = draft.steps.filter((candidate) => candidate.id !== step.id)));
+            announce(t('builder.removed', { name: stepName }));
+            document.getElementById('steps-heading')?.focus();
+          }}
+        >
+          {t('builder.removeStepShort')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The field palette of a step: a type, then Add field (after the open card, else at the end). */
 function AddField({ stepId, onAdd }: { stepId: string; onAdd: (type: FieldType) => void }) {
   const [type, setType] = useState<FieldType>('short_text');
   return (

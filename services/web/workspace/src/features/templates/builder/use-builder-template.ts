@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { t } from '../../../i18n.ts';
+import type { Problem } from '../../../../../shared/api/client.ts';
 import { problemMessage } from '../../../problems.ts';
 import { getTemplate, saveTemplate } from '../api.ts';
 import {
@@ -27,7 +28,9 @@ export function useBuilderTemplate(id: string) {
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState(false);
   const [checked, setChecked] = useState(false);
-  const [serverProblem, setServerProblem] = useState<ReturnType<typeof locateMessage> | null>(null);
+  const [serverProblems, setServerProblems] = useState<Located[]>([]);
+  // Bumped by each refused save: the screen opens the first problem's card and focuses it.
+  const [refusals, setRefusals] = useState(0);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<PaymentNotice>(null);
 
@@ -45,7 +48,7 @@ export function useBuilderTemplate(id: string) {
     }
     opened(answer.data.template);
     setConflict(false);
-    setServerProblem(null);
+    setServerProblems([]);
   };
   useEffect(() => {
     void load();
@@ -79,16 +82,12 @@ export function useBuilderTemplate(id: string) {
   const save = async () => {
     if (!template || !problems) return;
     setChecked(true);
-    setServerProblem(null);
+    setServerProblems([]);
     setStatus(null);
     setNotice(null);
     if (problems.count > 0) {
-      setError(t('builder.fixProblems', { count: problems.count }));
-      document
-        .querySelector<HTMLElement>(
-          '.builder-invalid input, .builder-invalid textarea, .builder-invalid select',
-        )
-        ?.focus();
+      setError(null);
+      setRefusals((count) => count + 1);
       return;
     }
     setBusy(true);
@@ -103,21 +102,17 @@ export function useBuilderTemplate(id: string) {
     } else if (answer.problem.code === 'template_changed') {
       setConflict(true);
       setError(t('builder.conflict'));
-    } else if (answer.problem.code === 'invalid_body') {
-      const located = locateMessage(template, answer.problem.message);
-      setServerProblem(located);
-      setError(t('builder.serverRefused', { problem: located.text }));
+    } else if (answer.problem.code === 'invalid_body' || answer.problem.status === 422) {
+      const located = locateProblem(template, answer.problem);
+      if (located.some((one) => one.fieldId || one.stepId)) {
+        setServerProblems(located);
+        setError(null);
+        setRefusals((count) => count + 1);
+      } else setError(t('builder.serverRefused', { problem: located[0]?.text ?? answer.problem.message }));
     } else setError(problemMessage(answer.problem, t));
   };
 
-  /** A step's or field's problems as shown: its own once a save was tried, and the server's. */
-  const shownProblems = (key: string, own: string[] | undefined) => {
-    const server =
-      serverProblem && (serverProblem.fieldId === key || serverProblem.stepId === key)
-        ? [serverProblem.text]
-        : [];
-    return [...(checked ? (own ?? []) : []), ...server];
-  };
+  const shownProblems = problemsShown(serverProblems, checked);
   const reload = () => void load().then(() => setError(null));
 
   return {
@@ -129,6 +124,8 @@ export function useBuilderTemplate(id: string) {
     error,
     conflict,
     checked,
+    serverProblems,
+    refusals,
     dirty,
     busy,
     update,
@@ -141,6 +138,48 @@ export function useBuilderTemplate(id: string) {
 }
 
 export type BuilderState = ReturnType<typeof useBuilderTemplate>;
+
+type Located = ReturnType<typeof locateMessage>;
+
+/** A step's or field's problems as shown: its own once a save was tried, and the server's. */
+const problemsShown =
+  (serverProblems: Located[], checked: boolean) => (key: string, own: string[] | undefined) => [
+    ...(checked ? (own ?? []) : []),
+    ...serverProblems
+      .filter((one) => one.fieldId === key || (!one.fieldId && one.stepId === key))
+      .map((one) => one.text),
+  ];
+
+/**
+ * Where a refused save's problems are: every field problem the service lists
+ * (details.field_problems, "steps[i].fields[j]"), else the request issues' paths, else the
+ * message itself.
+ */
+function locateProblem(template: BuilderTemplate, problem: Problem): Located[] {
+  const details = (problem.details ?? {}) as {
+    field_problems?: { path?: unknown; message?: unknown }[];
+    issues?: { path?: unknown; message?: unknown }[];
+  };
+  const listed = (details.field_problems ?? [])
+    .filter((one) => typeof one.path === 'string' && typeof one.message === 'string')
+    .map((one) => locateMessage(template, `${String(one.path)}: ${String(one.message)}`));
+  if (listed.length) return listed;
+  const issues = (details.issues ?? [])
+    .filter((one) => Array.isArray(one.path) && typeof one.message === 'string')
+    .map((one) => {
+      const path = one.path as (string | number)[];
+      const at =
+        path[0] === 'steps' && typeof path[1] === 'number'
+          ? `steps[${path[1]}]` +
+            (path[2] === 'fields' && typeof path[3] === 'number' ? `.fields[${path[3]}]` : '')
+          : '';
+      const rest = path.slice(at.includes('fields') ? 4 : at ? 2 : 0).join('.');
+      return at
+        ? locateMessage(template, `${at}: ${rest ? `${rest} ` : ''}${String(one.message)}`)
+        : { text: String(one.message) };
+    });
+  return issues.length ? issues : [locateMessage(template, problem.message)];
+}
 
 /** While there are unsaved changes, leaving or reloading the page asks first. */
 function useUnsavedWarning(dirty: boolean) {
