@@ -18,4 +18,22 @@ describe('the api_keys fold', () => {
     ].reduce(foldApiKey, []);
     expect(changes.map((change) => change.kind)).toEqual(['created', 'revoked']);
   });
+
+  it('a key keeps its prefix and the member who created it (the metadata actor)', () => {
+    const event = {
+      ...recorded('api_key.created', {
+        api_key_id: 'k',
+        team_id: 't',
+        name: 'n',
+        scopes: [],
+        key_hash: 'h',
+        expires_at: null,
+        created_at: 'c',
+        key_prefix: 'cos_ab12cd34',
+      }),
+      metadata: { actor_member_id: 'm' },
+    };
+    const [change] = foldApiKey([], event);
+    expect(change).toMatchObject({ row: { key_prefix: 'cos_ab12cd34', created_by_member_id: 'm' } });
+  });
 });

@@ -19,9 +19,17 @@ export type ApiKeyChange =
         key_hash: string;
         expires_at: string | null;
         created_at: string;
+        key_prefix: string | null;
+        created_by_member_id: string | null;
       };
     }
   | { kind: 'revoked'; id: string; revoked_at: string };
+
+/** The member the event's metadata names as actor (workspace requests); null otherwise. */
+const actorOf = (recorded: RecordedEvent): string | null => {
+  const actor = recorded.metadata?.['actor_member_id'];
+  return typeof actor === 'string' ? actor : null;
+};
 
 export function foldApiKey(changes: ApiKeyChange[], recorded: RecordedEvent): ApiKeyChange[] {
   const event = { type: recorded.type, data: recorded.data } as ApiKeyEvent;
@@ -38,6 +46,8 @@ export function foldApiKey(changes: ApiKeyChange[], recorded: RecordedEvent): Ap
           key_hash: data.key_hash,
           expires_at: data.expires_at,
           created_at: data.created_at,
+          key_prefix: data.key_prefix ?? null,
+          created_by_member_id: actorOf(recorded),
         },
       });
       break;

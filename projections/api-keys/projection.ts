@@ -17,9 +17,20 @@ export const apiKeyProjection = readModelProjection<ApiKeyChange[]>({
       if (change.kind === 'created') {
         const { row } = change;
         await client.query(
-          `insert into ${table('api_keys')} (id, team_id, name, scopes, key_hash, expires_at, created_at)
-           values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing`,
-          [row.id, row.team_id, row.name, row.scopes, row.key_hash, row.expires_at, row.created_at],
+          `insert into ${table('api_keys')} (id, team_id, name, scopes, key_hash, expires_at, created_at,
+             key_prefix, created_by_member_id)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9) on conflict (id) do nothing`,
+          [
+            row.id,
+            row.team_id,
+            row.name,
+            row.scopes,
+            row.key_hash,
+            row.expires_at,
+            row.created_at,
+            row.key_prefix,
+            row.created_by_member_id,
+          ],
         );
       } else {
         await client.query(

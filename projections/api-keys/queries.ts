@@ -14,14 +14,22 @@ export interface ApiKeyRow {
   expires_at: Date | null;
   created_at: Date;
   revoked_at: Date | null;
+  /** The secret's first characters (null for a key from before they were recorded). */
+  key_prefix: string | null;
+  /** Who created it: the member's name (null: the operator API, or the member left and was erased). */
+  created_by_name: string | null;
+  /** When it last authenticated a request, to the minute (api_key_usage); null: never. */
+  last_used_at: Date | null;
 }
 
-const KEY_COLUMNS = 'id, name, scopes, expires_at, created_at, revoked_at';
+const KEY_COLUMNS = `k.id, k.name, k.scopes, k.expires_at, k.created_at, k.revoked_at, k.key_prefix,
+  (select m.name from team_members m where m.id = k.created_by_member_id and m.team_id = k.team_id) as created_by_name,
+  (select u.last_used_at from api_key_usage u where u.api_key_id = k.id) as last_used_at`;
 
 /** One of the team's keys; undefined for another team's or an unknown one. */
 export async function teamApiKey(db: ReadClient, teamId: string, id: string): Promise<ApiKeyRow | undefined> {
   const { rows } = await db.query<ApiKeyRow>(
-    `select ${KEY_COLUMNS} from api_keys where team_id = $1 and id = $2`,
+    `select ${KEY_COLUMNS} from api_keys k where k.team_id = $1 and k.id = $2`,
     [teamId, id],
   );
   return rows[0];
@@ -30,7 +38,7 @@ export async function teamApiKey(db: ReadClient, teamId: string, id: string): Pr
 /** The team's keys, newest first. */
 export async function teamApiKeys(db: ReadClient, teamId: string): Promise<ApiKeyRow[]> {
   const { rows } = await db.query<ApiKeyRow>(
-    `select ${KEY_COLUMNS} from api_keys where team_id = $1 order by created_at desc, id`,
+    `select ${KEY_COLUMNS} from api_keys k where k.team_id = $1 order by k.created_at desc, k.id`,
     [teamId],
   );
   return rows;

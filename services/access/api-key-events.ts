@@ -15,6 +15,8 @@ export type ApiKeyCreated = DomainEvent<
     key_hash: string;
     expires_at: string | null;
     created_at: string;
+    /** The secret's first characters (API_KEY_SHOWN_PREFIX), to tell keys apart; absent before migration 153. */
+    key_prefix?: string;
     /** Set on a rotation's replacement key: the key it replaces (both stay active). */
     replaces_api_key_id?: string;
   }

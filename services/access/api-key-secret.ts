@@ -11,6 +11,13 @@ export function generateApiKeySecret(): string {
   return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
+/**
+ * The characters of a secret shown to tell keys apart: `cos_` and 8 random ones (48 of its 256
+ * random bits; what remains cannot be guessed). Recorded with the key; the rest never is.
+ */
+export const API_KEY_SHOWN_LENGTH = API_KEY_PREFIX.length + 8;
+export const shownPrefix = (secret: string): string => secret.slice(0, API_KEY_SHOWN_LENGTH);
+
 export function hashApiKeySecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }

@@ -9,6 +9,7 @@ import {
   expiresAtEndOfUtcDate,
   generateApiKeySecret,
   hashApiKeySecret,
+  shownPrefix,
   isCalendarDate,
 } from './api-key-secret.ts';
 import { SCOPES } from './contract/scopes.ts';
@@ -106,6 +107,7 @@ export async function operatorApiKeyRoutes(
             name: name ?? DEFAULT_API_KEY_NAME,
             scopes,
             key_hash: hashApiKeySecret(secret),
+            key_prefix: shownPrefix(secret),
             expires_at: expiresAt,
           },
           metadata: { now: at },

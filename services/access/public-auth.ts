@@ -3,6 +3,7 @@ import type { Platform } from '../../shared/app-deps.ts';
 import { apiKeyInactive, apiKeyRequired, apiKeyScopeDenied } from '../../shared/http/public-errors.ts';
 import { apiKeyByHash } from '../../projections/api-keys/queries.ts';
 import { hashApiKeySecret, isExpired } from './api-key-secret.ts';
+import { noteKeyUse } from './api-key-usage.ts';
 import { isPlan, type Plan } from './contract/plans.ts';
 import type { RouteScope, Scope } from './contract/scopes.ts';
 
@@ -52,7 +53,7 @@ function bearerKey(request: FastifyRequest): string | undefined {
 }
 
 export async function authenticate(
-  context: Pick<Platform, 'readPool' | 'clock'>,
+  context: Pick<Platform, 'readPool' | 'clock'> & Partial<Pick<Platform, 'pool'>>,
   request: FastifyRequest,
 ): Promise<Principal> {
   const secret = bearerKey(request);
@@ -66,6 +67,7 @@ export async function authenticate(
   ) {
     throw apiKeyInactive();
   }
+  if (context.pool) noteKeyUse({ pool: context.pool, clock: context.clock }, key.id);
   return { teamId: key.team_id, apiKeyId: key.id, scopes: key.scopes as Scope[], plan: key.plan };
 }
 

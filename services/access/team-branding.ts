@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { LOGO_TYPES, MAX_LOGO_BYTES } from './contract/logo-limits.ts';
 import type { TeamLogo } from './team-events.ts';
+import { contrastAgainstWhite, MIN_ACCENT_CONTRAST, ratioText } from './contract/accent-contrast.ts';
+
+export { contrastAgainstWhite, MIN_ACCENT_CONTRAST };
 
 /**
  * Rules for a team's branding on the client's form page:
@@ -13,29 +16,15 @@ import type { TeamLogo } from './team-events.ts';
  */
 
 export const ACCENT_COLOR = /^#[0-9a-fA-F]{6}$/;
-export const MIN_ACCENT_CONTRAST = 4.5;
 /** Longest logo data URL decoded: base64 of MAX_LOGO_BYTES plus a generous header. */
 const MAX_LOGO_DATA_URL_LENGTH = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100;
-
-/** sRGB channel (0..255) to linear light (WCAG 2.2 relative luminance). */
-function linear(channel: number): number {
-  const c = channel / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-/** Contrast ratio (1 to 21) of '#rrggbb' against white. */
-export function contrastAgainstWhite(color: string): number {
-  const [r, g, b] = [1, 3, 5].map((start) => linear(parseInt(color.slice(start, start + 2), 16)));
-  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  return 1.05 / (luminance + 0.05);
-}
 
 /** Why `color` cannot be the accent color, or null when it can. */
 export function accentColorProblem(color: string): string | null {
   if (!ACCENT_COLOR.test(color)) return 'accent_color must be a color in the form #rrggbb';
   const ratio = contrastAgainstWhite(color);
   if (ratio >= MIN_ACCENT_CONTRAST) return null;
-  return `accent_color ${color} has a contrast ratio of ${(Math.floor(ratio * 100) / 100).toFixed(2)}:1 against white; at least ${MIN_ACCENT_CONTRAST}:1 is needed (choose a darker color)`;
+  return `accent_color ${color} has a contrast ratio of ${ratioText(ratio)}:1 against white; at least ${MIN_ACCENT_CONTRAST}:1 is needed (choose a darker color)`;
 }
 
 export interface LogoUpload extends TeamLogo {

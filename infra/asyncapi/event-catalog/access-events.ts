@@ -143,7 +143,7 @@ export const ACCESS_EVENTS: EventCatalogPart = {
         expires_at: nullable(timestamp),
         created_at: timestamp,
       },
-      { replaces_api_key_id: uuid },
+      { replaces_api_key_id: uuid, key_prefix: nonEmpty },
     ),
   },
   'api_key.revoked': {

@@ -10,6 +10,7 @@ import {
   expiresAtEndOfUtcDate,
   generateApiKeySecret,
   hashApiKeySecret,
+  shownPrefix,
   isCalendarDate,
   isExpired,
 } from '../api-key-secret.ts';
@@ -34,6 +35,15 @@ export const keySchema = z.object({
   expires_at: z.string().nullable(),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
+  key_prefix: z
+    .string()
+    .nullable()
+    .describe("the secret's first characters (cos_ and 8 more); null for an older key"),
+  created_by: z
+    .string()
+    .nullable()
+    .describe("the creating member's name; null: created through the operator API"),
+  last_used_at: z.string().nullable().describe('when the key last authenticated a request, to the minute'),
 });
 const createdSchema = z.object({
   status: z.enum(['created', 'already_created']),
@@ -69,6 +79,9 @@ function apiKeysKit(context: WorkspaceDeps) {
     expires_at: row.expires_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     revoked_at: row.revoked_at?.toISOString() ?? null,
+    key_prefix: row.key_prefix,
+    created_by: row.created_by_name,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
   });
 
   async function keyOf(teamId: string, id: string): Promise<ApiKeyRow | undefined> {
@@ -134,6 +147,7 @@ async function createKey(
           name: key.name,
           scopes: key.scopes,
           key_hash: hashApiKeySecret(secret),
+          key_prefix: shownPrefix(secret),
           expires_at: key.expires_at,
           ...(key.replaces ? { replaces_api_key_id: key.replaces } : {}),
         },

@@ -35,6 +35,16 @@ export async function auditRoutes(plain: FastifyInstance, { context }: { context
                 id: z.string(),
                 type: z.string(),
                 actor_member_id: z.string().nullable(),
+                actor_name: z
+                  .string()
+                  .nullable()
+                  .describe("the actor's name; null: the system or a former member"),
+                object_name: z
+                  .string()
+                  .nullable()
+                  .describe(
+                    "what the entry is about: a key's name and prefix, a member, an address; null: the team",
+                  ),
                 data: z.record(z.unknown()),
                 occurred_at: z.string(),
               }),

@@ -114,3 +114,29 @@ export async function deleteInvitation(
   );
   return revoked.rowCount === 1;
 }
+
+/** What the invitation page shows before accepting: the team, who invited, the invited address. */
+export interface InvitationPageRow {
+  team_name: string;
+  invited_by_name: string | null;
+  email: string;
+  role: MemberRole;
+  expires_at: Date;
+}
+
+/** The open invitation of a link's hash (unused, not expired); undefined otherwise. */
+export async function invitationPage(
+  db: ReadClient,
+  tokenHash: string,
+  now: Date,
+): Promise<InvitationPageRow | undefined> {
+  const { rows } = await db.query<InvitationPageRow>(
+    `select tm.name as team_name, m.name as invited_by_name, t.email, t.role, t.expires_at
+     from workspace_tokens t
+     join teams tm on tm.id = t.team_id
+     left join team_members m on m.id = t.invited_by and m.team_id = t.team_id
+     where t.token_hash = $1 and t.purpose = 'invitation' and t.used_at is null and t.expires_at > $2`,
+    [tokenHash, now],
+  );
+  return rows[0];
+}

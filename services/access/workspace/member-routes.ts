@@ -1,6 +1,7 @@
 import { currentMembers } from '../../../projections/teams/queries.ts';
 import { deleteCredentials } from './accounts.ts';
 import { acceptInvitationRoute, inviteMemberRoute } from './member-invite-routes.ts';
+import { invitationPageRoute } from './invitation-page-route.ts';
 import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -28,6 +29,7 @@ export async function memberRoutes(plain: FastifyInstance, { context }: { contex
   // Registered in the OpenAPI document's order.
   listMembersRoute(app, context);
   inviteMemberRoute(app, context);
+  invitationPageRoute(app, context);
   acceptInvitationRoute(app, context);
   changeRoleRoute(app, context);
   removeMemberRoute(app, context);

@@ -37,6 +37,10 @@ export const signUp = (body: { team_name: string; name: string; email: string; p
 export const acceptInvitation = (token: string, body: { name: string; password: string }) =>
   call(api.POST('/workspace/v1/invitations/{token}/accept', { ...byToken(token), body }));
 
+/** What an invitation link names before accepting: team, inviter, address, role. */
+export const readInvitation = (token: string) =>
+  call(api.GET('/workspace/v1/invitations/{token}/details', byToken(token)));
+
 export const requestPasswordReset = (email: string) =>
   call(api.POST('/workspace/v1/password-resets', { body: { email } }));
 

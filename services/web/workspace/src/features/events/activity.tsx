@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiAnswer } from '../../api.ts';
 import { listMembers } from '../access/members/api.ts';
 import { listAudit } from './api.ts';
-import { humanizeType } from './audit.ts';
+import { activitySentence } from './activity-sentence.ts';
 import { formatDateTime } from '../../dates.ts';
 import { t } from '../../i18n.ts';
 import { problemMessage } from '../../problems.ts';
@@ -68,19 +68,9 @@ export function ActivityScreen() {
         <ol class="rows" ref={list}>
           {entries.map((entry) => (
             <li key={entry.id} class="row" tabIndex={-1}>
-              <p class="row-title">{humanizeType(entry.type)}</p>
-              {Array.isArray(entry.data['settings']) ? (
-                <p>
-                  {t('activity.settings', {
-                    settings: (entry.data['settings'] as string[]).map(humanizeType).join(', '),
-                  })}
-                </p>
-              ) : null}
+              <p class="row-title">{activitySentence(entry, t)}</p>
               {typeof entry.data['codes_left'] === 'number' ? (
                 <p>{t('activity.codesLeft', { count: entry.data['codes_left'] })}</p>
-              ) : null}
-              {/^(member_invited|invitation_)/.test(entry.type) && typeof entry.data['email'] === 'string' ? (
-                <p>{entry.data['email']}</p>
               ) : null}
               <p class="muted">
                 <time dateTime={entry.occurred_at}>{formatDateTime(entry.occurred_at)}</time>

@@ -1,4 +1,4 @@
-import { formatDate } from '../../../dates.ts';
+import { formatDate, formatDateTime } from '../../../dates.ts';
 import { t } from '../../../i18n.ts';
 import { useReauth } from '../reauth.tsx';
 import { scopeList } from '../../../../../../access/contract/scopes.ts';
@@ -41,8 +41,20 @@ export function IntegrationsScreen() {
         none={t('integrations.none')}
         row={(key) => (
           <li key={key.id} class="row">
-            <h3 class="row-title">{key.name}</h3>
+            <h3 class="row-title">
+              {key.name}
+              {key.key_prefix ? (
+                <>
+                  {' '}
+                  <code>{t('key.prefixShown', { prefix: key.key_prefix })}</code>
+                </>
+              ) : null}
+            </h3>
             <dl class="facts">
+              <dt>{t('key.createdBy')}</dt>
+              <dd>{key.created_by ?? t('key.createdByOperator')}</dd>
+              <dt>{t('key.lastUsed')}</dt>
+              <dd>{key.last_used_at ? formatDateTime(key.last_used_at) : t('key.neverUsed')}</dd>
               <dt>{t('key.permissions')}</dt>
               <dd>{scopeList(key.scopes)}</dd>
               <dt>{t('key.created')}</dt>
@@ -71,7 +83,7 @@ export function IntegrationsScreen() {
                   {t('key.revoke')}
                 </button>
                 <span id={`key-${key.id}`} class="visually-hidden">
-                  {key.name}
+                  {key.key_prefix ? `${key.name} ${key.key_prefix}` : key.name}
                 </span>
               </div>
             ) : null}

@@ -11,6 +11,9 @@ const key: ApiKey = {
   expires_at: null,
   created_at: '2026-01-01T00:00:00.000Z',
   revoked_at: null,
+  key_prefix: 'cos_ab12cd34',
+  created_by: 'Ada Lovelace',
+  last_used_at: null,
 };
 
 describe('keyResultOf', () => {

@@ -7,6 +7,7 @@ import { DATE_FORMATS, LOCALES } from '../../../../../../../shared/i18n/locales.
 import { LOGO_TYPES, MAX_LOGO_BYTES } from '../../../../../../access/contract/logo-limits.ts';
 import { ErrorMessage, Field, ScreenHeading, Select, Status, useFieldCheck } from '../../../ui/index.ts';
 import { fieldErrors } from '../../../validation.ts';
+import { accentProblem, fieldOfProblem } from './accent-check.ts';
 import { ReminderScheduleSection } from './reminder-schedule.tsx';
 import { PlanAndPayments } from './plan-payments.tsx';
 
@@ -50,7 +51,8 @@ export function SettingsScreen({
     event.preventDefault();
     if (busy || !team || !form) return;
     const found = fieldErrors({ name: { kind: 'required', value: form.name } }, t);
-    if (form.accent !== '' && !isHexColor(form.accent)) found.accent = t('check.accentInvalid');
+    const accent = accentProblem(form.accent);
+    if (accent) found.accent = accent;
     if (!fields.check(found)) return setError(null);
     const changes = changesOf(team, form);
     if (Object.keys(changes).length === 0) return setStatus(t('settings.nothingChanged'));
@@ -61,6 +63,11 @@ export function SettingsScreen({
     setBusy(false);
     if (!answer.ok) {
       setStatus(null);
+      // A refusal about the accent colour or the name is said beside that field, in words.
+      const field = fieldOfProblem(answer.problem.message);
+      if (field === 'accent' && accentProblem(form.accent))
+        return fields.check({ accent: accentProblem(form.accent)! });
+      if (field === 'name') return fields.check({ name: answer.problem.message });
       return setError(problemMessage(answer.problem, t));
     }
     loaded(answer.data.team);
