@@ -1,4 +1,4 @@
--- API keys told apart after a rotation (docs/decisions/0094-api-key-prefix-and-last-used.md):
+-- API keys told apart after a rotation (docs/decisions/0095-api-key-prefix-creator-and-last-use.md):
 -- key_prefix, the first 12 characters of the secret ("cos_" and 8 random ones, never the
 -- rest) from api_key.created; created_by_member_id, the member the event's metadata names
 -- (null: the operator API or an event from before).
