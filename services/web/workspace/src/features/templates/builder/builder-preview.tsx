@@ -16,12 +16,12 @@ export function LivePreview({ template }: { template: BuilderTemplate }) {
       <p class="builder-live-name">{template.name}</p>
       {template.description ? <p class="hint">{template.description}</p> : null}
       {template.steps.map((step, index) => (
-        <section key={step.id} class="builder-live-step" aria-labelledby={`pv-step-${step.id}`}>
+        <div key={step.id} class="builder-live-step">
           <h3 id={`pv-step-${step.id}`}>{stepHeading(step.title, index + 1)}</h3>
           {step.fields.map((field) => (
             <PreviewField key={field.id} field={field} />
           ))}
-        </section>
+        </div>
       ))}
     </div>
   );
