@@ -114,10 +114,16 @@ describe('the workspace automations and settings', () => {
     await shown(sender);
     await at('settings');
     await sender.fill('Harbor Team');
-    // A light colour is refused with the API's words.
+    // A light colour is refused beside its field, in words, and the field takes the focus.
     await field(page, 'Accent colour code').fill('#ffff00');
     await button(page, 'Save settings').click();
-    await shown(page.getByRole('alert').getByText(/contrast/i));
+    await shown(
+      page.getByText(
+        /too light to read on white: choose a darker one \(contrast 1\.07:1, at least 4\.5:1 needed\)/,
+      ),
+    );
+    await expect.poll(() => field(page, 'Accent colour code').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate('document.activeElement?.value')).toBe('#ffff00');
     await at('settings-refused');
     await field(page, 'Accent colour code').fill('#1a5fb4');
     await button(page, 'Save settings').click();
