@@ -58,7 +58,28 @@ describe('the workspace automations and settings', () => {
     await dialog.getByLabel('Subject', { exact: true }).fill('Thank you, {{client_name}}');
     await dialog
       .getByLabel('Body', { exact: true })
+      .fill('Hello {{client.name}},\nwe have everything we need.');
+    // Who receives it is said; an unknown placeholder is refused beside its field, with the list.
+    await shown(dialog.getByText(/the onboarding's client, at the email address on their client record/));
+    await button(dialog, 'Save rule').click();
+    await shown(
+      dialog.getByText(/\{\{client\.name\}\} is not a placeholder\. Use one of: \{\{client_name\}\}/),
+    );
+    await expect
+      .poll(() => dialog.getByLabel('Body', { exact: true }).getAttribute('aria-invalid'), {
+        timeout: TIMEOUT,
+      })
+      .toBe('true');
+    await at('rule-dialog-placeholder-refused');
+    await dialog
+      .getByLabel('Body', { exact: true })
       .fill('Hello {{client_name}},\nwe have everything we need.');
+    // The preview is rendered by the server for a sample onboarding; a test goes to the member.
+    await button(dialog, 'Preview').click();
+    await shown(dialog.getByText('Thank you, Alex Sample'));
+    await button(dialog, 'Send a test to me').click();
+    await shown(dialog.getByText(/A test was sent to you at /));
+    await at('rule-dialog-preview');
     await button(dialog, 'Save rule').click();
     await shown(page.getByRole('status').getByText('Rule Welcome email created.'));
     const row = page.getByRole('listitem').filter({ hasText: 'Welcome email' });
