@@ -192,7 +192,7 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
         { querystring: listQuery },
         {
           200: z.object({
-            data: z.array(clientSchema.extend({ latest_onboarding: latestOnboardingSchema })),
+            data: z.array(clientSchema.extend({ latest_onboarding: latestOnboardingSchema.optional() })),
             total: z.number().int(),
           }),
         },

@@ -1,48 +1,55 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiAnswer, Member } from '../../api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from '../clients/record-problems.ts';
-import { listQuery, ONBOARDING_STATUSES, type Usage } from '../clients/records.ts';
-import {
-  ErrorMessage,
-  ListAction,
-  PagedRows,
-  ScreenHeading,
-  Select,
-} from '../../ui/index.ts';
+import { ONBOARDING_STATUSES, type Usage } from '../clients/records.ts';
+import { ErrorMessage, ListAction, Pager, ScreenHeading, Select } from '../../ui/index.ts';
 import { listMembers } from '../access/members/api.ts';
-import { getUsage, listOnboardings } from './api.ts';
-import { memberOptions, OnboardingFacts } from './onboarding-fields.tsx';
+import { getUsage } from './api.ts';
+import { memberOptions } from './onboarding-fields.tsx';
 import { NewOnboardingDialog } from './new-onboarding-dialog.tsx';
+import { BulkBar, BulkSummaryView, type BulkSummary } from './bulk-actions.tsx';
+import { exportHref, listView } from './list-api.ts';
+import { changed, filtering, SORTS, type ListView } from './list-view.ts';
+import { OnboardingsTable } from './onboardings-table.tsx';
+import { useListView } from './use-list-view.ts';
+import './lists.css';
 
-const PAGE = 20;
-const NO_FILTERS = { status: '', assignee: '', due: '', archived: 'hide' };
+const PAGE = 25;
+/** How long the search waits after the last key before it asks. */
+const TYPING_MS = 300;
 
-/** Onboardings: the month's usage, filters, the list as cards, and a new draft. */
+/**
+ * Onboardings: the month's usage, a search, filters and an order that apply at once and live
+ * in the address, a page of rows with totals, bulk actions on the selected rows, the CSV of
+ * the whole view, and a new draft.
+ */
 export function OnboardingsScreen({ navigate }: { navigate: (path: string) => void }) {
-  const [filters, setFilters] = useState(NO_FILTERS);
-  const [applied, setApplied] = useState(NO_FILTERS);
-  const [offset, setOffset] = useState(0);
+  const [view, setView] = useListView();
   const [page, setPage] = useState<ApiAnswer<'/workspace/v1/onboardings', 'get'> | null>(null);
   const [usage, setUsage] = useState<Usage | null>(null);
   const [members, setMembers] = useState<Member[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [summary, setSummary] = useState<BulkSummary | null>(null);
+  const [version, setVersion] = useState(0);
 
-  const load = useCallback(async (current: typeof NO_FILTERS, from: number) => {
-    const [list, used] = await Promise.all([listOnboardings(listQuery(current, PAGE, from)), getUsage()]);
-    if (list.ok) setPage(list.data);
-    if (used.ok) setUsage(used.data);
-    const failed = !list.ok ? list : !used.ok ? used : null;
-    setError(failed && !failed.ok ? recordProblem(failed.problem, t) : null);
-  }, []);
   useEffect(() => {
-    void load(applied, offset);
-  }, [load, applied, offset]);
-  useEffect(() => {
-    void listMembers().then((answer) => {
-      if (answer.ok) setMembers(answer.data.data);
+    let current = true;
+    void listView(view, PAGE).then((list) => {
+      if (!current) return;
+      if (list.ok) setPage(list.data);
+      setError(list.ok ? null : recordProblem(list.problem, t));
     });
+    return () => {
+      current = false;
+    };
+  }, [view, version]);
+  useEffect(() => setSelected(new Set()), [view]);
+  useEffect(() => {
+    void getUsage().then((used) => used.ok && setUsage(used.data));
+    void listMembers().then((answer) => answer.ok && setMembers(answer.data.data));
   }, []);
 
   return (
@@ -57,36 +64,45 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
       ) : null}
       <ErrorMessage text={error} />
       <ListAction label={t('onboardings.new')} onClick={() => setCreating(true)} />
-      <Filters
-        filters={filters}
+      <SearchBox view={view} onView={setView} />
+      <Filters view={view} members={members} onView={setView} />
+      <div class="list-tools">
+        <p role="status">{page ? t('onboardings.count', { total: page.total }) : ''}</p>
+        <a class="button-secondary" href={exportHref(view)} download>
+          {t('onboardings.list.export')}
+        </a>
+      </div>
+      <BulkSummaryView summary={summary} />
+      <BulkBar
+        rows={page?.data ?? []}
+        selected={selected}
         members={members}
-        onFilters={setFilters}
-        onApply={() => {
-          setOffset(0);
-          setApplied(filters);
+        onDone={(done) => {
+          setSummary(done);
+          setSelected(new Set());
+          setVersion((n) => n + 1);
         }}
       />
-      <PagedRows
-        page={page}
-        offset={offset}
-        size={PAGE}
-        onOffset={setOffset}
-        none={t(
-          JSON.stringify(applied) === JSON.stringify(NO_FILTERS) ? 'onboardings.noneYet' : 'onboardings.none',
-        )}
-        count={page ? t('onboardings.count', { total: page.total }) : ''}
-        countIsStatus
-        listClass="rows onboarding-cards"
-        href={(onboarding) => `/workspace/onboardings/${onboarding.id}`}
-        title={(onboarding) => (
-          <>
-            {onboarding.client.name ?? onboarding.client.email}
-            <span class="visually-hidden">: {onboarding.template.name}</span>
-          </>
-        )}
-        facts={(onboarding) => <OnboardingFacts onboarding={onboarding} />}
-        navigate={navigate}
-      />
+      {page === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : page.data.length === 0 ? (
+        <p>{t(filtering(view) ? 'onboardings.none' : 'onboardings.noneYet')}</p>
+      ) : (
+        <>
+          <OnboardingsTable
+            rows={page.data}
+            selected={selected}
+            onSelected={setSelected}
+            navigate={navigate}
+          />
+          <Pager
+            offset={(view.page - 1) * PAGE}
+            size={PAGE}
+            total={page.total}
+            onOffset={(offset) => setView(changed(view, { page: offset / PAGE + 1 }))}
+          />
+        </>
+      )}
       {creating ? (
         <NewOnboardingDialog
           onClose={() => setCreating(false)}
@@ -97,33 +113,47 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
   );
 }
 
-type Filters = typeof NO_FILTERS;
+type ViewProps = { view: ListView; onView: (view: ListView, options?: { replace?: boolean }) => void };
 
-/** The list's filters: status, assignee, due and archived; applied on submit. */
-function Filters({
-  filters,
-  members,
-  onFilters,
-  onApply,
-}: {
-  filters: Filters;
-  members: Member[];
-  onFilters: (filters: Filters) => void;
-  onApply: () => void;
-}) {
+/** The search: it asks as the member types (after a pause), and the address follows. */
+function SearchBox({ view, onView }: ViewProps) {
+  const [text, setText] = useState(view.q);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
+  useEffect(() => setText(view.q), [view.q]);
+  const typed = (value: string) => {
+    setText(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(
+      () => onView(changed(view, { q: value }), { replace: view.q !== '' }),
+      TYPING_MS,
+    );
+  };
   return (
-    <form
-      class="filters"
-      aria-label={t('onboardings.filters')}
-      onSubmit={(event) => {
-        event.preventDefault();
-        onApply();
-      }}
-    >
+    <form role="search" class="search-form" onSubmit={(event) => event.preventDefault()}>
+      <label for="onboardings-search">{t('onboardings.list.search')}</label>
+      <input
+        id="onboardings-search"
+        type="search"
+        value={text}
+        aria-describedby="onboardings-search-hint"
+        onInput={(event) => typed((event.target as HTMLInputElement).value)}
+      />
+      <p id="onboardings-search-hint" class="hint">
+        {t('onboardings.list.searchHint')}
+      </p>
+    </form>
+  );
+}
+
+/** The filters and the order: each applies as it is chosen. */
+function Filters({ view, members, onView }: ViewProps & { members: Member[] }) {
+  const set = (change: Partial<ListView>) => onView(changed(view, change));
+  return (
+    <div class="filters" role="group" aria-label={t('onboardings.filters')}>
       <Select
         label={t('onboardings.status')}
-        value={filters.status}
-        onValue={(status) => onFilters({ ...filters, status })}
+        value={view.status}
+        onValue={(status) => set({ status: status as ListView['status'] })}
         options={[
           { value: '', label: t('onboardings.anyStatus') },
           ...ONBOARDING_STATUSES.map((status) => ({
@@ -133,9 +163,18 @@ function Filters({
         ]}
       />
       <Select
+        label={t('onboardings.reviewStateLabel')}
+        value={view.review}
+        onValue={(review) => set({ review: review as ListView['review'] })}
+        options={[
+          { value: '', label: t('onboardings.list.anyReview') },
+          { value: 'awaiting_review', label: t('onboardings.list.awaitingReview') },
+        ]}
+      />
+      <Select
         label={t('onboardings.assignee')}
-        value={filters.assignee}
-        onValue={(assignee) => onFilters({ ...filters, assignee })}
+        value={view.assignee}
+        onValue={(assignee) => set({ assignee })}
         options={[
           { value: '', label: t('onboardings.anyone') },
           { value: 'unassigned', label: t('onboardings.unassigned') },
@@ -144,8 +183,8 @@ function Filters({
       />
       <Select
         label={t('onboardings.due')}
-        value={filters.due}
-        onValue={(due) => onFilters({ ...filters, due })}
+        value={view.due}
+        onValue={(due) => set({ due: due as ListView['due'] })}
         options={[
           { value: '', label: t('onboardings.anyDue') },
           { value: 'overdue', label: t('onboardings.dueOverdue') },
@@ -155,18 +194,28 @@ function Filters({
       />
       <Select
         label={t('onboardings.archived')}
-        value={filters.archived}
-        onValue={(archived) => onFilters({ ...filters, archived })}
+        value={view.archived}
+        onValue={(archived) => set({ archived: archived as ListView['archived'] })}
         options={[
           { value: 'hide', label: t('onboardings.archivedHide') },
           { value: 'only', label: t('onboardings.archivedOnly') },
         ]}
       />
-      <div class="actions">
-        <button type="submit" class="button-secondary">
-          {t('onboardings.apply')}
-        </button>
-      </div>
-    </form>
+      <Select
+        label={t('onboardings.list.sort')}
+        value={view.sort}
+        onValue={(sort) => set({ sort: sort as ListView['sort'] })}
+        options={SORTS.map((sort) => ({ value: sort, label: t(`onboardings.list.sortBy.${sort}`) }))}
+      />
+      <Select
+        label={t('onboardings.list.direction')}
+        value={view.dir}
+        onValue={(dir) => set({ dir: dir as ListView['dir'] })}
+        options={[
+          { value: 'asc', label: t('onboardings.list.ascending') },
+          { value: 'desc', label: t('onboardings.list.descending') },
+        ]}
+      />
+    </div>
   );
 }
