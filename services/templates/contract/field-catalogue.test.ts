@@ -147,3 +147,14 @@ describe('the sample form', () => {
     }
   });
 });
+
+describe('config.prefill', () => {
+  const problems = (type: string, prefill: unknown) =>
+    fieldConfigProblems({ type, label: 'x', is_required: false, config: { prefill } });
+  it("takes the client's name or email where the type holds it, and says what else it takes", () => {
+    expect(problems('short_text', 'client_name')).toEqual([]);
+    expect(problems('email', 'client_email')).toEqual([]);
+    expect(problems('email', 'client_name')).toEqual(['config.prefill must be one of client_email']);
+    expect(problems('number', 'client_name')).toEqual(['config.prefill is not taken by a number field']);
+  });
+});
