@@ -104,6 +104,8 @@ describe('the workspace in German', () => {
         .click();
       await shown(heading(page, german[`title.${screen}`]!));
       await page.waitForLoadState('networkidle');
+      // Activity dates its events: a German date (28.11.2026), not a US one (11/28/2026).
+      if (screen === 'activity') await shown(page.getByText(/\b\d{2}\.\d{2}\.\d{4}\b/));
       for (const viewport of ['desktop', 'mobile'] as const) {
         await page.setViewportSize(VIEWPORTS[viewport].viewport!);
         expect(await englishOn(page), `${screen} (${viewport})`).toEqual([]);
