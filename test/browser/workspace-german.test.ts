@@ -73,7 +73,7 @@ const heading = (page: Page, name: string) => page.getByRole('heading', { name, 
 
 /** The English phrases a screen still shows. */
 async function englishOn(page: Page): Promise<string[]> {
-  const text = await page.evaluate(() => document.body.innerText);
+  const text = await page.locator('body').innerText();
   return englishOnly.filter((phrase) => text.includes(phrase));
 }
 
@@ -93,7 +93,7 @@ describe('the workspace in German', () => {
     await expect(language.inputValue()).resolves.toBe('de-DE');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.documentElement.lang === 'de-DE', null, { timeout: TIMEOUT });
+    await page.waitForFunction("document.documentElement.lang === 'de-DE'", null, { timeout: TIMEOUT });
     await shown(heading(page, german['title.account']!));
 
     for (const screen of SCREENS) {
@@ -114,7 +114,7 @@ describe('the workspace in German', () => {
       }
       await page.setViewportSize(VIEWPORTS.desktop.viewport!);
     }
-    await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('de-DE');
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('de-DE');
     await expect(button(page, german['shell.signOut']!).count()).resolves.toBeGreaterThan(0);
   }, 60_000);
 });
