@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * literals in the attributes a person reads or hears (aria-label, title, placeholder, alt):
  * one of them is English that no translation reaches.
  */
-const root = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('./src/', import.meta.url));
 
 /** Attributes whose value a person reads or a screen reader speaks. */
 const SPOKEN = new Set(['aria-label', 'title', 'placeholder', 'alt', 'aria-description', 'aria-placeholder']);
