@@ -6,6 +6,7 @@
  * into sentences shown beside the step or field.
  */
 import type { ApiAnswer } from '../../api.ts';
+import { t } from '../../i18n.ts';
 import { ruleProblems } from '../../../../../templates/contract/conditional-rules.ts';
 import {
   DEFAULT_FILE_TYPES,
@@ -266,13 +267,13 @@ export interface Problems {
 export function problemsOf(template: BuilderTemplate): Problems {
   const ids = new Set(template.steps.flatMap((step) => step.fields.map((field) => field.id)));
   const problems: Problems = { template: [], steps: {}, fields: {}, count: 0 };
-  if (template.name.trim() === '') problems.template.push('Give the template a name.');
+  if (template.name.trim() === '') problems.template.push(t('builder.nameRequired'));
   for (const step of template.steps) {
     const found = ruleProblems(step.conditional_rules, ids).map(sentence);
     if (found.length) problems.steps[step.id] = found;
     for (const field of step.fields) {
       const fieldFound = [
-        ...(field.label.trim() === '' && !isDisplayOnly(field.type) ? ['Give the field a label.'] : []),
+        ...(field.label.trim() === '' && !isDisplayOnly(field.type) ? [t('builder.labelRequired')] : []),
         ...fieldSentences(field),
         ...ruleProblems(field.conditional_rules, ids, field.id).map(sentence),
       ];

@@ -9,17 +9,8 @@ import { Check, NumberInput, TextArea } from './builder-inputs.tsx';
 import { PaymentConfig } from './builder-payment.tsx';
 
 /** Names people know for the file types a file field may accept. */
-const FILE_TYPE_NAMES: Record<string, string> = {
-  'application/pdf': 'PDF',
-  'image/png': 'PNG image',
-  'image/jpeg': 'JPEG image',
-  'image/webp': 'WebP image',
-  'image/heic': 'HEIC photo (iPhone)',
-  'image/gif': 'GIF image',
-  'text/plain': 'Plain text',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'Word document (.docx)',
-  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook (.xlsx)',
-};
+/** A file type's name as people know it (builder.fileType.<media type>); PDF reads the same everywhere. */
+const fileTypeName = (type: string) => (type === 'application/pdf' ? 'PDF' : t(`builder.fileType.${type}`));
 
 /**
  * The config of one field, by its type (services/templates/contract/field-catalogue.ts says what
@@ -177,7 +168,7 @@ function FileConfig({ field, set }: { field: BuilderField; set: SetConfig }) {
           <Check
             key={type}
             id={`${id('accept')}-${type.replace(/[^a-z0-9]/gi, '-')}`}
-            label={FILE_TYPE_NAMES[type] ?? type}
+            label={fileTypeName(type)}
             checked={accept.includes(type)}
             onChecked={(on) => set('accept', on ? [...accept, type] : accept.filter((item) => item !== type))}
           />
