@@ -27,6 +27,17 @@ describe('digestEmail', () => {
     expect(email.html).toContain('lang="en-US"');
   });
 
+  it('counts onboardings in the subject: a client who signs and completes is one', () => {
+    const items = [
+      { kind: 'signed' as const, templateName: 'Tax intake', onboardingId: 'o1' },
+      { kind: 'completed' as const, templateName: 'Tax intake', onboardingId: 'o1' },
+    ];
+    const email = digestEmail({ ...input, locale: 'en-US', items });
+    expect(email.subject).toBe('[Acme] 1 onboarding needs your attention');
+    expect(email.text).toContain('- Signed: Tax intake');
+    expect(email.text).toContain('- Completed: Tax intake');
+  });
+
   it("speaks the member's language, US English for an unknown one", () => {
     expect(digestEmail({ ...input, locale: 'de-DE', items: input.items.slice(0, 1) }).subject).toBe(
       '[Acme] 1 Onboarding braucht Ihre Aufmerksamkeit',

@@ -28,7 +28,9 @@ export function digestEmail(input: DigestInput): { subject: string; text: string
     String(new IntlMessageFormat(message, locale, undefined, { ignoreTag: true }).format(values));
   const team = input.team.name;
   const url = input.workspaceUrl.replace(/\/$/, '');
-  const subject = t(messages.subject, { team, count: input.items.length });
+  // The subject counts onboardings, not news: a client who signs and completes is one onboarding.
+  const onboardings = new Set(input.items.map((item) => item.onboardingId)).size;
+  const subject = t(messages.subject, { team, count: onboardings });
   const document: EmailDocument = {
     lang: locale,
     subject,

@@ -7,7 +7,7 @@ import {
   openPage,
   VIEWPORTS,
 } from '../helpers/browser.ts';
-import { createApiKey, createTemplate, type Team } from '../helpers/tenant.ts';
+import { adminRequest, createApiKey, createTemplate, type Team } from '../helpers/tenant.ts';
 import { completeForm, formIds, formTemplate, sentOnboarding } from '../integration/portal-fixtures.ts';
 import { button, navigation, shown, signIn, signUp, TIMEOUT } from './workspace-page.ts';
 import { inPage, startWorkspaceService, type WorkspaceService } from './workspace-service.ts';
@@ -16,7 +16,9 @@ import { inPage, startWorkspaceService, type WorkspaceService } from './workspac
  * Home and the navigation in Chromium: a new team signs up and lands on Home, which says
  * what to do first; a client completes an onboarding (through the portal API) and Home lists
  * it under "Awaiting review" with its number of answers, the link opening it; a signed-out
- * visit to that onboarding's address goes to sign-in and back to it. The navigation groups
+ * visit to that onboarding's address goes to sign-in and back to it. The owner hears of the
+ * completion in the bell and by one digest email, and the onboardings list's "Waiting for
+ * review" filter finds it. The navigation groups
  * work apart from settings: a sidebar at 1280x900, a menu opened and closed by keyboard at
  * 390x844 (focus back on its button). axe-core finds nothing on Home and the open menu.
  */
@@ -95,6 +97,31 @@ describe('Home and the navigation', () => {
     await expect(review.innerText()).resolves.toMatch(/\d+ answers to review/);
     await at(page, 'desktop', 'home-awaiting');
     await at(page, 'mobile', 'home-awaiting');
+
+    // The onboarding is nobody's, so the owner (every owner and admin) hears that the client
+    // signed and completed it: in the bell at once, and by one email about the one onboarding
+    // once the digest's quiet window has passed.
+    expect((await adminRequest(service, 'POST', '/work/drain')).status).toBeLessThan(300);
+    await page.reload();
+    await shown(heading(page, 'Home'));
+    await shown(page.getByRole('button', { name: 'Notifications, 2 unread' }));
+    expect((await adminRequest(service, 'POST', '/clock/advance', { seconds: 180 })).status).toBe(200);
+    expect((await adminRequest(service, 'POST', '/work/drain')).status).toBeLessThan(300);
+    const { rows: digests } = await service.context.pool.query<{ subject: string }>(
+      `select subject from mail_outbox where "to" = $1 and kind = 'notification'`,
+      [OWNER.email],
+    );
+    expect(digests.map((mail) => mail.subject)).toEqual([
+      `[${OWNER.team}] 1 onboarding needs your attention`,
+    ]);
+
+    // The onboardings list's "Waiting for review" filter finds it (the filter lives in the address).
+    await page.setViewportSize(VIEWPORTS.desktop.viewport!);
+    await page.goto(`${service.publicUrl}/workspace/onboardings?review=awaiting_review`);
+    await shown(page.getByRole('link', { name: /Ada Lovelace/ }));
+    await page.goBack();
+    await page.setViewportSize(VIEWPORTS.mobile.viewport!);
+    await shown(review.getByRole('link', { name: 'Ada Lovelace' }));
 
     // On a phone the navigation is a menu: Enter opens it, Escape closes it, focus returns.
     const menu = button(page, 'Menu');
