@@ -88,15 +88,20 @@ describe('the workspace clients', () => {
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await shown(page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }));
     await at('client');
-    await field(page, 'Email').fill('grace@example.com');
-    await button(page, 'Save changes').click();
+    // The fields sit behind Edit details, in a dialog (the client page is a hub).
+    await button(page, 'Edit details').click();
+    await shown(dialog.getByRole('heading', { name: 'Edit details of Ada Lovelace' }));
+    await field(dialog, 'Email').fill('grace@example.com');
+    await button(dialog, 'Save changes').click();
     await shown(
-      page.getByRole('alert').getByText('Another client of your team already has this email address.'),
+      dialog.getByRole('alert').getByText('Another client of your team already has this email address.'),
     );
-    await field(page, 'Email').fill('ada@example.com');
-    await field(page, 'Name').fill('Ada King');
-    await button(page, 'Save changes').click();
+    await at('edit-refused');
+    await field(dialog, 'Email').fill('ada@example.com');
+    await field(dialog, 'Name').fill('Ada King');
+    await button(dialog, 'Save changes').click();
     await shown(page.getByRole('status').getByText('Changes saved.'));
+    expect(await dialog.count()).toBe(0);
     await shown(page.getByRole('heading', { level: 1, name: 'Ada King' }));
 
     // Erase, asked twice: the dialog names the client, then the email must be typed.
@@ -152,11 +157,13 @@ describe('the workspace clients', () => {
     // Editing: the language goes back to not chosen (the browser's, else the team's).
     await page.getByRole('link', { name: 'Emmy Noether' }).click();
     await shown(page.getByRole('heading', { level: 1, name: 'Emmy Noether' }));
-    expect(await field(page, 'Language').inputValue()).toBe('de-DE');
-    expect(await field(page, 'Time zone').inputValue()).toBe('Europe/Berlin');
-    await field(page, 'Language').selectOption('');
-    await field(page, 'Time zone').selectOption('Asia/Tokyo');
-    await button(page, 'Save changes').click();
+    await button(page, 'Edit details').click();
+    await shown(dialog.getByRole('heading', { name: 'Edit details of Emmy Noether' }));
+    expect(await field(dialog, 'Language').inputValue()).toBe('de-DE');
+    expect(await field(dialog, 'Time zone').inputValue()).toBe('Europe/Berlin');
+    await field(dialog, 'Language').selectOption('');
+    await field(dialog, 'Time zone').selectOption('Asia/Tokyo');
+    await button(dialog, 'Save changes').click();
     await shown(page.getByRole('status').getByText('Changes saved.'));
     await at('edited-settings');
     await expect.poll(stored, { timeout: TIMEOUT }).toMatchObject({
