@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { allProjections } from '../../services/app/projections.ts';
@@ -19,7 +19,7 @@ import {
   waitForSaved,
 } from './form-page.ts';
 import { answerCard, approveWithKeyboard, expectTimeline, rejectWithKeyboard } from './review-page.ts';
-import { addField, fieldCard, openPreview, stepCard } from './template-builder-page.ts';
+import { addField, fieldCard, openCard, openPreview, stepCard } from './template-builder-page.ts';
 import {
   button,
   field,
@@ -73,6 +73,12 @@ afterAll(async () => {
 const status = (page: Page, message: string) => shown(page.getByRole('status').getByText(message));
 
 /** Step 1: three steps, a conditional field, a file field, the signature text replaced, German. */
+/** Opens a collapsed card by its toggle (when closed). */
+async function openToggle(toggle: Locator) {
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect.poll(() => toggle.getAttribute('aria-expanded'), { timeout: TIMEOUT }).toBe('true');
+}
+
 async function buildTemplate(page: Page, at: (screen: string) => Promise<void>) {
   await openSection(page, 'Templates');
   await shown(page.getByText('No templates yet.'));
@@ -83,7 +89,9 @@ async function buildTemplate(page: Page, at: (screen: string) => Promise<void>) 
   await button(dialog, 'Create and open the builder').click();
   await shown(page.getByRole('heading', { level: 1, name: 'Template: Client intake' }));
 
+  // The builder's cards are collapsed, one open at a time: a step's settings open from its heading.
   const step1 = stepCard(page, 1);
+  await openToggle(step1.getByRole('heading', { level: 2 }).getByRole('button'));
   await step1.getByLabel('Step title', { exact: true }).fill('About you');
   await addField(step1, 'Single choice', 'You are');
   const choice = fieldCard(page, 'You are');
@@ -111,12 +119,18 @@ async function buildTemplate(page: Page, at: (screen: string) => Promise<void>) 
   await fieldCard(page, 'Signature').getByLabel('Agreement text', { exact: true }).fill(AGREEMENT_TEXT);
   await expect.poll(() => page.getByText('Sends are blocked.').count(), { timeout: TIMEOUT }).toBe(0);
 
+  await openToggle(button(page, 'Details'));
   await field(page, 'Translate into').selectOption({ label: 'Deutsch' });
   await field(page, 'Template name in Deutsch').fill('Kundenaufnahme');
+  await openToggle(step1.getByRole('heading', { level: 2 }).getByRole('button'));
   await step1.getByLabel('Step title in Deutsch', { exact: true }).fill('Über Sie');
+  // Field cards are collapsed but one: each is opened before its translations are typed.
+  await openCard(page, 'You are');
   await field(choice, 'Label in Deutsch').fill('Sie sind');
   await field(choice, 'Business in Deutsch').fill('Unternehmen');
+  await openCard(page, 'Company name');
   await field(company, 'Label in Deutsch').fill('Firmenname');
+  await openCard(page, 'Full name');
   await field(fieldCard(page, 'Full name'), 'Label in Deutsch').fill('Vollständiger Name');
   await at('builder-translated');
 
@@ -127,6 +141,8 @@ async function buildTemplate(page: Page, at: (screen: string) => Promise<void>) 
 
 /** Step 1: the preview is the real client form; the conditional field follows the answer. */
 async function preview(page: Page) {
+  // On a phone the builder's preview, with its link to the real form, waits behind its toggle.
+  await openToggle(button(page, 'Preview'));
   const tab = await openPreview(page);
   await shown(tab.getByRole('radio', { name: 'Person' }));
   expect(await tab.getByLabel(/Company name/).count()).toBe(0);
