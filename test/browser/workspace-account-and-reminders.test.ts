@@ -155,7 +155,7 @@ describe('the reminder schedule and two-factor set-up', () => {
     ]);
     // The change is in the activity list.
     await openSection(page, 'Activity');
-    await shown(page.getByText('Changed: Reminder schedule'));
+    await shown(page.getByText("Tomas Twofactor changed the team's reminder schedule"));
 
     // A member reads the schedule but has no way to change it, and the server refuses them.
     const csrf = await csrfOf(page);
