@@ -75,13 +75,17 @@ describe('the workspace clients', () => {
     await at('add-refused');
     await button(dialog, 'Cancel').click();
 
-    // Search by company.
+    // Search by company: it applies as typed, lives in the address, and survives a reload.
     await field(page, 'Search clients').fill('analytical');
-    await button(page, 'Search').click();
-    await shown(page.getByText('1 client'));
-    await expect
-      .poll(() => page.getByRole('main').getByRole('listitem').count(), { timeout: TIMEOUT })
-      .toBe(1);
+    await shown(page.getByRole('status').getByText('1 client', { exact: true }));
+    const clientRows = () => page.getByRole('main').locator('table.clients-table tbody tr');
+    await expect.poll(() => clientRows().count(), { timeout: TIMEOUT }).toBe(1);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('analytical');
+    await page.reload();
+    await shown(page.getByRole('status').getByText('1 client', { exact: true }));
+    await expect(field(page, 'Search clients').inputValue()).resolves.toBe('analytical');
+    // Each row says the client's latest onboarding (none yet here).
+    await shown(clientRows().getByText('No onboarding yet'));
     await at('searched');
 
     // Edit: a used email is refused, then a new name is saved.

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { addClient, listClients } from './api.ts';
 import { t } from '../../i18n.ts';
 import { recordProblem } from './record-problems.ts';
 import { ImportClientsAction } from './import/import-button.tsx';
+import { ClientsTable } from './clients-table.tsx';
 import type { ApiAnswer } from '../../api.ts';
 import type { ClientDetails, ClientView } from './records.ts';
 import {
@@ -11,7 +12,7 @@ import {
   ErrorMessage,
   Field,
   ListAction,
-  PagedRows,
+  Pager,
   ScreenHeading,
   Status,
   useFieldCheck,
@@ -25,16 +26,25 @@ import {
 } from './client-settings.tsx';
 
 const PAGE = 20;
+/** How long the search waits after the last key before it asks. */
+const TYPING_MS = 300;
 
-/** Clients: search by name, email or company, page through them, add one. */
+/** The search in the address (?q=), so a link or the back button brings the same list. */
+const queryOfAddress = () => new URLSearchParams(location.search).get('q') ?? '';
+
+/**
+ * Clients: a search that applies as the member types and lives in the address, a page of
+ * clients with each one's latest onboarding, add one or import many.
+ */
 export function ClientsScreen({ navigate }: { navigate: (path: string) => void }) {
-  const [query, setQuery] = useState('');
-  const [searched, setSearched] = useState('');
+  const [query, setQuery] = useState(queryOfAddress);
+  const [searched, setSearched] = useState(queryOfAddress);
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<ApiAnswer<'/workspace/v1/clients', 'get'> | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>();
 
   const load = useCallback(async (q: string, from: number) => {
     const answer = await listClients({ limit: PAGE, offset: from, q: q.trim() });
@@ -46,6 +56,26 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
   useEffect(() => {
     void load(searched, offset);
   }, [load, searched, offset]);
+  useEffect(() => {
+    const back = () => {
+      setQuery(queryOfAddress());
+      setSearched(queryOfAddress());
+      setOffset(0);
+    };
+    addEventListener('popstate', back);
+    return () => removeEventListener('popstate', back);
+  }, []);
+  // Typing replaces the address's entry rather than pushing one per pause.
+  const typed = (value: string) => {
+    setQuery(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const q = value.trim();
+      history.replaceState(null, '', `${location.pathname}${q ? `?${new URLSearchParams({ q })}` : ''}`);
+      setOffset(0);
+      setSearched(q);
+    }, TYPING_MS);
+  };
 
   return (
     <>
@@ -54,49 +84,26 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
       <ErrorMessage text={error} />
       <ListAction label={t('clients.add')} onClick={() => setAdding(true)} />
       <ImportClientsAction onImported={() => void load(searched, offset)} />
-      <form
-        role="search"
-        class="search-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setOffset(0);
-          setSearched(query);
-        }}
-      >
+      <form role="search" class="search-form" onSubmit={(event) => event.preventDefault()}>
         <Field
           label={t('clients.search')}
           hint={t('clients.searchHint')}
           type="search"
           value={query}
-          onValue={setQuery}
+          onValue={typed}
         />
-        <button type="submit" class="button-secondary">
-          {t('clients.searchButton')}
-        </button>
       </form>
-      <PagedRows
-        page={page}
-        offset={offset}
-        size={PAGE}
-        onOffset={setOffset}
-        none={searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}
-        count={page ? t('clients.count', { total: page.total }) : ''}
-        href={(client) => `/workspace/clients/${client.id}`}
-        title={(client) => client.name}
-        facts={(client) => (
-          <dl class="facts">
-            <dt>{t('field.email')}</dt>
-            <dd>{client.email}</dd>
-            {client.company ? (
-              <>
-                <dt>{t('clients.companyLabel')}</dt>
-                <dd>{client.company}</dd>
-              </>
-            ) : null}
-          </dl>
-        )}
-        navigate={navigate}
-      />
+      {page === null ? (
+        <p class="loading">{t('app.loading')}</p>
+      ) : page.data.length === 0 ? (
+        <p role="status">{searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}</p>
+      ) : (
+        <>
+          <p role="status">{t('clients.count', { total: page.total })}</p>
+          <ClientsTable rows={page.data} navigate={navigate} />
+          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
+        </>
+      )}
       {adding ? (
         <AddClientDialog
           onClose={() => setAdding(false)}
