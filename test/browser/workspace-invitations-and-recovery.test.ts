@@ -180,7 +180,8 @@ describe('pending invitations and recovery codes', () => {
     await openSection(page, 'Your account');
     await shown(page.getByText('9 recovery codes left.'));
     await openSection(page, 'Activity');
-    await shown(page.getByText(/Recovery code used/));
+    // Activity says who did it, as a sentence (the owner signed up through the API as Olive Owner).
+    await shown(page.getByText('Olive Owner signed in with a recovery code'));
     await shown(page.getByText('9 recovery codes left'));
     await at('activity-recovery-sign-in');
 
