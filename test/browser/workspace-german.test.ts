@@ -93,7 +93,7 @@ describe('the workspace in German', () => {
     await expect(language.inputValue()).resolves.toBe('de-DE');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await page.waitForFunction("document.documentElement.lang === 'de-DE'", null, { timeout: TIMEOUT });
+    await expect.poll(() => page.locator('html').getAttribute('lang'), { timeout: TIMEOUT }).toBe('de-DE');
     await shown(heading(page, german['title.account']!));
 
     for (const screen of SCREENS) {

@@ -290,7 +290,8 @@ describe('workspace review of answers', () => {
     expect((await sendBack([{ ...twice, field_id: fields.nickname }])).status).toBe(409);
     expect((await stranger.call('POST', `${base}/answers/send-back`, { answers: [twice] })).status).toBe(404);
     expect(await mails()).toHaveLength(0);
-    expect(await reviewState()).toBeNull();
+    // Completed and not yet reviewed: the answers wait for the team.
+    expect(await reviewState()).toBe('awaiting_review');
 
     const sent = await sendBack([
       { field_id: fields.agreement, decision: 'request_changes', reason: 'Sign with your legal name' },
@@ -335,11 +336,15 @@ describe('workspace review of answers', () => {
         .filter((entry) => entry.kind === 'response.submitted')
         .map((entry) => entry.detail['resubmitted']),
     ).toEqual([undefined, undefined, true, true]);
+    const waiting = async () => (await member.call('GET', base)).body.onboarding.answers_awaiting_review;
+    const before = await waiting();
     for (const field of [fields.fullName, fields.agreement]) {
       const approved = await member.call('POST', `${base}/answers/${field}/review`, { decision: 'approve' });
       expect(approved.status).toBe(200);
     }
-    expect(await reviewState()).toBeNull();
+    // The two resubmitted answers are approved; the answers never reviewed still wait.
+    expect(await waiting()).toBe(before - 2);
+    expect(await reviewState()).toBe('awaiting_review');
   });
 
   it('countersigns a signature field as the signed-in member', async () => {

@@ -7,6 +7,7 @@ import {
   createClient,
   createOnboarding,
   createTenant,
+  formTemplate,
   operatorLink,
   portal,
   send,
@@ -99,6 +100,7 @@ describe('GET /portal/v1/onboardings/:token', () => {
         failed_payment_field_ids: [],
         reviews: [],
         signer_email: expect.stringContaining('@example.com'),
+        prefill: {},
       },
     });
     expect(first.body.onboarding.template_snapshot.steps[0].fields[0].id).toBe(tenant.ids.fields.fullName);
@@ -121,6 +123,41 @@ describe('GET /portal/v1/onboardings/:token', () => {
     expect((await portal(service, token, 'GET')).body.onboarding.due_date).toBe(
       '2031-05-04T17:00:00.000+02:00',
     );
+  });
+
+  it('prefills the fields that start from the client record until they have an answer', async () => {
+    const template = formTemplate();
+    template.steps![0]!.fields = [
+      {
+        type: 'short_text',
+        label: 'Full name',
+        sort_order: 1,
+        is_required: true,
+        config: { prefill: 'client_name' },
+      },
+      {
+        type: 'email',
+        label: 'Email',
+        sort_order: 2,
+        is_required: true,
+        config: { prefill: 'client_email' },
+      },
+      { type: 'short_text', label: 'Nickname', sort_order: 3, is_required: false },
+    ];
+    const prefilled = await createTenant(service, { template });
+    const [fullName, email] = prefilled.template.template_steps
+      .find((step) => step.title === 'About you')!
+      .template_fields.map((field) => field.id);
+    const { client, token } = await sentOnboarding(service, prefilled, {
+      client: { name: 'Zoë O’Brien', email: `zoe-${randomBytes(4).toString('hex')}@example.com` },
+    });
+    const opened = await portal(service, token, 'GET');
+    expect(opened.body.onboarding.prefill).toEqual({ [fullName!]: 'Zoë O’Brien', [email!]: client.email });
+    expect(opened.body.onboarding.responses).toEqual([]);
+
+    // An answer of the client's own is never filled over.
+    await portal(service, token, 'PUT', `/answers/${fullName}`, { body: { value: 'Zoë Byrne' } });
+    expect((await portal(service, token, 'GET')).body.onboarding.prefill).toEqual({ [email!]: client.email });
   });
 
   it('a draft opens with its creation token and records nothing', async () => {
