@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { awaitingReviewSql } from '../onboardings/awaiting-review.ts';
+import { awaitingReviewColumnSql } from '../onboardings/awaiting-review.ts';
 import { parsedRows, type ReadClient } from '../read-client.ts';
 import { ONBOARDING_STATUSES } from '../../services/onboardings/onboarding-events.ts';
 
@@ -40,7 +40,7 @@ export async function latestOnboardings(
     db,
     row,
     `select distinct on (o.client_id) o.client_id, o.id, o.status, o.template_name, o.created_at,
-            ${awaitingReviewSql('o')} as awaiting_review
+            ${awaitingReviewColumnSql('o')} as awaiting_review
        from onboardings o
       where o.team_id = $1 and o.client_id = any($2::uuid[]) and o.client_erased_at is null
       order by o.client_id, (o.archived_at is null) desc, o.created_at desc, o.position desc`,

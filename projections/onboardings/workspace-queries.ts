@@ -8,7 +8,7 @@ import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 import { reviewState } from './fold.ts';
-import { answersAwaitingReviewSql, awaitingReviewSql } from './awaiting-review.ts';
+import { answersAwaitingReviewSql, awaitingReviewColumnSql, awaitingReviewSql } from './awaiting-review.ts';
 import { matchesSearch, queryTokens } from '../../services/clients/client-search-index.ts';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 
@@ -195,14 +195,17 @@ export const searchTokens = async (
 ): Promise<string[]> => (q?.trim() ? queryTokens(vault, teamId, q) : []);
 
 const STATUS_ORDER = ['draft', 'sent', 'in_progress', 'completed', 'expired', 'cancelled'];
+/**
+ * The lifecycle order as a SQL constant, written exactly as the indexes of both status orders
+ * write it (infra/migrations/156_large_team_indexes.sql), so the planner reads the page off them.
+ */
+const STATUS_POSITION = `array_position('{${STATUS_ORDER.join(',')}}'::text[], o.status)`;
 
 /** The SQL order of a sort other than client's. */
-function orderBy(params: SqlParams, sort: ListSort, dir: 'asc' | 'desc'): string {
+function orderBy(sort: ListSort, dir: 'asc' | 'desc'): string {
   const way = dir === 'asc' ? 'asc' : 'desc';
   if (sort === 'due') return `o.due_at ${way} nulls last, o.created_at desc, o.position desc`;
-  if (sort === 'status') {
-    return `array_position(${params.add(STATUS_ORDER)}::text[], o.status) ${way}, o.created_at desc, o.position desc`;
-  }
+  if (sort === 'status') return `${STATUS_POSITION} ${way}, o.created_at desc, o.position desc`;
   return `o.created_at ${way}, o.position ${way}`;
 }
 
@@ -214,7 +217,7 @@ const FROM = `
 const COLUMNS = `o.id, o.status, o.progress_pct, o.created_at, o.due_date, o.due_on, o.due_at, o.expires_at,
        o.assigned_to, m.name as assignee_name, o.archived_at, o.send_count, o.last_sent_at,
        o.client_id, c.name as client_name, c.email as client_email, o.template_id, o.template_name,
-       o.review_fields, ${awaitingReviewSql('o')} as awaiting_review,
+       o.review_fields, ${awaitingReviewColumnSql('o')} as awaiting_review,
        ${answersAwaitingReviewSql('o')} as answers_awaiting_review`;
 
 const byClient = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
@@ -242,8 +245,13 @@ async function idsByClient(
      order by o.created_at desc, o.position desc limit ${CLIENT_SORT_MAX}`,
     values,
   );
-  const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
-  const name = (row: (typeof opened)[number]) => row.client_name ?? row.client_email ?? '';
+  // The email stands in only for a client without a name: it is opened for those rows alone.
+  const opened = await openTextColumns(vault, rows, ['client_name']);
+  const unnamed = opened.filter((row) => row.client_name === null);
+  const emails = new Map(
+    (await openTextColumns(vault, unnamed, ['client_email'])).map((row) => [row.id, row.client_email]),
+  );
+  const name = (row: (typeof opened)[number]) => row.client_name ?? emails.get(row.id) ?? '';
   opened.sort((a, b) => byClient.compare(name(a), name(b)) * (query.dir === 'desc' ? -1 : 1));
   const from = query.offset ?? 0;
   return opened.slice(from, from + (query.limit ?? 25)).map((row) => row.id);
@@ -282,7 +290,7 @@ export async function searchOnboardings(
       db,
       row,
       `select ${COLUMNS} ${FROM} where ${where}
-       order by ${orderBy(params, sort, query.dir ?? 'desc')}
+       order by ${orderBy(sort, query.dir ?? 'desc')}
        limit ${params.add(query.limit ?? 25)} offset ${params.add(query.offset ?? 0)}`,
       params.values,
     );
@@ -290,6 +298,74 @@ export async function searchOnboardings(
   // The client's name and email are sealed at rest (shared/privacy/sealed-columns.ts).
   const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
   return { data: opened.map((value) => toItem(value, now)), total: await total };
+}
+
+/**
+ * Every onboarding matching `query`, in the list's order, one page of items at a time (the
+ * CSV export): the rows come from one server-side cursor in one read-only transaction, so
+ * the export reads the view once, in one snapshot, and holds only a page in memory, however
+ * large the team. The client sort keeps its bound (idsByClient: CLIENT_SORT_MAX rows).
+ */
+export async function* exportOnboardings(
+  pool: Pick<Pool, 'connect'>,
+  vault: ClientOpener,
+  teamId: string,
+  now: Date,
+  query: SearchQuery,
+  tokens: string[] = [],
+  pageSize = 1000,
+): AsyncGenerator<WorkspaceOnboardingItem[]> {
+  const params = new SqlParams();
+  const where = searchConditions(params, teamId, now.toISOString(), query, tokens).join(' and ');
+  const whereValues = [...params.values];
+  const sort = query.sort ?? 'created';
+  const db = await pool.connect();
+  let open = false;
+  try {
+    await db.query('begin read only');
+    open = true;
+    const page = async (rows: z.infer<typeof row>[]) =>
+      (await openTextColumns(vault, rows, ['client_name', 'client_email'])).map((value) =>
+        toItem(value, now),
+      );
+    if (sort === 'client') {
+      const ids = await idsByClient(db, vault, where, whereValues, {
+        ...query,
+        offset: 0,
+        limit: CLIENT_SORT_MAX,
+      });
+      for (let from = 0; from < ids.length; from += pageSize) {
+        const chunk = ids.slice(from, from + pageSize);
+        const found = await parsedRows(
+          db,
+          row,
+          `select ${COLUMNS} ${FROM} where o.team_id = $1 and o.id = any($2::uuid[])`,
+          [teamId, chunk],
+        );
+        const at = new Map(chunk.map((id, index) => [id, index]));
+        yield await page(found.sort((a, b) => (at.get(a.id) ?? 0) - (at.get(b.id) ?? 0)));
+      }
+    } else {
+      await db.query(
+        `declare export_rows no scroll cursor for
+         select ${COLUMNS} ${FROM} where ${where}
+         order by ${orderBy(sort, query.dir ?? 'desc')}`,
+        params.values,
+      );
+      for (;;) {
+        const rows = await parsedRows(db, row, `fetch forward ${pageSize} from export_rows`, []);
+        if (rows.length > 0) yield await page(rows);
+        if (rows.length < pageSize) break;
+      }
+    }
+    await db.query('commit');
+    open = false;
+  } finally {
+    // An export stopped half-way (the browser went away) ends its transaction here.
+    let broken = false;
+    if (open) await db.query('rollback').catch(() => (broken = true));
+    db.release(broken);
+  }
 }
 
 /** This month's count (first sends and reopens, in the team's time zone) and the plan's limit. */

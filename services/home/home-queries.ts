@@ -67,21 +67,30 @@ const itemRow = z.object({
 
 function sectionRows(db: ReadClient, section: HomeSection, teamId: string, memberId: string, now: Date) {
   const { where, order } = SECTIONS[section];
+  // The section's total counts every match (read off the indexes alone); the client's sealed
+  // name and email, the assignee and the answers waiting are read for its first rows only.
+  const outer = order.replace(/\bo\./g, 's.');
   return parsedRows(
     db,
     itemRow,
-    `select o.id, o.status, o.client_id, c.name as client_name, c.email as client_email,
-            o.template_id, o.template_name, o.due_at, o.updated_at, o.assigned_to,
-            m.name as assignee_name, coalesce(o.assigned_to = $2::uuid, false) as mine,
-            ${answersAwaitingReviewSql('o')} as answers, count(*) over ()::int as total
-       from onboardings o
-       join clients c on c.id = o.client_id and c.team_id = o.team_id
-       left join team_members m on m.id = o.assigned_to and m.team_id = o.team_id
-      where o.team_id = $1 and o.archived_at is null
-        and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)
-        and ${where}
-      order by mine desc, ${order}, o.position desc
-      limit ${HOME_SECTION_LIMIT}`,
+    `select s.id, s.status, s.client_id, c.name as client_name, c.email as client_email,
+            s.template_id, s.template_name, s.due_at, s.updated_at, s.assigned_to,
+            m.name as assignee_name, s.mine, ${answersAwaitingReviewSql('s')} as answers, s.total
+       from (
+         select o.id, o.status, o.client_id, o.template_id, o.template_name, o.due_at, o.updated_at,
+                o.created_at, o.position, o.assigned_to, coalesce(o.assigned_to = $2::uuid, false) as mine,
+                count(*) over ()::int as total
+           from onboardings o
+           join clients c on c.id = o.client_id and c.team_id = o.team_id
+          where o.team_id = $1 and o.archived_at is null
+            and o.client_erased_at is null and not client_is_erased(c.erased_at, c.email)
+            and ${where}
+          order by mine desc, ${order}, o.position desc
+          limit ${HOME_SECTION_LIMIT}
+       ) s
+       join clients c on c.id = s.client_id and c.team_id = $1
+       left join team_members m on m.id = s.assigned_to and m.team_id = $1
+      order by s.mine desc, ${outer}, s.position desc`,
     // Only the sections about time are given now (PostgreSQL refuses a parameter unused).
     where.includes('$3') ? [teamId, memberId, now.toISOString()] : [teamId, memberId],
   );
@@ -126,6 +135,15 @@ async function monthFigures(db: ReadClient, teamId: string, month: string, zone:
        from onboardings o
        left join onboarding_send_usage u on u.onboarding_id = o.id and u.team_id = o.team_id
       where o.team_id = $1 and (u.usage_month = $2 or ${completedInMonth})
+        and o.id in (
+          -- The candidates by index: the month's counted sends, and completions within a day of the
+          -- month (the condition above keeps exactly the month in the team's zone).
+          select onboarding_id from onboarding_send_usage where team_id = $1 and usage_month = $2
+          union
+          select id from onboardings
+           where team_id = $1 and status = 'completed'
+             and updated_at >= (($2 || '-01')::timestamp at time zone $3) - interval '1 day'
+             and updated_at < ((($2 || '-01')::timestamp + interval '1 month') at time zone $3) + interval '1 day')
       group by o.template_id
       order by sent desc, completed desc, template_name
       limit 20`,

@@ -44,9 +44,27 @@ const cells = (item: WorkspaceOnboardingItem) => [
   item.id,
 ];
 
+const csv = (records: string[][]) => stringify(records, { record_delimiter: 'windows' });
+
 /** The CSV text (header first) of the items. */
 export function onboardingsCsv(items: readonly WorkspaceOnboardingItem[]): string {
-  return stringify([[...CSV_COLUMNS], ...items.map((item) => cells(item).map(safeCell))], {
-    record_delimiter: 'windows',
-  });
+  return csv([[...CSV_COLUMNS], ...items.map((item) => cells(item).map(safeCell))]);
+}
+
+/**
+ * The same CSV written as its pages arrive (the export streams): the header with the first
+ * page, then each further page's records. Every record ends with CRLF, so the pieces join
+ * into onboardingsCsv's text. Stopped early (the download was cancelled), `rest` is ended too,
+ * so its reader lets go of what it holds.
+ */
+export async function* onboardingsCsvChunks(
+  first: readonly WorkspaceOnboardingItem[],
+  rest: AsyncGenerator<readonly WorkspaceOnboardingItem[]>,
+): AsyncGenerator<string> {
+  try {
+    yield csv([[...CSV_COLUMNS], ...first.map((item) => cells(item).map(safeCell))]);
+    for await (const items of rest) yield csv(items.map((item) => cells(item).map(safeCell)));
+  } finally {
+    await rest.return(undefined);
+  }
 }

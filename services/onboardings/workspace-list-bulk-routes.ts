@@ -1,8 +1,9 @@
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { onboardingsProjection } from '../../projections/onboardings/projection.ts';
 import { visibleOnboardingExists } from '../../projections/onboardings/queries.ts';
-import { searchOnboardings, searchTokens } from '../../projections/onboardings/workspace-queries.ts';
+import { exportOnboardings, searchTokens } from '../../projections/onboardings/workspace-queries.ts';
 import { inCommandTransaction } from '../../shared/commands/handle-command.ts';
 import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
 import { ApiError } from '../../shared/http/api-error.ts';
@@ -13,7 +14,7 @@ import { workspaceSchema } from '../../shared/http/route-schema.ts';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata, signedIn } from '../../shared/http/workspace-request.ts';
 import type { ZodApp } from '../../shared/http/zod-app.ts';
-import { onboardingsCsv } from './list-csv.ts';
+import { onboardingsCsvChunks } from './list-csv.ts';
 import { commandDeps, updateOnboarding } from './onboarding-commands.ts';
 import { onboardingErrors } from './onboarding-errors.ts';
 import { runOnboardingCommand, type OnboardingOutcome } from './onboarding-unit-of-work.ts';
@@ -35,7 +36,7 @@ import { listFilters } from './workspace-list-query.ts';
 export const BULK_ACTIONS = ['remind', 'archive', 'assign'] as const;
 /** Rows one bulk action takes at most (a list page is at most 100; a whole view of 200 fits). */
 export const BULK_MAX = 500;
-/** Rows one export reads per query. */
+/** Rows one export reads per fetch of its cursor. */
 const EXPORT_PAGE = 1000;
 
 const bulkBody = z.object({
@@ -155,27 +156,21 @@ function getExportRoute(app: ZodApp, context: WorkspaceDeps) {
       const { teamId } = signedIn(request);
       const tokens = await searchTokens(context.vault, teamId, request.query.q);
       const now = context.clock.now();
-      const items = [];
-      for (let offset = 0; ; offset += EXPORT_PAGE) {
-        const page = await searchOnboardings(
-          context.readPool,
-          context.vault,
-          teamId,
-          now,
-          {
-            ...request.query,
-            limit: EXPORT_PAGE,
-            offset,
-          },
-          tokens,
-        );
-        items.push(...page.data);
-        if (page.data.length < EXPORT_PAGE) break;
-      }
+      const pages = exportOnboardings(
+        context.readPool,
+        context.vault,
+        teamId,
+        now,
+        request.query,
+        tokens,
+        EXPORT_PAGE,
+      );
+      // The first page is read before the answer starts, so a failing read still answers an error.
+      const first = await pages.next();
       return reply
         .headers(downloadHeaders(`onboardings-${now.toISOString().slice(0, 10)}.csv`))
         .type('text/csv; charset=utf-8')
-        .send(onboardingsCsv(items));
+        .send(Readable.from(onboardingsCsvChunks(first.done ? [] : first.value, pages)));
     },
   );
 }
