@@ -18,6 +18,7 @@ import { runProfileBench } from './profile/profile-bench.ts';
 import { runPagesBench } from './pages/pages-bench.ts';
 import { runRebuildBench } from './rebuild/rebuild-bench.ts';
 import { runClientSearchBench } from './search/client-search-bench.ts';
+import { runLargeTeamBench } from './large-team/large-team-bench.ts';
 
 /**
  * npm run bench: every part against one embedded PostgreSQL (default durability), then the
@@ -144,6 +145,11 @@ try {
   });
   await part('11 client search', async () => {
     const result = await runClientSearchBench(server, config, progress);
+    figures.push(...result.figures);
+    context.notes.push(result.note);
+  });
+  await part('12 large team', async () => {
+    const result = await runLargeTeamBench(server, config, progress);
     figures.push(...result.figures);
     context.notes.push(result.note);
   });
