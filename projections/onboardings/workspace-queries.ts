@@ -300,6 +300,9 @@ export async function searchOnboardings(
   return { data: opened.map((value) => toItem(value, now)), total: await total };
 }
 
+/** Rows of an export's first page (then `pageSize` at a time). */
+const FIRST_EXPORT_PAGE = 100;
+
 /**
  * Every onboarding matching `query`, in the list's order, one page of items at a time (the
  * CSV export): the rows come from one server-side cursor in one read-only transaction, so
@@ -352,10 +355,11 @@ export async function* exportOnboardings(
          order by ${orderBy(sort, query.dir ?? 'desc')}`,
         params.values,
       );
-      for (;;) {
-        const rows = await parsedRows(db, row, `fetch forward ${pageSize} from export_rows`, []);
+      // A short first page: the download starts once a few rows are read and opened.
+      for (let size = Math.min(FIRST_EXPORT_PAGE, pageSize); ; size = pageSize) {
+        const rows = await parsedRows(db, row, `fetch forward ${size} from export_rows`, []);
         if (rows.length > 0) yield await page(rows);
-        if (rows.length < pageSize) break;
+        if (rows.length < size) break;
       }
     }
     await db.query('commit');
