@@ -8,6 +8,7 @@ import {
 } from '../../shared/http/connection-limits.ts';
 import { handleError } from '../../shared/http/error-handler.ts';
 import { noStoreSecretAnswers } from '../../shared/http/secret-answer.ts';
+import { compressAnswers } from '../../shared/http/compression.ts';
 import { recordHttpMetrics } from '../../shared/metrics/http-metrics.ts';
 import { traceRoutes } from '../../shared/telemetry/trace-routes.ts';
 import { metricsRoutes } from './metrics-routes.ts';
@@ -70,6 +71,7 @@ export async function buildApp(context: ServiceContext): Promise<FastifyInstance
     if (!request.omitRequestId) reply.header('X-Request-Id', request.id);
   });
   noStoreSecretAnswers(app); // routes marked SECRET_ANSWER, and answers that set a cookie: no-store
+  await compressAnswers(app); // from 1 KiB, brotli or gzip, never a secret answer (shared/http/compression.ts)
 
   traceRoutes(app); // first: the server span is still the active context
   recordHttpMetrics(app, context.metrics); // before the routes: every route's answers are counted

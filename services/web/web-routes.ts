@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { negotiate } from '@fastify/accept-negotiator';
 import fastifyStatic, { type FastifyStaticOptions } from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setPageSecurityHeaders } from './security-headers.ts';
 
 /**
@@ -26,6 +27,10 @@ import { setPageSecurityHeaders } from './security-headers.ts';
  *
  * Every answer carries the page's security headers (./security-headers.ts). When a page
  * is not built, its routes answer 503 with a short page that says so.
+ *
+ * Pages and files go out compressed as the build wrote them (./shared/precompress.ts): brotli
+ * or gzip as the browser accepts, with Content-Encoding and `Vary: accept-encoding`; a file
+ * without a compressed sibling goes out as it is.
  */
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('./client-form/dist/', import.meta.url));
@@ -34,6 +39,7 @@ export const DEFAULT_WORKSPACE_DIST_DIR = fileURLToPath(new URL('./workspace/dis
 const API_PATH = /^\/workspace\/v1(?:[/?#]|$)/;
 const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const OTHER_FILE_CACHE = 'no-cache';
+const HTML = 'text/html; charset=utf-8';
 
 export const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
@@ -45,17 +51,40 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 </html>
 `;
 
-/** Answers a built index.html (no-store), or 503 when it is not built. */
-async function sendPage(reply: FastifyReply, distDir: string) {
-  reply.header('Cache-Control', 'no-store');
-  let page: Buffer;
+/** The page's encodings the build writes, best first (./shared/precompress.ts). */
+const PAGE_ENCODINGS = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+] as const;
+
+/**
+ * Answers a built index.html (no-store), compressed as the browser accepts when the build
+ * wrote it so, or 503 when it is not built.
+ */
+async function sendPage(request: FastifyRequest, reply: FastifyReply, distDir: string) {
+  reply.header('Cache-Control', 'no-store').header('Vary', 'accept-encoding');
+  const accepted = negotiate(
+    request.headers['accept-encoding'] ?? '',
+    PAGE_ENCODINGS.map(({ encoding }) => encoding),
+  );
+  const chosen = PAGE_ENCODINGS.find(({ encoding }) => encoding === accepted);
+  const compressed = chosen && (await readIfBuilt(join(distDir, `index.html${chosen.suffix}`)));
+  if (chosen && compressed) {
+    return reply.header('Content-Encoding', chosen.encoding).type(HTML).send(compressed);
+  }
+  const page = await readIfBuilt(join(distDir, 'index.html'));
+  if (!page) return reply.status(503).type(HTML).send(NOT_BUILT_PAGE);
+  return reply.type(HTML).send(page);
+}
+
+/** A built file, or null when it is not there. */
+async function readIfBuilt(path: string): Promise<Buffer | null> {
   try {
-    page = await readFile(join(distDir, 'index.html'));
+    return await readFile(path);
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
-    return reply.status(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    return null;
   }
-  return reply.type('text/html; charset=utf-8').send(page);
 }
 
 export async function webRoutes(
@@ -69,12 +98,14 @@ export async function webRoutes(
     setPageSecurityHeaders(reply);
   });
 
-  app.get('/f/:token', { schema: { hide: true } }, async (_request, reply) => sendPage(reply, distDir));
+  app.get('/f/:token', { schema: { hide: true } }, async (request, reply) =>
+    sendPage(request, reply, distDir),
+  );
 
   for (const path of ['/', '/workspace', '/workspace/*']) {
     app.get(path, { schema: { hide: true } }, async (request, reply) =>
       // An unknown API path stays the API's JSON 404, never the page.
-      API_PATH.test(request.url) ? reply.callNotFound() : sendPage(reply, workspaceDistDir),
+      API_PATH.test(request.url) ? reply.callNotFound() : sendPage(request, reply, workspaceDistDir),
     );
   }
 
@@ -82,7 +113,7 @@ export async function webRoutes(
   await app.register(fastifyStatic, staticFiles(distDir, '/web/'));
 }
 
-/** A built app's files: hashed assets cached for a year, the rest revalidated. */
+/** A built app's files: hashed assets cached for a year, the rest revalidated; compressed siblings sent when accepted. */
 function staticFiles(distDir: string, prefix: string): FastifyStaticOptions {
   return {
     root: distDir,
@@ -92,6 +123,7 @@ function staticFiles(distDir: string, prefix: string): FastifyStaticOptions {
     index: false,
     dotfiles: 'deny',
     cacheControl: false,
+    preCompressed: true,
     suppressWarning: true,
     setHeaders: (reply, path) => {
       const asset = relative(distDir, path).startsWith(`assets${sep}`);

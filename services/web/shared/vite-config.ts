@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 /**
  * Both apps' page: ./index.html, with the <title> and the <noscript> text of the app's own
@@ -34,13 +35,14 @@ function sharedPage(base: string): Plugin {
  * (an inline script) is off and nothing is inlined into index.html. The output folder is not
  * emptied first: `npm start` builds before it starts (prestart), and a service already
  * running from the same folder keeps finding the hashed files its index.html names; the
- * manifest names the current build.
+ * manifest names the current build. Every text file gets its brotli and gzip siblings
+ * (./precompress.ts).
  */
 export function webAppConfig(configUrl: string, base: string): UserConfig {
   return defineConfig({
     root: fileURLToPath(new URL('.', configUrl)),
     base,
-    plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false }), sharedPage(base)],
+    plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false }), sharedPage(base), precompress()],
     build: {
       outDir: 'dist',
       emptyOutDir: false,
