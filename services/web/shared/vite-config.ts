@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { precompress } from './precompress.ts';
+import { NO_PARSER_ALIAS, precompileMessages } from './precompile-messages.ts';
 
 /**
  * Both apps' page: ./index.html, with the <title> and the <noscript> text of the app's own
@@ -35,14 +36,20 @@ function sharedPage(base: string): Plugin {
  * (an inline script) is off and nothing is inlined into index.html. The output folder is not
  * emptied first: `npm start` builds before it starts (prestart), and a service already
  * running from the same folder keeps finding the hashed files its index.html names; the
- * manifest names the current build. Every text file gets its brotli and gzip siblings
- * (./precompress.ts).
+ * manifest names the current build. Messages come parsed (./precompile-messages.ts), and every
+ * text file gets its brotli and gzip siblings (./precompress.ts).
  */
 export function webAppConfig(configUrl: string, base: string): UserConfig {
   return defineConfig({
     root: fileURLToPath(new URL('.', configUrl)),
     base,
-    plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false }), sharedPage(base), precompress()],
+    plugins: [
+      preact({ devToolsEnabled: false, prefreshEnabled: false }),
+      sharedPage(base),
+      precompileMessages(),
+      precompress(),
+    ],
+    resolve: { alias: [NO_PARSER_ALIAS] },
     build: {
       outDir: 'dist',
       emptyOutDir: false,

@@ -8,9 +8,14 @@
  *   t('progress.label', { current: 2, total: 4 }); // "Schritt 2 von 4"
  *   pickLocale('de-AT', LOCALES, 'en-US'); // "de-DE"
  */
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 
-export type Messages = Record<string, string>;
+/**
+ * A locale's messages by key: ICU texts, or their syntax trees as the web build parses them
+ * (../precompile-messages.ts); intl-messageformat takes either.
+ */
+export type Messages = Record<string, string | MessageFormatElement[]>;
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
 
 /**
