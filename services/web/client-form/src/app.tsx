@@ -78,13 +78,9 @@ export function App() {
   const teamName = team?.display_name ?? '';
   const t = text?.t ?? null;
 
-  if (!text || !t) {
-    return (
-      <main id="main" class="main" tabIndex={-1} aria-busy="true">
-        <Loading t={null} />
-      </main>
-    );
-  }
+  // Nothing is drawn until the page's language is loaded: an empty frame drawn earlier would
+  // be pushed down by the header when it comes (a layout shift people see as a jump).
+  if (!text || !t) return null;
 
   return (
     <>
