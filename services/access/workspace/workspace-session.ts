@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signedIn as signedInMember, type SignedInMember } from '../../../shared/http/workspace-request.ts';
 import type { PoolClient } from '../../../shared/db/pool.ts';
 import type { MemberRole } from '../contract/roles.ts';
+import { SIGNED_IN_HINT_COOKIE } from '../contract/signed-in-hint.ts';
 import { SESSION_LIFETIME_SECONDS, sessionLive } from './session-policy.ts';
 import { hashSecret, newSecret } from './workspace-secrets.ts';
 
@@ -88,22 +89,17 @@ export function setSessionCookie(
   publicUrl: string,
   id: string,
 ): void {
-  reply.setCookie(SESSION_COOKIE, id, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: secureCookie(request, publicUrl),
-    path: '/',
-    maxAge: SESSION_LIFETIME_SECONDS,
-  });
+  const secure = secureCookie(request, publicUrl);
+  const cookie = { sameSite: 'strict', secure, path: '/', maxAge: SESSION_LIFETIME_SECONDS } as const;
+  // The session first: clients that keep only the first Set-Cookie keep the session.
+  reply.setCookie(SESSION_COOKIE, id, { ...cookie, httpOnly: true });
+  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', { ...cookie, httpOnly: false });
 }
 
 export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, publicUrl: string): void {
-  reply.clearCookie(SESSION_COOKIE, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: secureCookie(request, publicUrl),
-    path: '/',
-  });
+  const cookie = { sameSite: 'strict', secure: secureCookie(request, publicUrl), path: '/' } as const;
+  reply.clearCookie(SESSION_COOKIE, { ...cookie, httpOnly: true });
+  reply.clearCookie(SIGNED_IN_HINT_COOKIE, { ...cookie, httpOnly: false });
 }
 
 /**

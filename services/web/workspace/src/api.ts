@@ -33,6 +33,9 @@ export type Member = components['schemas']['WorkspaceMember'];
 /** Who is signed in (GET /workspace/v1/me, and the answer of signing in). */
 export type SignedIn = components['schemas']['WorkspaceSession'];
 
+/** Owners and admins manage the team (integrations, webhooks, activity, automations, settings). */
+export const isManager = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
+
 const BASE = '/workspace/v1';
 let csrfToken = '';
 

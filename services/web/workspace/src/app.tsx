@@ -1,32 +1,37 @@
+import { lazy, Suspense } from 'preact/compat';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { call } from '../../shared/api/client.ts';
-import { api, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
+import { api, isManager, onSessionEnded, setCsrfToken, type SignedIn } from './api.ts';
 import { speak, t } from './i18n.ts';
 import { afterSignIn, isPublic, pathOf, routeOf, signInPath, type Route } from './router.ts';
 import { mayLeave } from './leave-guard.ts';
-import { ActivityScreen } from './features/events/activity.tsx';
-import { AutomationsScreen } from './features/automation/automations.tsx';
-import { ForgotPasswordScreen, ResetPasswordScreen } from './features/access/password-reset.tsx';
-import { InvitationScreen } from './features/access/invitation.tsx';
-import { IntegrationsScreen } from './features/access/api-keys/integrations.tsx';
-import { MembersScreen } from './features/access/members/members.tsx';
-import { PublicLayout, Shell } from './shell.tsx';
-import { SettingsScreen } from './features/access/settings/settings.tsx';
-import { AccountScreen } from './features/access/account/account.tsx';
+import { PublicLayout } from './public-layout.tsx';
+import { forgetSignedIn, mayBeSignedIn } from './signed-in-hint.ts';
 import { SignInScreen } from './features/access/sign-in.tsx';
-import { SignUpScreen } from './features/access/sign-up.tsx';
-import { VerifyEmailScreen } from './features/access/verify-email.tsx';
-import { WebhooksScreen } from './features/hooks/webhooks.tsx';
-import { OnboardingsScreen } from './features/onboardings/onboardings.tsx';
-import { OnboardingScreen } from './features/onboardings/onboarding.tsx';
-import { ClientsScreen } from './features/clients/clients.tsx';
-import { ClientScreen } from './features/clients/client.tsx';
-import { TemplatesScreen } from './features/templates/templates.tsx';
-import { TemplateBuilderScreen } from './features/templates/builder/template-builder.tsx';
-import { HomeScreen } from './features/home/index.ts';
 import { ScreenHeading } from './ui/index.ts';
 
-const managers = (me: SignedIn) => me.role === 'owner' || me.role === 'admin';
+/*
+ * The first chunk holds what a signed-out visitor needs to sign in; everything else is loaded
+ * when first shown (preact/compat's lazy and Suspense): the other public screens, and the
+ * signed-in workspace (./team-app.tsx), which loads each of its screens the same way.
+ */
+const TeamApp = lazy(() => import('./team-app.tsx'));
+const SignUpScreen = lazy(() =>
+  import('./features/access/sign-up.tsx').then((m) => ({ default: m.SignUpScreen })),
+);
+const ForgotPasswordScreen = lazy(() =>
+  import('./features/access/password-reset.tsx').then((m) => ({ default: m.ForgotPasswordScreen })),
+);
+const ResetPasswordScreen = lazy(() =>
+  import('./features/access/password-reset.tsx').then((m) => ({ default: m.ResetPasswordScreen })),
+);
+const InvitationScreen = lazy(() =>
+  import('./features/access/invitation.tsx').then((m) => ({ default: m.InvitationScreen })),
+);
+const VerifyEmailScreen = lazy(() =>
+  import('./features/access/verify-email.tsx').then((m) => ({ default: m.VerifyEmailScreen })),
+);
+
 /** Where a signed-in member lands: after sign-in, at the root, from a screen not for them. */
 const HOME = pathOf({ screen: 'home' });
 type Navigate = (path: string, options?: { replace?: boolean }) => void;
@@ -54,23 +59,38 @@ export function App() {
   if (me === 'loading' || (route.screen === 'home' && !me)) {
     return (
       <main id="main" class="main">
-        <p class="loading" role="status">
-          {t('app.loading')}
-        </p>
+        <Loading />
       </main>
     );
   }
   if (!me || isPublic(route) || route.screen === 'not-found') {
     return (
       <PublicLayout>
-        <PublicScreen route={route} me={me} navigate={navigate} notice={notice} signedIn={signedIn} />
+        <Suspense fallback={<Loading />}>
+          <PublicScreen route={route} me={me} navigate={navigate} notice={notice} signedIn={signedIn} />
+        </Suspense>
       </PublicLayout>
     );
   }
   return (
-    <Shell me={me} route={route} navigate={navigate} onSignedOut={signedOut} canManage={managers(me)}>
-      <TeamScreen route={route} me={me} navigate={navigate} signedOut={signedOut} />
-    </Shell>
+    <Suspense
+      fallback={
+        <main id="main" class="main">
+          <Loading />
+        </main>
+      }
+    >
+      <TeamApp me={me} route={route} navigate={navigate} signedOut={signedOut} />
+    </Suspense>
+  );
+}
+
+/** While the session or a screen's code loads. */
+function Loading() {
+  return (
+    <p class="loading" role="status">
+      {t('app.loading')}
+    </p>
   );
 }
 
@@ -79,12 +99,21 @@ function useSession(navigate: Navigate) {
   const [me, setMe] = useState<SignedIn | null | 'loading'>('loading');
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    void call(api.GET('/workspace/v1/me')).then(async (answer) => {
-      if (answer.ok) setCsrfToken(answer.data.csrf_token);
-      // A member reads the workspace in their language, else their team's; before sign-in, the browser's.
-      await speak(answer.ok ? (answer.data.member.locale ?? answer.data.team.locale) : navigator.language);
-      setMe(answer.ok ? answer.data : null);
-    });
+    void (async () => {
+      // Without the signed-in hint the visitor is signed out: no GET /me that answers 401.
+      const answer = mayBeSignedIn() ? await call(api.GET('/workspace/v1/me')) : null;
+      if (answer?.ok) {
+        setCsrfToken(answer.data.csrf_token);
+        // A member reads the workspace in their language, else their team's.
+        await speak(answer.data.member.locale ?? answer.data.team.locale);
+        setMe(answer.data);
+        return;
+      }
+      if (answer?.problem.status === 401) forgetSignedIn();
+      // Before sign-in, the browser's language.
+      await speak(navigator.language, 'public');
+      setMe(null);
+    })();
   }, []);
   const signedIn = useCallback(
     async (who: SignedIn) => {
@@ -130,7 +159,7 @@ function useRouteGuard(me: SignedIn | null | 'loading', route: Route, navigate: 
         route.screen === 'webhooks' ||
         route.screen === 'activity' ||
         route.screen === 'automations') &&
-      !managers(me)
+      !isManager(me)
     ) {
       navigate(HOME, { replace: true });
     }
@@ -173,56 +202,7 @@ function PublicScreen({
           </p>
         </>
       ) : (
-        <p class="loading">{t('app.loading')}</p>
-      )}
-    </>
-  );
-}
-
-/** The team's screens, inside the shell. */
-function TeamScreen({
-  route,
-  me,
-  navigate,
-  signedOut,
-}: {
-  route: Route;
-  me: SignedIn;
-  navigate: Navigate;
-  signedOut: (message: string) => void;
-}) {
-  return (
-    <>
-      {route.screen === 'home' ? (
-        <HomeScreen me={me} navigate={navigate} />
-      ) : route.screen === 'members' ? (
-        <MembersScreen me={me} onLeft={() => signedOut(t('members.left'))} />
-      ) : route.screen === 'integrations' ? (
-        <IntegrationsScreen />
-      ) : route.screen === 'webhooks' ? (
-        <WebhooksScreen />
-      ) : route.screen === 'activity' ? (
-        <ActivityScreen />
-      ) : route.screen === 'automations' ? (
-        <AutomationsScreen me={me} />
-      ) : route.screen === 'settings' ? (
-        <SettingsScreen canEdit={managers(me)} stripeBack={route.payments} navigate={navigate} />
-      ) : route.screen === 'account' ? (
-        <AccountScreen me={me} />
-      ) : route.screen === 'onboardings' ? (
-        <OnboardingsScreen navigate={navigate} />
-      ) : route.screen === 'onboarding' ? (
-        <OnboardingScreen key={route.id} id={route.id} navigate={navigate} />
-      ) : route.screen === 'clients' ? (
-        <ClientsScreen navigate={navigate} />
-      ) : route.screen === 'client' ? (
-        <ClientScreen key={route.id} id={route.id} navigate={navigate} />
-      ) : route.screen === 'templates' ? (
-        <TemplatesScreen navigate={navigate} />
-      ) : route.screen === 'template' ? (
-        <TemplateBuilderScreen key={route.id} id={route.id} navigate={navigate} />
-      ) : (
-        <p class="loading">{t('app.loading')}</p>
+        <Loading />
       )}
     </>
   );

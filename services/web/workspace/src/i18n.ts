@@ -6,9 +6,12 @@
  * form: each member reads it in the language they chose, else their team's
  * (docs/decisions/0096-the-workspace-in-nine-languages.md).
  *
- * US English is bundled (the texts before sign-in and the fallback of a missing key); another
- * language is loaded once when a member who reads it signs in (`useLocale`), so a member
- * downloads one language, not nine.
+ * The page's first chunk carries only what a visitor reads before signing in: US English's
+ * app.json and access.json (PUBLIC_FILES). The rest is loaded when needed: a visitor whose
+ * browser reads another language loads that language's public files, and a member who signs
+ * in loads every file of their language (once), with US English's as the fallback of a key
+ * it lacks. A member downloads one language, not nine, and nobody downloads the workspace's
+ * texts to sign in (docs/decisions/0101-first-screens-within-40-kb.md).
  */
 import { createTranslate, pickLocale, type Messages, type Translate } from '../../shared/i18n/translate.ts';
 import { LOCALES } from '../../../../shared/i18n/locales.ts';
@@ -23,14 +26,21 @@ export function translator(messages: Messages, locale: string = LOCALE, fallback
   return createTranslate(locale, messages, fallback);
 }
 
-const bundled = import.meta.glob<Messages>('../messages/en-US/**/*.json', { import: 'default', eager: true });
-const loadable = import.meta.glob<Messages>(['../messages/*/**/*.json', '!../messages/en-US/**'], {
+/** The files a signed-out visitor's screens read (the frame, sign-in and the other public screens). */
+const PUBLIC_FILES = ['app.json', 'access.json'];
+
+const bundled = import.meta.glob<Messages>(['../messages/en-US/app.json', '../messages/en-US/access.json'], {
   import: 'default',
+  eager: true,
 });
+const loadable = import.meta.glob<Messages>(
+  ['../messages/*/**/*.json', '!../messages/en-US/app.json', '!../messages/en-US/access.json'],
+  { import: 'default' },
+);
 
 const merged = (files: Messages[]) => Object.assign({}, ...files) as Messages;
 
-/** The messages of the bundled locale (US English): every feature's file under messages/en-US/, merged. */
+/** The bundled messages of a locale (US English's public files), merged. */
 export function messagesOf(locale: string): Messages {
   const prefix = `../messages/${locale}/`;
   return merged(
@@ -38,8 +48,30 @@ export function messagesOf(locale: string): Messages {
   );
 }
 
-const english = messagesOf(LOCALE);
-let current = { locale: LOCALE, translate: translator(english) };
+/** What a page needs: the public screens' texts, or every text of the workspace. */
+export type Part = 'public' | 'all';
+
+/** A locale's messages of `part`: the bundled files as they are, the others loaded (once: modules are cached). */
+async function load(locale: string, part: Part): Promise<Messages> {
+  const prefix = `../messages/${locale}/`;
+  const wanted = (path: string) =>
+    path.startsWith(prefix) && (part === 'all' || PUBLIC_FILES.includes(path.slice(prefix.length)));
+  const loaded = await Promise.all(
+    Object.entries(loadable)
+      .filter(([path]) => wanted(path))
+      .map(([, loadFile]) => loadFile()),
+  );
+  return merged([
+    ...Object.entries(bundled).flatMap(([path, messages]) => (wanted(path) ? [messages] : [])),
+    ...loaded,
+  ]);
+}
+
+let current: { locale: string; part: Part; translate: Translate } = {
+  locale: LOCALE,
+  part: 'public',
+  translate: translator(messagesOf(LOCALE)),
+};
 
 /** The language the workspace speaks now (for Intl formats of dates, numbers and amounts). */
 export function currentLocale(): string {
@@ -55,24 +87,23 @@ export function workspaceLocale(wanted: string | null | undefined): string {
 }
 
 /**
- * Speaks `wanted` from now on: loads its messages (once) and swaps the translator. Resolves
- * with the locale spoken; a language whose files fail to load leaves US English.
+ * Speaks `wanted` from now on, with the texts of `part` (every text once a member is signed
+ * in): loads what is missing and swaps the translator. Resolves with the locale spoken; a
+ * language whose files fail to load leaves the one spoken before.
  */
-export async function speak(wanted: string | null | undefined): Promise<string> {
+export async function speak(wanted: string | null | undefined, part: Part = 'all'): Promise<string> {
   const locale = workspaceLocale(wanted);
-  if (locale === current.locale) return locale;
-  if (locale === LOCALE) {
-    current = { locale, translate: translator(english) };
-  } else {
-    const prefix = `../messages/${locale}/`;
-    const files = Object.entries(loadable).filter(([path]) => path.startsWith(prefix));
-    try {
-      const messages = merged(await Promise.all(files.map(([, load]) => load())));
-      current = { locale, translate: translator(messages, locale, english) };
-    } catch {
-      return current.locale;
-    }
+  if (locale === current.locale && (current.part === 'all' || part === 'public')) return locale;
+  try {
+    const [messages, fallback] = await Promise.all([
+      load(locale, part),
+      locale === LOCALE ? undefined : load(LOCALE, part),
+    ]);
+    current = { locale, part, translate: translator(messages, locale, fallback) };
+  } catch {
+    return current.locale;
   }
-  document.documentElement.lang = locale;
+  // The page's language for screen readers and spelling (absent where tests run without a page).
+  if (globalThis.document) document.documentElement.lang = locale;
   return locale;
 }

@@ -9,25 +9,6 @@ import { ErrorMessage, Link } from './ui/index.ts';
 import { VerifyEmailBanner } from './features/access/verify-email-banner.tsx';
 import { NotificationBell } from './features/notifications/index.ts';
 
-/** The pages before sign-in: the product's name and one column. */
-export function PublicLayout({ children }: { children: ComponentChildren }) {
-  return (
-    <>
-      <a class="skip-link" href="#main">
-        {t('app.skip')}
-      </a>
-      <header class="site-header">
-        <div class="header-inner">
-          <p class="team-name">{t('app.name')}</p>
-        </div>
-      </header>
-      <main id="main" class="main">
-        <div class="card">{children}</div>
-      </main>
-    </>
-  );
-}
-
 /** One place in the navigation: its screen (the path /workspace/<screen>) and who sees it. */
 interface Place {
   screen: string;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { speak } from '../../i18n.ts';
 import {
   fromView,
   locateMessage,
@@ -12,6 +13,9 @@ import {
   withTranslation,
   type BuilderTemplate,
 } from './template-model.ts';
+
+// The builder's sentences are in the texts a signed-in member loads.
+beforeAll(() => speak('en-US'));
 
 const template = (): BuilderTemplate => {
   const step = newStep('s1', 'About you');
