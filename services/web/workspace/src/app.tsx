@@ -8,7 +8,7 @@ import { mayLeave } from './leave-guard.ts';
 import { PublicLayout } from './public-layout.tsx';
 import { forgetSignedIn, mayBeSignedIn } from './signed-in-hint.ts';
 import { SignInScreen } from './features/access/sign-in.tsx';
-import { ScreenHeading } from './ui/index.ts';
+import { Loading, ScreenHeading } from './ui/index.ts';
 
 /*
  * The first chunk holds what a signed-out visitor needs to sign in; everything else is loaded
@@ -82,15 +82,6 @@ export function App() {
     >
       <TeamApp me={me} route={route} navigate={navigate} signedOut={signedOut} />
     </Suspense>
-  );
-}
-
-/** While the session or a screen's code loads. */
-function Loading() {
-  return (
-    <p class="loading" role="status">
-      {t('app.loading')}
-    </p>
   );
 }
 

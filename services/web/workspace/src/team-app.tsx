@@ -3,6 +3,7 @@ import { isManager, type SignedIn } from './api.ts';
 import { t } from './i18n.ts';
 import type { Route } from './router.ts';
 import { Shell } from './shell.tsx';
+import { Loading } from './ui/index.ts';
 
 /**
  * The signed-in workspace: the shell and the team's screens. It is its own chunk (a visitor
@@ -71,15 +72,6 @@ export default function TeamApp({
         <TeamScreen route={route} me={me} navigate={navigate} signedOut={signedOut} />
       </Suspense>
     </Shell>
-  );
-}
-
-/** While a screen's code loads (once per screen). */
-function Loading() {
-  return (
-    <p class="loading" role="status">
-      {t('app.loading')}
-    </p>
   );
 }
 

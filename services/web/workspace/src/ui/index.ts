@@ -5,6 +5,7 @@ export { DialogActions } from './dialog-actions.tsx';
 export { CheckGroup, describedBy, Field, FieldFrame, Select, SubmitButton } from './field.tsx';
 export { useFieldCheck } from './field-check.ts';
 export { Link } from './link.tsx';
+export { Loading } from './loading.tsx';
 export { NoteField } from './note-field.tsx';
 export { ListAction, PagedRows } from './paged-rows.tsx';
 export { Pager } from './pager.tsx';
