@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
  * slow networks) and the workspace's sign-in page. A first load is index.html, the entry
  * script with everything it imports statically, their CSS, and the messages read before
  * anything else (the form's en-US file; the workspace's are in its entry). The workspace's
- * first load holds none of the signed-in workspace (zod comes with its contracts). It
+ * first load holds none of the signed-in workspace (zod comes with its contracts), the form's
+ * none of the field kinds it loads on demand nor the template builder's preview. It
  * measures the build `npm run build:web` leaves in dist (pretest runs it); it builds nothing.
  */
 
@@ -85,6 +86,18 @@ describe('the first load of each page', () => {
       expect(html).not.toMatch(/\sstyle=/i);
     });
   }
+
+  it("leaves the signature, payment, file upload and preview out of the client form's first load", () => {
+    const { dist, firstMessages } = apps[0]!;
+    const code = firstLoad(dist, firstMessages)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(path.join(dist, file), 'utf8'))
+      .join('\n');
+    // A class name each one's markup uses (../client-form/src/fields/index.tsx loads them on demand).
+    for (const marker of ['signature__pad', 'payment__status', 'files__rules', 'preview-banner']) {
+      expect(code, marker).not.toContain(marker);
+    }
+  });
 
   it('leaves the signed-in workspace and zod out of the sign-in page', () => {
     const { dist } = apps[1]!;

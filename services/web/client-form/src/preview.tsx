@@ -17,10 +17,6 @@ import { Loading } from './screens/loading.tsx';
 import { useText } from './use-text.ts';
 import './preview.css';
 
-export const PREVIEW_PATH = '/f/preview';
-
-export const isPreviewPath = (pathname: string) => pathname.replace(/\/$/, '') === PREVIEW_PATH;
-
 type Loaded =
   { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'ready'; snapshot: PortalSnapshot };
 

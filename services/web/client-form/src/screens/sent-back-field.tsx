@@ -3,12 +3,33 @@ import type { Translate } from '../i18n.ts';
 import type { FieldReview } from '../sent-back.ts';
 import { fieldIds } from './form/error-summary.tsx';
 
-/** The answer a link opened at (?field=): its control takes the focus, in view. */
-export function focusLinkedField(fieldId: string | null): void {
-  if (!fieldId) return;
-  const control = document.getElementById(fieldIds(fieldId).input);
-  control?.scrollIntoView?.({ block: 'center' });
-  control?.focus();
+/**
+ * The answer a link opened at (?field=): its control takes the focus, in view. A kind loaded
+ * on demand (../fields/index.tsx) draws its control a moment after the step, so the focus
+ * waits for it, but only until the person acts (a key or a pointer) or the returned stop is
+ * called: it never pulls the focus from where they went.
+ */
+export function focusLinkedField(fieldId: string | null): () => void {
+  if (!fieldId) return () => {};
+  const focused = () => {
+    const control = document.getElementById(fieldIds(fieldId).input);
+    control?.scrollIntoView?.({ block: 'center' });
+    control?.focus();
+    return control !== null;
+  };
+  if (focused()) return () => {};
+  const drawn = new MutationObserver(() => {
+    if (focused()) stop();
+  });
+  const stop = () => {
+    drawn.disconnect();
+    removeEventListener('keydown', stop, true);
+    removeEventListener('pointerdown', stop, true);
+  };
+  drawn.observe(document.body, { childList: true, subtree: true });
+  addEventListener('keydown', stop, true);
+  addEventListener('pointerdown', stop, true);
+  return stop;
 }
 
 /**
