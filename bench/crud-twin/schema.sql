@@ -125,7 +125,8 @@ create table mail_outbox (
   event_id uuid unique,
   created_at timestamptz not null,
   status text not null,
-  client_id uuid
+  client_id uuid,
+  html text
 );
 create index mail_outbox_team_newest on mail_outbox (team_id, created_at desc);
 create index mail_outbox_queued on mail_outbox (created_at) where status = 'queued';

@@ -2,7 +2,9 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
 import type { ApiKeyCreated, ApiKeyRevoked } from '../access/index.ts';
 import type { ClientCreated, ClientErased, ClientUpdated } from '../clients/index.ts';
 import type { HookSubscriptionCreated, HookSubscriptionDeleted } from '../hooks/index.ts';
-import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/index.ts';
+// From its contract, not the feature's face: the face brings the whole feature (PDF, Stripe), which a
+// rebuild or a read of the feed has no use for.
+import { ONBOARDING_AUDIT_EVENT_TYPES } from '../onboardings/contract/onboarding-audit-events.ts';
 import { PUBLIC_EVENT_TYPES, type PublicEventType } from './contract/public-event-types.ts';
 import type { MemberAdded, MemberRemoved, TeamCreated, TeamUpdated } from '../access/index.ts';
 import type { TemplateCreated, TemplateDeleted, TemplateUpdated } from '../templates/index.ts';

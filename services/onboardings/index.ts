@@ -5,7 +5,7 @@
 
 // Events, streams and the decider
 export * from './onboarding-events.ts';
-export { ONBOARDING_AUDIT_EVENT_TYPES } from './onboarding-audit-events.ts';
+export { ONBOARDING_AUDIT_EVENT_TYPES } from './contract/onboarding-audit-events.ts';
 export { onboardingDecider, type Onboarding, type OnboardingState } from './decider/index.ts';
 
 // Commands, policies and queries other features use

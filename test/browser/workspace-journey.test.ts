@@ -124,11 +124,19 @@ describe('the team workspace', () => {
     try {
       const page = owner.page;
 
+      // A signed-out page asks nothing about a session (no GET /me that answers 401): the
+      // session's readable hint is absent (decision 0101).
+      const sessionReads: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname === '/workspace/v1/me') sessionReads.push(request.method());
+      });
+
       // Sign up at /, sign out, sign in.
       await page.goto(`${service.publicUrl}/`);
       // / shows the sign-in screen, with the way to create a team.
       const toSignUp = page.getByRole('link', { name: /create a team|create (an )?account|sign up/i });
       await shown(toSignUp.or(button(page, 'Create account')));
+      expect(sessionReads).toEqual([]);
       if (!(await button(page, 'Create account').isVisible())) await toSignUp.first().click();
       await shown(button(page, 'Create account'));
       await atOwner('sign-up');
@@ -137,8 +145,17 @@ describe('the team workspace', () => {
       await atOwner('home');
       await signOut(page);
       await atOwner('sign-in');
+      sessionReads.length = 0;
+      await page.reload();
+      await shown(button(page, 'Sign in'));
+      expect(sessionReads).toEqual([]);
       await signIn(page, OWNER.email, OWNER.password);
       await secrets.addSession(owner.context, page);
+      // Signed in, a reload reads the session and stays in the workspace.
+      sessionReads.length = 0;
+      await page.reload();
+      await signedIn(page);
+      expect(sessionReads).toContain('GET');
 
       // Invite a member; they accept by the emailed link in their own browser.
       await openSection(page, /members|team/i);

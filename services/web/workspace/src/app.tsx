@@ -127,7 +127,11 @@ function useSession(navigate: Navigate) {
     [navigate],
   );
   useEffect(() => {
-    onSessionEnded(() => signedOut(t('error.sessionRequired')));
+    onSessionEnded(() => {
+      // The session ended on the server (expired, ended elsewhere): its hint goes with it.
+      forgetSignedIn();
+      signedOut(t('error.sessionRequired'));
+    });
     return () => onSessionEnded(null);
   }, [signedOut]);
   return { me, notice, signedIn, signedOut };

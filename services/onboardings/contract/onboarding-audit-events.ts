@@ -1,5 +1,5 @@
-import type { AuditEventMapping } from '../events/index.ts';
-import type { OnboardingEvent, OnboardingEventType } from './onboarding-events.ts';
+import type { AuditEventMapping } from '../../events/index.ts';
+import type { OnboardingEvent, OnboardingEventType } from '../onboarding-events.ts';
 
 /**
  * How onboarding events appear in the events feed (spread into AUDIT_EVENT_TYPES). Details
