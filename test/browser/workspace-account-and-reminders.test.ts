@@ -169,6 +169,8 @@ describe('the reminder schedule and two-factor set-up', () => {
       emailedLink(service, await lastAccountEmailTo(service, MEMBER.email), 'invitations'),
     );
     await shown(field(member.page, 'Password'));
+    // Signed out, the invitation names the role offered (its text is in the first chunk's).
+    await shown(member.page.getByText(`as Member (${MEMBER.email})`));
     const yourName = field(member.page, 'Your name');
     if ((await yourName.count()) > 0) await yourName.fill(MEMBER.name);
     await field(member.page, 'Password').fill(MEMBER.password);
