@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../shared/event-store/event-store.ts';
-import { readModelProjection, type Projection } from '../shared/projections/projection.ts';
+import { copyRows } from '../shared/db/copy-rows.ts';
+import { liveTable, readModelProjection, type Projection } from '../shared/projections/projection.ts';
 
 /** One entry of a team's feed: what happened to which team, when, and about whom or what. */
 export interface FeedEntry {
@@ -41,6 +42,25 @@ export function teamFeedProjection(feed: {
     },
     async persist(client, entries, table) {
       if (entries.length === 0) return;
+      // A rebuild applies each event once to a shadow table that has no rows of it yet.
+      if (table !== liveTable) {
+        await copyRows(
+          client,
+          table(feed.table),
+          ['id', 'team_id', 'type', subject, 'data', 'occurred_at', 'position'],
+          entries.map((entry) => [
+            entry.id,
+            entry.teamId,
+            entry.type,
+            entry.subject,
+            entry.data,
+            entry.occurredAt,
+            entry.position,
+          ]),
+        );
+        return;
+      }
+      // The live runner may meet an event again after a crash between its write and its checkpoint.
       await client.query(
         `insert into ${table(feed.table)} (id, team_id, type, ${subject}, data, occurred_at, position)
          select id, team_id, type, ${subject}, data, occurred_at, position

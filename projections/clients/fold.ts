@@ -51,6 +51,8 @@ export interface ClientsBatch {
   opened: Map<string, OpenedClient>;
   /** By event id: the opened changes of each client.updated of the batch (absent: unchanged). */
   openedChanges?: Map<string, Partial<OpenedClient>>;
+  /** A rebuild's batch: the keys of the rows read from the table (the others are new). */
+  stored?: ReadonlySet<string>;
 }
 
 export const clientKey = (id: string) => id.toLowerCase();

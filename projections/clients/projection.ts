@@ -14,7 +14,9 @@ import {
   type ClientsBatch,
   type OpenedClient,
 } from './fold.ts';
-import { readModelProjection } from '../../shared/projections/projection.ts';
+import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import { copyRows } from '../../shared/db/copy-rows.ts';
+import { liveTable, readModelProjection, streamsBegunIn } from '../../shared/projections/projection.ts';
 
 /**
  * clients: one row per client (GET /api/v1/clients, GET /api/v1/clients/:id). The SQL half
@@ -56,9 +58,10 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
       openedChanges.set(recorded.id, fields);
     }
 
-    const ids = [
-      ...new Set(events.map((recorded) => clientKey((recorded.data as { client_id: string }).client_id))),
-    ];
+    const clientOf = (recorded: RecordedEvent) =>
+      clientKey((recorded.data as { client_id: string }).client_id);
+    const begun = table === liveTable ? new Set<string>() : streamsBegunIn(events, clientOf);
+    const ids = [...new Set(events.map(clientOf))].filter((key) => !begun.has(key));
     const loaded = await client.query<ClientRow>(
       `select id, team_id, name, email, company, phone, notes, custom_fields::text as custom_fields,
               locale, date_format, timezone, locale_chosen, date_format_chosen,
@@ -67,20 +70,36 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
        from ${table('clients')} where id = any($1::uuid[])`,
       [ids],
     );
+    const rows = new Map(loaded.rows.map((row) => [clientKey(row.id), row]));
     return {
-      rows: new Map(loaded.rows.map((row) => [clientKey(row.id), row])),
+      rows,
       dirty: new Set(),
       opened,
       openedChanges,
+      ...(table !== liveTable && { stored: new Set(rows.keys()) }),
     };
   },
 
   fold: foldClient,
 
-  async persist(client, { rows, dirty }, table) {
+  async persist(client, { rows, dirty, stored }, table) {
     if (dirty.size === 0) return;
-    const written = [...dirty].map((key) => rows.get(key)!);
-    const emailHashes = await blindIndexes(client, written);
+    const all = [...dirty].map((key) => rows.get(key)!);
+    const allHashes = await blindIndexes(client, all);
+    const hashed = all.map((row, index) => ({ ...row, email_hash: allHashes[index] ?? null }));
+    const isNew = (row: ClientRow) => stored !== undefined && !stored.has(clientKey(row.id));
+    const fresh = hashed.filter(isNew);
+    // A rebuild writes the rows its batch made (none stored before it) with COPY.
+    if (fresh.length > 0) {
+      await copyRows(
+        client,
+        table('clients'),
+        CLIENT_COLUMNS,
+        fresh.map((row) => CLIENT_COLUMNS.map((column) => row[column])),
+      );
+    }
+    const written = hashed.filter((row) => !isNew(row));
+    if (written.length === 0) return;
     await client.query(
       `insert into ${table('clients')}
          (id, team_id, name, email, email_hash, company, phone, notes, custom_fields,
@@ -98,10 +117,30 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
              locale = excluded.locale, date_format = excluded.date_format, timezone = excluded.timezone,
              locale_chosen = excluded.locale_chosen, date_format_chosen = excluded.date_format_chosen,
              erased_at = excluded.erased_at`,
-      [JSON.stringify(written.map((row, index) => ({ ...row, email_hash: emailHashes[index] })))],
+      [JSON.stringify(written)],
     );
   },
 });
+
+const CLIENT_COLUMNS = [
+  'id',
+  'team_id',
+  'name',
+  'email',
+  'email_hash',
+  'company',
+  'phone',
+  'notes',
+  'custom_fields',
+  'locale',
+  'date_format',
+  'timezone',
+  'locale_chosen',
+  'date_format_chosen',
+  'created_at',
+  'erased_at',
+  'position',
+] as const;
 
 /**
  * The email's blind index of each row (null without an email, or once its key is erased):

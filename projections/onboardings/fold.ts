@@ -77,6 +77,8 @@ export interface OnboardingsBatch {
   /** Token hashes per lower-case onboarding id, in no particular order. */
   linksOf: Map<string, string[]>;
   dirtyLinks: Set<string>;
+  /** A rebuild's batch: the keys of the rows and links read from the table (the others are new). */
+  stored?: { rows: ReadonlySet<string>; links: ReadonlySet<string> };
 }
 
 export const onboardingKey = (id: string) => id.toLowerCase();

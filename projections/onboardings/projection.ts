@@ -8,8 +8,10 @@ import {
   type OnboardingRow,
   type OnboardingsBatch,
 } from './fold.ts';
-import { readModelProjection } from '../../shared/projections/projection.ts';
+import { liveTable, readModelProjection, streamsBegunIn } from '../../shared/projections/projection.ts';
+import { copyRows } from '../../shared/db/copy-rows.ts';
 import type { RecordedEvent } from '../../shared/event-store/event-store.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
 
 /**
  * onboardings and onboarding_links (infra/migrations/030_onboardings.sql) from the
@@ -23,14 +25,21 @@ const onboardingIdOf = (event: RecordedEvent) => (event.data as { onboarding_id:
 export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
   name: 'onboardings',
   tables: ['onboardings', 'onboarding_links'],
+  replayIndexes: ['onboarding_links_onboarding'],
   canHandle: ONBOARDINGS_HANDLED,
 
   async load(client, events, table) {
     const ids = new Set<string>();
     const tokens = new Set<string>();
+    const begun =
+      table === liveTable
+        ? new Set<string>()
+        : streamsBegunIn(events, (event) => onboardingKey(onboardingIdOf(event)));
     for (const recorded of events) {
       const event = { type: recorded.type, data: recorded.data } as OnboardingEvent;
-      ids.add(onboardingKey(event.data.onboarding_id));
+      const key = onboardingKey(event.data.onboarding_id);
+      if (begun.has(key)) continue;
+      ids.add(key);
       if (event.type === 'onboarding_created' || event.type === 'onboarding.sent') {
         tokens.add(event.data.token_hash);
       }
@@ -53,7 +62,10 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
            '[]'::json) as links`,
       [[...ids], [...tokens]],
     );
-    return onboardingsBatch(loaded.rows[0]!.rows, loaded.rows[0]!.links);
+    const batch = onboardingsBatch(loaded.rows[0]!.rows, loaded.rows[0]!.links);
+    if (table !== liveTable)
+      batch.stored = { rows: new Set(batch.rows.keys()), links: new Set(batch.links.keys()) };
+    return batch;
   },
 
   fold: foldOnboarding,
@@ -78,7 +90,22 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
 
   // One statement for both tables: a command applying inline pays one round trip.
   async persist(client, batch, table) {
-    if (batch.dirtyRows.size === 0 && batch.dirtyLinks.size === 0) return;
+    let rows = [...batch.dirtyRows];
+    let links = [...batch.dirtyLinks];
+    if (batch.stored) {
+      const { stored } = batch;
+      await copyNew(
+        client,
+        table,
+        rows.filter((key) => !stored.rows.has(key)).map((key) => batch.rows.get(key)!),
+        links
+          .filter((tokenHash) => !stored.links.has(tokenHash))
+          .map((tokenHash) => batch.links.get(tokenHash)!),
+      );
+      rows = rows.filter((key) => stored.rows.has(key));
+      links = links.filter((tokenHash) => stored.links.has(tokenHash));
+    }
+    if (rows.length === 0 && links.length === 0) return;
     await client.query(
       `with upserted_onboardings as (
          insert into ${table('onboardings')}
@@ -117,9 +144,74 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
        )
        select (select count(*) from upserted_onboardings) as onboardings, (select count(*) from upserted_links) as links`,
       [
-        JSON.stringify([...batch.dirtyRows].map((key) => batch.rows.get(key)!)),
-        JSON.stringify([...batch.dirtyLinks].map((tokenHash) => batch.links.get(tokenHash)!)),
+        JSON.stringify(rows.map((key) => batch.rows.get(key)!)),
+        JSON.stringify(links.map((tokenHash) => batch.links.get(tokenHash)!)),
       ],
     );
   },
 });
+
+/**
+ * A rebuild writes the rows its batch made (none stored before it) with COPY
+ * (shared/db/copy-rows.ts); due_at is due_date read as timestamptz, as the upsert derives it.
+ */
+async function copyNew(
+  client: PoolClient,
+  table: (name: string) => string,
+  rows: OnboardingRow[],
+  links: LinkRow[],
+): Promise<void> {
+  if (rows.length > 0) {
+    await copyRows(
+      client,
+      table('onboardings'),
+      ONBOARDING_COLUMNS,
+      rows.map((row) =>
+        ONBOARDING_COLUMNS.map((column) => (column === 'due_at' ? row.due_date : row[column])),
+      ),
+    );
+  }
+  if (links.length > 0) {
+    await copyRows(
+      client,
+      table('onboarding_links'),
+      LINK_COLUMNS,
+      links.map((link) => LINK_COLUMNS.map((column) => link[column])),
+    );
+  }
+}
+
+const ONBOARDING_COLUMNS = [
+  'id',
+  'team_id',
+  'client_id',
+  'template_id',
+  'template_source',
+  'template_name',
+  'template_snapshot',
+  'status',
+  'progress_pct',
+  'created_at',
+  'due_date',
+  'due_at',
+  'due_on',
+  'due_timezone',
+  'expires_at',
+  'assigned_to',
+  'archived_at',
+  'client_erased_at',
+  'send_count',
+  'last_sent_at',
+  'updated_at',
+  'position',
+  'stream_revision',
+  'review_fields',
+] as const;
+const LINK_COLUMNS = [
+  'token_hash',
+  'onboarding_id',
+  'team_id',
+  'send_number',
+  'issued_at',
+  'deactivated_at',
+] as const;

@@ -85,6 +85,8 @@ export interface ResponsesBatch {
   removed: Set<ResponseRow>;
   /** By event id: its sealed values as the rows keep them (envelopes; null: none). */
   opened: Map<string, unknown[]>;
+  /** A rebuild's batch: the onboarding keys and response ids read from the tables (the others are new). */
+  stored?: { onboardings: ReadonlySet<string>; responses: ReadonlySet<string> };
 }
 
 export const responseKey = (id: string) => id.toLowerCase();

@@ -1,4 +1,6 @@
-import { readModelProjection } from '../../shared/projections/projection.ts';
+import { copyRows } from '../../shared/db/copy-rows.ts';
+import { liveTable, readModelProjection, streamsBegunIn } from '../../shared/projections/projection.ts';
+import type { PoolClient } from '../../shared/db/pool.ts';
 import {
   erasedClientOf,
   foldResponse,
@@ -23,6 +25,7 @@ import {
 export const responsesProjection = readModelProjection<ResponsesBatch>({
   name: 'responses',
   tables: ['responses', 'response_onboardings'],
+  replayIndexes: ['responses_onboarding_oldest', 'responses_client'],
   canHandle: RESPONSES_HANDLED,
 
   async load(client, events, table) {
@@ -30,11 +33,17 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
     const onboardingIds = new Set<string>();
     const erasedClients = new Set<string>();
     const opened = new Map<string, unknown[]>();
+    const begun =
+      table === liveTable
+        ? new Set<string>()
+        : streamsBegunIn(events, (event) => responseKey(onboardingOf(event) ?? event.streamId));
     for (const recorded of events) {
       const erased = erasedClientOf(recorded);
       if (erased !== undefined) erasedClients.add(responseKey(erased));
       const onboardingId = onboardingOf(recorded);
-      if (onboardingId !== undefined) onboardingIds.add(responseKey(onboardingId));
+      if (onboardingId !== undefined && !begun.has(responseKey(onboardingId))) {
+        onboardingIds.add(responseKey(onboardingId));
+      }
       const values = sealedValuesOf(recorded);
       if (values.length > 0)
         opened.set(
@@ -54,13 +63,35 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
        from ${table('responses')} where onboarding_id = any($1::uuid[]) or client_id = any($2::uuid[])`,
       [[...onboardingIds], [...erasedClients]],
     );
-    return responsesBatch(loadedOnboardings.rows, loadedResponses.rows, opened);
+    const batch = responsesBatch(loadedOnboardings.rows, loadedResponses.rows, opened);
+    if (table !== liveTable) {
+      batch.stored = {
+        onboardings: new Set(batch.onboardings.keys()),
+        responses: new Set(loadedResponses.rows.map((row) => row.id)),
+      };
+    }
+    return batch;
   },
 
   fold: foldResponse,
 
   async persist(client, batch, table) {
-    if (batch.dirtyOnboardings.size > 0) {
+    const { stored } = batch;
+    if (stored) {
+      // A rebuild writes the rows its batch made (none stored before it) with COPY.
+      const fresh = [...batch.dirtyOnboardings].filter((key) => !stored.onboardings.has(key));
+      if (fresh.length > 0) {
+        await copyRows(
+          client,
+          table('response_onboardings'),
+          ['onboarding_id', 'team_id', 'client_id'],
+          fresh.map((key) => {
+            const row = batch.onboardings.get(key)!;
+            return [row.onboarding_id, row.team_id, row.client_id];
+          }),
+        );
+      }
+    } else if (batch.dirtyOnboardings.size > 0) {
       await client.query(
         `insert into ${table('response_onboardings')} (onboarding_id, team_id, client_id)
          select onboarding_id, team_id, client_id
@@ -76,10 +107,42 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
     }
     // Versions that stop being current first: the one current response per field is unique.
     const dirty = [...batch.dirty];
-    for (const rows of [dirty.filter((row) => !row.current), dirty.filter((row) => row.current)]) {
-      if (rows.length === 0) continue;
-      await client.query(
-        `insert into ${table('responses')}
+    for (const versions of [dirty.filter((row) => !row.current), dirty.filter((row) => row.current)]) {
+      const rows = stored ? versions.filter((row) => stored.responses.has(row.id)) : versions;
+      const fresh = stored ? versions.filter((row) => !stored.responses.has(row.id)) : [];
+      if (rows.length > 0) await upsertResponses(client, table, rows);
+      if (fresh.length > 0) {
+        await copyRows(
+          client,
+          table('responses'),
+          RESPONSE_COLUMNS,
+          fresh.map((row) => RESPONSE_COLUMNS.map((column) => row[column])),
+        );
+      }
+    }
+  },
+});
+
+const RESPONSE_COLUMNS = [
+  'id',
+  'onboarding_id',
+  'team_id',
+  'client_id',
+  'step_id',
+  'field_id',
+  'kind',
+  'value',
+  'status',
+  'rejection_reason',
+  'created_at',
+  'updated_at',
+  'position',
+  'current',
+] as const;
+
+async function upsertResponses(client: PoolClient, table: (name: string) => string, rows: ResponseRow[]) {
+  await client.query(
+    `insert into ${table('responses')}
            (id, onboarding_id, team_id, client_id, step_id, field_id, kind, value, status,
             rejection_reason, created_at, updated_at, position, current)
          select id, onboarding_id, team_id, client_id, step_id, field_id, kind, value::jsonb, status,
@@ -92,8 +155,6 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
            set kind = excluded.kind, value = excluded.value, status = excluded.status,
                rejection_reason = excluded.rejection_reason, updated_at = excluded.updated_at,
                current = excluded.current`,
-        [JSON.stringify(rows)],
-      );
-    }
-  },
-});
+    [JSON.stringify(rows)],
+  );
+}

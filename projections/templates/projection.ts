@@ -12,6 +12,7 @@ import { foldTemplate, TEMPLATE_EVENT_TYPES, type TemplateChange } from './fold.
 export const templateProjection = readModelProjection<TemplateChange[]>({
   name: 'templates',
   tables: ['templates', 'template_steps', 'template_fields'],
+  replayIndexes: ['template_steps_template_idx', 'template_fields_template_idx'],
   canHandle: TEMPLATE_EVENT_TYPES,
   load: async () => [],
   fold: foldTemplate,

@@ -14,6 +14,13 @@ export interface Projection {
   /** Tables this projection owns; rebuild recreates and swaps exactly these. */
   tables: string[];
   /**
+   * The non-unique indexes of its tables that its own reads look rows up by (its `load`, an
+   * update or delete by a column other than a unique key). A rebuild keeps these and the
+   * unique ones on the shadow tables while it replays, and builds every other index once at
+   * the end (./shadow-indexes.ts). Absent: none.
+   */
+  replayIndexes?: readonly string[];
+  /**
    * The event types this projection applies: the runner hands it only those, so a
    * projection never filters for itself. Absent: every event of the log.
    */
@@ -51,6 +58,8 @@ export function handledBy(projection: Projection, events: RecordedEvent[]): Reco
 export interface ReadModel<Batch> {
   name: string;
   tables: string[];
+  /** See Projection.replayIndexes. */
+  replayIndexes?: readonly string[];
   canHandle: readonly string[];
   load(client: PoolClient, events: RecordedEvent[], table: (name: string) => string): Promise<Batch>;
   fold(batch: Batch, event: RecordedEvent): Batch;
@@ -79,6 +88,7 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
   return {
     name: model.name,
     tables: model.tables,
+    ...(model.replayIndexes && { replayIndexes: model.replayIndexes }),
     get canHandle() {
       return model.canHandle;
     },
@@ -105,4 +115,19 @@ export function readModelProjection<Batch>(model: ReadModel<Batch>): Projection 
       },
     }),
   };
+}
+
+/**
+ * The keys (by `keyOf`) of the streams whose first event is among `events`. A rebuild replays
+ * the log in order into empty shadow tables, so no row of such a stream is stored yet: its
+ * batch neither looks the row up nor upserts it, it writes it as new. Live tables never take
+ * this shortcut (a row may be there already, written inline).
+ */
+export function streamsBegunIn(
+  events: RecordedEvent[],
+  keyOf: (event: RecordedEvent) => string,
+): Set<string> {
+  const begun = new Set<string>();
+  for (const event of events) if (event.revision === 0n) begun.add(keyOf(event));
+  return begun;
 }

@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.ts';
 import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
+import { buildDeferredIndexes, deferIndexes, indexShape, type DeferredIndex } from './shadow-indexes.ts';
 
 /**
  * Events per batch of the replay: each batch costs every projection one transaction and a
@@ -88,7 +89,7 @@ async function replayAndSwap(
   projections: Projection[],
   onProgress: (progress: RebuildProgress) => void,
 ): Promise<RebuildResult> {
-  await prepareShadowTables(pool, projections);
+  const deferred = await prepareShadowTables(pool, projections);
   const startedAt = performance.now();
   // Replay up to the head of the log as it is now: chasing a log that the service keeps
   // writing to might never end. The swap brings the copy up to the live tables' position,
@@ -110,6 +111,7 @@ async function replayAndSwap(
     const seconds = (performance.now() - startedAt) / 1000;
     onProgress({ events: count, position, head, eventsPerSecond: seconds > 0 ? count / seconds : 0 });
   }
+  await buildDeferredIndexes(pool, deferred);
   await inTransaction(pool, async (client) => {
     await lockLiveCheckpoints(client, projections);
     for (const projection of projections) await swapIn(client, store, projection, position);
@@ -137,12 +139,17 @@ async function applyToShadow(pool: Pool, projection: Projection, batch: Recorded
   );
 }
 
-async function prepareShadowTables(pool: Pool, projections: Projection[]): Promise<void> {
-  await inTransaction(pool, async (client) => {
+/** Fresh shadow tables with only the indexes the replay reads by; returns the others, built after it. */
+async function prepareShadowTables(pool: Pool, projections: Projection[]): Promise<DeferredIndex[]> {
+  return inTransaction(pool, async (client) => {
+    const deferred: DeferredIndex[] = [];
     for (const projection of projections) {
       for (const table of projection.tables) {
         await client.query(`drop table if exists ${shadowTable(table)}`);
         await client.query(`create table ${shadowTable(table)} (like ${quoted(table)} including all)`);
+        deferred.push(
+          ...(await deferIndexes(client, quoted(table), shadowTable(table), projection.replayIndexes ?? [])),
+        );
       }
       await client.query(
         `insert into checkpoints (name, position) values ($1, 0)
@@ -151,6 +158,7 @@ async function prepareShadowTables(pool: Pool, projections: Projection[]): Promi
       );
       await client.query('delete from parked_events where projection = $1', [rebuildCheckpoint(projection)]);
     }
+    return deferred;
   });
 }
 
@@ -244,7 +252,7 @@ async function namesToKeep(client: PoolClient, table: string) {
       .then((result) =>
         result.rows.map((row): NamedPart => ({
           name: row.name,
-          shape: row.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON (ONLY )?\S+ /, 'CREATE $1INDEX ON '),
+          shape: indexShape(row.definition),
         })),
       );
   // Constraints without an index of their own (check, not-null); the others follow their index.
