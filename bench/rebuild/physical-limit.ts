@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { createPool } from '../../shared/db/pool.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
+import { postgresCpuMs } from '../lib/server-cpu.ts';
 
 const limitTable = (table: string) => `"${table}__limit"`;
 
@@ -12,6 +13,8 @@ export interface PhysicalLimit {
   indexMs: number;
   rows: number;
   indexes: number;
+  /** CPU it used: this process's (piping the rows) and PostgreSQL's. */
+  cpu: { nodeMs: number; postgresMs: number };
 }
 
 /**
@@ -37,6 +40,8 @@ export async function measurePhysicalLimit(url: string, projections: Projection[
       [tables],
     );
     const started = performance.now();
+    const nodeBefore = process.cpuUsage();
+    const postgresBefore = await postgresCpuMs();
     let rows = 0;
     await inParallel(tables, async (table) => {
       const source = await pool.connect();
@@ -66,7 +71,9 @@ export async function measurePhysicalLimit(url: string, projections: Projection[
       },
     );
     const indexed = performance.now();
+    const node = process.cpuUsage(nodeBefore);
     return {
+      cpu: { nodeMs: (node.user + node.system) / 1000, postgresMs: (await postgresCpuMs()) - postgresBefore },
       ms: indexed - started,
       copyMs: copied - started,
       indexMs: indexed - copied,

@@ -51,7 +51,14 @@ export async function runRebuildBench(
   // Measured on the rows the rebuild made: a stopped rebuild left the live tables empty.
   const limit = main.finished
     ? await measurePhysicalLimit(url, allProjections)
-    : { ms: Number.NaN, copyMs: Number.NaN, indexMs: Number.NaN, rows: 0, indexes: 0 };
+    : {
+        ms: Number.NaN,
+        copyMs: Number.NaN,
+        indexMs: Number.NaN,
+        rows: 0,
+        indexes: 0,
+        cpu: { nodeMs: Number.NaN, postgresMs: Number.NaN },
+      };
   const limitRate = (main.result.events * 1000) / limit.ms;
   limitPhase.done(
     `${(limit.ms / 1000).toFixed(1)} s (${Math.round(limitRate).toLocaleString('en-US')} events/s)`,
@@ -83,6 +90,23 @@ export async function runRebuildBench(
           `tables (COPY out piped into COPY in, ${(limit.copyMs / 1000).toFixed(1)} s) and their ` +
           `${limit.indexes} indexes built (${(limit.indexMs / 1000).toFixed(1)} s), as many at a time as cores: ` +
           `${(limit.ms / 1000).toFixed(1)} s, ${Math.round(limitRate).toLocaleString('en-US')} events/s`,
+      },
+      {
+        part: '5 diagnostic',
+        name: 'CPU per 1,000 events: rebuild, its physical limit, the log read alone (stand-in)',
+        value: null,
+        unit: '',
+        note: [
+          ['rebuild', main.result.cpu],
+          ['limit', limit.cpu],
+          ['stand-in', standIn.result.cpu],
+        ]
+          .map(([label, cpu]) => {
+            const { nodeMs, postgresMs } = cpu as RebuildOutput['cpu'];
+            const per = (ms: number) => ((ms * 1000) / main.result.events).toFixed(1);
+            return `${label as string}: node ${per(nodeMs)} ms + PostgreSQL ${per(postgresMs)} ms = ${per(nodeMs + postgresMs)} ms`;
+          })
+          .join('; '),
       },
       {
         part,
@@ -149,6 +173,7 @@ async function replay(
     maxRssBytes: last?.maxRssBytes ?? Number.NaN,
     baselineRssBytes: last?.baselineRssBytes ?? Number.NaN,
     description: '',
+    cpu: { nodeMs: Number.NaN, postgresMs: Number.NaN },
   };
   const rate = (result.events * 1000) / result.ms;
   phase.done(

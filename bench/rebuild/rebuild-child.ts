@@ -5,6 +5,7 @@ import { rebuildProjections } from '../../shared/projections/rebuild.ts';
 import { createPool } from '../../shared/db/pool.ts';
 import { PostgresEventStore } from '../../shared/event-store/postgres-event-store.ts';
 import { serveChild } from '../lib/child.ts';
+import { postgresCpuMs } from '../lib/server-cpu.ts';
 import { projectionsUnderTest, standInProjection } from '../lib/stand-in-projection.ts';
 
 export interface RebuildInput {
@@ -32,6 +33,8 @@ export interface RebuildOutput {
   /** RSS before the rebuild started (the loaded program). */
   baselineRssBytes: number;
   description: string;
+  /** CPU the rebuild used: this process's, and PostgreSQL's (every backend of the machine). */
+  cpu: { nodeMs: number; postgresMs: number };
 }
 
 /**
@@ -51,6 +54,8 @@ serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url, standInOnly }
   }, 50);
   try {
     const started = performance.now();
+    const nodeBefore = process.cpuUsage();
+    const postgresBefore = await postgresCpuMs();
     const { events } = await rebuildProjections(pool, store, projections, (p) =>
       progress({
         events: p.events,
@@ -61,6 +66,11 @@ serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url, standInOnly }
       }),
     );
     const ms = performance.now() - started;
+    const node = process.cpuUsage(nodeBefore);
+    const cpu = {
+      nodeMs: (node.user + node.system) / 1000,
+      postgresMs: (await postgresCpuMs()) - postgresBefore,
+    };
     peakRssBytes = Math.max(peakRssBytes, process.memoryUsage().rss);
     return {
       events,
@@ -69,6 +79,7 @@ serveChild<RebuildInput, RebuildTick, RebuildOutput>(async ({ url, standInOnly }
       maxRssBytes: resourceUsage().maxRSS * 1024,
       baselineRssBytes,
       description,
+      cpu,
     };
   } finally {
     clearInterval(sampler);
