@@ -10,12 +10,13 @@ import { profileWhile, summarize, type ProfileSummary } from './cpu-profile.ts';
 
 export const PROFILE_PART = '8 CPU profile';
 /** Fixed rates well below saturation, so the profile shows the work of a request, not queueing. */
-const RATES = { create: 100, get: 400 };
+const RATES = { create: 100, send: 40, get: 400 };
 const STOP_TIMEOUT_MS = 30_000;
 
 /**
- * Part 8: where the service's CPU goes on the create path (POST /api/v1/onboardings) and
- * on GET by id, sampled by V8's profiler in the bench process (the service runs there; the
+ * Part 8: where the service's CPU goes on the create path (POST /api/v1/onboardings), on
+ * send (POST /api/v1/onboardings/:id/send: the invitation rendered in text and HTML and
+ * sealed, the link, the counters) and on GET by id, sampled by V8's profiler in the bench process (the service runs there; the
  * load generator runs in a child). Each figure is a share of the busy CPU time (idle left
  * out), by package or folder, and the top functions by self time.
  */
@@ -51,6 +52,19 @@ export async function runProfileBench(
     await load({ ...createInput, rate: 50 }, 'create warm-up');
     const create = await profileWhile(() => load(createInput, `create @${RATES.create}/s, profiled`));
     const ids = create.result.ids;
+    // Each onboarding is sent once: a send of a sent onboarding is a resend, limited per day.
+    const send = await profileWhile(() =>
+      load(
+        {
+          method: 'POST',
+          paths: ids.map((id) => `/api/v1/onboardings/${id}/send`),
+          body: '{}',
+          headers: json,
+          rate: RATES.send,
+        },
+        `send @${RATES.send}/s, profiled`,
+      ),
+    );
     const get = await profileWhile(() =>
       load(
         {
@@ -65,11 +79,12 @@ export async function runProfileBench(
     return {
       figures: [
         ...figuresOf('create', summarize(create.profile), create.result.requests),
+        ...figuresOf('send', summarize(send.profile), send.result.requests),
         ...figuresOf('get by id', summarize(get.profile), get.result.requests),
       ],
       note:
         `Part 8: services/app/runtime.ts startService in the bench process; V8's sampling profiler (inspector, ` +
-        `0.5 ms interval) over ${config.apiSeconds} s of create at ${RATES.create}/s and of get by id at ` +
+        `0.5 ms interval) over ${config.apiSeconds} s of create at ${RATES.create}/s, of send at ${RATES.send}/s and of get by id at ` +
         `${RATES.get}/s (16 connections, autocannon in a child). Shares are of busy CPU (idle left out); the ` +
         `service's event loop only: PostgreSQL's own CPU is not in it.`,
     };
