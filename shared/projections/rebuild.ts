@@ -3,6 +3,7 @@ import type { EventStore, RecordedEvent } from '../event-store/event-store.ts';
 import { applyInTransaction, wholeThenIsolating } from './apply-events.ts';
 import { countParked, listParked, totalOf, type ParkedEventRow } from './parked-events.ts';
 import type { Projection } from './projection.ts';
+import { ReplayWindow } from './replay-window.ts';
 import { buildDeferredIndexes, deferIndexes, indexShape, type DeferredIndex } from './shadow-indexes.ts';
 
 /**
@@ -57,8 +58,9 @@ export interface RebuildProgress {
  * The shadow tables are filled at the price of a bulk load (docs/decisions/0102): they keep
  * only the indexes the replay reads by while it replays (./shadow-indexes.ts) and get the
  * others once at the end; projections write the rows their batch made with COPY; the
- * projections apply each batch side by side, one connection each, so PostgreSQL works on as
- * many cores as there are while this process reads and folds the next batch.
+ * projections go through the batches side by side, one connection each and each at its own
+ * pace (./replay-window.ts), so PostgreSQL works on as many cores as there are while this
+ * process reads and folds the next batch.
  *
  * One rebuild runs at a time per database (a second one fails with RebuildInProgressError);
  * it holds one pool connection for that lock, so the pool needs at least two.
@@ -104,20 +106,28 @@ async function replayAndSwap(
   const head = await store.headPosition();
   let position = 0n;
   let count = 0;
-  // The next batch is read while the current one is applied.
-  let nextBatch = store.readAll({ after: position, limit: BATCH_SIZE });
-  while (position < head) {
-    const batch = await nextBatch;
-    if (batch.length === 0) break;
-    const last = batch[batch.length - 1]!.position;
-    nextBatch = last < head ? store.readAll({ after: last, limit: BATCH_SIZE }) : Promise.resolve([]);
-    nextBatch.catch(() => undefined); // its error surfaces when awaited, not as an unhandled rejection
-    await Promise.all(projections.map((projection) => applyToShadow(pool, projection, batch)));
-    position = last;
+  const window = new ReplayWindow(store, head, BATCH_SIZE, projections.length, (batch) => {
+    position = batch[batch.length - 1]!.position;
     count += batch.length;
     const seconds = (performance.now() - startedAt) / 1000;
     onProgress({ events: count, position, head, eventsPerSecond: seconds > 0 ? count / seconds : 0 });
-  }
+  });
+  // Each projection goes through the batches at its own pace (./replay-window.ts).
+  await Promise.all(
+    projections.map(async (projection) => {
+      try {
+        for (let index = 0; ; index++) {
+          const batch = await window.batch(index);
+          if (batch.length === 0) return;
+          await applyToShadow(pool, projection, batch);
+          window.appliedBatch(index, batch);
+        }
+      } catch (error) {
+        window.fail(error);
+        throw error;
+      }
+    }),
+  );
   await buildDeferredIndexes(pool, deferred);
   await inTransaction(pool, async (client) => {
     await lockLiveCheckpoints(client, projections);

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { WorkspaceDeps } from '../../../shared/http/workspace-request.ts';
 import { codedError } from '../../../shared/http/api-error.ts';
 import { handleError } from '../../../shared/http/error-handler.ts';
+import { takeTeamReadTurn, TeamReadShare } from '../../../shared/http/team-read-share.ts';
 import { accessWorkspaceRoutes, teamSettingsRoutes, workspaceAccessCheck } from '../../access/index.ts';
 import { workspaceRuleRoutes } from '../../automation/index.ts';
 import { clientImportRoutes, workspaceClientRoutes } from '../../clients/index.ts';
@@ -38,7 +39,8 @@ function documentedSecurity(isPublic: boolean, methods: string[]): Record<string
 /**
  * The workspace API (`/workspace/v1`): a cookie session, then on every request the access
  * check (services/access/workspace/workspace-access.ts: session, CSRF, permission,
- * re-authentication), all before the body is validated, then the routes of every feature.
+ * re-authentication) and each team's share of the reads (shared/http/team-read-share.ts),
+ * all before the body is validated, then the routes of every feature.
  */
 export async function workspaceApi(app: FastifyInstance, { context }: { context: WorkspaceDeps }) {
   await app.register(cookie);
@@ -65,6 +67,8 @@ export async function workspaceApi(app: FastifyInstance, { context }: { context:
   });
 
   app.addHook('onRequest', workspaceAccessCheck(context));
+  // After the access check, which names the team: one team's reads take at most its share.
+  app.addHook('onRequest', takeTeamReadTurn(new TeamReadShare()));
 
   await app.register(accessWorkspaceRoutes, { context });
   await app.register(workspaceHookRoutes, { context });
