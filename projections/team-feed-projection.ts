@@ -48,15 +48,15 @@ export function teamFeedProjection(feed: {
           client,
           table(feed.table),
           ['id', 'team_id', 'type', subject, 'data', 'occurred_at', 'position'],
-          entries.map((entry) => [
-            entry.id,
-            entry.teamId,
-            entry.type,
-            entry.subject,
-            entry.data,
-            entry.occurredAt,
-            entry.position,
-          ]),
+          entries.map((entry) => ({
+            id: entry.id,
+            team_id: entry.teamId,
+            type: entry.type,
+            [subject]: entry.subject,
+            data: entry.data,
+            occurred_at: entry.occurredAt,
+            position: entry.position,
+          })),
         );
         return;
       }

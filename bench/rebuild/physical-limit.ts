@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { pipeline } from 'node:stream/promises';
+import pLimit from 'p-limit';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { createPool } from '../../shared/db/pool.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
@@ -86,10 +87,8 @@ export async function measurePhysicalLimit(url: string, projections: Projection[
   }
 }
 
+/** `work` on every item, as many at a time as cores (as the rebuild builds its indexes). */
 async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  const worker = async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(availableParallelism(), queue.length) }, worker));
+  const oneCoreEach = pLimit(availableParallelism());
+  await Promise.all(items.map((item) => oneCoreEach(() => work(item))));
 }

@@ -97,16 +97,10 @@ export async function runRebuildBench(
         value: null,
         unit: '',
         note: [
-          ['rebuild', main.result.cpu],
-          ['limit', limit.cpu],
-          ['stand-in', standIn.result.cpu],
-        ]
-          .map(([label, cpu]) => {
-            const { nodeMs, postgresMs } = cpu as RebuildOutput['cpu'];
-            const per = (ms: number) => ((ms * 1000) / main.result.events).toFixed(1);
-            return `${label as string}: node ${per(nodeMs)} ms + PostgreSQL ${per(postgresMs)} ms = ${per(nodeMs + postgresMs)} ms`;
-          })
-          .join('; '),
+          cpuPerThousand('rebuild', main.result.cpu, main.result.events),
+          cpuPerThousand('limit', limit.cpu, main.result.events),
+          cpuPerThousand('stand-in', standIn.result.cpu, main.result.events),
+        ].join('; '),
       },
       {
         part,
@@ -200,4 +194,10 @@ async function endLeftoverSessions(url: string): Promise<void> {
   } finally {
     await pool.end();
   }
+}
+
+/** CPU of a phase per 1,000 events of the log: node's, PostgreSQL's and both. */
+function cpuPerThousand(label: string, { nodeMs, postgresMs }: RebuildOutput['cpu'], events: number): string {
+  const per = (ms: number) => ((ms * 1000) / events).toFixed(1);
+  return `${label}: node ${per(nodeMs)} ms + PostgreSQL ${per(postgresMs)} ms = ${per(nodeMs + postgresMs)} ms`;
 }

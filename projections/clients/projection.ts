@@ -88,16 +88,8 @@ export const clientsProjection = readModelProjection<ClientsBatch>({
     const allHashes = await blindIndexes(client, all);
     const hashed = all.map((row, index) => ({ ...row, email_hash: allHashes[index] ?? null }));
     const isNew = (row: ClientRow) => stored !== undefined && !stored.has(clientKey(row.id));
-    const fresh = hashed.filter(isNew);
     // A rebuild writes the rows its batch made (none stored before it) with COPY.
-    if (fresh.length > 0) {
-      await copyRows(
-        client,
-        table('clients'),
-        CLIENT_COLUMNS,
-        fresh.map((row) => CLIENT_COLUMNS.map((column) => row[column])),
-      );
-    }
+    await copyRows(client, table('clients'), CLIENT_COLUMNS, hashed.filter(isNew));
     const written = hashed.filter((row) => !isNew(row));
     if (written.length === 0) return;
     await client.query(

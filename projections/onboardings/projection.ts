@@ -161,24 +161,13 @@ async function copyNew(
   rows: OnboardingRow[],
   links: LinkRow[],
 ): Promise<void> {
-  if (rows.length > 0) {
-    await copyRows(
-      client,
-      table('onboardings'),
-      ONBOARDING_COLUMNS,
-      rows.map((row) =>
-        ONBOARDING_COLUMNS.map((column) => (column === 'due_at' ? row.due_date : row[column])),
-      ),
-    );
-  }
-  if (links.length > 0) {
-    await copyRows(
-      client,
-      table('onboarding_links'),
-      LINK_COLUMNS,
-      links.map((link) => LINK_COLUMNS.map((column) => link[column])),
-    );
-  }
+  await copyRows(
+    client,
+    table('onboardings'),
+    ONBOARDING_COLUMNS,
+    rows.map((row) => ({ ...row, due_at: row.due_date })),
+  );
+  await copyRows(client, table('onboarding_links'), LINK_COLUMNS, links);
 }
 
 const ONBOARDING_COLUMNS = [

@@ -79,18 +79,14 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
     const { stored } = batch;
     if (stored) {
       // A rebuild writes the rows its batch made (none stored before it) with COPY.
-      const fresh = [...batch.dirtyOnboardings].filter((key) => !stored.onboardings.has(key));
-      if (fresh.length > 0) {
-        await copyRows(
-          client,
-          table('response_onboardings'),
-          ['onboarding_id', 'team_id', 'client_id'],
-          fresh.map((key) => {
-            const row = batch.onboardings.get(key)!;
-            return [row.onboarding_id, row.team_id, row.client_id];
-          }),
-        );
-      }
+      await copyRows(
+        client,
+        table('response_onboardings'),
+        ['onboarding_id', 'team_id', 'client_id'],
+        [...batch.dirtyOnboardings]
+          .filter((key) => !stored.onboardings.has(key))
+          .map((key) => batch.onboardings.get(key)!),
+      );
     } else if (batch.dirtyOnboardings.size > 0) {
       await client.query(
         `insert into ${table('response_onboardings')} (onboarding_id, team_id, client_id)
@@ -111,14 +107,7 @@ export const responsesProjection = readModelProjection<ResponsesBatch>({
       const rows = stored ? versions.filter((row) => stored.responses.has(row.id)) : versions;
       const fresh = stored ? versions.filter((row) => !stored.responses.has(row.id)) : [];
       if (rows.length > 0) await upsertResponses(client, table, rows);
-      if (fresh.length > 0) {
-        await copyRows(
-          client,
-          table('responses'),
-          RESPONSE_COLUMNS,
-          fresh.map((row) => RESPONSE_COLUMNS.map((column) => row[column])),
-        );
-      }
+      await copyRows(client, table('responses'), RESPONSE_COLUMNS, fresh);
     }
   },
 });

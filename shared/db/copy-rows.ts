@@ -10,26 +10,31 @@ export type CopyValue = string | number | bigint | boolean | Date | object | nul
 const ROWS_PER_CHUNK = 500;
 
 /**
- * Writes `rows` into `table` with one `COPY … FROM STDIN` (pg-copy-streams): PostgreSQL reads
- * each column with its input function only, where an `insert … select from
- * jsonb_to_recordset` first parses the whole batch as one JSON document. The rows must be
- * new: COPY has no ON CONFLICT, and a duplicate key fails the statement.
+ * Writes the `columns` of each of `rows` into `table` with one `COPY … FROM STDIN`
+ * (pg-copy-streams): PostgreSQL reads each column with its input function only, where an
+ * `insert … select from jsonb_to_recordset` first parses the whole batch as one JSON
+ * document. The rows must be new: COPY has no ON CONFLICT, and a duplicate key fails the
+ * statement. No rows, no statement.
  */
-export async function copyRows(
+export async function copyRows<Column extends string>(
   client: PoolClient,
   table: string,
-  columns: readonly string[],
-  rows: Iterable<readonly CopyValue[]>,
+  columns: readonly Column[],
+  rows: readonly Readonly<Record<Column, CopyValue>>[],
 ): Promise<void> {
+  if (rows.length === 0) return;
   const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`));
-  await pipeline(Readable.from(chunks(rows)), stream);
+  await pipeline(Readable.from(chunks(columns, rows)), stream);
 }
 
-function* chunks(rows: Iterable<readonly CopyValue[]>): Generator<string> {
+function* chunks<Column extends string>(
+  columns: readonly Column[],
+  rows: readonly Readonly<Record<Column, CopyValue>>[],
+): Generator<string> {
   let chunk = '';
   let count = 0;
   for (const row of rows) {
-    chunk += row.map(copyText).join('\t') + '\n';
+    chunk += columns.map((column) => copyText(row[column])).join('\t') + '\n';
     if (++count === ROWS_PER_CHUNK) {
       yield chunk;
       chunk = '';

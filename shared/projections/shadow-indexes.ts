@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import { inTransaction, type Pool, type PoolClient } from '../db/pool.ts';
 
 /** An index of a shadow table that waits for the end of the replay. */
@@ -60,15 +61,15 @@ export async function deferIndexes(
  * memory up to `maintenance_work_mem`, raised for it from PostgreSQL's default of 64 MB.
  */
 export async function buildDeferredIndexes(pool: Pool, deferred: DeferredIndex[]): Promise<void> {
-  const queue = [...deferred];
-  const builder = async () => {
-    for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
-      const { definition } = index;
-      await inTransaction(pool, async (client) => {
-        await client.query(`set local maintenance_work_mem = '256MB'`);
-        await client.query(definition);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(availableParallelism(), queue.length) }, builder));
+  const oneCoreEach = pLimit(availableParallelism());
+  await Promise.all(
+    deferred.map(({ definition }) =>
+      oneCoreEach(() =>
+        inTransaction(pool, async (client) => {
+          await client.query(`set local maintenance_work_mem = '256MB'`);
+          await client.query(definition);
+        }),
+      ),
+    ),
+  );
 }

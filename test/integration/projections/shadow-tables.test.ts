@@ -64,14 +64,15 @@ describe('shadow tables', () => {
       create table st_copy (id integer primary key, label text, data jsonb, at timestamptz,
                             position bigint, done boolean)`);
     const awkward = 'tab\there\nnew line \\ backslash \\N "quoted" émoji 🎉 \r';
-    const rows = Array.from({ length: 1234 }, (_, index) => [
-      index,
-      index === 0 ? awkward : index % 7 === 0 ? null : `label ${index}`,
-      index === 0 ? { text: awkward, list: [1, null, 'a\\b'] } : { n: index },
-      new Date(Date.UTC(2026, 10, 29, 4, 0, index % 60)),
-      9_007_199_254_740_993n + BigInt(index),
-      index % 2 === 0,
-    ]);
+    const rows = Array.from({ length: 1234 }, (_, index) => ({
+      id: index,
+      label: index === 0 ? awkward : index % 7 === 0 ? null : `label ${index}`,
+      data: index === 0 ? { text: awkward, list: [1, null, 'a\\b'] } : { n: index },
+      at: new Date(Date.UTC(2026, 10, 29, 4, 0, index % 60)),
+      position: 9_007_199_254_740_993n + BigInt(index),
+      done: index % 2 === 0,
+      ignored: 'a property not among the columns',
+    }));
     const client = await database.pool.connect();
     await copyRows(client, 'st_copy', ['id', 'label', 'data', 'at', 'position', 'done'], rows).finally(() =>
       client.release(),
@@ -105,7 +106,9 @@ describe('shadow tables', () => {
     await database.pool.query('create table st_dup (id integer primary key)');
     const client = await database.pool.connect();
     try {
-      await expect(copyRows(client, 'st_dup', ['id'], [[1], [2], [1]])).rejects.toThrow(/duplicate key/);
+      await expect(copyRows(client, 'st_dup', ['id'], [{ id: 1 }, { id: 2 }, { id: 1 }])).rejects.toThrow(
+        /duplicate key/,
+      );
     } finally {
       client.release();
     }
