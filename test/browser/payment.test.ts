@@ -157,6 +157,24 @@ async function toPayment(page: Page, form: SentForm) {
   await expectStep(page, 'Payment');
 }
 
+/** Holds every answer's save `ms` before it goes to the service. */
+async function holdAnswerSaves(page: Page, ms: number) {
+  await page.route('**/portal/v1/onboardings/*/answers/*', async (route) => {
+    if (route.request().method() === 'PUT') await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
+/** The types of the dialogs the page opens (each accepted, as a client leaving would). */
+function collectDialogs(page: Page): string[] {
+  const types: string[] = [];
+  page.on('dialog', (dialog) => {
+    types.push(dialog.type());
+    void dialog.accept();
+  });
+  return types;
+}
+
 const payButton = (page: Page) => button(page, text.t('payment.pay', { amount: '€150.00' }));
 
 /** Presses Tab until the element labelled `label` has focus, which it shows. */
@@ -240,20 +258,24 @@ describe('a payment field of the client form', () => {
     const { context, page, watch } = await openPage(browser, 'mobile');
     try {
       const visited = await stopAtCheckout(page);
+      const dialogs = collectDialogs(page);
+      // The name's save is slow: Pay, tapped at once, saves it before the page leaves.
+      await holdAnswerSaves(page, 1_500);
       await toPayment(page, form);
-      await check(page, 'due', 'mobile');
       await payButton(page).tap();
       await page.waitForURL(/checkout\.stripe\.com/);
       expect(visited).toHaveLength(1);
+      expect(dialogs, 'no "leave site?" on the way to Checkout').toEqual([]);
 
       await page.goto(returnUrl('cancelled'));
+      await page.unroute('**/portal/v1/onboardings/*/answers/*');
       await page.getByText(text.t('payment.cancelled')).waitFor();
       await payButton(page).waitFor();
       await check(page, 'cancelled', 'mobile');
 
       await deliver(form, 'checkout.session.async_payment_failed');
       await page.reload();
-      // Step 1 is done: the form resumes at the payment it still needs.
+      // Step 1 was saved before Checkout: the form resumes at the payment it still needs.
       await expectStep(page, 'Payment');
       await page.getByText(text.t('payment.failed')).waitFor();
       await payButton(page).waitFor();

@@ -1,11 +1,11 @@
 /**
  * A payment the team collects through Stripe Checkout on its own connected account: the
  * page shows the amount in the client's locale, what it is for and who collects it, and a
- * Pay (or Subscribe) button that sends the client to Checkout (POST .../checkout). Back from
- * Checkout (../checkout-return.ts) it says "Processing your payment…" and reads the
- * onboarding every 2 seconds until the webhook's payment shows in paid_field_ids ("Paid"),
- * for a minute, then calmly every 10 seconds; a cancelled or failed payment says so and
- * offers the button again.
+ * Pay (or Subscribe) button that saves every typed answer, then sends the client to Checkout
+ * (POST .../checkout). Back from Checkout (../checkout-return.ts) it says "Processing your
+ * payment…" and reads the onboarding every 2 seconds until the webhook's payment shows in
+ * paid_field_ids ("Paid"), for a minute, then calmly every 10 seconds; a cancelled or failed
+ * payment says so and offers the button again.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, type PortalOnboarding } from '../api.ts';
@@ -86,6 +86,13 @@ function usePay(props: FieldProps) {
     setOpening(true);
     setProblem(null);
     try {
+      // Leaving for Checkout with an answer still being saved would lose it (or stop the client
+      // with the browser's "leave site?"): every typed answer is saved first.
+      if (props.saveAnswers && !(await props.saveAnswers())) {
+        setOpening(false);
+        setProblem('save.unsaved');
+        return;
+      }
       const { url } = await portal.checkout(field.id, pageLocale());
       // The builder's preview (no link) marks the payment paid in its memory: nowhere to go.
       if (!portal.linkToken) {

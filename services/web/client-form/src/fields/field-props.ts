@@ -43,4 +43,9 @@ export interface FieldProps extends FormContext {
   /** The problem to show beside the field (client check, server refusal); null when none. */
   problem: AnswerProblem | null;
   ids: FieldIds;
+  /**
+   * Saves every answer typed so far now, before the page leaves (for Stripe Checkout): true once
+   * all are saved, false when some wait for the network. Absent in the builder's preview.
+   */
+  saveAnswers?(): Promise<boolean>;
 }

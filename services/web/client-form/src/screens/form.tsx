@@ -190,6 +190,7 @@ export function FormScreen(props: FormScreenProps) {
           last={index === steps.length - 1}
           problems={shownProblems}
           onChange={form.change}
+          saveAnswers={() => form.autosave.flushAll()}
           onBack={() => go(index - 1)}
           onNext={next}
           refresh={props.refresh}

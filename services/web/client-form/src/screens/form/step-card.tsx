@@ -29,6 +29,8 @@ export interface StepCardProps extends FormContext {
   reviewState: boolean;
   answers: Map<string, unknown>;
   onChange(fieldId: string, value: unknown): void;
+  /** Saves every typed answer now; false when some wait for the network. */
+  saveAnswers(): Promise<boolean>;
   onBack(): void;
   onNext(event: Event): void;
 }
@@ -79,6 +81,7 @@ export function StepCard(props: StepCardProps) {
               formats={formats}
               team={team}
               checkoutReturn={props.checkoutReturn ?? null}
+              saveAnswers={props.saveAnswers}
             />
           </SentBackField>
         ))}
