@@ -54,3 +54,30 @@ export async function countOf(db: ReadClient, text: string, values: readonly unk
   if (row === undefined) throw new Error('Expected a count row');
   return row.count;
 }
+
+/** The workspace's lists count their matches up to this many (decision 0104); the public API counts all. */
+export const LIST_COUNT_CAP = 10_000;
+
+/** A count that stops early: `count` is exact unless `capped`, when more than `count` match. */
+export interface CappedCount {
+  count: number;
+  capped: boolean;
+}
+
+/**
+ * How many rows `select 1 <fromWhere>` finds, counting at most `cap` + 1 of them: the work
+ * stops once more than `cap` match (docs/decisions/0104-totals-counted-up-to-a-cap.md).
+ */
+export async function cappedCountOf(
+  db: ReadClient,
+  fromWhere: string,
+  values: readonly unknown[],
+  cap: number,
+): Promise<CappedCount> {
+  const found = await countOf(
+    db,
+    `select count(*)::int as count from (select 1 ${fromWhere} limit ${cap + 1}) as matches`,
+    values,
+  );
+  return found > cap ? { count: cap, capped: true } : { count: found, capped: false };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 import { openJsonValues, openTextColumns } from '../../shared/privacy/sealed-columns.ts';
 import { matchesSearch } from '../../services/clients/client-search-index.ts';
-import { countOf, parsedRow, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
+import { cappedCountOf, countOf, parsedRow, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
 
 /**
  * Reads of the clients read model (projection.ts) for the public API and the workspace:
@@ -117,13 +117,21 @@ function matching(params: SqlParams, teamId: string, match: ClientMatch): string
   return `and ${matchesSearch(params, teamId, match.searchTokens)}`;
 }
 
-/** One page of the team's clients, newest first, with the total. */
+/**
+ * One page of the team's clients, newest first, with the total: exact (the public API), or
+ * counted up to `countUpTo` (the workspace, decision 0104).
+ */
 export async function listClients(
   db: ReadClient,
   vault: ClientOpener,
   teamId: string,
-  { limit, offset, match }: { limit: number; offset: number; match?: ClientMatch },
-): Promise<{ clients: ClientResource[]; total: number }> {
+  {
+    limit,
+    offset,
+    match,
+    countUpTo,
+  }: { limit: number; offset: number; match?: ClientMatch; countUpTo?: number },
+): Promise<{ clients: ClientResource[]; total: number; total_capped: boolean }> {
   const params = new SqlParams();
   const where = `team_id = ${params.add(teamId)} and ${VISIBLE_CLIENTS} ${matching(params, teamId, match)}`;
   const whereValues = [...params.values];
@@ -136,9 +144,17 @@ export async function listClients(
        limit ${params.add(limit)} offset ${params.add(offset)}`,
       params.values,
     ),
-    countOf(db, `select count(*)::int as count from clients where ${where}`, whereValues),
+    countUpTo === undefined
+      ? countOf(db, `select count(*)::int as count from clients where ${where}`, whereValues).then(
+          (count) => ({ count, capped: false }),
+        )
+      : cappedCountOf(db, `from clients where ${where}`, whereValues, countUpTo),
   ]);
-  return { clients: (await openClients(vault, rows)).map(toResource), total };
+  return {
+    clients: (await openClients(vault, rows)).map(toResource),
+    total: total.count,
+    total_capped: total.capped,
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { itemHead, type ClientOpener } from './queries.ts';
 import { z } from 'zod';
 import type { Pool } from '../../shared/db/pool.ts';
 import { isPlan, type Plan } from '../../services/access/contract/plans.ts';
-import { countOf, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
+import { cappedCountOf, LIST_COUNT_CAP, parsedRows, SqlParams, type ReadClient } from '../read-client.ts';
 import { teamById, teamMonthlyLimit, type TeamRow } from '../teams/queries.ts';
 import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
@@ -273,7 +273,7 @@ export async function searchOnboardings(
   const where = searchConditions(params, teamId, now.toISOString(), query, tokens).join(' and ');
   const whereValues = [...params.values];
   const sort = query.sort ?? 'created';
-  const total = countOf(db, `select count(*)::int as count ${FROM} where ${where}`, whereValues);
+  const total = cappedCountOf(db, `${FROM} where ${where}`, whereValues, LIST_COUNT_CAP);
   let rows: z.infer<typeof row>[];
   if (sort === 'client') {
     const ids = await idsByClient(db, vault, where, whereValues, query);
@@ -297,7 +297,8 @@ export async function searchOnboardings(
   }
   // The client's name and email are sealed at rest (shared/privacy/sealed-columns.ts).
   const opened = await openTextColumns(vault, rows, ['client_name', 'client_email']);
-  return { data: opened.map((value) => toItem(value, now)), total: await total };
+  const { count, capped } = await total;
+  return { data: opened.map((value) => toItem(value, now)), total: count, total_capped: capped };
 }
 
 /** Rows of an export's first page (then `pageSize` at a time). */

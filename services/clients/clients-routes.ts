@@ -154,7 +154,12 @@ function getClientsRoute(app: ZodApp, kit: ClientsKit) {
         email === undefined
           ? undefined
           : { emailHash: emailBlindIndex(await context.vault.teamIndexKey(teamId), normalizeEmail(email)) };
-      return listClients(context.readPool, context.vault, teamId, { limit, offset, match });
+      const { clients, total } = await listClients(context.readPool, context.vault, teamId, {
+        limit,
+        offset,
+        match,
+      });
+      return { clients, total };
     },
   );
 }

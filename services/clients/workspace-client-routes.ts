@@ -7,7 +7,7 @@ import { DomainError } from '../../shared/commands/decider.ts';
 import { awaitReadModels, readModelsLagging } from '../../shared/commands/read-your-writes.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
-import { offsetPaginationQuery } from '../../shared/http/pagination.ts';
+import { cappedTotal, offsetPaginationQuery } from '../../shared/http/pagination.ts';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
 import { memberMetadata } from '../../shared/http/workspace-request.ts';
 import { signedIn } from '../../shared/http/workspace-request.ts';
@@ -15,6 +15,7 @@ import type { ClientChanges } from './client-decider.ts';
 import type { ClientSettingsChange } from './client-events.ts';
 import { DATE_FORMATS, LOCALES } from '../../shared/i18n/locales.ts';
 import { teamById } from '../../projections/teams/queries.ts';
+import { LIST_COUNT_CAP } from '../../projections/read-client.ts';
 import { eraseClientData } from './client-erasure.ts';
 import { clientsKit, createClientBody, type ClientsKit } from './clients-routes.ts';
 import {
@@ -193,7 +194,7 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
         {
           200: z.object({
             data: z.array(clientSchema.extend({ latest_onboarding: latestOnboardingSchema.optional() })),
-            total: z.number().int(),
+            ...cappedTotal,
           }),
         },
       ),
@@ -204,9 +205,14 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       const searching = (q ?? '').trim() !== '';
       // The blind index of words (client-search-index.ts): no client is opened to search.
       const tokens = searching ? await queryTokens(context.vault, teamId, q!) : [];
-      if (searching && tokens.length === 0) return { data: [], total: 0 };
+      if (searching && tokens.length === 0) return { data: [], total: 0, total_capped: false };
       const match = searching ? { searchTokens: tokens } : undefined;
-      const page = await listClients(context.readPool, context.vault, teamId, { limit, offset, match });
+      const page = await listClients(context.readPool, context.vault, teamId, {
+        limit,
+        offset,
+        match,
+        countUpTo: LIST_COUNT_CAP,
+      });
       const latest = await latestOnboardings(
         context.readPool,
         teamId,
@@ -215,6 +221,7 @@ function getClientsRoute(app: ZodApp, kit: WorkspaceClientsKit) {
       return {
         data: page.clients.map((client) => ({ ...client, latest_onboarding: latest.get(client.id) ?? null })),
         total: page.total,
+        total_capped: page.total_capped,
       };
     },
   );

@@ -7,6 +7,7 @@ import { awaitOwnReadModel } from '../../shared/commands/read-your-writes.ts';
 import { answeringRefusals } from '../../shared/http/domain-errors.ts';
 import { codedError } from '../../shared/http/api-error.ts';
 import { coded } from '../../shared/http/error-schemas.ts';
+import { cappedTotal } from '../../shared/http/pagination.ts';
 import type { PoolClient } from '../../shared/db/pool.ts';
 import type { CommandMetadata } from '../../shared/commands/handle-command.ts';
 import type { WorkspaceDeps } from '../../shared/http/workspace-request.ts';
@@ -229,7 +230,7 @@ function getOnboardingsRoute(app: ZodApp, { context }: WorkspaceOnboardingKit) {
         'workspaceListOnboardings',
         "The team's onboardings matching the search and filters, one page in the chosen order, with the total",
         { querystring: listQuery },
-        { 200: z.object({ data: z.array(workspaceOnboardingItem), total: z.number().int() }) },
+        { 200: z.object({ data: z.array(workspaceOnboardingItem), ...cappedTotal }) },
       ),
     },
     async (request) => {

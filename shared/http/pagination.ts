@@ -40,3 +40,12 @@ export const pagePaginationQuery = z.object({ limit: limitParam(50), page: pageP
 
 /** events: `limit` (default 25), no cursor. */
 export const eventsLimitQuery = z.object({ limit: limitParam(25) });
+
+/**
+ * The workspace lists' total: exact up to a cap, past it the cap with `total_capped`
+ * (docs/decisions/0104-totals-counted-up-to-a-cap.md). The public API's totals stay exact.
+ */
+export const cappedTotal = {
+  total: z.number().int().describe('how many match; with total_capped, more than this many'),
+  total_capped: z.boolean().describe('true: counting stopped here, and more than `total` match'),
+};

@@ -61,6 +61,7 @@ describe('workspace clients', () => {
     expect(byEmail.body.data.map((client: { name: string }) => client.name)).toEqual(['Grace Hopper']);
     const page = await member.call('GET', '/workspace/v1/clients?limit=1&offset=1');
     expect(page.body.total, JSON.stringify(page.body)).toBe(2);
+    expect(page.body.total_capped).toBe(false);
     expect(page.body.data).toHaveLength(1);
     const literal = await member.call('GET', '/workspace/v1/clients?q=%25');
     expect(literal.body.total).toBe(0);

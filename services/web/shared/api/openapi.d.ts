@@ -30812,7 +30812,8 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "total": 1
+                     *       "total": 1,
+                     *       "total_capped": true
                      *     }
                      */
                     "application/json": {
@@ -30840,7 +30841,10 @@ export interface operations {
                                 created_at: string;
                             } | null;
                         }[];
+                        /** @description how many match; with total_capped, more than this many */
                         total: number;
+                        /** @description true: counting stopped here, and more than `total` match */
+                        total_capped: boolean;
                     };
                 };
             };
@@ -33259,7 +33263,8 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "total": 1
+                     *       "total": 1,
+                     *       "total_capped": true
                      *     }
                      */
                     "application/json": {
@@ -33300,7 +33305,10 @@ export interface operations {
                                 name: string;
                             };
                         }[];
+                        /** @description how many match; with total_capped, more than this many */
                         total: number;
+                        /** @description true: counting stopped here, and more than `total` match */
+                        total_capped: boolean;
                     };
                 };
             };

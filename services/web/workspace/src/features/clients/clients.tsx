@@ -99,9 +99,18 @@ export function ClientsScreen({ navigate }: { navigate: (path: string) => void }
         <p role="status">{searched ? t('clients.noneFound', { query: searched }) : t('clients.none')}</p>
       ) : (
         <>
-          <p role="status">{t('clients.count', { total: page.total })}</p>
+          <p role="status">
+            {t(page.total_capped ? 'clients.countMore' : 'clients.count', { total: page.total })}
+          </p>
           <ClientsTable rows={page.data} navigate={navigate} />
-          <Pager offset={offset} size={PAGE} total={page.total} onOffset={setOffset} />
+          <Pager
+            offset={offset}
+            size={PAGE}
+            total={page.total}
+            capped={page.total_capped}
+            shown={page.data.length}
+            onOffset={setOffset}
+          />
         </>
       )}
       {adding ? (

@@ -67,7 +67,11 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
       <SearchBox view={view} onView={setView} />
       <Filters view={view} members={members} onView={setView} />
       <div class="list-tools">
-        <p role="status">{page ? t('onboardings.count', { total: page.total }) : ''}</p>
+        <p role="status">
+          {page
+            ? t(page.total_capped ? 'onboardings.countMore' : 'onboardings.count', { total: page.total })
+            : ''}
+        </p>
         <a class="button-secondary" href={exportHref(view)} download>
           {t('onboardings.list.export')}
         </a>
@@ -99,6 +103,8 @@ export function OnboardingsScreen({ navigate }: { navigate: (path: string) => vo
             offset={(view.page - 1) * PAGE}
             size={PAGE}
             total={page.total}
+            capped={page.total_capped}
+            shown={page.data.length}
             onOffset={(offset) => setView(changed(view, { page: offset / PAGE + 1 }))}
           />
         </>
