@@ -135,15 +135,17 @@ async function monthFigures(db: ReadClient, teamId: string, month: string, zone:
        from onboardings o
        left join onboarding_send_usage u on u.onboarding_id = o.id and u.team_id = o.team_id
       where o.team_id = $1 and (u.usage_month = $2 or ${completedInMonth})
-        and o.id in (
-          -- The candidates by index: the month's counted sends, and completions within a day of the
-          -- month (the condition above keeps exactly the month in the team's zone).
+        -- The candidates by index: the month's counted sends, and completions within a day of the
+        -- month (the condition above keeps exactly the month in the team's zone). As an array, the
+        -- planner probes each candidate by its key; as a subquery it joined every onboarding of the
+        -- team with every send of the team first (bench part 12: 110 ms against 28).
+        and o.id = any(array(
           select onboarding_id from onboarding_send_usage where team_id = $1 and usage_month = $2
           union
           select id from onboardings
            where team_id = $1 and status = 'completed'
              and updated_at >= (($2 || '-01')::timestamp at time zone $3) - interval '1 day'
-             and updated_at < ((($2 || '-01')::timestamp + interval '1 month') at time zone $3) + interval '1 day')
+             and updated_at < ((($2 || '-01')::timestamp + interval '1 month') at time zone $3) + interval '1 day'))
       group by o.template_id
       order by sent desc, completed desc, template_name
       limit 20`,
