@@ -143,6 +143,10 @@ export async function runLargeTeamBench(
       `update checkpoints set position = greatest(position, (select max(position) from events))
        where name like 'consumer:%'`,
     );
+    // Likewise the documents pass would have made each completion's signed PDF within seconds:
+    // the history's completions count as documented, so the pass does not work through them
+    // while the views are read (a team's steady state).
+    await pool.query(`update onboardings set documented_send = send_count where status = 'completed'`);
     started = performance.now();
     for (const history of histories) fill.tokens += await indexClients(pool, history);
     fill.indexSeconds = (performance.now() - started) / 1000;

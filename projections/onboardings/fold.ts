@@ -47,6 +47,11 @@ export interface OnboardingRow {
   archived_at: string | null;
   client_erased_at: string | null;
   send_count: number;
+  /**
+   * The send whose completion has its signed PDF (onboarding_document_rendered); null before
+   * the first. The documents pass finds the completions still without one by it (migration 158).
+   */
+  documented_send: number | null;
   last_sent_at: string | null;
   updated_at: string;
   position: string;
@@ -172,6 +177,7 @@ function createOnboarding(batch: OnboardingsBatch, event: CreatedEvent, recorded
       archived_at: null,
       client_erased_at: null,
       send_count: 0,
+      documented_send: null,
       last_sent_at: null,
       updated_at: data.created_at,
       position: String(recorded.position),
@@ -311,9 +317,14 @@ function applyEvent(batch: OnboardingsBatch, event: OnboardingEvent, recorded: R
     case 'payment_subscription_ended':
     case 'payment_refunded':
     case 'payment_marked_paid':
-    case 'onboarding_document_rendered':
     case 'client_reminded':
       break;
+    case 'onboarding_document_rendered': {
+      // The document is of the send that completed: the row's send count when it was recorded.
+      const row = batch.rows.get(onboardingKey(id));
+      if (row) update(batch, id, { documented_send: row.send_count });
+      break;
+    }
     default: {
       const _exhaustive: never = event;
       break;

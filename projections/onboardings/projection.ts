@@ -52,7 +52,7 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
                   template_snapshot::text as template_snapshot, status, progress_pct,
                   created_at::text as created_at, due_date, due_on, due_timezone, expires_at, assigned_to,
                   archived_at::text as archived_at, client_erased_at::text as client_erased_at, send_count,
-                  last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
+                  documented_send, last_sent_at::text as last_sent_at, updated_at::text as updated_at, position::text as position,
                   stream_revision::text as stream_revision, review_fields::text as review_fields
            from ${table('onboardings')} where id = any($1::uuid[])) o), '[]'::json) as rows,
          coalesce((select json_agg(l) from (
@@ -111,24 +111,25 @@ export const onboardingsProjection = readModelProjection<OnboardingsBatch>({
          insert into ${table('onboardings')}
            (id, team_id, client_id, template_id, template_source, template_name, template_snapshot,
             status, progress_pct, created_at, due_date, due_at, due_on, due_timezone, expires_at,
-            assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
-            stream_revision, review_fields)
+            assigned_to, archived_at, client_erased_at, send_count, documented_send, last_sent_at, updated_at,
+            position, stream_revision, review_fields)
          select id, team_id, client_id, template_id, template_source, template_name, template_snapshot::jsonb,
                 status, progress_pct, created_at, due_date, due_date::timestamptz, due_on, due_timezone, expires_at,
-                assigned_to, archived_at, client_erased_at, send_count, last_sent_at, updated_at, position,
-                stream_revision, review_fields::jsonb
+                assigned_to, archived_at, client_erased_at, send_count, documented_send, last_sent_at, updated_at,
+                position, stream_revision, review_fields::jsonb
          from jsonb_to_recordset($1::jsonb) as r(
            id uuid, team_id uuid, client_id uuid, template_id uuid, template_source text, template_name text,
            template_snapshot text, status text, progress_pct integer, created_at timestamptz, due_date text,
            due_on text, due_timezone text, expires_at text, assigned_to uuid, archived_at timestamptz,
-           client_erased_at timestamptz, send_count integer, last_sent_at timestamptz,
+           client_erased_at timestamptz, send_count integer, documented_send integer, last_sent_at timestamptz,
            updated_at timestamptz, position bigint, stream_revision bigint, review_fields text)
          on conflict (id) do update
            set status = excluded.status, progress_pct = excluded.progress_pct,
                due_date = excluded.due_date, due_at = excluded.due_at, due_on = excluded.due_on,
                due_timezone = excluded.due_timezone, assigned_to = excluded.assigned_to,
                archived_at = excluded.archived_at, client_erased_at = excluded.client_erased_at,
-               send_count = excluded.send_count, last_sent_at = excluded.last_sent_at,
+               send_count = excluded.send_count, documented_send = excluded.documented_send,
+               last_sent_at = excluded.last_sent_at,
                expires_at = excluded.expires_at, updated_at = excluded.updated_at,
                template_name = excluded.template_name, template_snapshot = excluded.template_snapshot,
                stream_revision = excluded.stream_revision, review_fields = excluded.review_fields
@@ -190,6 +191,7 @@ const ONBOARDING_COLUMNS = [
   'archived_at',
   'client_erased_at',
   'send_count',
+  'documented_send',
   'last_sent_at',
   'updated_at',
   'position',

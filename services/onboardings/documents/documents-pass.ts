@@ -29,20 +29,24 @@ export const onboardingDocumentsPass: DuePass<DocumentsDeps> = {
   runDue: (context, signal) => runDueDocuments(context, PASS_LIMIT, signal),
 };
 
+/**
+ * The completions without a document, oldest first, $1 at most. The read model's
+ * documented_send finds them through a partial index that holds only those (migration 158),
+ * so a pass over a long history with every document made reads nothing; makeDocument checks
+ * the document itself in its transaction.
+ */
+export const DUE_DOCUMENTS = `select o.id, o.send_count from onboardings o
+   where o.status = 'completed' and o.client_erased_at is null
+     and o.documented_send is distinct from o.send_count
+   order by o.updated_at, o.id limit $1`;
+
 /** Makes the documents due now; resolves to how many were stored. */
 export async function runDueDocuments(
   context: DocumentsDeps,
   limit = PASS_LIMIT,
   signal?: AbortSignal,
 ): Promise<number> {
-  const { rows } = await context.pool.query<{ id: string; send_count: number }>(
-    `select o.id, o.send_count from onboardings o
-     where o.status = 'completed' and o.client_erased_at is null
-       and not exists (select 1 from onboarding_documents d
-                       where d.onboarding_id = o.id and d.send_number = o.send_count)
-     order by o.updated_at, o.id limit $1`,
-    [limit],
-  );
+  const { rows } = await context.pool.query<{ id: string; send_count: number }>(DUE_DOCUMENTS, [limit]);
   let stored = 0;
   for (const row of rows) {
     if (signal?.aborted) break;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DUE_DOCUMENTS } from '../../../services/onboardings/documents/documents-pass.ts';
 import { AUDIT_TITLE } from '../../../services/onboardings/documents/render-pdf.ts';
 import { startTestService, type TestService } from '../../helpers/service.ts';
 import { adminRequest, createApiKey, createTemplate, type Team } from '../../helpers/tenant.ts';
@@ -119,6 +120,26 @@ describe('the signed PDF of a completed onboarding', () => {
     expect(confirmation[0]!.text).toContain('ID document: passport.pdf');
     expect(confirmation[0]!.text).toMatch(/Engagement letter: Signed by Ada 山田 on /);
     expect((await portal(service, token, 'GET')).body.onboarding.document_ready).toBe(true);
+  });
+
+  it('leaves the pass nothing to read once made: the read model knows the documented send', async () => {
+    const pool = service.database.pool;
+    const { rows } = await pool.query<{ send_count: number; documented_send: number | null }>(
+      'select send_count, documented_send from onboardings where id = $1',
+      [onboardingId],
+    );
+    expect(rows[0]!.documented_send).toBe(rows[0]!.send_count);
+    expect((await pool.query(DUE_DOCUMENTS, [20])).rows).toEqual([]);
+    // The pass reads the partial index of completions without a document, not every completion.
+    const client = await pool.connect();
+    try {
+      await client.query('set enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`explain (costs off) ${DUE_DOCUMENTS}`, [20]);
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('onboardings_document_due');
+      await client.query('reset enable_seqscan');
+    } finally {
+      client.release();
+    }
   });
 
   it('downloads for the team and the client with the same bytes, whose SHA-256 is the recorded one; pdf.js reads every answer and the audit page', async () => {
