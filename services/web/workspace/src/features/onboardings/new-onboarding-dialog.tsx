@@ -111,7 +111,7 @@ function ClientChoice({
 }) {
   const [query, setQuery] = useState('');
   const [matches, setMatches] = useState<Recipient[] | null>(null);
-  const [total, setTotal] = useState(0);
+  const [total, setTotal] = useState({ count: 0, capped: false });
   const name = useId();
   useEffect(() => {
     // Each keystroke asks again; the latest answer wins (an older one is dropped).
@@ -119,7 +119,7 @@ function ClientChoice({
     void listClients({ q: query.trim(), limit: CLIENT_CHOICES }).then((answer) => {
       if (!current || !answer.ok) return;
       setMatches(answer.data.data.map(({ id, name: n, email }) => ({ id, name: n, email })));
-      setTotal(answer.data.total ?? answer.data.data.length);
+      setTotal({ count: answer.data.total, capped: answer.data.total_capped });
     });
     return () => {
       current = false;
@@ -151,8 +151,13 @@ function ClientChoice({
           ))}
         </ul>
       )}
-      {matches && total > matches.length ? (
-        <p class="hint">{t('onboardings.moreClients', { shown: matches.length, total })}</p>
+      {matches && total.count > matches.length ? (
+        <p class="hint">
+          {t(total.capped ? 'onboardings.moreClientsCapped' : 'onboardings.moreClients', {
+            shown: matches.length,
+            total: total.count,
+          })}
+        </p>
       ) : null}
     </fieldset>
   );
