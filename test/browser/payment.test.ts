@@ -157,12 +157,15 @@ async function toPayment(page: Page, form: SentForm) {
   await expectStep(page, 'Payment');
 }
 
-/** Holds every answer's save `ms` before it goes to the service. */
-async function holdAnswerSaves(page: Page, ms: number) {
+/** Holds every answer's save before it goes to the service until `release` is called. */
+async function holdAnswerSaves(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/portal/v1/onboardings/*/answers/*', async (route) => {
-    if (route.request().method() === 'PUT') await new Promise((resolve) => setTimeout(resolve, ms));
+    if (route.request().method() === 'PUT') await released;
     await route.continue();
   });
+  return release;
 }
 
 /** The types of the dialogs the page opens (each accepted, as a client leaving would). */
@@ -259,10 +262,13 @@ describe('a payment field of the client form', () => {
     try {
       const visited = await stopAtCheckout(page);
       const dialogs = collectDialogs(page);
-      // The name's save is slow: Pay, tapped at once, saves it before the page leaves.
-      await holdAnswerSaves(page, 1_500);
+      // The name's save is held: Pay, tapped while it is, saves it before the page leaves.
+      const releaseSaves = await holdAnswerSaves(page);
       await toPayment(page, form);
+      await check(page, 'due', 'mobile');
       await payButton(page).tap();
+      await page.waitForTimeout(300);
+      releaseSaves();
       await page.waitForURL(/checkout\.stripe\.com/);
       expect(visited).toHaveLength(1);
       expect(dialogs, 'no "leave site?" on the way to Checkout').toEqual([]);

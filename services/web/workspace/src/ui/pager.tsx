@@ -20,7 +20,7 @@ export function pagerState({
   const pages = Math.ceil(total / size);
   const page = offset / size + 1;
   if (!capped) {
-    return pages <= 1 && offset === 0
+    return pages <= 1
       ? null
       : { label: 'clients.page', values: { page, pages }, last: offset + size >= total };
   }
@@ -53,7 +53,6 @@ export function Pager({
   const state = pagerState({ offset, size, total, capped, shown });
   if (!state) return null;
   const label = t(state.label, state.values);
-  const last = state.last;
   return (
     <nav class="actions" aria-label={label}>
       <button
@@ -65,7 +64,12 @@ export function Pager({
         {t('clients.previous')}
       </button>
       <span>{label}</span>
-      <button type="button" class="button-secondary" disabled={last} onClick={() => onOffset(offset + size)}>
+      <button
+        type="button"
+        class="button-secondary"
+        disabled={state.last}
+        onClick={() => onOffset(offset + size)}
+      >
         {t('clients.next')}
       </button>
     </nav>
