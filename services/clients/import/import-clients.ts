@@ -3,6 +3,7 @@ import type { Platform } from '../../../shared/app-deps.ts';
 import { emailIndexOf } from '../client-email-index.ts';
 import { eraseClientData } from '../client-erasure.ts';
 import { clientInput, createClient } from '../create-client.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import type { ImportPlan, ImportRow } from './import-plan.ts';
 
 /*
@@ -18,7 +19,10 @@ import type { ImportPlan, ImportRow } from './import-plan.ts';
  * far; the same file imported again finds them by email and keeps them (nothing twice).
  */
 
-export type ImportDeps = Pick<Platform, 'pool' | 'readPool' | 'eventStore' | 'vault' | 'clock'>;
+export type ImportDeps = Pick<
+  Platform,
+  'pool' | 'readPool' | 'eventStore' | 'vault' | 'clock' | 'projections' | 'logger'
+>;
 
 export interface ImportedClient {
   client_id: string;
@@ -55,7 +59,9 @@ export async function existingClients(
 
 /**
  * Creates every client of the plan, in file order; on a failure erases those it created and
- * throws the failure. `create` is createClient (a test passes one that fails part-way).
+ * throws the failure once the read models have applied the erasures, so the lists the member
+ * opens next no longer show them. `create` is createClient (a test passes one that fails
+ * part-way).
  */
 export async function importClients(
   deps: ImportDeps,
@@ -81,7 +87,7 @@ export async function importClients(
       });
     }
   } catch (error) {
-    await undo(deps, teamId, clients, metadata);
+    await awaitReadModels(deps, await undo(deps, teamId, clients, metadata));
     throw error;
   }
   return { clients, position };
@@ -96,14 +102,19 @@ const inputOf = (deps: ImportDeps, teamId: string, row: ImportRow) =>
     ...(row.locale ? { locale: row.locale } : {}),
   });
 
-/** Erases the clients this run created (not those it kept), newest first. */
+/** Erases the clients this run created (not those it kept), newest first; the last erasure's position. */
 async function undo(
   deps: ImportDeps,
   teamId: string,
   clients: ImportedClient[],
   metadata: () => CommandMetadata,
-): Promise<void> {
+): Promise<bigint | undefined> {
+  let position: bigint | undefined;
   for (const client of clients.filter((one) => one.outcome === 'created').reverse()) {
-    await eraseClientData(deps, teamId, client.client_id, metadata());
+    const erased = await eraseClientData(deps, teamId, client.client_id, metadata());
+    if (erased.position !== undefined && (position === undefined || erased.position > position)) {
+      position = erased.position;
+    }
   }
+  return position;
 }
