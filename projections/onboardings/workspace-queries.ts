@@ -9,7 +9,7 @@ import { knownZone, usageMonth } from '../../services/onboardings/deadlines.ts';
 import { ONBOARDING_STATUSES, type OnboardingStatus } from '../../services/onboardings/onboarding-events.ts';
 import { reviewState } from './fold.ts';
 import { answersAwaitingReviewSql, awaitingReviewColumnSql, awaitingReviewSql } from './awaiting-review.ts';
-import { matchesSearch, queryTokens } from '../../services/clients/client-search-index.ts';
+import { clientIdsMatchingSearch, queryTokens } from '../../services/clients/client-search-index.ts';
 import type { PersonalDataVault } from '../../shared/privacy/personal-data-vault.ts';
 
 /**
@@ -166,7 +166,7 @@ function searchConditions(
     // The client's words through the blind index (sealed at rest), or the template's name.
     const template = `o.template_name ilike ${params.add(`%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`)}`;
     const client = tokens.length
-      ? `exists (select 1 from clients where clients.id = o.client_id and ${matchesSearch(params, teamId, tokens)})`
+      ? `o.client_id in (${clientIdsMatchingSearch(params, teamId, tokens)})`
       : 'false';
     conditions.push(`(${template} or ${client})`);
   }

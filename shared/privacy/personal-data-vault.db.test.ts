@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.ts';
 import { generateKeyEncryptionKey, parseKeyRing, unwrapDataKey } from './key-encryption-key.ts';
-import { ownCopy, PERSONAL_DATA_KEY_CACHE_SIZE, PersonalDataVault } from './personal-data-vault.ts';
+import {
+  OPEN_SLICE,
+  ownCopy,
+  PERSONAL_DATA_KEY_CACHE_SIZE,
+  PersonalDataVault,
+} from './personal-data-vault.ts';
 import { installProcessKeyRing } from './process-key-ring.ts';
 
 let database: TestDatabase;
@@ -98,5 +103,39 @@ describe('cached keys are copies in memory of their own', () => {
     expect(copy.buffer.byteLength).toBe(32);
     slab.fill(0);
     expect(copy.every((byte) => byte === 7)).toBe(true);
+  });
+});
+
+describe('opening many values', () => {
+  it('opens a long run a slice at a time, letting other work run between slices, in order', async () => {
+    const vault = new PersonalDataVault(database.pool);
+    const subjects = Array.from({ length: 3 }, () => randomUUID());
+    const one = await Promise.all(subjects.map((subject) => vault.seal(TEAM, subject, `name of ${subject}`)));
+    const values = Array.from({ length: OPEN_SLICE * 3 + 7 }, (_, at) =>
+      at % 5 === 4 ? null : at % 5 === 3 ? `plain ${at}` : one[at % 3],
+    );
+    const expected = values.map((value, at) =>
+      value === null ? null : typeof value === 'string' ? value : `name of ${subjects[at % 3]}`,
+    );
+    // Every key is cached (sealed above): nothing but the slicing lets other work in.
+    const happened: string[] = [];
+    const other = setImmediate(() => happened.push('other work'));
+    const opened = await vault.openAll(values).finally(() => happened.push('opened'));
+    clearImmediate(other);
+    expect(happened).toEqual(['other work', 'opened']);
+    expect(opened).toEqual(expected);
+
+    // A page of values needs no turn of the event loop.
+    const page: string[] = [];
+    const next = setImmediate(() => page.push('other work'));
+    await vault.openAll(values.slice(0, OPEN_SLICE)).finally(() => page.push('opened'));
+    clearImmediate(next);
+    expect(page).toEqual(['opened']);
+
+    // An erased subject's values open as null wherever they stand in the run.
+    await vault.erase(subjects[2]!);
+    expect(await vault.openAll(values)).toEqual(
+      expected.map((value, at) => (values[at] === one[2] ? null : value)),
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -27,6 +28,9 @@ export const ERASED = null;
  * indexed read when it is next used.
  */
 export const PERSONAL_DATA_KEY_CACHE_SIZE = 10_000;
+
+/** Values openAll decrypts between two turns of the event loop (about 2 ms of AES-GCM). */
+export const OPEN_SLICE = 250;
 
 /**
  * A copy of a key in memory of its own. pg decodes a bytea into a slice of a shared 8 KB
@@ -146,18 +150,28 @@ export class PersonalDataVault {
 
   /**
    * Opens many values at once: the keys missing from the cache are read in one query, so a
-   * page of rows costs at most one key read and one decryption per value.
+   * page of rows costs at most one key read and one decryption per value. A long run (the
+   * list sorted by client opens up to 5,000 names, about 40 ms of AES-GCM) is opened
+   * `OPEN_SLICE` values at a time with a turn of the event loop between slices, so other
+   * requests (another team's page) are not held behind it.
    */
   async openAll(
     values: ReadonlyArray<SealedValue | string | null | undefined>,
   ): Promise<Array<string | null>> {
     const keys = await this.existingKeys(values.filter(isSealed).map((value) => value.subject));
-    return values.map((value) => {
-      if (value === null || value === undefined) return null;
-      if (!isSealed(value)) return value;
-      const key = keys.get(value.subject);
-      return key ? decrypt(key, value) : ERASED;
-    });
+    const opened: Array<string | null> = [];
+    for (let start = 0; start < values.length; start += OPEN_SLICE) {
+      if (start > 0) await setImmediate();
+      for (const value of values.slice(start, start + OPEN_SLICE)) {
+        if (value === null || value === undefined) opened.push(null);
+        else if (!isSealed(value)) opened.push(value);
+        else {
+          const key = keys.get(value.subject);
+          opened.push(key ? decrypt(key, value) : ERASED);
+        }
+      }
+    }
+    return opened;
   }
 
   /** Bytes sealed with the subject's key (iv, tag, ciphertext); the subject is kept beside them. */

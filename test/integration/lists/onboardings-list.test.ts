@@ -116,6 +116,9 @@ afterAll(async () => {
 describe('the onboardings list', () => {
   it('searches the client’s sealed name and email by word starts, and the template’s name', async () => {
     expect((await list('q=lovel')).data.map((item) => item.id)).toEqual([ids.ada]);
+    // Every word must be the client's: two of Ada's find her, one of hers with another's none.
+    expect((await list('q=lovel%20ada')).data.map((item) => item.id)).toEqual([ids.ada]);
+    expect((await list('q=ada%20evil')).total).toBe(0);
     expect((await list('q=evil%40example')).data.map((item) => item.id)).toEqual([ids.evil]);
     const byTemplate = await list('q=know%20your');
     expect(byTemplate.data.map((item) => item.id)).toEqual([ids.kyc]);
