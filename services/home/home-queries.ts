@@ -26,6 +26,8 @@ import {
  * month's figures per template. $1 is the team, $2 the member, $3 now.
  */
 
+// OPEN and CHANGES_REQUESTED are the predicates of their sections' partial indexes, word for
+// word (infra/migrations/159_home_section_indexes.sql); a change to one changes the other.
 const OPEN = `o.status in ('draft', 'sent', 'in_progress')`;
 /** "Changes requested" as reviewState (projections/onboardings/fold.ts) folds it. */
 const CHANGES_REQUESTED = `(o.status in ('in_progress', 'completed') and o.review_fields @? '$.* ? (@ == "sent_back")')`;
@@ -65,15 +67,13 @@ const itemRow = z.object({
   total: z.number(),
 });
 
-function sectionRows(db: ReadClient, section: HomeSection, teamId: string, memberId: string, now: Date) {
+/** One section's statement and its values: its first rows, each with the section's total. */
+export function sectionStatement(section: HomeSection, teamId: string, memberId: string, now: Date) {
   const { where, order } = SECTIONS[section];
   // The section's total counts every match (read off the indexes alone); the client's sealed
   // name and email, the assignee and the answers waiting are read for its first rows only.
   const outer = order.replace(/\bo\./g, 's.');
-  return parsedRows(
-    db,
-    itemRow,
-    `select s.id, s.status, s.client_id, c.name as client_name, c.email as client_email,
+  const text = `select s.id, s.status, s.client_id, c.name as client_name, c.email as client_email,
             s.template_id, s.template_name, s.due_at, s.updated_at, s.assigned_to,
             m.name as assignee_name, s.mine, ${answersAwaitingReviewSql('s')} as answers, s.total
        from (
@@ -90,10 +90,15 @@ function sectionRows(db: ReadClient, section: HomeSection, teamId: string, membe
        ) s
        join clients c on c.id = s.client_id and c.team_id = $1
        left join team_members m on m.id = s.assigned_to and m.team_id = $1
-      order by s.mine desc, ${outer}, s.position desc`,
-    // Only the sections about time are given now (PostgreSQL refuses a parameter unused).
-    where.includes('$3') ? [teamId, memberId, now.toISOString()] : [teamId, memberId],
-  );
+      order by s.mine desc, ${outer}, s.position desc`;
+  // Only the sections about time are given now (PostgreSQL refuses a parameter unused).
+  const values = where.includes('$3') ? [teamId, memberId, now.toISOString()] : [teamId, memberId];
+  return { text, values };
+}
+
+function sectionRows(db: ReadClient, section: HomeSection, teamId: string, memberId: string, now: Date) {
+  const { text, values } = sectionStatement(section, teamId, memberId, now);
+  return parsedRows(db, itemRow, text, values);
 }
 
 const toItem = (row: z.infer<typeof itemRow> & { client_name: string | null }): HomeItem => ({

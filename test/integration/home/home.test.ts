@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../helpers/service.ts';
 import { createApiKey, createTemplate, type Team } from '../../helpers/tenant.ts';
 import { addMember, Browser, signUp } from '../workspace-fixtures.ts';
+import { sectionStatement } from '../../../services/home/home-queries.ts';
 import {
   completeForm,
   createClient,
@@ -28,6 +29,7 @@ let owner: Browser;
 let colleague: Browser;
 let stranger: Browser;
 let ownerId: string;
+let teamId: string;
 let tenant: Tenant;
 const ids: Record<string, string> = {};
 
@@ -56,6 +58,7 @@ beforeAll(async () => {
   const team = await signUp(service, 'home-owner@example.com', 'a long home passphrase');
   owner = team.owner;
   ownerId = team.memberId;
+  teamId = team.teamId;
   ({ browser: colleague } = await addMember(service, owner, 'home-member@example.com', 'member'));
   ({ owner: stranger } = await signUp(
     service,
@@ -152,6 +155,46 @@ describe('Home', () => {
     expect(other.templates).toEqual([]);
     expect(other.counts).toEqual({ templates: 0, clients: 0 });
     expect(other.usage.used).toBe(0);
+  });
+
+  it('can read "changes requested", "overdue" and "due this week" off their own partial indexes', async () => {
+    // With a handful of rows any index will do, so each plan is read with the section's index
+    // the only one of onboardings besides its key (dropped in a transaction rolled back): the
+    // plan uses it only if the section's condition proves the index's, word for word.
+    const client = await service.context.pool.connect();
+    const planWithOnly = async (
+      index: string,
+      section: 'changes_requested' | 'overdue' | 'due_this_week',
+    ) => {
+      await client.query('begin');
+      try {
+        const others = await client.query<{ name: string }>(
+          `select indexname as name from pg_indexes
+            where tablename = 'onboardings' and indexname <> all($1::text[])`,
+          [[index, 'onboardings_pkey']],
+        );
+        for (const { name } of others.rows) await client.query(`drop index ${name}`);
+        await client.query('set local enable_seqscan = off');
+        const { text, values } = sectionStatement(section, teamId, ownerId, service.clock.now());
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`explain (costs off) ${text}`, values);
+        return plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      } finally {
+        await client.query('rollback');
+      }
+    };
+    try {
+      expect(await planWithOnly('onboardings_team_sent_back', 'changes_requested')).toContain(
+        'Index Scan using onboardings_team_sent_back',
+      );
+      expect(await planWithOnly('onboardings_team_open_due', 'overdue')).toContain(
+        'Index Only Scan using onboardings_team_open_due',
+      );
+      expect(await planWithOnly('onboardings_team_open_due', 'due_this_week')).toContain(
+        'Index Only Scan using onboardings_team_open_due',
+      );
+    } finally {
+      client.release();
+    }
   });
 
   it('asks for a session', async () => {
