@@ -3,6 +3,7 @@ import { releaseEmails } from './client-email-index.ts';
 import { deleteSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientEvent } from './client-events.ts';
 import { fold } from '../../shared/commands/decider.ts';
+import { laterPosition } from '../../shared/commands/read-your-writes.ts';
 import {
   handleCommand,
   inCommandTransaction,
@@ -69,9 +70,6 @@ export interface ErasureOutcome {
   position: bigint | undefined;
 }
 
-const maxPosition = (a: bigint | undefined, b: bigint | undefined) =>
-  a === undefined ? b : b === undefined ? a : a > b ? a : b;
-
 export async function eraseClientData(
   context: ClientErasureDeps,
   teamId: string,
@@ -119,7 +117,7 @@ export async function eraseClientData(
         metadata,
       ),
     );
-    position = maxPosition(position, outcome.position);
+    position = laterPosition(position, outcome.position);
   }
 
   // 3, 6-8
