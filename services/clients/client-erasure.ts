@@ -3,7 +3,6 @@ import { releaseEmails } from './client-email-index.ts';
 import { deleteSearchTokens } from './client-search-index.ts';
 import { clientStream, type ClientEvent } from './client-events.ts';
 import { fold } from '../../shared/commands/decider.ts';
-import { laterPosition } from '../../shared/commands/read-your-writes.ts';
 import {
   handleCommand,
   inCommandTransaction,
@@ -70,6 +69,9 @@ export interface ErasureOutcome {
   position: bigint | undefined;
 }
 
+const maxPosition = (a: bigint | undefined, b: bigint | undefined) =>
+  a === undefined ? b : b === undefined ? a : a > b ? a : b;
+
 export async function eraseClientData(
   context: ClientErasureDeps,
   teamId: string,
@@ -117,7 +119,7 @@ export async function eraseClientData(
         metadata,
       ),
     );
-    position = laterPosition(position, outcome.position);
+    position = maxPosition(position, outcome.position);
   }
 
   // 3, 6-8

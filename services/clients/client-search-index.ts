@@ -162,7 +162,14 @@ export async function deleteSearchTokens(tx: Db, teamId: string, clientId: strin
  * `tokens` are distinct (queryTokens), at most MAX_QUERY_WORDS.
  */
 export const matchesSearch = (params: SqlParams, teamId: string, tokens: string[]): string =>
-  tokens.map((hex) => holdsToken(params.add(teamId), params.add(hex), 'clients.id')).join(' and ');
+  tokens
+    .map(
+      (hex) => `exists (
+        select 1 from client_search_tokens s
+        where s.team_id = ${params.add(teamId)} and s.token = decode(${params.add(hex)}, 'hex')
+          and s.client_id = clients.id)`,
+    )
+    .join(' and ');
 
 /**
  * The same match as a set of client ids, for a condition on another table's client
@@ -174,12 +181,12 @@ export const matchesSearch = (params: SqlParams, teamId: string, tokens: string[
 export const clientIdsMatchingSearch = (params: SqlParams, teamId: string, tokens: string[]): string => {
   const [first, ...others] = tokens;
   const team = params.add(teamId);
-  const rest = others.map((hex) => `and ${holdsToken(team, params.add(hex), 'matched.client_id')}`);
+  const rest = others.map(
+    (hex) => `and exists (
+        select 1 from client_search_tokens s
+        where s.team_id = ${team} and s.token = decode(${params.add(hex)}, 'hex')
+          and s.client_id = matched.client_id)`,
+  );
   return `select matched.client_id from client_search_tokens matched
       where matched.team_id = ${team} and matched.token = decode(${params.add(first!)}, 'hex') ${rest.join(' ')}`;
 };
-
-/** The client (a column) holds the token: a probe of the index's primary key. */
-const holdsToken = (team: string, token: string, client: string) => `exists (
-        select 1 from client_search_tokens s
-        where s.team_id = ${team} and s.token = decode(${token}, 'hex') and s.client_id = ${client})`;

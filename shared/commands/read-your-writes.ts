@@ -14,10 +14,6 @@ export const CONSUMER_READ_MODELS_WAIT_MS = 10_000;
 export const readModelsLagging = () =>
   new ApiError(503, 'Service busy; try again', { code: 'read_models_lagging', retryable: true });
 
-/** The later of two log positions (undefined: nothing appended). */
-export const laterPosition = (a: bigint | undefined, b: bigint | undefined) =>
-  a === undefined ? b : b === undefined ? a : a > b ? a : b;
-
 /**
  * Read your writes, the one policy: a command's answer (or a consumer's next step) waits
  * until every read model has applied the command's last event, so the next GET sees it,

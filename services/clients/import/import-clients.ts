@@ -3,7 +3,7 @@ import type { Platform } from '../../../shared/app-deps.ts';
 import { emailIndexOf } from '../client-email-index.ts';
 import { eraseClientData } from '../client-erasure.ts';
 import { clientInput, createClient } from '../create-client.ts';
-import { awaitReadModels, laterPosition } from '../../../shared/commands/read-your-writes.ts';
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import type { ImportPlan, ImportRow } from './import-plan.ts';
 
 /*
@@ -75,7 +75,9 @@ export async function importClients(
   try {
     for (const row of plan.clients) {
       const outcome = await create(deps, await inputOf(deps, teamId, row), deps.clock.now(), metadata());
-      position = laterPosition(position, outcome.position);
+      if (outcome.position !== undefined && (position === undefined || outcome.position > position)) {
+        position = outcome.position;
+      }
       clients.push({
         client_id: outcome.clientId,
         row: row.row,
@@ -110,7 +112,9 @@ async function undo(
   let position: bigint | undefined;
   for (const client of clients.filter((one) => one.outcome === 'created').reverse()) {
     const erased = await eraseClientData(deps, teamId, client.client_id, metadata());
-    position = laterPosition(position, erased.position);
+    if (erased.position !== undefined && (position === undefined || erased.position > position)) {
+      position = erased.position;
+    }
   }
   return position;
 }
