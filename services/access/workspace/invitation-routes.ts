@@ -1,3 +1,4 @@
+import { awaitReadModels } from '../../../shared/commands/read-your-writes.ts';
 import type { FastifyInstance } from 'fastify';
 import { type ZodApp, zodApp } from '../../../shared/http/zod-app.ts';
 import { z } from 'zod';
@@ -110,7 +111,7 @@ function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
       // The invitation's own mail path: the same checks and limits as sending it first.
       const sending = await invitationSending(context, request, session, { ...invitation, firstSend: false });
       const { now, tokenHash, expiresAt } = sending;
-      await teamCommand(context, request, session, {
+      const resent = await teamCommand(context, request, session, {
         command: { type: 'ResendInvitation', data: { invitation_id: invitation.id }, metadata: { now } },
         writeRows: async (_decided, tx) => {
           const replaced = await replaceInvitationLink(tx, {
@@ -125,6 +126,8 @@ function resendInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
         },
       });
       sending.logWithoutSmtp();
+      // Read your writes: the team's activity shows the resend once the answer arrives.
+      await awaitReadModels(context, resent.position);
       return { invitation: view(await pending(context, session.teamId, invitation.id), now) };
     },
   );
@@ -145,17 +148,18 @@ function revokeInvitationRoute(app: ZodApp, context: WorkspaceDeps) {
     async (request) => {
       const session = signedIn(request);
       const invitation = await pending(context, session.teamId, request.params.invitation_id);
-      await teamCommand(context, request, session, {
+      const revoked = await teamCommand(context, request, session, {
         command: {
           type: 'RevokeInvitation',
           data: { invitation_id: invitation.id },
           metadata: { now: context.clock.now() },
         },
         writeRows: async (_decided, tx) => {
-          const revoked = await deleteInvitation(tx, session.teamId, invitation.id);
-          if (!revoked) throw invitationNotFound();
+          if (!(await deleteInvitation(tx, session.teamId, invitation.id))) throw invitationNotFound();
         },
       });
+      // Read your writes: the team's activity shows the revocation once the answer arrives.
+      await awaitReadModels(context, revoked.position);
       return { success: true as const };
     },
   );
